@@ -1,0 +1,29 @@
+#pragma once
+
+#include "dct/solvers/evaluation.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace dct::cli {
+
+/** Returns \a value with about four significant digits and thousands separators. */
+std::string formatNumber(double value);
+
+/** Returns the evaluation as a human table, grouped by section, with its diagnostics. */
+std::string evaluationTable(const solvers::Evaluation& evaluation, const std::string& file);
+
+/** Returns the evaluation as JSON: metrics by key with value, unit, label and inputs. */
+nlohmann::json evaluationJson(const solvers::Evaluation& evaluation, const std::string& file);
+
+/** Returns the CSV header line of evaluationCsvRows(). */
+std::string evaluationCsvHeader();
+/** Returns one CSV line per metric: file, scenario, key, label, value, unit. */
+std::string evaluationCsvRows(const solvers::Evaluation& evaluation, const std::string& file);
+
+/** Returns a diagnostic list as JSON. */
+nlohmann::json diagnosticsJson(const Diagnostics& diagnostics);
+
+} // namespace dct::cli

@@ -1,0 +1,55 @@
+#pragma once
+
+namespace dct::model {
+
+/** Transport of the scale-out fabric. */
+enum class Protocol
+{
+    RoceV2,
+    Infiniband
+};
+
+/** Shape of the scale-out fabric. */
+enum class TopologyKind
+{
+    FatTree,       ///< 2- or 3-tier (leaf-spine or leaf-spine-core) Clos of k-port switches.
+    RailOptimized, ///< Same-index NICs of a scalable unit share a leaf (DGX SuperPOD).
+    RailOnly,      ///< One independent network per rail, no spine across rails.
+    MultiPlane     ///< N independent fat-tree planes, one NIC per GPU per plane (DeepSeek MPFT).
+};
+
+/** How flows are spread over equal-cost paths. */
+enum class Routing
+{
+    Ecmp,         ///< Static per-flow hashing: elephant flows may collide on one uplink.
+    StaticPinned, ///< Paths pinned per rail so that flows never share an uplink.
+    Adaptive      ///< Adaptive routing or packet spraying: load balanced per packet.
+};
+
+/** Arithmetic precision of the training math. */
+enum class Precision
+{
+    Fp8,
+    Bf16,
+    Fp16,
+    Tf32,
+    Fp64
+};
+
+/** Family of a cooling system. */
+enum class CoolingType
+{
+    AirCrac,      ///< Room air cooling with CRAC/CRAH units, hot/cold aisles.
+    LiquidD2cRdhx ///< Direct-to-chip liquid cold plates plus rear-door heat exchangers.
+};
+
+/** Kind of a cable or optic. */
+enum class CableKind
+{
+    Dac,        ///< Passive direct-attach copper, inside a rack.
+    Aec,        ///< Active electrical cable, inside a rack or to the next one.
+    Aoc,        ///< Active optical cable.
+    Transceiver ///< Pluggable optical transceiver (one per cable end) over fiber.
+};
+
+} // namespace dct::model

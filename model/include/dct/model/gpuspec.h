@@ -1,0 +1,35 @@
+#pragma once
+
+#include "dct/model/catalogentry.h"
+#include "dct/model/enums.h"
+#include "dct/model/field.h"
+
+namespace dct::model {
+
+/** An accelerator: its power, memory, peak throughput, scale-up bandwidth and thermal limits. */
+struct GpuSpec : CatalogEntry
+{
+    std::string vendor;
+    double tdpW = 700.0;
+    double idleW = 70.0;
+    double memoryGb = 80.0;
+    double memoryBandwidthTbps = 3.35; ///< TB/s.
+    double peakTflopsFp8 = 0.0;        ///< Dense, without sparsity.
+    double peakTflopsBf16 = 0.0;
+    double peakTflopsFp16 = 0.0;
+    double peakTflopsTf32 = 0.0;
+    double peakTflopsFp64 = 0.0;
+    double scaleUpGbytePerS = 450.0; ///< NVLink/Infinity Fabric per GPU per direction, GB/s.
+    double maxOperatingTempC = 87.0; ///< Highest GPU temperature without slowdown.
+    double slowdownTempC = 90.0;     ///< Hardware slowdown threshold.
+    double shutdownTempC = 92.0;
+    double priceUsd = 0.0;
+
+    /** Returns the dense peak at \a precision in TFLOP/s (0 when unsupported). */
+    double peakTflops(Precision precision) const;
+
+    static constexpr const char* kind = "gpu";
+    static const FieldTable<GpuSpec>& fields();
+};
+
+} // namespace dct::model

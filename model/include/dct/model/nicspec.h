@@ -1,0 +1,24 @@
+#pragma once
+
+#include "dct/model/catalogentry.h"
+#include "dct/model/field.h"
+
+namespace dct::model {
+
+/** A network adapter of the scale-out fabric. */
+struct NicSpec : CatalogEntry
+{
+    std::string vendor;
+    double rateGbps = 400.0;
+    int ports = 1;
+    bool infiniband = true;
+    bool ethernet = true;
+    double latencyUs = 0.6; ///< Adapter traversal, one way, sender plus receiver counted apart.
+    double powerW = 25.0;
+    double priceUsd = 0.0;
+
+    static constexpr const char* kind = "nic";
+    static const FieldTable<NicSpec>& fields();
+};
+
+} // namespace dct::model

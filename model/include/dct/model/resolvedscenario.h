@@ -1,0 +1,45 @@
+#pragma once
+
+#include "dct/model/catalog.h"
+#include "dct/model/provenance.h"
+#include "dct/model/scenario.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dct::model {
+
+/**
+ * A scenario with every catalog reference replaced by the entry it names (overrides applied) and
+ * every number explicit, each tagged with where it came from.
+ */
+struct ResolvedScenario
+{
+    Scenario scenario;
+    SiteSpec site;
+    GpuSpec gpu;
+    NodeSpec node;
+    NicSpec nic;
+    SwitchSpec fabricSwitch;
+    CoolingSystemSpec cooling;
+    bool hasEgressPricing = false;
+    EgressPricing egressPricing;
+    bool hasUnmeteredPort = false;
+    PortOffer unmeteredPort;
+    std::vector<CableSpec> cables;             ///< Every cable and optic of the catalog.
+    std::vector<CoolingSystemSpec> coolingOptions; ///< Every cooling system, for comparisons.
+    std::vector<PortOffer> portOffers;         ///< Every unmetered port offer.
+
+    int gpusPerNode = 8; ///< Effective: scenario value or the node's.
+    int rails = 8;       ///< Effective scale-out NICs per node.
+    int dataParallel = 1; ///< Effective data-parallel size.
+
+    /** Where each input came from, keyed by JSON pointer ("/compute/gpu/tdp_w"). */
+    std::map<std::string, Provenance> provenance;
+
+    /** Returns the number of GPUs of the cluster. */
+    int gpuCount() const { return scenario.compute.nodeCount * gpusPerNode; }
+};
+
+} // namespace dct::model

@@ -1,0 +1,161 @@
+#pragma once
+
+#include "dct/model/catalogref.h"
+#include "dct/model/enums.h"
+#include "dct/model/field.h"
+
+#include <set>
+#include <string>
+
+namespace dct::model {
+
+/** GPUs and nodes. */
+struct ComputeSection
+{
+    CatalogRef node;       ///< Node type; required.
+    CatalogRef gpu;        ///< GPU type; empty means the node's own.
+    int nodeCount = 1;
+    int gpusPerNode = 0;   ///< 0 means the node type's count.
+    double utilization = 0.85; ///< Share of the GPU's power range (idle to TDP) drawn on average.
+
+    static const FieldTable<ComputeSection>& fields();
+};
+
+/** The scale-out fabric. */
+struct NetworkSection
+{
+    Protocol protocol = Protocol::RoceV2;
+    TopologyKind topology = TopologyKind::FatTree;
+    int tiers = 0;            ///< 2 or 3; 0 means the fewest that hold the endpoints.
+    int planes = 1;           ///< Independent planes (multi-plane fabrics).
+    int rails = 0;            ///< Scale-out NICs per node; 0 means the node type's count.
+    CatalogRef fabricSwitch;  ///< Switch type; required.
+    CatalogRef nic;           ///< NIC type; empty means the node type's.
+    double oversubscription = 1.0; ///< Leaf downlink to uplink bandwidth ratio.
+    Routing routing = Routing::Ecmp;
+    int mtuBytes = 4096;      ///< RDMA path MTU (payload bytes per packet).
+    int scalableUnitNodes = 32;     ///< Nodes per scalable unit (rail-optimized fabrics).
+    bool reserveNodePerUnit = false; ///< Leave one node slot per unit for the fabric manager.
+    double cableLengthInRowM = 5.0;  ///< Typical run from a node to a leaf in its row.
+    double cableLengthAcrossRowsM = 30.0; ///< Typical run from a leaf to a spine.
+    bool pfcEnabled = true;
+    bool ecnEnabled = true;
+    bool pfcWatchdog = true;
+    int layer2DomainNodes = 0;       ///< Nodes in one flat layer-2 domain; 0 means routed.
+    bool rdmaPubliclyRoutable = false;
+    bool managementSeparated = true;
+
+    static const FieldTable<NetworkSection>& fields();
+};
+
+/** Shared storage for data and checkpoints. */
+struct StorageSection
+{
+    double capacityTb = 1000.0;
+    double readGbytePerS = 100.0;
+    double writeGbytePerS = 50.0;
+    double readIops = 1.0e6;
+    double powerKw = 20.0;
+    double priceUsdPerTb = 150.0;
+
+    static const FieldTable<StorageSection>& fields();
+};
+
+/** Racks, floor and power chain. */
+struct FacilitySection
+{
+    double rackPowerLimitKw = 40.0; ///< Power the rack's feeds and PDUs can deliver.
+    int rackUnits = 42;
+    int racksPerRow = 10;
+    double floorM2PerRack = 2.8;    ///< Rack plus its share of aisles.
+    double upsNoLoadFraction = 0.01;      ///< UPS loss at no load, share of rated power.
+    double upsProportionalFraction = 0.02; ///< UPS loss proportional to load.
+    double upsSquareFraction = 0.01;      ///< UPS loss with the square of load.
+    double pduNoLoadFraction = 0.002;
+    double pduProportionalFraction = 0.0;
+    double pduSquareFraction = 0.01;
+    double transformerNoLoadFraction = 0.002;
+    double transformerProportionalFraction = 0.0;
+    double transformerSquareFraction = 0.008;
+    double designLoadFraction = 0.8; ///< IT load over the rated capacity of the power chain.
+    bool hvdc = false;               ///< 400/800 V DC distribution instead of AC UPS and PDUs.
+    double lightingWPerM2 = 10.0;
+
+    static const FieldTable<FacilitySection>& fields();
+};
+
+/** Cooling plant. */
+struct CoolingSection
+{
+    CatalogRef system; ///< Cooling system; required.
+    bool economizer = true;
+
+    static const FieldTable<CoolingSection>& fields();
+};
+
+/** The training job. */
+struct WorkloadSection
+{
+    double parametersBillion = 70.0;
+    double tokensBillion = 2000.0;
+    Precision precision = Precision::Bf16;
+    double mfu = 0.40;              ///< Model FLOPs utilization at full clocks.
+    int dataParallel = 0;           ///< 0 means GPUs / (tensor x pipeline).
+    int tensorParallel = 8;
+    int pipelineParallel = 1;
+    int sequenceLength = 4096;
+    int globalBatchSequences = 1024;
+    double overlapFraction = 0.7;   ///< Share of the gradient all-reduce hidden under compute.
+    double jitterCv = 0.01;         ///< Coefficient of variation of a rank's step time.
+    bool virtualized = false;
+    double virtualizationJitterCv = 0.03; ///< Added jitter under a hypervisor.
+    double checkpointIntervalHours = 2.0;
+    double checkpointBytesPerParameter = 14.0; ///< bf16 weights + fp32 master + Adam moments.
+    double sampleBytesPerToken = 4.0;          ///< Bytes read by the data loader per token.
+    double readSizeKb = 256.0;                 ///< Size of one data loader read.
+
+    static const FieldTable<WorkloadSection>& fields();
+};
+
+/** Prices and money. */
+struct EconomicsSection
+{
+    double egressTbPerMonth = 0.0;
+    CatalogRef egressPricing;    ///< Metered cloud price table; empty for none.
+    CatalogRef unmeteredPort;    ///< Fixed-price port; empty for none.
+    double amortizationYears = 4.0;
+    double maintenanceFractionPerYear = 0.05; ///< Of hardware capex.
+    double rackPriceUsd = 25000.0;
+    double powerCapexUsdPerKw = 3000.0;
+    double wanRttMs = 90.0;
+    double wanDatasetTb = 100.0;
+    double tcpWindowMb = 64.0;
+
+    static const FieldTable<EconomicsSection>& fields();
+};
+
+/**
+ * A scenario as the planner wrote it: the cluster, its site and the workload. Catalog entries
+ * are named by id; every default is filled in. \a present lists the JSON pointers the file set.
+ */
+struct Scenario
+{
+    int schemaVersion = 0;
+    std::string name;
+    std::string description;
+    CatalogRef site;
+    ComputeSection compute;
+    NetworkSection network;
+    StorageSection storage;
+    FacilitySection facility;
+    CoolingSection cooling;
+    WorkloadSection workload;
+    EconomicsSection economics;
+
+    std::set<std::string> present; ///< JSON pointers set explicitly by the file.
+
+    /** The schema version this program writes. */
+    static constexpr int currentSchemaVersion = 2;
+};
+
+} // namespace dct::model

@@ -1,0 +1,237 @@
+#include "dct/model/catalog.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#ifndef DCT_SOURCE_DATA_DIR
+#define DCT_SOURCE_DATA_DIR ""
+#endif
+
+namespace dct::model {
+
+using nlohmann::json;
+
+template <class T>
+T readCatalogEntry(const json& entry, const std::string& path, Diagnostics& diagnostics)
+{
+    T value;
+    if (!entry.is_object()) {
+        diagnostics.error(path, "expected an object, found " + jsonTypeName(entry),
+                          "an object with \"id\", \"source\" and the fields of a " +
+                              std::string(T::kind),
+                          "type");
+        return value;
+    }
+    json rest = entry;
+    if (!entry.contains("id") || !entry["id"].is_string() || entry["id"].get<std::string>().empty())
+        diagnostics.error(path + "/id", "missing or empty 'id'", "a non-empty string", "missing");
+    else
+        value.id = entry["id"].get<std::string>();
+    if (!entry.contains("source") || !entry["source"].is_string() ||
+        entry["source"].get<std::string>().empty())
+        diagnostics.error(path + "/source", "missing or empty 'source'",
+                          "the document, table or URL the numbers come from, or \"assumption: "
+                          "...\"",
+                          "missing");
+    else
+        value.source = entry["source"].get<std::string>();
+    if (entry.contains("sources")) {
+        const json& sources = entry["sources"];
+        if (!sources.is_object()) {
+            diagnostics.error(path + "/sources", "expected an object", "{\"field\": \"source\"}",
+                              "type");
+        } else {
+            for (auto it = sources.begin(); it != sources.end(); ++it) {
+                if (!findField(T::fields(), it.key()))
+                    diagnostics.error(path + "/sources/" + it.key(),
+                                      "names no field of a " + std::string(T::kind),
+                                      "one of " + fieldKeys(T::fields()), "unknown-key");
+                else if (!it.value().is_string())
+                    diagnostics.error(path + "/sources/" + it.key(), "expected a string",
+                                      "a source", "type");
+                else
+                    value.sources[it.key()] = it.value().get<std::string>();
+            }
+        }
+    }
+    if (entry.contains("notes") && entry["notes"].is_string())
+        value.notes = entry["notes"].get<std::string>();
+    for (const char* key : {"id", "source", "sources", "notes"})
+        rest.erase(key);
+    readFields(T::fields(), rest, path, value, diagnostics);
+    return value;
+}
+
+template <class T>
+json writeCatalogEntry(const T& entry)
+{
+    json j = writeFields(T::fields(), entry);
+    j["id"] = entry.id;
+    j["source"] = entry.source;
+    if (!entry.sources.empty())
+        j["sources"] = entry.sources;
+    if (!entry.notes.empty())
+        j["notes"] = entry.notes;
+    return j;
+}
+
+#define DCT_INSTANTIATE(T)                                                                        \
+    template T readCatalogEntry<T>(const json&, const std::string&, Diagnostics&);                \
+    template json writeCatalogEntry<T>(const T&);
+DCT_INSTANTIATE(GpuSpec)
+DCT_INSTANTIATE(NodeSpec)
+DCT_INSTANTIATE(NicSpec)
+DCT_INSTANTIATE(SwitchSpec)
+DCT_INSTANTIATE(CableSpec)
+DCT_INSTANTIATE(CoolingSystemSpec)
+DCT_INSTANTIATE(SiteSpec)
+DCT_INSTANTIATE(EgressPricing)
+DCT_INSTANTIATE(PortOffer)
+#undef DCT_INSTANTIATE
+
+namespace {
+
+template <class T>
+Result<void> loadShelf(const std::filesystem::path& directory, const char* fileName,
+                       CatalogShelf<T>& shelf)
+{
+    const std::filesystem::path path = directory / fileName;
+    const std::string file = path.string();
+    shelf.file = file;
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return makeError(file, "", "cannot open the catalog file",
+                         std::string("a readable ") + fileName + " in the catalog folder");
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    json document;
+    try {
+        document = json::parse(buffer.str());
+    } catch (const json::parse_error& e) {
+        return makeError(file, "", std::string("not valid JSON: ") + e.what(), "a JSON object");
+    }
+    if (!document.is_object() || !document.contains("entries") ||
+        !document["entries"].is_array())
+        return makeError(file, "/entries", "missing the 'entries' array",
+                         std::string("{\"kind\": \"") + T::kind + "\", \"entries\": [...]}");
+    if (document.value("kind", std::string()) != T::kind)
+        return makeError(file, "/kind", "wrong or missing kind",
+                         std::string("\"") + T::kind + "\"");
+    const json& entries = document["entries"];
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        Diagnostics d;
+        const std::string path = "/entries/" + std::to_string(i);
+        T entry = readCatalogEntry<T>(entries[i], path, d);
+        if (d.hasErrors()) {
+            const Diagnostic& first = *std::find_if(d.begin(), d.end(), [](const auto& x) {
+                return x.severity == Severity::Error;
+            });
+            return makeError(file, first.path, first.message, first.hint);
+        }
+        if (shelf.entries.count(entry.id))
+            return makeError(file, path + "/id", "duplicate id '" + entry.id + "'",
+                             "ids unique within their kind");
+        shelf.json[entry.id] = entries[i];
+        shelf.entries.emplace(entry.id, std::move(entry));
+    }
+    return {};
+}
+
+} // namespace
+
+Result<Catalog> Catalog::load(const std::filesystem::path& directory)
+{
+    Catalog c;
+    Result<void> r;
+    if (!(r = loadShelf(directory, "gpus.json", c.m_gpus)) ||
+        !(r = loadShelf(directory, "nodes.json", c.m_nodes)) ||
+        !(r = loadShelf(directory, "nics.json", c.m_nics)) ||
+        !(r = loadShelf(directory, "switches.json", c.m_switches)) ||
+        !(r = loadShelf(directory, "cables.json", c.m_cables)) ||
+        !(r = loadShelf(directory, "cooling.json", c.m_cooling)) ||
+        !(r = loadShelf(directory, "sites.json", c.m_sites)) ||
+        !(r = loadShelf(directory, "egress.json", c.m_egress)) ||
+        !(r = loadShelf(directory, "ports.json", c.m_ports)))
+        return tl::unexpected(r.error());
+    return c;
+}
+
+std::filesystem::path Catalog::dataDirectory()
+{
+    if (const char* env = std::getenv("DCT_DATA_DIR"); env && *env)
+        return env;
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        for (const auto& candidate : {exe.parent_path() / "../share/dctwin/data",
+                                      exe.parent_path() / "data"})
+            if (std::filesystem::exists(candidate / "catalog", ec))
+                return std::filesystem::weakly_canonical(candidate, ec);
+    }
+    return DCT_SOURCE_DATA_DIR;
+}
+
+std::filesystem::path Catalog::defaultDirectory()
+{
+    return dataDirectory() / "catalog";
+}
+
+std::vector<std::string> Catalog::kinds()
+{
+    return {GpuSpec::kind,           NodeSpec::kind, NicSpec::kind,
+            SwitchSpec::kind,        CableSpec::kind, CoolingSystemSpec::kind,
+            SiteSpec::kind,          EgressPricing::kind, PortOffer::kind};
+}
+
+std::vector<std::string> Catalog::ids(const std::string& kind) const
+{
+    std::vector<std::string> out;
+    auto collect = [&](const auto& shelf) {
+        for (const auto& [id, entry] : shelf.entries)
+            out.push_back(id);
+    };
+    if (kind == GpuSpec::kind)
+        collect(m_gpus);
+    else if (kind == NodeSpec::kind)
+        collect(m_nodes);
+    else if (kind == NicSpec::kind)
+        collect(m_nics);
+    else if (kind == SwitchSpec::kind)
+        collect(m_switches);
+    else if (kind == CableSpec::kind)
+        collect(m_cables);
+    else if (kind == CoolingSystemSpec::kind)
+        collect(m_cooling);
+    else if (kind == SiteSpec::kind)
+        collect(m_sites);
+    else if (kind == EgressPricing::kind)
+        collect(m_egress);
+    else if (kind == PortOffer::kind)
+        collect(m_ports);
+    return out;
+}
+
+template <>
+const CatalogShelf<GpuSpec>& Catalog::shelf<GpuSpec>() const { return m_gpus; }
+template <>
+const CatalogShelf<NodeSpec>& Catalog::shelf<NodeSpec>() const { return m_nodes; }
+template <>
+const CatalogShelf<NicSpec>& Catalog::shelf<NicSpec>() const { return m_nics; }
+template <>
+const CatalogShelf<SwitchSpec>& Catalog::shelf<SwitchSpec>() const { return m_switches; }
+template <>
+const CatalogShelf<CableSpec>& Catalog::shelf<CableSpec>() const { return m_cables; }
+template <>
+const CatalogShelf<CoolingSystemSpec>& Catalog::shelf<CoolingSystemSpec>() const
+{
+    return m_cooling;
+}
+template <>
+const CatalogShelf<SiteSpec>& Catalog::shelf<SiteSpec>() const { return m_sites; }
+template <>
+const CatalogShelf<EgressPricing>& Catalog::shelf<EgressPricing>() const { return m_egress; }
+template <>
+const CatalogShelf<PortOffer>& Catalog::shelf<PortOffer>() const { return m_ports; }
+
+} // namespace dct::model

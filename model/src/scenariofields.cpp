@@ -1,0 +1,258 @@
+// Field tables of the scenario sections: each key's meaning, unit, range and default. Defaults
+// that stand for outside-world figures name their source in the description.
+#include "dct/model/scenario.h"
+
+namespace dct::model {
+
+namespace f = fields;
+using nlohmann::json;
+
+namespace {
+
+/** A field naming a catalog entry of \a catalogKind, by id or as {"id": ..., overrides}. */
+template <class S>
+Field<S> reference(std::string key, CatalogRef S::*member, std::string catalogKind,
+                   std::string description, bool required)
+{
+    Field<S> field;
+    field.key = std::move(key);
+    field.kind = FieldKind::CatalogRef;
+    field.catalogKind = catalogKind;
+    field.description = std::move(description);
+    field.required = required;
+    field.get = [member](const S& s) { return (s.*member).toJson(); };
+    field.set = [member, catalogKind](S& s, const json& j) -> std::string {
+        const std::string accepted = "a " + catalogKind +
+                                     " catalog id as a string, or an object with \"id\" and "
+                                     "fields to override";
+        CatalogRef ref;
+        if (j.is_string()) {
+            ref.id = j.get<std::string>();
+        } else if (j.is_object() && j.contains("id") && j["id"].is_string()) {
+            ref.id = j["id"].get<std::string>();
+            ref.overrides = j;
+            ref.overrides.erase("id");
+        } else {
+            return accepted + ", found " + jsonTypeName(j);
+        }
+        if (ref.id.empty())
+            return accepted + "; the id is empty";
+        s.*member = std::move(ref);
+        return {};
+    };
+    return field;
+}
+
+} // namespace
+
+const FieldTable<ComputeSection>& ComputeSection::fields()
+{
+    using S = ComputeSection;
+    static const FieldTable<S> table = {
+        reference<S>("node", &S::node, "node", "Node type", true),
+        reference<S>("gpu", &S::gpu, "gpu", "GPU type; the node type's own when absent", false),
+        f::integer<S>("node_count", &S::nodeCount, "", "Number of GPU nodes", 1, 1e7),
+        f::integer<S>("gpus_per_node", &S::gpusPerNode, "",
+                      "GPUs per node; 0 takes the node type's count", 0, 1024),
+        f::number<S>("utilization", &S::utilization, "",
+                     "Average share of the GPU power range (idle to TDP) drawn while training "
+                     "(assumption: 0.85 for steady large-model training)",
+                     0.0, 1.0),
+    };
+    return table;
+}
+
+const FieldTable<NetworkSection>& NetworkSection::fields()
+{
+    using S = NetworkSection;
+    static const FieldTable<S> table = {
+        f::choice<S, Protocol>("protocol", &S::protocol,
+                               {{Protocol::RoceV2, "roce_v2"}, {Protocol::Infiniband, "infiniband"}},
+                               "Fabric transport"),
+        f::choice<S, TopologyKind>("topology", &S::topology,
+                                   {{TopologyKind::FatTree, "fat_tree"},
+                                    {TopologyKind::RailOptimized, "rail_optimized"},
+                                    {TopologyKind::RailOnly, "rail_only"},
+                                    {TopologyKind::MultiPlane, "multi_plane"}},
+                                   "Fabric shape"),
+        f::integer<S>("tiers", &S::tiers, "", "Switch tiers (2 or 3); 0 picks the fewest", 0, 3),
+        f::integer<S>("planes", &S::planes, "", "Independent fabric planes", 1, 64),
+        f::integer<S>("rails", &S::rails, "",
+                      "Scale-out NICs per node; 0 takes the node type's count", 0, 64),
+        reference<S>("switch", &S::fabricSwitch, "switch", "Fabric switch type", true),
+        reference<S>("nic", &S::nic, "nic", "NIC type; the node type's own when absent", false),
+        f::number<S>("oversubscription", &S::oversubscription, "",
+                     "Leaf downlink to uplink bandwidth ratio (1 is non-blocking)", 1.0, 64.0),
+        f::choice<S, Routing>("routing", &S::routing,
+                              {{Routing::Ecmp, "ecmp"},
+                               {Routing::StaticPinned, "static_pinned"},
+                               {Routing::Adaptive, "adaptive"}},
+                              "Load balancing over equal-cost paths"),
+        f::integer<S>("mtu_bytes", &S::mtuBytes, "bytes",
+                      "RDMA path MTU: 256, 512, 1024, 2048 or 4096", 256, 4096),
+        f::integer<S>("scalable_unit_nodes", &S::scalableUnitNodes, "",
+                      "Nodes per scalable unit of a rail-optimized fabric (32 in DGX SuperPOD)",
+                      1, 100000),
+        f::boolean<S>("reserve_node_per_unit", &S::reserveNodePerUnit,
+                      "Leave one node slot per scalable unit for the fabric manager (UFM)"),
+        f::number<S>("cable_length_in_row_m", &S::cableLengthInRowM, "m",
+                     "Typical node-to-leaf run", 0.0, 1000.0),
+        f::number<S>("cable_length_across_rows_m", &S::cableLengthAcrossRowsM, "m",
+                     "Typical leaf-to-spine run", 0.0, 10000.0),
+        f::boolean<S>("pfc_enabled", &S::pfcEnabled, "Priority flow control on (RoCE v2)"),
+        f::boolean<S>("ecn_enabled", &S::ecnEnabled, "ECN marking and DCQCN on (RoCE v2)"),
+        f::boolean<S>("pfc_watchdog", &S::pfcWatchdog, "PFC storm watchdog on"),
+        f::integer<S>("layer2_domain_nodes", &S::layer2DomainNodes, "",
+                      "Nodes in one flat layer-2 domain; 0 for a routed fabric", 0, 1e7),
+        f::boolean<S>("rdma_publicly_routable", &S::rdmaPubliclyRoutable,
+                      "RDMA interfaces reachable from public routing"),
+        f::boolean<S>("management_separated", &S::managementSeparated,
+                      "Management plane on its own network"),
+    };
+    return table;
+}
+
+const FieldTable<StorageSection>& StorageSection::fields()
+{
+    using S = StorageSection;
+    static const FieldTable<S> table = {
+        f::number<S>("capacity_tb", &S::capacityTb, "TB", "Usable capacity", 0.0, 1e9),
+        f::number<S>("read_gbyte_per_s", &S::readGbytePerS, "GB/s", "Aggregate read bandwidth",
+                     0.0, 1e7, true),
+        f::number<S>("write_gbyte_per_s", &S::writeGbytePerS, "GB/s",
+                     "Aggregate write bandwidth", 0.0, 1e7, true),
+        f::number<S>("read_iops", &S::readIops, "IOPS", "Aggregate read operations per second",
+                     0.0, 1e12, true),
+        f::number<S>("power_kw", &S::powerKw, "kW", "Storage system power", 0.0, 1e6),
+        f::number<S>("price_usd_per_tb", &S::priceUsdPerTb, "USD/TB", "Price per usable TB", 0.0,
+                     1e6),
+    };
+    return table;
+}
+
+const FieldTable<FacilitySection>& FacilitySection::fields()
+{
+    using S = FacilitySection;
+    static const FieldTable<S> table = {
+        f::number<S>("rack_power_limit_kw", &S::rackPowerLimitKw, "kW",
+                     "Power one rack's feeds can deliver", 0.0, 1000.0, true),
+        f::integer<S>("rack_units", &S::rackUnits, "U", "Usable rack units", 1, 60),
+        f::integer<S>("racks_per_row", &S::racksPerRow, "", "Racks in one row", 1, 1000),
+        f::number<S>("floor_m2_per_rack", &S::floorM2PerRack, "m²",
+                     "Floor per rack with its share of aisles (assumption: 2.8 m²)", 0.0, 100.0,
+                     true),
+        f::number<S>("ups_no_load_fraction", &S::upsNoLoadFraction, "",
+                     "UPS loss at no load, share of rated power", 0.0, 0.5),
+        f::number<S>("ups_proportional_fraction", &S::upsProportionalFraction, "",
+                     "UPS loss proportional to load", 0.0, 0.5),
+        f::number<S>("ups_square_fraction", &S::upsSquareFraction, "",
+                     "UPS loss with the square of load", 0.0, 0.5),
+        f::number<S>("pdu_no_load_fraction", &S::pduNoLoadFraction, "", "PDU loss at no load",
+                     0.0, 0.5),
+        f::number<S>("pdu_proportional_fraction", &S::pduProportionalFraction, "",
+                     "PDU loss proportional to load", 0.0, 0.5),
+        f::number<S>("pdu_square_fraction", &S::pduSquareFraction, "",
+                     "PDU loss with the square of load", 0.0, 0.5),
+        f::number<S>("transformer_no_load_fraction", &S::transformerNoLoadFraction, "",
+                     "Transformer loss at no load", 0.0, 0.5),
+        f::number<S>("transformer_proportional_fraction", &S::transformerProportionalFraction, "",
+                     "Transformer loss proportional to load", 0.0, 0.5),
+        f::number<S>("transformer_square_fraction", &S::transformerSquareFraction, "",
+                     "Transformer loss with the square of load", 0.0, 0.5),
+        f::number<S>("design_load_fraction", &S::designLoadFraction, "",
+                     "IT load over the power chain's rated capacity", 0.0, 1.0, true),
+        f::boolean<S>("hvdc", &S::hvdc, "High-voltage DC distribution"),
+        f::number<S>("lighting_w_per_m2", &S::lightingWPerM2, "W/m²",
+                     "Lighting and building loads per floor area", 0.0, 1000.0),
+    };
+    return table;
+}
+
+const FieldTable<CoolingSection>& CoolingSection::fields()
+{
+    using S = CoolingSection;
+    static const FieldTable<S> table = {
+        reference<S>("system", &S::system, "cooling", "Cooling system", true),
+        f::boolean<S>("economizer", &S::economizer, "Use free cooling when the weather allows"),
+    };
+    return table;
+}
+
+const FieldTable<WorkloadSection>& WorkloadSection::fields()
+{
+    using S = WorkloadSection;
+    static const FieldTable<S> table = {
+        f::number<S>("parameters_billion", &S::parametersBillion, "B", "Model parameters", 0.0,
+                     1e6, true),
+        f::number<S>("tokens_billion", &S::tokensBillion, "B", "Training tokens", 0.0, 1e9, true),
+        f::choice<S, Precision>("precision", &S::precision,
+                                {{Precision::Fp8, "fp8"},
+                                 {Precision::Bf16, "bf16"},
+                                 {Precision::Fp16, "fp16"},
+                                 {Precision::Tf32, "tf32"},
+                                 {Precision::Fp64, "fp64"}},
+                                "Arithmetic precision of the matrix math"),
+        f::number<S>("mfu", &S::mfu, "",
+                     "Model FLOPs utilization at full clocks (assumption: 0.40, typical of "
+                     "large dense training)",
+                     0.0, 1.0, true),
+        f::integer<S>("data_parallel", &S::dataParallel, "",
+                      "Data-parallel size; 0 derives it from the GPUs", 0, 1e7),
+        f::integer<S>("tensor_parallel", &S::tensorParallel, "", "Tensor-parallel size", 1, 1024),
+        f::integer<S>("pipeline_parallel", &S::pipelineParallel, "", "Pipeline-parallel size", 1,
+                      1024),
+        f::integer<S>("sequence_length", &S::sequenceLength, "tokens", "Sequence length", 1,
+                      1e7),
+        f::integer<S>("global_batch_sequences", &S::globalBatchSequences, "",
+                      "Sequences per optimizer step", 1, 1e8),
+        f::number<S>("overlap_fraction", &S::overlapFraction, "",
+                     "Share of the gradient all-reduce hidden under compute", 0.0, 1.0),
+        f::number<S>("jitter_cv", &S::jitterCv, "",
+                     "Coefficient of variation of one rank's step time on bare metal", 0.0, 1.0),
+        f::boolean<S>("virtualized", &S::virtualized, "Ranks run in virtual machines"),
+        f::number<S>("virtualization_jitter_cv", &S::virtualizationJitterCv, "",
+                     "Jitter added by a hypervisor (assumption: 0.03)", 0.0, 1.0),
+        f::number<S>("checkpoint_interval_hours", &S::checkpointIntervalHours, "h",
+                     "Time between checkpoints", 0.0, 1e4, true),
+        f::number<S>("checkpoint_bytes_per_parameter", &S::checkpointBytesPerParameter, "B",
+                     "Checkpoint bytes per parameter (14: bf16 weights, fp32 master, two Adam "
+                     "moments)",
+                     0.0, 1000.0, true),
+        f::number<S>("sample_bytes_per_token", &S::sampleBytesPerToken, "B",
+                     "Bytes the data loader reads per token", 0.0, 1e6),
+        f::number<S>("read_size_kb", &S::readSizeKb, "KB", "Size of one data loader read", 0.0,
+                     1e7, true),
+    };
+    return table;
+}
+
+const FieldTable<EconomicsSection>& EconomicsSection::fields()
+{
+    using S = EconomicsSection;
+    static const FieldTable<S> table = {
+        f::number<S>("egress_tb_per_month", &S::egressTbPerMonth, "TB/month",
+                     "Data moved out to the internet each month", 0.0, 1e9),
+        reference<S>("egress_pricing", &S::egressPricing, "egress",
+                     "Metered cloud egress price table", false),
+        reference<S>("unmetered_port", &S::unmeteredPort, "port", "Fixed-price unmetered port",
+                     false),
+        f::number<S>("amortization_years", &S::amortizationYears, "years",
+                     "Hardware depreciation period", 0.0, 50.0, true),
+        f::number<S>("maintenance_fraction_per_year", &S::maintenanceFractionPerYear, "1/year",
+                     "Maintenance and support per year, share of hardware capex (assumption)",
+                     0.0, 1.0),
+        f::number<S>("rack_price_usd", &S::rackPriceUsd, "USD",
+                     "One rack with PDUs and containment (assumption)", 0.0, 1e7),
+        f::number<S>("power_capex_usd_per_kw", &S::powerCapexUsdPerKw, "USD/kW",
+                     "Electrical plant per kW of IT capacity (assumption)", 0.0, 1e6),
+        f::number<S>("wan_rtt_ms", &S::wanRttMs, "ms", "Round-trip time of the WAN path", 0.0,
+                     10000.0),
+        f::number<S>("wan_dataset_tb", &S::wanDatasetTb, "TB", "Data set moved over the WAN",
+                     0.0, 1e9),
+        f::number<S>("tcp_window_mb", &S::tcpWindowMb, "MB", "TCP window of one stream", 0.0,
+                     1e6, true),
+    };
+    return table;
+}
+
+} // namespace dct::model

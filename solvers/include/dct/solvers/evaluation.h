@@ -1,0 +1,41 @@
+#pragma once
+
+#include "dct/model/diagnostics.h"
+#include "dct/solvers/computeresult.h"
+#include "dct/solvers/metric.h"
+
+#include <string>
+#include <vector>
+
+namespace dct::solvers {
+
+/** How the coupled loop (clock -> power -> heat -> temperature -> clock) settled. */
+struct CouplingInfo
+{
+    int iterations = 0;
+    bool converged = true;
+    double residual = 0.0;   ///< Last change of the clock factor.
+    double tolerance = 1e-6; ///< Stop when the clock factor changes less than this.
+};
+
+/** The coupled answer for one scenario: every figure with its unit, and what went wrong. */
+struct Evaluation
+{
+    std::string scenarioName;
+    ComputeResult compute;
+    CouplingInfo coupling;
+    std::vector<Metric> metrics;
+    Diagnostics diagnostics;
+
+    /** Returns true when the scenario could be evaluated (no error diagnostics). */
+    bool ok() const { return !diagnostics.hasErrors(); }
+    /** Returns the metric with \a key, or nullptr. */
+    const Metric* metric(const std::string& key) const;
+    /** Returns the value of metric \a key, or \a fallback when there is none. */
+    double value(const std::string& key, double fallback = 0.0) const;
+    /** Appends a metric. */
+    void add(std::string key, std::string label, double value, std::string unit,
+             std::vector<std::string> inputs = {});
+};
+
+} // namespace dct::solvers

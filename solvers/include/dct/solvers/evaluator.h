@@ -1,0 +1,21 @@
+#pragma once
+
+#include "dct/model/resolvedscenario.h"
+#include "dct/solvers/evaluation.h"
+
+namespace dct::solvers {
+
+/** Options of one evaluation. */
+struct EvaluateOptions
+{
+    int maxIterations = 50;  ///< Of the thermal coupling loop.
+    double tolerance = 1e-6; ///< On the clock factor.
+};
+
+/**
+ * Evaluates a resolved scenario: validates it, runs every solver in dependency order and closes
+ * the thermal loop. Errors of validation stop before the solvers and come back as diagnostics.
+ */
+Evaluation evaluate(const model::ResolvedScenario& scenario, const EvaluateOptions& options = {});
+
+} // namespace dct::solvers

@@ -1,0 +1,136 @@
+#include "dct/solvers/computesolver.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dct::solvers {
+
+namespace {
+
+/** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
+double inverseNormalCdf(double p)
+{
+    static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,
+                               -2.759285104469687e+02, 1.383577518672690e+02,
+                               -3.066479806614716e+01, 2.506628277459239e+00};
+    static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02,
+                               -1.556989798598866e+02, 6.680131188771972e+01,
+                               -1.328068155288572e+01};
+    static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
+                               -2.400758277161838e+00, -2.549732539343734e+00,
+                               4.374664141464968e+00,  2.938163982698783e+00};
+    static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01,
+                               2.445134137142996e+00, 3.754408661907416e+00};
+    const double low = 0.02425;
+    if (p <= 0.0)
+        return -INFINITY;
+    if (p >= 1.0)
+        return INFINITY;
+    if (p < low) {
+        const double q = std::sqrt(-2 * std::log(p));
+        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+               ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    if (p > 1 - low) {
+        const double q = std::sqrt(-2 * std::log(1 - p));
+        return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+               ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    const double q = p - 0.5;
+    const double r = q * q;
+    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+           (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+} // namespace
+
+double expectedMaxOfNormals(double n)
+{
+    if (n <= 1.0)
+        return 0.0;
+    // Blom's approximation of the expected largest of n standard normal order statistics:
+    // E[X_(n:n)] ~ Phi^-1((n - 0.375) / (n + 0.25)) (Blom 1958; Harter 1961 tables agree within
+    // about 0.5% for n >= 2).
+    return inverseNormalCdf((n - 0.375) / (n + 0.25));
+}
+
+ComputeResult solveCompute(const model::ResolvedScenario& r, const ComputeInputs& in,
+                           Diagnostics& diagnostics)
+{
+    ComputeResult out;
+    const auto& w = r.scenario.workload;
+    const double parameters = w.parametersBillion * 1e9;
+    const double tokens = w.tokensBillion * 1e9;
+    out.gpuCount = r.gpuCount();
+    out.clockFactor = std::clamp(in.clockFactor, 0.0, 1.0);
+    out.peakTflopsPerGpu = r.gpu.peakTflops(w.precision);
+    out.clusterPeakPflops = out.peakTflopsPerGpu * out.gpuCount / 1000.0;
+
+    // Training FLOPs of a dense transformer: 6 per parameter per token (2 forward, 4 backward;
+    // Kaplan et al. 2020, "Scaling Laws for Neural Language Models", section 2.1).
+    out.trainingFlops = 6.0 * parameters * tokens;
+    const double achievedFlopsPerSecond =
+        out.gpuCount * out.peakTflopsPerGpu * 1e12 * w.mfu * out.clockFactor;
+    const double idealFlopsPerSecond = out.gpuCount * out.peakTflopsPerGpu * 1e12 * w.mfu;
+    if (idealFlopsPerSecond <= 0.0) {
+        diagnostics.error("/workload/precision", "the cluster has no peak at this precision",
+                          "a precision the GPU supports", "precision");
+        return out;
+    }
+    out.idealTrainingDays = out.trainingFlops / idealFlopsPerSecond / 86400.0;
+
+    out.tokensPerStep = static_cast<double>(w.sequenceLength) * w.globalBatchSequences;
+    out.steps = tokens / out.tokensPerStep;
+    out.computeSecondsPerStep =
+        6.0 * parameters * out.tokensPerStep / std::max(achievedFlopsPerSecond, 1e-30);
+
+    // Gradients are all-reduced in bf16/fp16 (2 bytes) among the data-parallel replicas of each
+    // model shard; each replica holds P / (TP x PP) parameters.
+    out.gradientBytes = 2.0 * parameters / (w.tensorParallel * w.pipelineParallel);
+    out.allReduceSecondsPerStep = r.dataParallel > 1 ? in.allReduceSecondsPerStep : 0.0;
+    const double hidden =
+        std::min(w.overlapFraction * out.allReduceSecondsPerStep, out.computeSecondsPerStep);
+    out.exposedCommSecondsPerStep = out.allReduceSecondsPerStep - hidden;
+
+    // Stragglers: every step waits for the slowest of N ranks whose compute time varies with
+    // coefficient of variation cv; the expected loss is cv x E[max of N standard normals].
+    double cv = w.jitterCv;
+    if (w.virtualized)
+        cv = std::sqrt(cv * cv + w.virtualizationJitterCv * w.virtualizationJitterCv);
+    out.stragglerSecondsPerStep =
+        cv * out.computeSecondsPerStep * expectedMaxOfNormals(out.gpuCount);
+
+    const double stepWithoutData =
+        out.computeSecondsPerStep + out.exposedCommSecondsPerStep + out.stragglerSecondsPerStep;
+
+    // The data loader must read each step's tokens; storage bandwidth or IOPS can bound the step.
+    const auto& st = r.scenario.storage;
+    const double stepBytes = out.tokensPerStep * w.sampleBytesPerToken;
+    const double readSeconds = stepBytes / (st.readGbytePerS * 1e9);
+    const double iopsSeconds = stepBytes / (w.readSizeKb * 1024.0) / st.readIops;
+    out.dataLoaderSecondsPerStep = std::max(readSeconds, iopsSeconds);
+    out.stepSeconds = std::max(stepWithoutData, out.dataLoaderSecondsPerStep);
+    if (out.dataLoaderSecondsPerStep > stepWithoutData)
+        diagnostics.warning(readSeconds >= iopsSeconds ? "/storage/read_gbyte_per_s"
+                                                       : "/storage/read_iops",
+                            "storage cannot feed the GPUs: the data loader sets the step time",
+                            "faster storage, larger reads or a local cache", "dataloader-bound");
+    out.dataLoaderGbytePerS = stepBytes / out.stepSeconds / 1e9;
+    out.dataLoaderIops = stepBytes / (w.readSizeKb * 1024.0) / out.stepSeconds;
+
+    // Checkpoints: the whole training state written at each interval, blocking the job.
+    out.checkpointGb = parameters * w.checkpointBytesPerParameter / 1e9;
+    out.checkpointWriteSeconds = out.checkpointGb / st.writeGbytePerS;
+    const double runSeconds = out.steps * out.stepSeconds;
+    out.checkpoints = std::floor(runSeconds / (w.checkpointIntervalHours * 3600.0));
+    const double totalSeconds = runSeconds + out.checkpoints * out.checkpointWriteSeconds;
+
+    out.trainingDays = totalSeconds / 86400.0;
+    out.gpuHours = totalSeconds / 3600.0 * out.gpuCount;
+    out.tokensPerSecond = tokens / totalSeconds;
+    out.effectiveMfu =
+        out.trainingFlops / totalSeconds / (out.gpuCount * out.peakTflopsPerGpu * 1e12);
+    return out;
+}
+
+} // namespace dct::solvers

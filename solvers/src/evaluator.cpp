@@ -1,0 +1,97 @@
+#include "dct/solvers/evaluator.h"
+
+#include "dct/model/validator.h"
+#include "dct/solvers/computesolver.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dct::solvers {
+
+namespace {
+
+/**
+ * Gradient all-reduce of one step as a ring over the data-parallel ranks (nccl-tests
+ * PERFORMANCE.md: t = 2(n-1) alpha + 2(n-1)/n S/B), each rank on its own rail at the NIC rate.
+ */
+double gradientAllReduceSeconds(const model::ResolvedScenario& r, double bytes)
+{
+    const double n = r.dataParallel;
+    if (n <= 1.0)
+        return 0.0;
+    const double bytesPerSecond = r.nic.rateGbps * 1e9 / 8.0;
+    const double alphaSeconds = (2.0 * r.nic.latencyUs + 2.0 * r.fabricSwitch.latencyUs) * 1e-6;
+    return 2.0 * (n - 1.0) * alphaSeconds + 2.0 * (n - 1.0) / n * bytes / bytesPerSecond;
+}
+
+void addComputeMetrics(Evaluation& e)
+{
+    const ComputeResult& c = e.compute;
+    const std::vector<std::string> work = {"/workload/parameters_billion",
+                                           "/workload/tokens_billion", "/workload/mfu",
+                                           "/compute/gpu/peak_tflops_bf16", "/compute/node_count"};
+    e.add("compute.gpus", "GPUs", c.gpuCount, "", {"/compute/node_count", "/compute/node"});
+    e.add("compute.peak_tflops_per_gpu", "Peak per GPU", c.peakTflopsPerGpu, "TFLOP/s",
+          {"/compute/gpu", "/workload/precision"});
+    e.add("compute.cluster_peak_pflops", "Cluster peak", c.clusterPeakPflops, "PFLOP/s",
+          {"/compute/gpu", "/compute/node_count"});
+    e.add("compute.training_flops", "Training compute (6PD)", c.trainingFlops, "FLOP",
+          {"/workload/parameters_billion", "/workload/tokens_billion"});
+    e.add("compute.tokens_per_step", "Tokens per step", c.tokensPerStep, "",
+          {"/workload/sequence_length", "/workload/global_batch_sequences"});
+    e.add("compute.steps", "Optimizer steps", c.steps, "", {"/workload/tokens_billion"});
+    e.add("compute.compute_seconds_per_step", "Compute per step", c.computeSecondsPerStep, "s",
+          work);
+    e.add("compute.allreduce_seconds_per_step", "Gradient all-reduce per step",
+          c.allReduceSecondsPerStep, "s", {"/network", "/workload/tensor_parallel"});
+    e.add("compute.exposed_comm_seconds_per_step", "Exposed communication per step",
+          c.exposedCommSecondsPerStep, "s", {"/workload/overlap_fraction"});
+    e.add("compute.straggler_seconds_per_step", "Straggler loss per step",
+          c.stragglerSecondsPerStep, "s", {"/workload/jitter_cv", "/workload/virtualized"});
+    e.add("compute.step_seconds", "Step time", c.stepSeconds, "s", work);
+    e.add("compute.clock_factor", "Thermal clock factor", c.clockFactor, "", {"/cooling"});
+    e.add("compute.ideal_training_days", "Training time at MFU (6PD / GPUs x peak x MFU)",
+          c.idealTrainingDays, "days", work);
+    e.add("compute.training_days", "Training time", c.trainingDays, "days", work);
+    e.add("compute.gpu_hours", "GPU-hours", c.gpuHours, "h", work);
+    e.add("compute.effective_mfu", "Effective MFU", c.effectiveMfu, "", work);
+    e.add("compute.tokens_per_second", "Throughput", c.tokensPerSecond, "tokens/s", work);
+    e.add("compute.checkpoint_gb", "Checkpoint size", c.checkpointGb, "GB",
+          {"/workload/parameters_billion", "/workload/checkpoint_bytes_per_parameter"});
+    e.add("compute.checkpoint_write_seconds", "Checkpoint write time", c.checkpointWriteSeconds,
+          "s", {"/storage/write_gbyte_per_s"});
+    e.add("compute.dataloader_gbyte_per_s", "Data loader read bandwidth", c.dataLoaderGbytePerS,
+          "GB/s", {"/workload/sample_bytes_per_token"});
+    e.add("compute.dataloader_iops", "Data loader read IOPS", c.dataLoaderIops, "IOPS",
+          {"/workload/read_size_kb", "/storage/read_iops"});
+}
+
+} // namespace
+
+Evaluation evaluate(const model::ResolvedScenario& r, const EvaluateOptions& options)
+{
+    Evaluation e;
+    e.scenarioName = r.scenario.name;
+    e.diagnostics = model::validateScenario(r);
+    if (e.diagnostics.hasErrors())
+        return e;
+
+    ComputeInputs computeInputs;
+    const double gradientBytes = 2.0 * r.scenario.workload.parametersBillion * 1e9 /
+                                 (r.scenario.workload.tensorParallel *
+                                  r.scenario.workload.pipelineParallel);
+    computeInputs.allReduceSecondsPerStep = gradientAllReduceSeconds(r, gradientBytes);
+
+    // The thermal loop (clock -> power -> heat -> temperature -> clock) closes here once the
+    // power and cooling solvers report a clock factor; until then clocks run at full speed.
+    e.coupling.tolerance = options.tolerance;
+    e.coupling.iterations = 1;
+    e.coupling.converged = true;
+    computeInputs.clockFactor = 1.0;
+    e.compute = solveCompute(r, computeInputs, e.diagnostics);
+    addComputeMetrics(e);
+    e.add("coupling.iterations", "Coupling iterations", e.coupling.iterations, "");
+    return e;
+}
+
+} // namespace dct::solvers
