@@ -1,0 +1,187 @@
+#include "testsupport.h"
+
+#include "dct/cli/cli.h"
+
+#include <fstream>
+#include <sstream>
+
+using namespace dct;
+using nlohmann::json;
+
+namespace {
+
+struct CliRun
+{
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+CliRun runCli(std::vector<std::string> args)
+{
+    args.insert(args.begin(), "dctwin-cli");
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    std::ostringstream out, err;
+    CliRun r;
+    r.code = cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
+std::string example(const char* name)
+{
+    return (test::dataDir() / "examples" / name).string();
+}
+
+/** Writes \a text to a temporary scenario file and returns its path. */
+std::string scratchFile(const std::string& name, const std::string& text)
+{
+    const auto path = std::filesystem::temp_directory_path() / ("dct-cli-" + name);
+    std::ofstream(path) << text;
+    return path.string();
+}
+
+std::string seedWith(const std::function<void(json&)>& edit)
+{
+    std::ifstream in(example("seed-h100-dallas-d2c.json"));
+    json j = json::parse(in);
+    edit(j);
+    return j.dump(2);
+}
+
+} // namespace
+
+TEST_CASE("eval prints a table of figures for every example", "[cli][eval]")
+{
+    for (const auto& file : test::examples()) {
+        INFO(file.string());
+        const CliRun r = runCli({"eval", file.string()});
+        INFO(r.err);
+        CHECK(r.code == cli::ExitOk);
+        CHECK_THAT(r.out, Catch::Contains("Training time") && Catch::Contains("GPUs"));
+    }
+}
+
+TEST_CASE("eval --format json parses and holds the metrics", "[cli][eval][json]")
+{
+    const CliRun r = runCli({"eval", "--format", "json", example("seed-h100-dallas-d2c.json")});
+    REQUIRE(r.code == cli::ExitOk);
+    const json j = json::parse(r.out);
+    CHECK(j["ok"] == true);
+    CHECK(j["metrics"]["compute.gpus"]["value"] == 256);
+    CHECK(j["metrics"]["compute.training_days"]["unit"] == "days");
+
+    const CliRun two = runCli({"eval", "-f", "json", example("seed-h100-dallas-d2c.json"),
+                               example("dgx-superpod-4su.json")});
+    REQUIRE(two.code == cli::ExitOk);
+    CHECK(json::parse(two.out).size() == 2);
+}
+
+TEST_CASE("eval --format csv has a header and one row per metric", "[cli][eval][csv]")
+{
+    const CliRun r = runCli({"eval", "--format", "csv", example("seed-h100-dallas-d2c.json")});
+    REQUIRE(r.code == cli::ExitOk);
+    std::istringstream lines(r.out);
+    std::string header;
+    std::getline(lines, header);
+    CHECK(header == "file,scenario,key,label,value,unit");
+    int rows = 0;
+    for (std::string line; std::getline(lines, line);)
+        rows += line.find("compute.") != std::string::npos ? 1 : 0;
+    CHECK(rows > 10);
+}
+
+TEST_CASE("Bad input exits 2 with a message naming the file and the path",
+          "[cli][bad-input]")
+{
+    struct Case
+    {
+        const char* name;
+        std::string text;
+        const char* expected;
+    };
+    const std::vector<Case> cases = {
+        {"truncated.json", seedWith([](json&) {}).substr(0, 120), "not valid JSON"},
+        {"wrongtype.json", seedWith([](json& j) { j["compute"]["node_count"] = "many"; }),
+         "/compute/node_count"},
+        {"negative.json", seedWith([](json& j) { j["compute"]["node_count"] = -32; }),
+         "/compute/node_count"},
+        {"unknownkey.json", seedWith([](json& j) { j["network"]["swtich"] = "qm9700"; }),
+         "/network/swtich"},
+        {"missingid.json", seedWith([](json& j) { j["compute"]["node"] = "dgx-h900"; }),
+         "/compute/node"},
+        {"empty.json", "", "not valid JSON"},
+        {"array.json", "[1, 2]", "JSON object"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.name);
+        const std::string path = scratchFile(c.name, c.text);
+        const CliRun r = runCli({"eval", path});
+        CHECK(r.code == cli::ExitUsage);
+        CHECK_THAT(r.err, Catch::Contains(path) && Catch::Contains(c.expected));
+        const CliRun v = runCli({"validate", path});
+        CHECK(v.code == cli::ExitUsage);
+        std::filesystem::remove(path);
+    }
+}
+
+TEST_CASE("A missing file exits 2 naming it", "[cli][bad-input]")
+{
+    const CliRun r = runCli({"eval", "/nonexistent/scenario.json"});
+    CHECK(r.code == cli::ExitUsage);
+    CHECK_THAT(r.err, Catch::Contains("/nonexistent/scenario.json"));
+}
+
+TEST_CASE("An inconsistent scenario exits 1 from eval and validate", "[cli][evaluation]")
+{
+    const std::string path = scratchFile(
+        "inconsistent.json", seedWith([](json& j) { j["workload"]["data_parallel"] = 5; }));
+    const CliRun e = runCli({"eval", path});
+    CHECK(e.code == cli::ExitEvaluation);
+    CHECK_THAT(e.err, Catch::Contains("/workload/data_parallel"));
+    const CliRun v = runCli({"validate", path});
+    CHECK(v.code == cli::ExitEvaluation);
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("validate reports valid examples", "[cli][validate]")
+{
+    const CliRun r = runCli({"validate", example("seed-h100-dallas-d2c.json")});
+    CHECK(r.code == cli::ExitOk);
+    CHECK_THAT(r.out, Catch::Contains("valid"));
+    const CliRun j =
+        runCli({"validate", "--format", "json", example("seed-h100-dallas-d2c.json")});
+    CHECK(json::parse(j.out)["valid"] == true);
+}
+
+TEST_CASE("Bad usage exits 2; --help exits 0 on every command", "[cli][usage]")
+{
+    CHECK(runCli({}).code == cli::ExitUsage);
+    CHECK(runCli({"frobnicate"}).code == cli::ExitUsage);
+    CHECK(runCli({"eval"}).code == cli::ExitUsage);
+    CHECK(runCli({"eval", "--format", "xml", example("seed-h100-dallas-d2c.json")}).code ==
+          cli::ExitUsage);
+    for (const char* command : {"validate", "eval", "catalog", "schema"}) {
+        INFO(command);
+        const CliRun r = runCli({command, "--help"});
+        CHECK(r.code == cli::ExitOk);
+        CHECK_THAT(r.out, Catch::Contains("Usage") || Catch::Contains("usage"));
+    }
+}
+
+TEST_CASE("catalog lists kinds and shows an entry with its source", "[cli][catalog]")
+{
+    const CliRun all = runCli({"catalog"});
+    CHECK(all.code == cli::ExitOk);
+    CHECK_THAT(all.out, Catch::Contains("gpu:") && Catch::Contains("h100-sxm5"));
+    const CliRun one = runCli({"catalog", "switch", "qm9700"});
+    REQUIRE(one.code == cli::ExitOk);
+    const json entry = json::parse(one.out);
+    CHECK(entry["ports"] == 64);
+    CHECK_FALSE(entry["source"].get<std::string>().empty());
+    CHECK(runCli({"catalog", "gpu", "nonexistent"}).code == cli::ExitUsage);
+    CHECK(runCli({"catalog", "spaceship"}).code == cli::ExitUsage);
+}

@@ -1,0 +1,105 @@
+#include "testsupport.h"
+
+#include <fstream>
+
+using namespace dct;
+using namespace dct::model;
+
+TEST_CASE("The bundled catalog loads and holds the required entries", "[model][catalog]")
+{
+    const Catalog& c = test::catalog();
+    for (const char* id : {"a100-sxm4-80gb", "h100-sxm5", "h200-sxm", "b200", "mi300x"})
+        CHECK(c.gpus().entries.count(id) == 1);
+    for (const char* id : {"qm9700", "qm8700", "sn5600"})
+        CHECK(c.switches().entries.count(id) == 1);
+    for (const char* id : {"dallas", "london", "frankfurt", "singapore"})
+        CHECK(c.sites().entries.count(id) == 1);
+    for (const char* id : {"aws", "gcp", "azure"})
+        CHECK(c.egressPricing().entries.count(id) == 1);
+    CHECK(c.nodes().entries.count("dgx-h100") == 1);
+    CHECK(c.coolingSystems().entries.count("crac-air") == 1);
+    CHECK(c.coolingSystems().entries.count("d2c-rdhx") == 1);
+}
+
+TEST_CASE("Published catalog figures: DGX H100 and QM9700", "[model][catalog][validation]")
+{
+    const Catalog& c = test::catalog();
+    // NVIDIA DGX H100 user guide: 10.2 kW maximum, 8U, 8 x H100 SXM5 at up to 700 W.
+    const NodeSpec& dgx = c.nodes().entries.at("dgx-h100");
+    CHECK(dgx.maxPowerKw == Approx(10.2).epsilon(1e-9));
+    CHECK(dgx.heightU == 8);
+    CHECK(dgx.gpusPerNode == 8);
+    CHECK(c.gpus().entries.at("h100-sxm5").tdpW == Approx(700.0));
+    // NVIDIA Quantum-2 QM9700: 64 ports of 400 Gb/s NDR (DGX SuperPOD RA-11333-001).
+    const SwitchSpec& qm = c.switches().entries.at("qm9700");
+    CHECK(qm.ports == 64);
+    CHECK(qm.portRateGbps == Approx(400.0));
+    CHECK(qm.protocol == Protocol::Infiniband);
+}
+
+TEST_CASE("Every catalog entry names the source of its numbers", "[model][catalog]")
+{
+    const Catalog& c = test::catalog();
+    auto check = [](const auto& shelf) {
+        REQUIRE_FALSE(shelf.entries.empty());
+        for (const auto& [id, entry] : shelf.entries) {
+            INFO(shelf.file << ": " << id);
+            CHECK_FALSE(entry.source.empty());
+            CHECK_FALSE(entry.name.empty());
+        }
+    };
+    check(c.gpus());
+    check(c.nodes());
+    check(c.nics());
+    check(c.switches());
+    check(c.cables());
+    check(c.coolingSystems());
+    check(c.sites());
+    check(c.egressPricing());
+    check(c.ports());
+}
+
+TEST_CASE("Nodes name GPUs and NICs that the catalog has", "[model][catalog]")
+{
+    const Catalog& c = test::catalog();
+    for (const auto& [id, node] : c.nodes().entries) {
+        INFO(id);
+        CHECK(c.gpus().entries.count(node.gpu) == 1);
+        CHECK(c.nics().entries.count(node.nic) == 1);
+    }
+}
+
+TEST_CASE("Site climate bins cover the year", "[model][catalog]")
+{
+    for (const auto& [id, site] : test::catalog().sites().entries) {
+        INFO(id);
+        double hours = 0.0;
+        for (const auto& bin : site.climateBins)
+            hours += bin.hours;
+        CHECK(hours == Approx(8760.0).margin(1.0));
+    }
+}
+
+TEST_CASE("A broken catalog file is an error naming file and path", "[model][catalog][bad-input]")
+{
+    const auto dir = std::filesystem::temp_directory_path() / "dct-test-catalog";
+    std::filesystem::remove_all(dir);
+    std::filesystem::copy(test::dataDir() / "catalog", dir);
+    {
+        std::ofstream out(dir / "gpus.json");
+        out << R"({"kind": "gpu", "entries": [{"id": "x", "name": "X", "source": "s",
+                   "tdp_w": -5}]})";
+    }
+    auto loaded = Catalog::load(dir);
+    REQUIRE_FALSE(loaded);
+    CHECK_THAT(loaded.error().file, Catch::EndsWith("gpus.json"));
+    CHECK(loaded.error().path == "/entries/0/tdp_w");
+    {
+        std::ofstream out(dir / "gpus.json");
+        out << R"({"kind": "gpu", "entries": [{"id": "x", "name": "X", "tdp_w": 5}]})";
+    }
+    loaded = Catalog::load(dir);
+    REQUIRE_FALSE(loaded);
+    CHECK(loaded.error().path == "/entries/0/source");
+    std::filesystem::remove_all(dir);
+}
