@@ -64,6 +64,16 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
                      "Temperature at which hardware slowdown engages", 0.0, 150.0),
         f::number<S>("shutdown_temp_c", &S::shutdownTempC, "°C", "Thermal shutdown temperature",
                      0.0, 150.0),
+        f::number<S>("base_clock_mhz", &S::baseClockMhz, "MHz",
+                     "Base (guaranteed) graphics clock", 0.0, 1e5, true),
+        f::number<S>("boost_clock_mhz", &S::boostClockMhz, "MHz",
+                     "Maximum boost graphics clock (clock factor 1)", 0.0, 1e5, true),
+        f::number<S>("thermal_resistance_air_c_per_w", &S::thermalResistanceAirCPerW, "K/W",
+                     "Server inlet air to GPU temperature rise per W (heat sink and in-chassis "
+                     "preheat)",
+                     0.0, 10.0),
+        f::number<S>("thermal_resistance_liquid_c_per_w", &S::thermalResistanceLiquidCPerW,
+                     "K/W", "Cold-plate coolant to GPU temperature rise per W", 0.0, 10.0),
         f::number<S>("price_usd", &S::priceUsd, "USD", "Street price of one GPU", 0.0, 1e7),
     };
     return table;
@@ -188,6 +198,9 @@ const FieldTable<CoolingSystemSpec>& CoolingSystemSpec::fields()
                      "Approach of the free-cooling heat exchanger", 0.0, 30.0),
         f::number<S>("heat_rejection_w_per_kw", &S::heatRejectionWPerKw, "W/kW",
                      "Tower or dry-cooler fans per kW rejected", 0.0, 1000.0),
+        f::boolean<S>("evaporative_heat_rejection", &S::evaporativeHeatRejection,
+                      "Heat goes out through a cooling tower (limited by the wet bulb) instead of "
+                      "dry coolers or air-cooled condensers (limited by the dry bulb)"),
         f::number<S>("capex_usd_per_kw", &S::capexUsdPerKw, "USD/kW",
                      "Plant cost per kW of IT heat", 0.0, 1e6),
     };

@@ -164,6 +164,11 @@ const FieldTable<FacilitySection>& FacilitySection::fields()
         f::boolean<S>("hvdc", &S::hvdc, "High-voltage DC distribution"),
         f::number<S>("lighting_w_per_m2", &S::lightingWPerM2, "W/m²",
                      "Lighting and building loads per floor area", 0.0, 1000.0),
+        f::choice<S, RackLayout>("rack_layout", &S::rackLayout,
+                                 {{RackLayout::Dense, "dense"}, {RackLayout::Spread, "spread"}},
+                                 "When the rack power limit exceeds the cooling capacity: 'dense' "
+                                 "keeps nodes per rack and flags over-capacity racks, 'spread' "
+                                 "puts fewer nodes in each rack"),
     };
     return table;
 }

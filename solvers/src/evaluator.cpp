@@ -2,9 +2,15 @@
 
 #include "dct/model/validator.h"
 #include "dct/solvers/computesolver.h"
+#include "dct/solvers/coolingsolver.h"
+#include "dct/solvers/costsolver.h"
+#include "dct/solvers/egresssolver.h"
+#include "dct/solvers/facilitymetrics.h"
+#include "dct/solvers/powersolver.h"
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace dct::solvers {
 
@@ -82,15 +88,70 @@ Evaluation evaluate(const model::ResolvedScenario& r, const EvaluateOptions& opt
                                   r.scenario.workload.pipelineParallel);
     computeInputs.allReduceSecondsPerStep = gradientAllReduceSeconds(r, gradientBytes);
 
-    // The thermal loop (clock -> power -> heat -> temperature -> clock) closes here once the
-    // power and cooling solvers report a clock factor; until then clocks run at full speed.
+    // Inputs from the network solver: its switches, NICs and optics draw power and cost money.
+    PowerInputs powerInputs;
+    CostInputs costInputs;
+    powerInputs.networkPowerKw = 0.0;
+    costInputs.networkCapexUsd = 0.0;
+
+    // The thermal loop: GPU clock -> power drawn -> heat -> rack and coolant temperatures -> the
+    // clock those temperatures allow. Fixed-point iteration on the clock factor; the relaxation
+    // is halved whenever the update changes sign, so that an overshooting loop settles. The
+    // residual is the undamped change, so damping alone never passes for convergence.
     e.coupling.tolerance = options.tolerance;
-    e.coupling.iterations = 1;
-    e.coupling.converged = true;
-    computeInputs.clockFactor = 1.0;
+    e.coupling.converged = false;
+    double clock = 1.0;
+    double relaxation = 1.0;
+    double lastStep = 0.0;
+    const int maxIterations = std::max(1, options.maxIterations);
+    for (int i = 1; i <= maxIterations; ++i) {
+        Diagnostics scratch; // diagnostics come from the final pass only
+        powerInputs.clockFactor = clock;
+        const PowerResult p = solvePower(r, powerInputs, scratch);
+        const CoolingResult c = solveCooling(r, r.cooling, p, scratch);
+        const double step = c.throttle.clockFactor - clock;
+        e.coupling.iterations = i;
+        e.coupling.residual = std::fabs(step);
+        if (std::fabs(step) <= options.tolerance) {
+            e.coupling.converged = true;
+            break;
+        }
+        if (lastStep * step < 0.0)
+            relaxation *= 0.5;
+        lastStep = step;
+        clock = std::clamp(clock + relaxation * step, 0.0, 1.0);
+    }
+    if (!e.coupling.converged)
+        e.diagnostics.warning("/cooling/system",
+                              "the thermal loop (clock -> power -> temperature -> clock) did not "
+                              "settle in " + std::to_string(maxIterations) +
+                                  " iterations; last clock change " +
+                                  std::to_string(e.coupling.residual),
+                              "GPUs likely cycle in and out of thermal slowdown: cool the racks "
+                              "better, or raise EvaluateOptions::maxIterations",
+                              "coupling-not-converged");
+    powerInputs.clockFactor = clock;
+    e.power = solvePower(r, powerInputs, e.diagnostics);
+    e.cooling = solveCooling(r, r.cooling, e.power, e.diagnostics);
+    e.power = completeFacilityPower(r, e.power, e.cooling);
+    e.cooling.pue = e.power.pue;
+    {
+        // Every cooling option for the same cluster at full clocks, for side-by-side charts.
+        Diagnostics scratch;
+        PowerInputs design = powerInputs;
+        design.clockFactor = 1.0;
+        e.coolingOptions = coolingOptionPues(r, solvePower(r, design, scratch));
+    }
+
+    computeInputs.clockFactor = clock;
     e.compute = solveCompute(r, computeInputs, e.diagnostics);
+    e.egress = solveEgress(r, e.diagnostics);
+    e.cost = solveCost(r, e.power, e.egress, e.compute, costInputs, e.diagnostics);
     addComputeMetrics(e);
+    addFacilityMetrics(e);
     e.add("coupling.iterations", "Coupling iterations", e.coupling.iterations, "");
+    e.add("coupling.converged", "Coupling converged (1 = yes)", e.coupling.converged ? 1 : 0, "");
+    e.add("coupling.residual", "Coupling residual (clock factor)", e.coupling.residual, "");
     return e;
 }
 

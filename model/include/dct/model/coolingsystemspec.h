@@ -21,6 +21,7 @@ struct CoolingSystemSpec : CatalogEntry
     double chillerRatedCondenserC = 35.0; ///< Condenser entering temperature of the rating.
     double economizerApproachC = 4.0;     ///< Heat exchanger approach of free cooling.
     double heatRejectionWPerKw = 15.0;    ///< Cooling tower or dry cooler fans per kW rejected.
+    bool evaporativeHeatRejection = false; ///< Cooling tower (wet bulb) instead of dry (dry bulb).
     double capexUsdPerKw = 0.0;           ///< Plant cost per kW of IT heat.
 
     static constexpr const char* kind = "cooling";

@@ -43,6 +43,13 @@ enum class CoolingType
     LiquidD2cRdhx ///< Direct-to-chip liquid cold plates plus rear-door heat exchangers.
 };
 
+/** What the rack layout does when the rack power limit allows more heat than cooling removes. */
+enum class RackLayout
+{
+    Dense, ///< Fill racks to the power limit and rack units; flag racks above cooling capacity.
+    Spread ///< Put fewer nodes in each rack so that no rack exceeds the cooling capacity.
+};
+
 /** Kind of a cable or optic. */
 enum class CableKind
 {

@@ -23,6 +23,10 @@ struct GpuSpec : CatalogEntry
     double maxOperatingTempC = 87.0; ///< Highest GPU temperature without slowdown.
     double slowdownTempC = 90.0;     ///< Hardware slowdown threshold.
     double shutdownTempC = 92.0;
+    double baseClockMhz = 1590.0;  ///< Guaranteed clock; SW thermal slowdown holds it at least.
+    double boostClockMhz = 1980.0; ///< Maximum clock (clock factor 1).
+    double thermalResistanceAirCPerW = 0.08;    ///< Server inlet air to GPU, K per W of GPU power.
+    double thermalResistanceLiquidCPerW = 0.04; ///< Cold-plate coolant to GPU, K per W.
     double priceUsd = 0.0;
 
     /** Returns the dense peak at \a precision in TFLOP/s (0 when unsupported). */

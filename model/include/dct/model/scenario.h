@@ -80,6 +80,7 @@ struct FacilitySection
     double designLoadFraction = 0.8; ///< IT load over the rated capacity of the power chain.
     bool hvdc = false;               ///< 400/800 V DC distribution instead of AC UPS and PDUs.
     double lightingWPerM2 = 10.0;
+    RackLayout rackLayout = RackLayout::Dense; ///< Keep density or spread to cooling capacity.
 
     static const FieldTable<FacilitySection>& fields();
 };

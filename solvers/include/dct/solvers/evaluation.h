@@ -2,6 +2,10 @@
 
 #include "dct/model/diagnostics.h"
 #include "dct/solvers/computeresult.h"
+#include "dct/solvers/coolingresult.h"
+#include "dct/solvers/costresult.h"
+#include "dct/solvers/egressresult.h"
+#include "dct/solvers/powerresult.h"
 #include "dct/solvers/metric.h"
 
 #include <string>
@@ -23,6 +27,11 @@ struct Evaluation
 {
     std::string scenarioName;
     ComputeResult compute;
+    PowerResult power;
+    CoolingResult cooling;
+    std::vector<CoolingOptionPue> coolingOptions; ///< PUE of every catalog cooling system.
+    EgressResult egress;
+    CostResult cost;
     CouplingInfo coupling;
     std::vector<Metric> metrics;
     Diagnostics diagnostics;

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "dct/model/diagnostics.h"
+#include "dct/model/resolvedscenario.h"
+#include "dct/solvers/coolingresult.h"
+#include "dct/solvers/powerresult.h"
+
+#include <vector>
+
+namespace dct::solvers {
+
+/**
+ * Returns the clock a GPU settles at with coolant or inlet at \a environmentTempC and a thermal
+ * resistance \a resistanceCPerW to it: full clocks below max_operating_temp_c; SW thermal
+ * slowdown holding max_operating_temp_c down to the base clock; HW slowdown (clocks halved)
+ * when even the base clock passes slowdown_temp_c.
+ */
+ThrottleResult thermalThrottle(const model::GpuSpec& gpu, double utilization,
+                               double environmentTempC, double resistanceCPerW);
+
+/** Returns a chiller's COP at chilled-water supply \a supplyC and condenser entering \a condenserC. */
+double chillerCop(const model::CoolingSystemSpec& system, double supplyC, double condenserC);
+
+/** Returns a chiller's power over its full-load power at part-load ratio \a plr. */
+double chillerPartLoadPowerFraction(double plr);
+
+/**
+ * Returns the share of a loop's heat a water-side economizer in series removes, with supply
+ * \a supplyC, return \a returnC and the economizer's leaving temperature \a economizerC.
+ */
+double economizerShare(double supplyC, double returnC, double economizerC);
+
+/**
+ * Computes the cooling plant's power over the site's climate bins (component model: fans, pumps,
+ * chillers, economizer, heat rejection), rack capacity, temperatures and the clock they allow.
+ */
+CoolingResult solveCooling(const model::ResolvedScenario& scenario,
+                           const model::CoolingSystemSpec& system, const PowerResult& power,
+                           Diagnostics& diagnostics);
+
+/** Returns the annual PUE of every cooling option of \a scenario for the same IT load. */
+std::vector<CoolingOptionPue> coolingOptionPues(const model::ResolvedScenario& scenario,
+                                                const PowerResult& power);
+
+} // namespace dct::solvers

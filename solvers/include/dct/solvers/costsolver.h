@@ -1,0 +1,23 @@
+#pragma once
+
+#include "dct/model/diagnostics.h"
+#include "dct/model/resolvedscenario.h"
+#include "dct/solvers/computeresult.h"
+#include "dct/solvers/costresult.h"
+#include "dct/solvers/egressresult.h"
+#include "dct/solvers/powerresult.h"
+
+namespace dct::solvers {
+
+/** What the cost solver takes from the solvers upstream of it. */
+struct CostInputs
+{
+    double networkCapexUsd = 0.0; ///< Switches, NICs, cables and optics; the evaluator fills it.
+};
+
+/** Computes capex, opex, TCO per year, cost per GPU-hour and the cost of the training run. */
+CostResult solveCost(const model::ResolvedScenario& scenario, const PowerResult& power,
+                     const EgressResult& egress, const ComputeResult& compute,
+                     const CostInputs& inputs, Diagnostics& diagnostics);
+
+} // namespace dct::solvers

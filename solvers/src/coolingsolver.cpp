@@ -1,0 +1,330 @@
+#include "dct/solvers/coolingsolver.h"
+
+#include "dct/solvers/powersolver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace dct::solvers {
+
+namespace {
+
+// Outside-world numbers of the component model. Each is an engineering assumption stated here,
+// used for every cooling system alike; none is fitted to a PUE.
+
+/** Air temperature rise across a server at load (assumption: 15 K, within the 10-20 K usual for
+ *  servers whose fans hold the exhaust temperature). Sizes recirculation when a rack's heat exceeds
+ *  the airflow the cooling system delivers to it. */
+constexpr double kServerAirRiseK = 15.0;
+/** Chilled-water supply-to-return rise (assumption: 6 K, the common 10-12 F design). */
+constexpr double kChilledWaterRiseK = 6.0;
+/** Facility-water rise of a warm-water (D2C) loop (assumption: 10 K). */
+constexpr double kLiquidLoopRiseK = 10.0;
+/** Approach of the coolant distribution unit's liquid-to-liquid heat exchanger: facility water
+ *  must be this much colder than the coolant to the cold plates (assumption: 3 K). */
+constexpr double kCduApproachK = 3.0;
+/** Refrigerant evaporates this far below the chilled-water supply (assumption: 2 K). */
+constexpr double kEvaporatorApproachK = 2.0;
+/** Refrigerant condenses this far above the condenser entering fluid: the fluid's rise plus the
+ *  condenser approach (assumption: 8 K). */
+constexpr double kCondenserOffsetK = 8.0;
+/** Smallest lift a compressor runs at (assumption: 5 K). */
+constexpr double kMinimumLiftK = 5.0;
+/** Highest share of Carnot COP a real chiller reaches (bounds an inconsistent rating). */
+constexpr double kMaximumCarnotFraction = 0.9;
+/** EIR as a function of part-load ratio, quadratic, of a variable-speed centrifugal chiller:
+ *  EnergyPlus datasets/Chillers.idf, "ElectricEIRChiller Carrier 19XR 742kW/5.42COP/VSD"
+ *  (CoolTools data), curve EIRFPLR; minimum part-load ratio 0.19 (below it the chiller cycles). */
+constexpr double kEirPlrA = 0.1202277;
+constexpr double kEirPlrB = 0.1396384;
+constexpr double kEirPlrC = 0.7394038;
+constexpr double kMinimumPartLoadRatio = 0.19;
+/** ASHRAE TC9.9 recommended server inlet envelope, upper end (references/published.md). */
+constexpr double kAshraeRecommendedMaxInletC = 27.0;
+/** A year's hours, when a site has no climate bins (placeholder bin, reported by a note). */
+constexpr double kHoursPerYear = 8760.0;
+/** Placeholder climate when a site has none (assumption: a temperate 20 C dry / 15 C wet bulb). */
+constexpr double kPlaceholderDryBulbC = 20.0;
+constexpr double kPlaceholderWetBulbC = 15.0;
+
+constexpr double kKelvin = 273.15;
+
+std::string num(double v)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.4g", v);
+    return buffer;
+}
+
+/** Carnot COP of a refrigeration cycle serving \a supplyC and rejecting to \a condenserC. */
+double carnotCop(double supplyC, double condenserC)
+{
+    const double evaporatingC = supplyC - kEvaporatorApproachK;
+    const double condensingC = condenserC + kCondenserOffsetK;
+    const double liftK = std::max(kMinimumLiftK, condensingC - evaporatingC);
+    return (evaporatingC + kKelvin) / liftK;
+}
+
+/** One heat loop of the plant: its heat, supply and return temperature. */
+struct Loop
+{
+    double heatKw = 0.0;
+    double supplyC = 0.0;
+    double returnC = 0.0;
+};
+
+struct LoopBin
+{
+    double economizerShare = 0.0;
+    double chillerHeatKw = 0.0;
+    double chillerKw = 0.0;
+    double cop = 0.0;
+};
+
+LoopBin solveLoop(const model::CoolingSystemSpec& system, bool economizer, const Loop& loop,
+                  double outdoorC)
+{
+    LoopBin out;
+    if (loop.heatKw <= 0.0)
+        return out;
+    // The economizer (free cooling) and the heat rejection of the chiller both reach the outdoor
+    // temperature only to within the approach of the tower or dry cooler.
+    const double coldestC = outdoorC + system.economizerApproachC;
+    out.economizerShare =
+        economizer ? economizerShare(loop.supplyC, loop.returnC, coldestC) : 0.0;
+    out.chillerHeatKw = (1.0 - out.economizerShare) * loop.heatKw;
+    if (out.chillerHeatKw <= 0.0)
+        return out;
+    // The chiller is sized for the loop's whole heat; with the economizer in series it trims the
+    // rest at part load.
+    out.cop = chillerCop(system, loop.supplyC, coldestC);
+    const double fullLoadKw = loop.heatKw / out.cop;
+    out.chillerKw = fullLoadKw * chillerPartLoadPowerFraction(out.chillerHeatKw / loop.heatKw);
+    return out;
+}
+
+} // namespace
+
+double economizerShare(double supplyC, double returnC, double economizerC)
+{
+    // A water-side economizer in series ahead of the chiller cools the return water as far as
+    // the outdoor air allows (to economizerC); the chiller takes it the rest of the way to
+    // supply. Energy balance on the loop's flow: share = (T_return - T_econ) / (T_return - T_supply).
+    const double rangeK = returnC - supplyC;
+    if (rangeK <= 0.0)
+        return economizerC <= supplyC ? 1.0 : 0.0;
+    return std::clamp((returnC - economizerC) / rangeK, 0.0, 1.0);
+}
+
+double chillerCop(const model::CoolingSystemSpec& system, double supplyC, double condenserC)
+{
+    // Second-law (Carnot-fraction) model: the chiller keeps the share of the Carnot COP it has at
+    // its rating point, calibrated from chiller_cop_rated at chiller_rated_condenser_c and the
+    // system's chilled-water supply, and moves with the lift between evaporator and condenser.
+    const double ratedCarnot = carnotCop(system.chilledWaterSupplyC, system.chillerRatedCondenserC);
+    const double fraction = std::min(kMaximumCarnotFraction, system.chillerCopRated / ratedCarnot);
+    return fraction * carnotCop(supplyC, condenserC);
+}
+
+double chillerPartLoadPowerFraction(double plr)
+{
+    const double p = std::clamp(plr, 0.0, 1.0);
+    auto eir = [](double x) { return kEirPlrA + kEirPlrB * x + kEirPlrC * x * x; };
+    if (p < kMinimumPartLoadRatio) // cycling at the minimum unloading point
+        return eir(kMinimumPartLoadRatio) * p / kMinimumPartLoadRatio;
+    return eir(p);
+}
+
+ThrottleResult thermalThrottle(const model::GpuSpec& gpu, double utilization,
+                               double environmentTempC, double resistanceCPerW)
+{
+    // NVIDIA NVML clock event reasons: "SW Thermal Slowdown" lowers clocks so that the GPU stays
+    // at or below its max operating temperature; "HW Thermal Slowdown" reduces the core clocks by
+    // a factor of 2 or more when the slowdown temperature is reached. Model: full clocks while
+    // T <= max_operating_temp_c; SW slowdown holds T at that limit down to the base clock; when
+    // the base clock still passes slowdown_temp_c, HW slowdown halves the base clock.
+    auto tempAt = [&](double c) {
+        return environmentTempC + resistanceCPerW * gpuPowerW(gpu, utilization, c);
+    };
+    ThrottleResult out;
+    out.gpuTempC = tempAt(1.0);
+    if (out.gpuTempC <= gpu.maxOperatingTempC)
+        return out;
+    const double floor =
+        gpu.boostClockMhz > 0.0 ? std::clamp(gpu.baseClockMhz / gpu.boostClockMhz, 0.0, 1.0) : 1.0;
+    if (resistanceCPerW > 0.0) {
+        const double allowedW = (gpu.maxOperatingTempC - environmentTempC) / resistanceCPerW;
+        const double c = clockFactorForGpuPowerW(gpu, utilization, allowedW);
+        if (c >= floor && allowedW > gpu.idleW) {
+            out.clockFactor = c;
+            out.gpuTempC = tempAt(c);
+            out.state = "sw-thermal";
+            return out;
+        }
+    }
+    if (tempAt(floor) <= gpu.slowdownTempC) {
+        out.clockFactor = floor;
+        out.gpuTempC = tempAt(floor);
+        out.state = "sw-thermal-floor";
+        return out;
+    }
+    out.clockFactor = floor / 2.0;
+    out.gpuTempC = tempAt(out.clockFactor);
+    out.state = "hw-slowdown";
+    return out;
+}
+
+CoolingResult solveCooling(const model::ResolvedScenario& r, const model::CoolingSystemSpec& sys,
+                           const PowerResult& power, Diagnostics& diagnostics)
+{
+    CoolingResult out;
+    out.systemId = sys.id;
+    out.systemType = sys.type == model::CoolingType::AirCrac ? "air_crac" : "d2c_rdhx";
+    const bool liquid = sys.type == model::CoolingType::LiquidD2cRdhx;
+    const bool economizer = r.scenario.cooling.economizer;
+
+    // Heat split: the cold plates capture a share of the IT heat into liquid; the rest of the IT
+    // heat and the indoor electrical losses and lighting go to air. Fan power ends up as heat in
+    // the same air stream, pump power in the water it moves.
+    const double capture = liquid ? sys.liquidCaptureFraction : 0.0;
+    const double liquidHeatKw = capture * power.itPowerKw;
+    const double airHeatKw = power.indoorHeatKw - liquidHeatKw;
+    out.fanKw = sys.fanPowerWPerKw / 1000.0 * airHeatKw;
+    out.airHeatKw = airHeatKw + out.fanKw;
+    out.liquidHeatKw = liquidHeatKw;
+    out.pumpKw = sys.pumpPowerWPerKw / 1000.0 * (out.airHeatKw + out.liquidHeatKw);
+    const double waterHeatKw = out.airHeatKw + out.liquidHeatKw;
+    const double pumpAirKw = waterHeatKw > 0.0 ? out.pumpKw * out.airHeatKw / waterHeatKw : 0.0;
+
+    // Two temperature levels: air is cooled by chilled water; the D2C coolant runs warm, so its
+    // facility water can be far warmer and free cooling lasts much longer.
+    Loop airLoop{out.airHeatKw + pumpAirKw, sys.chilledWaterSupplyC,
+                 sys.chilledWaterSupplyC + kChilledWaterRiseK};
+    const double liquidSupplyC = sys.liquidSupplyTempC - kCduApproachK;
+    Loop liquidLoop{out.liquidHeatKw + (out.pumpKw - pumpAirKw), liquidSupplyC,
+                    liquidSupplyC + kLiquidLoopRiseK};
+
+    std::vector<model::ClimateBin> bins = r.site.climateBins;
+    double binHours = 0.0;
+    for (const auto& b : bins)
+        binHours += b.hours;
+    if (bins.empty() || binHours <= 0.0) {
+        bins = {{kPlaceholderDryBulbC, kPlaceholderWetBulbC, kHoursPerYear}};
+        diagnostics.note("/site/climate_bins",
+                         "the site has no climate bins: cooling uses one placeholder bin of " +
+                             num(kPlaceholderDryBulbC) + " C dry bulb all year",
+                         "give the site its annual temperature bins", "climate-placeholder");
+    }
+
+    double chillerHeatKwh = 0.0;
+    double chillerKwh = 0.0;
+    double economizerKwh = 0.0;
+    double heatKwh = 0.0;
+    double coolingKwh = 0.0;
+    double rejectionKwh = 0.0;
+    for (const auto& b : bins) {
+        const double outdoorC = sys.evaporativeHeatRejection ? b.wetBulbC : b.dryBulbC;
+        const LoopBin a = solveLoop(sys, economizer, airLoop, outdoorC);
+        const LoopBin l = solveLoop(sys, economizer, liquidLoop, outdoorC);
+        CoolingBinResult bin;
+        bin.dryBulbC = b.dryBulbC;
+        bin.wetBulbC = b.wetBulbC;
+        bin.hours = b.hours;
+        bin.economizerShareAir = a.economizerShare;
+        bin.economizerShareLiquid = l.economizerShare;
+        bin.chillerCop = a.cop;
+        bin.chillerKw = a.chillerKw + l.chillerKw;
+        // Heat rejection: tower or dry-cooler fans move the loops' heat plus the compressors'.
+        bin.heatRejectionKw = sys.heatRejectionWPerKw / 1000.0 *
+                              (airLoop.heatKw + liquidLoop.heatKw + bin.chillerKw);
+        bin.coolingKw = out.fanKw + out.pumpKw + bin.chillerKw + bin.heatRejectionKw;
+        out.bins.push_back(bin);
+
+        out.climateHours += b.hours;
+        chillerHeatKwh += b.hours * (a.chillerHeatKw + l.chillerHeatKw);
+        chillerKwh += b.hours * bin.chillerKw;
+        economizerKwh += b.hours * (a.economizerShare * airLoop.heatKw +
+                                    l.economizerShare * liquidLoop.heatKw);
+        heatKwh += b.hours * (airLoop.heatKw + liquidLoop.heatKw);
+        coolingKwh += b.hours * bin.coolingKw;
+        rejectionKwh += b.hours * bin.heatRejectionKw;
+        out.peakCoolingKw = std::max(out.peakCoolingKw, bin.coolingKw);
+        const bool airFree = airLoop.heatKw <= 0.0 || a.economizerShare >= 1.0;
+        const bool liquidFree = liquidLoop.heatKw <= 0.0 || l.economizerShare >= 1.0;
+        if (airFree && liquidFree)
+            out.fullFreeCoolingHours += b.hours;
+        else if (a.economizerShare > 0.0 || l.economizerShare > 0.0)
+            out.partialFreeCoolingHours += b.hours;
+    }
+    if (out.climateHours > 0.0) {
+        out.chillerKw = chillerKwh / out.climateHours;
+        out.heatRejectionKw = rejectionKwh / out.climateHours;
+        out.coolingKw = coolingKwh / out.climateHours;
+    }
+    out.economizerHeatShare = heatKwh > 0.0 ? economizerKwh / heatKwh : 0.0;
+    out.averageChillerCop = chillerKwh > 0.0 ? chillerHeatKwh / chillerKwh : 0.0;
+
+    // Rack capacity and temperatures. The system delivers airflow (and coolant flow) for
+    // max_rack_kw per rack; a rack with more heat draws the deficit from its own exhaust
+    // (recirculation). Mixing V_s at T_supply with (V_d - V_s) at T_inlet + dT gives
+    // T_inlet = T_supply + (Q_rack / Q_capacity - 1) dT, with dT the server's air rise.
+    out.rackCapacityKw = sys.maxRackKw;
+    out.rackOverloadRatio = sys.maxRackKw > 0.0 ? power.rackPowerKw / sys.maxRackKw : 0.0;
+    const double excess = std::max(0.0, out.rackOverloadRatio - 1.0);
+    out.inletTempC = sys.supplyAirTempC + excess * kServerAirRiseK;
+    const double u = r.scenario.compute.utilization;
+    double environmentC = out.inletTempC;
+    double resistance = r.gpu.thermalResistanceAirCPerW;
+    if (liquid) {
+        out.coolantTempC = sys.liquidSupplyTempC + excess * kLiquidLoopRiseK;
+        environmentC = out.coolantTempC;
+        resistance = r.gpu.thermalResistanceLiquidCPerW;
+    }
+    out.gpuTempC = environmentC + resistance * gpuPowerW(r.gpu, u, power.clockFactor);
+    out.throttle = thermalThrottle(r.gpu, u, environmentC, resistance);
+
+    if (out.inletTempC > kAshraeRecommendedMaxInletC)
+        diagnostics.warning("/cooling/system",
+                            "server inlet air reaches " + num(out.inletTempC) +
+                                " C, above the ASHRAE TC9.9 recommended 27 C",
+                            "fewer nodes per rack (rack_layout \"spread\") or a cooling system "
+                            "of higher max_rack_kw",
+                            "inlet-temperature");
+    if (out.throttle.state != "none")
+        diagnostics.warning("/cooling/system",
+                            "GPUs reach " + num(out.throttle.gpuTempC) + " C and throttle (" +
+                                out.throttle.state + "): clock factor " +
+                                num(out.throttle.clockFactor),
+                            "cooler inlet or coolant, fewer nodes per rack, or liquid cooling",
+                            "gpu-throttle");
+    if (out.throttle.gpuTempC >= r.gpu.shutdownTempC)
+        diagnostics.error("/cooling/system",
+                          "GPUs reach " + num(out.throttle.gpuTempC) +
+                              " C even at HW slowdown, at or above their shutdown temperature of " +
+                              num(r.gpu.shutdownTempC) + " C",
+                          "a cooling system that holds the GPUs below their limits",
+                          "gpu-thermal-shutdown");
+    return out;
+}
+
+std::vector<CoolingOptionPue> coolingOptionPues(const model::ResolvedScenario& r,
+                                                const PowerResult& power)
+{
+    std::vector<CoolingOptionPue> out;
+    for (const auto& option : r.coolingOptions) {
+        Diagnostics scratch;
+        const CoolingResult c = solveCooling(r, option, power, scratch);
+        const PowerResult p = completeFacilityPower(r, power, c);
+        CoolingOptionPue row;
+        row.systemId = option.id;
+        row.systemType = c.systemType;
+        row.pue = p.pue;
+        row.coolingKw = c.coolingKw;
+        row.rackOverCapacity = power.rackDesignPowerKw > option.maxRackKw;
+        out.push_back(row);
+    }
+    return out;
+}
+
+} // namespace dct::solvers

@@ -1,0 +1,213 @@
+#include "dct/solvers/powersolver.h"
+
+#include "dct/solvers/coolingresult.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace dct::solvers {
+
+namespace {
+
+/**
+ * Exponent of GPU dynamic power in the clock factor. CMOS dynamic power is C V^2 f (Weste and
+ * Harris, "CMOS VLSI Design", 4th ed., ch. 5); with the voltage fixed it is linear in f, with the
+ * voltage tracking f along the DVFS curve it is cubic. Assumption: 2, between the two, since the
+ * voltage reaches its floor part way down the clock range.
+ */
+constexpr double kClockPowerExponent = 2.0;
+
+/**
+ * HVDC distribution: a double-conversion UPS converts twice (AC-DC rectifier, DC-AC inverter) where
+ * a 380 V DC plant converts once (rectifier), and the PDU needs no transformer. Assumption: the
+ * rectifier carries half of the UPS loss curve, the PDU keeps only its conductor (square-law) loss.
+ * LBNL's demonstration (Ton, Fortenbery and Tschudi, "DC Power for Improved Data Center
+ * Efficiency", 2008) measured about 5-7 % less facility energy than AC, part of which comes from
+ * server power supplies, which this model does not credit.
+ */
+constexpr double kHvdcRectifierShareOfUpsLoss = 0.5;
+
+std::string num(double v)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.4g", v);
+    return buffer;
+}
+
+} // namespace
+
+double gpuPowerW(const model::GpuSpec& gpu, double utilization, double clockFactor)
+{
+    const double u = std::clamp(utilization, 0.0, 1.0);
+    const double c = std::clamp(clockFactor, 0.0, 1.0);
+    return gpu.idleW + u * (gpu.tdpW - gpu.idleW) * std::pow(c, kClockPowerExponent);
+}
+
+double clockFactorForGpuPowerW(const model::GpuSpec& gpu, double utilization, double powerW)
+{
+    const double dynamicW = std::clamp(utilization, 0.0, 1.0) * (gpu.tdpW - gpu.idleW);
+    if (dynamicW <= 0.0)
+        return powerW >= gpu.idleW ? 1.0 : 0.0;
+    const double share = (powerW - gpu.idleW) / dynamicW;
+    if (share <= 0.0)
+        return 0.0;
+    return std::min(1.0, std::pow(share, 1.0 / kClockPowerExponent));
+}
+
+double stageLossKw(double loadKw, double ratedKw, double noLoadFraction,
+                   double proportionalFraction, double squareFraction)
+{
+    if (ratedKw <= 0.0)
+        return 0.0;
+    const double f = loadKw / ratedKw;
+    return ratedKw * (noLoadFraction + proportionalFraction * f + squareFraction * f * f);
+}
+
+PowerResult solvePower(const model::ResolvedScenario& r, const PowerInputs& in,
+                       Diagnostics& diagnostics)
+{
+    PowerResult out;
+    const auto& fac = r.scenario.facility;
+    const int nodes = std::max(0, r.scenario.compute.nodeCount);
+    const double u = r.scenario.compute.utilization;
+    out.clockFactor = std::clamp(in.clockFactor, 0.0, 1.0);
+
+    // Node power: its GPUs at the utilization and clock, plus the rest of the chassis at load.
+    out.gpuPowerW = gpuPowerW(r.gpu, u, out.clockFactor);
+    out.nodePowerKw = r.node.basePowerKw + r.gpusPerNode * out.gpuPowerW / 1000.0;
+    out.nodeDesignPowerKw = r.node.basePowerKw + r.gpusPerNode * gpuPowerW(r.gpu, u, 1.0) / 1000.0;
+    out.nodeNameplateKw = r.node.maxPowerKw;
+    out.nodesPowerKw = nodes * out.nodePowerKw;
+    out.networkPowerKw = std::max(0.0, in.networkPowerKw);
+    out.storagePowerKw = r.scenario.storage.powerKw;
+    out.itPowerKw = out.nodesPowerKw + out.networkPowerKw + out.storagePowerKw;
+    out.itDesignPowerKw = nodes * out.nodeDesignPowerKw + out.networkPowerKw + out.storagePowerKw;
+
+    // Rack layout. Feeds and breakers are provisioned for the nameplate; cooling removes the
+    // sustained heat, so the cooling limit uses the design heat (utilization, full clocks).
+    const double capacityKw = r.cooling.maxRackKw;
+    out.rackCoolingCapacityKw = capacityKw;
+    out.nodesPerRackByPower =
+        out.nodeNameplateKw > 0.0
+            ? static_cast<int>(std::floor(fac.rackPowerLimitKw / out.nodeNameplateKw + 1e-9))
+            : nodes;
+    out.nodesPerRackByUnits = r.node.heightU > 0 ? fac.rackUnits / r.node.heightU : nodes;
+    out.nodesPerRackByCooling =
+        out.nodeDesignPowerKw > 0.0
+            ? static_cast<int>(std::floor(capacityKw / out.nodeDesignPowerKw + 1e-9))
+            : nodes;
+    const int dense = std::max(1, std::min(out.nodesPerRackByPower, out.nodesPerRackByUnits));
+    out.rackLimit = out.nodesPerRackByPower <= out.nodesPerRackByUnits ? "power" : "units";
+    const bool spread = fac.rackLayout == model::RackLayout::Spread;
+    out.rackLayout = spread ? "spread" : "dense";
+    out.nodesPerRack = dense;
+    if (spread && out.nodesPerRackByCooling < dense) {
+        out.nodesPerRack = std::max(1, out.nodesPerRackByCooling);
+        out.rackLimit = "cooling";
+    }
+    out.nodesPerRack = std::min(out.nodesPerRack, std::max(1, nodes));
+    out.racks = nodes > 0 ? (nodes + out.nodesPerRack - 1) / out.nodesPerRack : 0;
+    out.rows = out.racks > 0 ? (out.racks + fac.racksPerRow - 1) / fac.racksPerRow : 0;
+    out.floorM2 = out.racks * fac.floorM2PerRack;
+    const int fullest = std::min(out.nodesPerRack, nodes);
+    out.rackPowerKw = fullest * out.nodePowerKw;
+    out.rackDesignPowerKw = fullest * out.nodeDesignPowerKw;
+    out.rackNameplateKw = fullest * out.nodeNameplateKw;
+    const int fullRacks = nodes / out.nodesPerRack;
+    const int lastRackNodes = nodes % out.nodesPerRack;
+    out.racksOverCapacity = (out.nodesPerRack * out.nodeDesignPowerKw > capacityKw ? fullRacks : 0) +
+                            (lastRackNodes * out.nodeDesignPowerKw > capacityKw ? 1 : 0);
+
+    if (out.racksOverCapacity > 0) {
+        const std::string what = num(out.racksOverCapacity) + " of " + num(out.racks) +
+                                 " racks carry " + num(out.rackDesignPowerKw) +
+                                 " kW of heat, above the " + num(capacityKw) + " kW per rack that '" +
+                                 r.cooling.id + "' removes";
+        if (spread)
+            diagnostics.warning("/cooling/system",
+                                what + " even with one node per rack (rack_layout 'spread')",
+                                "a cooling system with max_rack_kw >= " +
+                                    num(out.nodeDesignPowerKw) + " kW",
+                                "rack-over-capacity");
+        else
+            diagnostics.warning(
+                "/cooling/system",
+                what + "; rack_layout 'dense' keeps " + num(out.nodesPerRack) +
+                    " nodes per rack, so hot air recirculates to the inlets",
+                "set /facility/rack_layout to \"spread\" (" +
+                    num(std::max(1, out.nodesPerRackByCooling)) +
+                    " nodes per rack) or choose a cooling system with max_rack_kw >= " +
+                    num(out.rackDesignPowerKw),
+                "rack-over-capacity");
+    } else if (spread && out.rackLimit == "cooling") {
+        diagnostics.note("/facility/rack_layout",
+                         "rack_layout 'spread': " + num(out.nodesPerRack) +
+                             " nodes per rack instead of " + num(dense) + " to stay within the " +
+                             num(capacityKw) + " kW that '" + r.cooling.id + "' removes; " +
+                             num(out.racks) + " racks",
+                         "a cooling system of higher max_rack_kw packs more nodes per rack",
+                         "rack-layout-spread");
+    }
+
+    // Power chain from the IT load back: PDU, then UPS (each a no-load + proportional +
+    // square-law loss at its load fraction; rated for the design IT load over the design load
+    // fraction). The transformer also carries cooling, so completeFacilityPower() adds it.
+    const double ratedKw = out.itDesignPowerKw / fac.designLoadFraction;
+    double pduNoLoad = fac.pduNoLoadFraction;
+    double pduProportional = fac.pduProportionalFraction;
+    double upsScale = 1.0;
+    if (fac.hvdc) {
+        pduNoLoad = 0.0;
+        pduProportional = 0.0;
+        upsScale = kHvdcRectifierShareOfUpsLoss;
+    }
+    out.pduLossKw =
+        stageLossKw(out.itPowerKw, ratedKw, pduNoLoad, pduProportional, fac.pduSquareFraction);
+    out.upsLossKw = upsScale * stageLossKw(out.itPowerKw + out.pduLossKw, ratedKw,
+                                           fac.upsNoLoadFraction, fac.upsProportionalFraction,
+                                           fac.upsSquareFraction);
+    out.lightingKw = out.floorM2 * fac.lightingWPerM2 / 1000.0;
+    out.indoorHeatKw = out.itPowerKw + out.pduLossKw + out.upsLossKw + out.lightingKw;
+    return out;
+}
+
+PowerResult completeFacilityPower(const model::ResolvedScenario& r, PowerResult p,
+                                  const CoolingResult& cooling)
+{
+    const auto& fac = r.scenario.facility;
+    // The transformer feeds everything: IT through the UPS, cooling and lighting beside it.
+    const double ratedKw =
+        (p.itDesignPowerKw + p.pduLossKw + p.upsLossKw + p.lightingKw + cooling.peakCoolingKw) /
+        fac.designLoadFraction;
+    double hours = 0.0;
+    double facilityKwh = 0.0;
+    double transformerKwh = 0.0;
+    double coolingKwh = 0.0;
+    p.peakFacilityPowerKw = 0.0;
+    for (const auto& bin : cooling.bins) {
+        const double loadKw = p.indoorHeatKw + bin.coolingKw;
+        const double transformerKw =
+            stageLossKw(loadKw, ratedKw, fac.transformerNoLoadFraction,
+                        fac.transformerProportionalFraction, fac.transformerSquareFraction);
+        const double facilityKw = loadKw + transformerKw;
+        hours += bin.hours;
+        facilityKwh += bin.hours * facilityKw;
+        transformerKwh += bin.hours * transformerKw;
+        coolingKwh += bin.hours * bin.coolingKw;
+        p.peakFacilityPowerKw = std::max(p.peakFacilityPowerKw, facilityKw);
+    }
+    if (hours <= 0.0)
+        return p;
+    p.transformerLossKw = transformerKwh / hours;
+    p.coolingPowerKw = coolingKwh / hours;
+    p.lossesKw = p.pduLossKw + p.upsLossKw + p.transformerLossKw;
+    p.facilityPowerKw = facilityKwh / hours;
+    p.pue = p.itPowerKw > 0.0 ? p.facilityPowerKw / p.itPowerKw : 0.0;
+    // Annual energy: the bins' hours scaled to a full year of 8760 h.
+    p.annualItEnergyMwh = p.itPowerKw * 8760.0 / 1000.0;
+    p.annualFacilityEnergyMwh = p.facilityPowerKw * 8760.0 / 1000.0;
+    return p;
+}
+
+} // namespace dct::solvers
