@@ -1,7 +1,9 @@
 #include "dct/cli/cli.h"
 
+#include "dct/cli/comparecommand.h"
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
+#include "dct/cli/storecommand.h"
 #include "dct/model/catalog.h"
 #include "dct/model/schema.h"
 #include "dct/model/validator.h"
@@ -210,12 +212,22 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
     eval->add_option("-f,--format", o.format, "Output format: table, json or csv")
         ->check(CLI::IsMember({"table", "json", "csv"}));
 
+    auto* compare = app.add_subcommand(
+        "compare", "Evaluate scenario files and print them side by side with deltas to the first");
+    compare->add_option("files", o.files, "Scenario JSON files (at least two)")
+        ->required()
+        ->expected(2, -1);
+    compare->add_option("-f,--format", o.format, "Output format: table, json or csv")
+        ->check(CLI::IsMember({"table", "json", "csv"}));
+
     auto* catalog = app.add_subcommand("catalog", "List catalog kinds and ids, or show an entry");
     catalog->add_option("kind", o.kind, "Kind: gpu, node, nic, switch, cable, cooling, site, "
                                         "egress or port");
     catalog->add_option("id", o.id, "Entry id to show");
 
     auto* schema = app.add_subcommand("schema", "Print the JSON Schema of scenario files");
+
+    StoreCommand store(app);
 
     try {
         app.parse(argc, argv);
@@ -229,8 +241,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
             return commandValidate(o, out, err);
         if (eval->parsed())
             return commandEval(o, out, err);
+        if (compare->parsed())
+            return commandCompare(o.files, o.catalogDir, o.format, out, err);
         if (catalog->parsed())
             return commandCatalog(o, out, err);
+        if (store.parsed())
+            return store.run(o.catalogDir, out, err);
         if (schema->parsed()) {
             out << model::scenarioJsonSchema().dump(2) << "\n";
             return ExitOk;

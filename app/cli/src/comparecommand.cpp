@@ -1,0 +1,241 @@
+#include "dct/cli/comparecommand.h"
+
+#include "dct/cli/cli.h"
+#include "dct/cli/output.h"
+#include "dct/cli/scenariofile.h"
+#include "dct/model/catalog.h"
+#include "dct/solvers/evaluator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <ostream>
+
+namespace dct::cli {
+
+using nlohmann::json;
+
+namespace {
+
+/** One row of the comparison: a metric and its value in each scenario (if it has it). */
+struct Row
+{
+    std::string key;
+    std::string label;
+    std::string unit;
+    std::vector<std::optional<double>> values;
+};
+
+/** Metric keys in the order of the first scenario, then those only later ones have. */
+std::vector<Row> rows(const std::vector<ComparedScenario>& scenarios)
+{
+    std::vector<Row> out;
+    std::map<std::string, std::size_t> index;
+    for (std::size_t s = 0; s < scenarios.size(); ++s) {
+        for (const auto& m : scenarios[s].evaluation.metrics) {
+            auto it = index.find(m.key);
+            if (it == index.end()) {
+                it = index.emplace(m.key, out.size()).first;
+                out.push_back({m.key, m.label, m.unit,
+                               std::vector<std::optional<double>>(scenarios.size())});
+            }
+            out[it->second].values[s] = m.value;
+        }
+    }
+    return out;
+}
+
+std::optional<double> delta(const Row& row, std::size_t s)
+{
+    if (!row.values[0] || !row.values[s])
+        return std::nullopt;
+    return *row.values[s] - *row.values[0];
+}
+
+std::optional<double> deltaPercent(const Row& row, std::size_t s)
+{
+    const auto d = delta(row, s);
+    if (!d || *row.values[0] == 0.0)
+        return std::nullopt;
+    return 100.0 * *d / std::fabs(*row.values[0]);
+}
+
+std::string text(const std::optional<double>& v)
+{
+    return v ? formatNumber(*v) : std::string("-");
+}
+
+std::string signedText(const std::optional<double>& v, const char* suffix = "")
+{
+    if (!v)
+        return "-";
+    if (*v == 0.0)
+        return std::string("0") + suffix;
+    return (*v > 0 ? "+" : "") + formatNumber(*v) + suffix;
+}
+
+std::string csvField(const std::string& value)
+{
+    if (value.find_first_of(",\"\n") == std::string::npos)
+        return value;
+    std::string quoted = "\"";
+    for (char c : value)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+std::string scenarioTitle(const ComparedScenario& s)
+{
+    return s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName;
+}
+
+} // namespace
+
+std::string comparisonTable(const std::vector<ComparedScenario>& scenarios)
+{
+    const auto table = rows(scenarios);
+    std::string out;
+    for (std::size_t s = 0; s < scenarios.size(); ++s)
+        out += fmt::format("[{}] {} ({})\n", static_cast<char>('A' + std::min<std::size_t>(s, 25)),
+                           scenarioTitle(scenarios[s]), scenarios[s].file);
+    std::size_t labelWidth = 6;
+    for (const auto& row : table)
+        labelWidth = std::max(labelWidth, row.label.size() + row.unit.size() + 3);
+    labelWidth = std::min<std::size_t>(labelWidth, 60);
+    const std::size_t columnWidth = 14;
+    std::string header = fmt::format("\n{:<{}}", "metric", labelWidth);
+    for (std::size_t s = 0; s < scenarios.size(); ++s) {
+        const char letter = static_cast<char>('A' + std::min<std::size_t>(s, 25));
+        header += fmt::format(" {:>{}}", std::string(1, letter), columnWidth);
+        if (s > 0)
+            header += fmt::format(" {:>{}} {:>{}}", std::string("d") + letter, columnWidth,
+                                  std::string("d") + letter + " %", 9);
+    }
+    out += header + "\n";
+    std::string section;
+    for (const auto& row : table) {
+        const std::string rowSection = row.key.substr(0, row.key.find('.'));
+        if (rowSection != section) {
+            section = rowSection;
+            out += "\n" + section + "\n";
+        }
+        std::string label = row.label + (row.unit.empty() ? "" : " [" + row.unit + "]");
+        if (label.size() > labelWidth - 2)
+            label = label.substr(0, labelWidth - 5) + "...";
+        std::string line = fmt::format("  {:<{}}", label, labelWidth - 2);
+        for (std::size_t s = 0; s < scenarios.size(); ++s) {
+            line += fmt::format(" {:>{}}", text(row.values[s]), columnWidth);
+            if (s > 0)
+                line += fmt::format(" {:>{}} {:>{}}", signedText(delta(row, s)), columnWidth,
+                                    signedText(deltaPercent(row, s), "%"), 9);
+        }
+        out += line + "\n";
+    }
+    for (const auto& s : scenarios)
+        for (const auto& d : s.evaluation.diagnostics)
+            if (d.severity != Severity::Note)
+                out += (out.back() == '\n' ? "" : "\n") + d.toString() + "\n";
+    return out;
+}
+
+json comparisonJson(const std::vector<ComparedScenario>& scenarios)
+{
+    json doc;
+    doc["scenarios"] = json::array();
+    for (const auto& s : scenarios)
+        doc["scenarios"].push_back({{"file", s.file},
+                                    {"name", s.evaluation.scenarioName},
+                                    {"ok", s.evaluation.ok()},
+                                    {"diagnostics", diagnosticsJson(s.evaluation.diagnostics)}});
+    doc["metrics"] = json::array();
+    auto orNull = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+    for (const auto& row : rows(scenarios)) {
+        json values = json::array();
+        json deltas = json::array();
+        json percents = json::array();
+        for (std::size_t s = 0; s < scenarios.size(); ++s) {
+            values.push_back(orNull(row.values[s]));
+            deltas.push_back(orNull(delta(row, s)));
+            percents.push_back(orNull(deltaPercent(row, s)));
+        }
+        doc["metrics"].push_back({{"key", row.key},
+                                  {"label", row.label},
+                                  {"unit", row.unit},
+                                  {"values", values},
+                                  {"deltas", deltas},
+                                  {"delta_percent", percents}});
+    }
+    return doc;
+}
+
+std::string comparisonCsv(const std::vector<ComparedScenario>& scenarios)
+{
+    std::string out = "key,label,unit";
+    for (const auto& s : scenarios)
+        out += "," + csvField(s.file);
+    for (std::size_t s = 1; s < scenarios.size(); ++s)
+        out += "," + csvField("delta " + scenarios[s].file);
+    out += "\n";
+    auto cell = [](const std::optional<double>& v) {
+        return v ? fmt::format("{:.10g}", *v) : std::string();
+    };
+    for (const auto& row : rows(scenarios)) {
+        out += csvField(row.key) + "," + csvField(row.label) + "," + csvField(row.unit);
+        for (std::size_t s = 0; s < scenarios.size(); ++s)
+            out += "," + cell(row.values[s]);
+        for (std::size_t s = 1; s < scenarios.size(); ++s)
+            out += "," + cell(delta(row, s));
+        out += "\n";
+    }
+    return out;
+}
+
+int commandCompare(const std::vector<std::string>& files, const std::string& catalogDir,
+                   const std::string& format, std::ostream& out, std::ostream& err)
+{
+    if (files.size() < 2) {
+        err << "dctwin-cli: error: compare needs at least two scenario files\n";
+        return ExitUsage;
+    }
+    const std::filesystem::path dir = catalogDir.empty() ? model::Catalog::defaultDirectory()
+                                                         : std::filesystem::path(catalogDir);
+    auto catalog = model::Catalog::load(dir);
+    if (!catalog) {
+        err << "dctwin-cli: error: " << catalog.error().toString() << "\n";
+        return ExitUsage;
+    }
+    std::vector<ComparedScenario> scenarios;
+    int code = ExitOk;
+    for (const auto& file : files) {
+        LoadedScenario loaded = loadScenario(file, *catalog);
+        if (!loaded.resolved) {
+            for (const auto& d : loaded.diagnostics)
+                err << d.toString() << "\n";
+            return ExitUsage;
+        }
+        ComparedScenario s{file, solvers::evaluate(*loaded.resolved)};
+        Diagnostics all = loaded.diagnostics;
+        all.append(s.evaluation.diagnostics);
+        all.setFile(file);
+        s.evaluation.diagnostics = all;
+        if (!s.evaluation.ok()) {
+            code = ExitEvaluation;
+            for (const auto& d : all)
+                if (d.severity == Severity::Error)
+                    err << d.toString() << "\n";
+        }
+        scenarios.push_back(std::move(s));
+    }
+    if (format == "json")
+        out << comparisonJson(scenarios).dump(2) << "\n";
+    else if (format == "csv")
+        out << comparisonCsv(scenarios);
+    else
+        out << comparisonTable(scenarios);
+    return code;
+}
+
+} // namespace dct::cli
