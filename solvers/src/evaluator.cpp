@@ -6,6 +6,8 @@
 #include "dct/solvers/costsolver.h"
 #include "dct/solvers/egresssolver.h"
 #include "dct/solvers/facilitymetrics.h"
+#include "dct/solvers/networkmetrics.h"
+#include "dct/solvers/networksolver.h"
 #include "dct/solvers/powersolver.h"
 
 #include <algorithm>
@@ -15,20 +17,6 @@
 namespace dct::solvers {
 
 namespace {
-
-/**
- * Gradient all-reduce of one step as a ring over the data-parallel ranks (nccl-tests
- * PERFORMANCE.md: t = 2(n-1) alpha + 2(n-1)/n S/B), each rank on its own rail at the NIC rate.
- */
-double gradientAllReduceSeconds(const model::ResolvedScenario& r, double bytes)
-{
-    const double n = r.dataParallel;
-    if (n <= 1.0)
-        return 0.0;
-    const double bytesPerSecond = r.nic.rateGbps * 1e9 / 8.0;
-    const double alphaSeconds = (2.0 * r.nic.latencyUs + 2.0 * r.fabricSwitch.latencyUs) * 1e-6;
-    return 2.0 * (n - 1.0) * alphaSeconds + 2.0 * (n - 1.0) / n * bytes / bytesPerSecond;
-}
 
 void addComputeMetrics(Evaluation& e)
 {
@@ -86,13 +74,15 @@ Evaluation evaluate(const model::ResolvedScenario& r, const EvaluateOptions& opt
     const double gradientBytes = 2.0 * r.scenario.workload.parametersBillion * 1e9 /
                                  (r.scenario.workload.tensorParallel *
                                   r.scenario.workload.pipelineParallel);
-    computeInputs.allReduceSecondsPerStep = gradientAllReduceSeconds(r, gradientBytes);
+    // The network solver plans the fabric and times the gradient all-reduce on it.
+    e.network = solveNetwork(r, gradientBytes, e.diagnostics);
+    computeInputs.allReduceSecondsPerStep = e.network.gradientAllReduce.seconds;
 
     // Inputs from the network solver: its switches, NICs and optics draw power and cost money.
     PowerInputs powerInputs;
     CostInputs costInputs;
-    powerInputs.networkPowerKw = 0.0;
-    costInputs.networkCapexUsd = 0.0;
+    powerInputs.networkPowerKw = e.network.topology.powerW / 1000.0;
+    costInputs.networkCapexUsd = e.network.topology.costUsd;
 
     // The thermal loop: GPU clock -> power drawn -> heat -> rack and coolant temperatures -> the
     // clock those temperatures allow. Fixed-point iteration on the clock factor; the relaxation
@@ -149,6 +139,7 @@ Evaluation evaluate(const model::ResolvedScenario& r, const EvaluateOptions& opt
     e.cost = solveCost(r, e.power, e.egress, e.compute, costInputs, e.diagnostics);
     addComputeMetrics(e);
     addFacilityMetrics(e);
+    addNetworkMetrics(e);
     e.add("coupling.iterations", "Coupling iterations", e.coupling.iterations, "");
     e.add("coupling.converged", "Coupling converged (1 = yes)", e.coupling.converged ? 1 : 0, "");
     e.add("coupling.residual", "Coupling residual (clock factor)", e.coupling.residual, "");

@@ -7,6 +7,7 @@
 #include "dct/solvers/egressresult.h"
 #include "dct/solvers/powerresult.h"
 #include "dct/solvers/metric.h"
+#include "dct/solvers/networkresult.h"
 
 #include <string>
 #include <vector>
@@ -32,6 +33,7 @@ struct Evaluation
     std::vector<CoolingOptionPue> coolingOptions; ///< PUE of every catalog cooling system.
     EgressResult egress;
     CostResult cost;
+    NetworkResult network;
     CouplingInfo coupling;
     std::vector<Metric> metrics;
     Diagnostics diagnostics;

@@ -1,0 +1,322 @@
+#include "dct/solvers/networksolver.h"
+
+#include "dct/solvers/ecmp.h"
+#include "dct/solvers/fabricbuilder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace dct::solvers {
+
+using model::CableKind;
+using model::Protocol;
+using model::Routing;
+using model::TopologyKind;
+
+namespace {
+
+// Signal propagation in fiber and twinax: about 5 ns per metre (light at ~2/3 c).
+constexpr double wireNsPerM = 5.0;
+// NVLink step latency of NCCL's ring with the LL128 protocol, about 1.9 us (NCCL
+// src/graph/tuning.cc hwLat, NVLink ring LL128); an assumption carried from NCCL's tuner.
+constexpr double nvlinkAlphaUs = 1.9;
+// Adaptive routing / packet spraying spreads per packet; the residual imbalance and reordering
+// cost is taken as 5% (assumption).
+constexpr double adaptiveEfficiency = 0.95;
+// The size at which collectives are reported (1 GiB, as nccl-tests runs reach their plateau).
+constexpr double reportBytes = 1073741824.0;
+
+const char* cableKindName(CableKind kind)
+{
+    switch (kind) {
+    case CableKind::Dac:
+        return "dac";
+    case CableKind::Aec:
+        return "aec";
+    case CableKind::Aoc:
+        return "aoc";
+    case CableKind::Transceiver:
+        return "transceiver";
+    }
+    return "dac";
+}
+
+double linkCostUsd(const model::CableSpec& c)
+{
+    return c.cableKind == CableKind::Transceiver ? 2.0 * c.priceUsd : c.priceUsd;
+}
+
+} // namespace
+
+FabricSpec fabricSpec(const model::ResolvedScenario& r)
+{
+    const model::NetworkSection& n = r.scenario.network;
+    FabricSpec s;
+    s.kind = n.topology;
+    s.nodes = r.scenario.compute.nodeCount;
+    s.railsPerNode = std::max(1, r.rails);
+    s.planes = std::max(1, n.planes);
+    s.tiers = n.tiers;
+    s.switchPorts = r.fabricSwitch.ports;
+    s.oversubscription = n.oversubscription;
+    s.scalableUnitNodes = n.scalableUnitNodes;
+    // DGX SuperPOD RA-11333-001 Table 4 counts 32 x SUs - 1 nodes and 4 UFM cables for 1 to 4
+    // units: the fabric manager takes one node slot of the pod (in its last unit), not one per
+    // unit, so that is what the flag reserves.
+    s.reservedSlotsPerFabric = n.reserveNodePerUnit ? 1 : 0;
+    s.endpointRateGbps = std::min(r.nic.rateGbps, r.fabricSwitch.portRateGbps);
+    s.switchLinkRateGbps = r.fabricSwitch.portRateGbps;
+    return s;
+}
+
+const model::CableSpec* chooseCable(const std::vector<model::CableSpec>& cables, double rateGbps,
+                                    double lengthM)
+{
+    const model::CableSpec* best = nullptr;
+    for (int pass = 0; pass < 2 && !best; ++pass) {
+        // First at the link's own rate; failing that, a faster cable run at the lower rate.
+        for (const auto& c : cables) {
+            const bool rateOk = pass == 0 ? std::fabs(c.rateGbps - rateGbps) < 1e-6
+                                          : c.rateGbps >= rateGbps;
+            if (!rateOk || c.reachM + 1e-9 < lengthM)
+                continue;
+            if (!best || linkCostUsd(c) < linkCostUsd(*best) ||
+                (linkCostUsd(c) == linkCostUsd(*best) && c.powerW < best->powerW))
+                best = &c;
+        }
+    }
+    return best;
+}
+
+void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnostics& diagnostics)
+{
+    const model::NetworkSection& n = r.scenario.network;
+    const double nicRate = std::min(r.nic.rateGbps, r.fabricSwitch.portRateGbps);
+    struct LinkClass
+    {
+        const char* name;
+        long long links;
+        double rate;
+        double length;
+    };
+    std::vector<LinkClass> classes = {{"node-leaf", t.endpointLinks, nicRate, n.cableLengthInRowM}};
+    const TierCounts spine = t.tier(FabricTier::Spine);
+    const TierCounts core = t.tier(FabricTier::Core);
+    if (spine.linksDown > 0)
+        classes.push_back({"leaf-spine", spine.linksDown, r.fabricSwitch.portRateGbps,
+                           n.cableLengthAcrossRowsM});
+    if (core.linksDown > 0)
+        classes.push_back({"spine-core", core.linksDown, r.fabricSwitch.portRateGbps,
+                           n.cableLengthAcrossRowsM});
+    t.cables.clear();
+    t.cablePowerW = 0.0;
+    t.cableCostUsd = 0.0;
+    for (const auto& lc : classes) {
+        CableLine line;
+        line.linkClass = lc.name;
+        line.links = lc.links;
+        line.rateGbps = lc.rate;
+        line.lengthM = lc.length;
+        line.cables = lc.links;
+        if (const model::CableSpec* c = chooseCable(r.cables, lc.rate, lc.length)) {
+            line.cableId = c->id;
+            line.cableKind = cableKindName(c->cableKind);
+            const bool optics = c->cableKind == CableKind::Transceiver;
+            line.transceivers = optics ? 2 * lc.links : 0;
+            const double units = optics ? 2.0 * lc.links : static_cast<double>(lc.links);
+            line.powerW = units * c->powerW;
+            line.costUsd = units * c->priceUsd;
+        } else if (lc.links > 0) {
+            diagnostics.warning("/network/cable_length_" +
+                                    std::string(lc.length == n.cableLengthInRowM ? "in_row_m"
+                                                                                 : "across_rows_m"),
+                                std::string("no catalog cable carries ") +
+                                    std::to_string(static_cast<int>(lc.rate)) + "G over " +
+                                    std::to_string(lc.length) + " m for the " + lc.name +
+                                    " links; their cost and power are left out",
+                                "add a cable or transceiver of that rate and reach to the catalog",
+                                "network-no-cable");
+        }
+        t.cablePowerW += line.powerW;
+        t.cableCostUsd += line.costUsd;
+        t.cables.push_back(line);
+    }
+    t.switchPowerW = static_cast<double>(t.switches) * r.fabricSwitch.powerW;
+    t.switchCostUsd = static_cast<double>(t.switches) * r.fabricSwitch.priceUsd;
+    t.nicPowerW = static_cast<double>(t.nics) * r.nic.powerW;
+    t.nicCostUsd = static_cast<double>(t.nics) * r.nic.priceUsd;
+    t.powerW = t.switchPowerW + t.nicPowerW + t.cablePowerW;
+    t.costUsd = t.switchCostUsd + t.nicCostUsd + t.cableCostUsd;
+}
+
+CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const NetworkResult& net,
+                                  int ranks, int ranksPerNode)
+{
+    CollectiveInputs in;
+    in.ranks = std::max(1, ranks);
+    in.ranksPerNode = std::max(1, std::min(ranksPerNode, in.ranks));
+    in.scaleUpGbytePerS = net.scaleUpGbytePerSPerGpu;
+    in.scaleUpAlphaUs = nvlinkAlphaUs;
+    // The node's rails are shared by the ranks on it that talk at once.
+    const double railsPerRank = static_cast<double>(std::max(1, r.rails)) /
+                                std::max(1, r.gpusPerNode);
+    in.fabricGbytePerS = net.fabricGbytePerSPerGpu * std::max(1.0, railsPerRank);
+    in.fabricAlphaUs = net.fabricAlphaUs;
+    in.fabricSwitchHops = net.worstSwitchHops;
+    in.switchLatencyUs = r.fabricSwitch.latencyUs;
+    in.inNetworkReduction = r.fabricSwitch.inNetworkReduction;
+    return in;
+}
+
+NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientBytes,
+                           Diagnostics& diagnostics)
+{
+    NetworkResult net;
+    const model::NetworkSection& n = r.scenario.network;
+    net.spec = fabricSpec(r);
+    const FabricPlan plan = planFabric(net.spec, diagnostics);
+    net.topology = topologyCounts(plan);
+    net.valid = plan.valid;
+    if (plan.valid)
+        priceTopology(net.topology, r, diagnostics);
+    networkRiskDiagnostics(r, diagnostics);
+
+    net.wire = wireOverhead(n.protocol, n.mtuBytes);
+    net.nvlink = nvlinkEfficiency();
+    net.nicRateGbps = net.spec.endpointRateGbps;
+    net.scaleUpGbytePerSPerGpu = r.gpu.scaleUpGbytePerS * net.nvlink.efficiency;
+    net.fabricLineGbytePerSPerGpu = net.nicRateGbps / 8.0;
+
+    // Oversubscription: traffic leaving a leaf gets uplink/downlink capacity.
+    const int k = std::max(2, r.fabricSwitch.ports);
+    const int up = plan.tiers > 1 ? plan.leafUpPorts : 0;
+    const int down = std::max(1, plan.leafDownPorts);
+    net.oversubscriptionShare = plan.tiers > 1 ? std::min(1.0, static_cast<double>(up) / down)
+                                               : 1.0;
+    // Elephant flows leaving a leaf in a ring: one per distinct rail on the leaf (a ring per
+    // rail enters and leaves each leaf once). Rail-optimized leaves carry one rail.
+    const int railsPerPlane = std::max(1, (std::max(1, r.rails) + plan.planes - 1) / plan.planes);
+    net.leafUplinkFlows = n.topology == TopologyKind::RailOptimized ? 1
+                                                                    : std::min(railsPerPlane, down);
+    const int uplinks = std::max(1, up);
+    net.ecmpShare = ecmpThroughputShare(uplinks, net.leafUplinkFlows, 1);
+    net.multiRailShare = ecmpThroughputShare(uplinks, net.leafUplinkFlows, std::max(1, r.rails));
+    net.pinnedShare = 1.0;
+    net.adaptiveShare = adaptiveEfficiency;
+    net.routingShare = routingShare(n.routing, uplinks, net.leafUplinkFlows, 1,
+                                    adaptiveEfficiency);
+
+    // Alpha: NIC at both ends, every switch on the longest path, and the wire
+    // (node-leaf runs at both ends plus the runs between tiers, up and down).
+    net.worstSwitchHops = plan.valid ? 2 * plan.tiers - 1 : 1;
+    const double wireM = 2.0 * n.cableLengthInRowM +
+                         2.0 * std::max(0, plan.tiers - 1) * n.cableLengthAcrossRowsM;
+    net.fabricAlphaUs = 2.0 * r.nic.latencyUs + net.worstSwitchHops * r.fabricSwitch.latencyUs +
+                        wireM * wireNsPerM * 1e-3;
+    // Fabric share: crossing leaves costs the oversubscription and the routing loss, once the
+    // cluster outgrows a leaf.
+    const long long nodesPerLeaf =
+        n.topology == TopologyKind::RailOptimized
+            ? std::min<long long>(down, std::max(1, n.scalableUnitNodes))
+            : std::max<long long>(1, down / railsPerPlane);
+    const bool crossesLeaves = plan.tiers > 1 && r.scenario.compute.nodeCount > nodesPerLeaf;
+    const double share = crossesLeaves ? net.oversubscriptionShare * net.routingShare : 1.0;
+    net.fabricGbytePerSPerGpu = net.fabricLineGbytePerSPerGpu * net.wire.efficiency * share;
+    (void)k;
+
+    net.worldInputs = collectiveInputs(r, net, r.gpuCount(), r.gpusPerNode);
+    for (auto op : {CollectiveOp::AllReduce, CollectiveOp::ReduceScatter, CollectiveOp::AllGather,
+                    CollectiveOp::AllToAll})
+        for (auto a : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::DoubleBinaryTree,
+                       CollectiveAlgorithm::Hierarchical, CollectiveAlgorithm::InNetwork})
+            net.collectives.push_back(collectiveTime(op, a, reportBytes, net.worldInputs));
+    net.gradientAllReduce.bytes = gradientBytes;
+    net.gradientAllReduce.seconds = gradientAllReduceSeconds(r, net, gradientBytes);
+    if (net.gradientAllReduce.seconds > 0.0) {
+        net.gradientAllReduce.algbwGbytePerS = gradientBytes / net.gradientAllReduce.seconds / 1e9;
+        net.gradientAllReduce.busbwGbytePerS =
+            net.gradientAllReduce.algbwGbytePerS *
+            busBandwidthFactor(CollectiveOp::AllReduce, r.dataParallel);
+    }
+    return net;
+}
+
+double gradientAllReduceSeconds(const model::ResolvedScenario& r, const NetworkResult& net,
+                                double bytes)
+{
+    const int ranks = r.dataParallel;
+    if (ranks <= 1)
+        return 0.0;
+    // Tensor parallelism fills a node first, so a node holds gpusPerNode / TP ranks of one
+    // data-parallel group (one when TP spans the node); the fastest algorithm is taken, as
+    // NCCL's tuner would.
+    const int tp = std::max(1, r.scenario.workload.tensorParallel);
+    const int perNode = std::max(1, r.gpusPerNode / std::min(tp, r.gpusPerNode));
+    const CollectiveInputs in = collectiveInputs(r, net, ranks, perNode);
+    const CollectiveTiming t = bestCollective(CollectiveOp::AllReduce, bytes, in);
+    return t.available ? t.seconds : 0.0;
+}
+
+void networkRiskDiagnostics(const model::ResolvedScenario& r, Diagnostics& d)
+{
+    const model::NetworkSection& n = r.scenario.network;
+    if (n.protocol == Protocol::RoceV2 && !n.pfcEnabled && !n.ecnEnabled)
+        d.warning("/network/pfc_enabled",
+                  "RoCE v2 without PFC or ECN is lossy under congestion: dropped packets stall "
+                  "RDMA go-back-N retransmission",
+                  "enable PFC on the RDMA traffic class and ECN with DCQCN", "network-roce-lossy");
+    if (n.protocol == Protocol::RoceV2 && n.pfcEnabled && !n.pfcWatchdog)
+        d.warning("/network/pfc_watchdog",
+                  "PFC without a storm watchdog: a stuck receiver's pause frames can spread and "
+                  "deadlock the fabric",
+                  "enable the PFC watchdog on every switch", "network-pfc-deadlock");
+    if (n.layer2DomainNodes > 8)
+        d.warning("/network/layer2_domain_nodes",
+                  "a flat layer-2 domain of " + std::to_string(n.layer2DomainNodes) +
+                      " nodes floods broadcasts and risks loops and MAC table churn",
+                  "route at the leaf (BGP) and use VXLAN where layer 2 must stretch",
+                  "network-flat-l2");
+    if (n.rdmaPubliclyRoutable)
+        d.warning("/network/rdma_publicly_routable",
+                  "RDMA interfaces are publicly routable: kernel bypass defeats host firewalls",
+                  "keep the RDMA fabric on private, unrouted address space",
+                  "network-rdma-exposed");
+    if (!n.managementSeparated)
+        d.warning("/network/management_separated",
+                  "management shares the compute fabric: a fabric fault also cuts management",
+                  "put management (BMC, provisioning, monitoring) on its own network",
+                  "network-management-shared");
+}
+
+std::string ncclEnvironment(const model::ResolvedScenario& r, const NetworkResult& net)
+{
+    const model::NetworkSection& n = r.scenario.network;
+    std::ostringstream out;
+    out << "# NCCL settings for " << r.rails << " rails of " << r.nic.id << " ("
+        << (n.protocol == Protocol::RoceV2 ? "RoCE v2" : "InfiniBand") << ", "
+        << net.topology.planes << " plane(s))\n";
+    out << "NCCL_IB_HCA=";
+    for (int i = 0; i < r.rails; ++i)
+        out << (i ? "," : "=") << "mlx5_" << i << ":1";
+    out << "\n";
+    out << "NCCL_SOCKET_IFNAME=" << (n.managementSeparated ? "eth0" : "bond0")
+        << "   # bootstrap over the management interface\n";
+    if (n.protocol == Protocol::RoceV2) {
+        out << "NCCL_IB_GID_INDEX=3   # RoCE v2 over IPv4 in the default GID table\n";
+        out << "NCCL_IB_TC=106        # DSCP 26, the lossless (PFC) traffic class\n";
+    }
+    out << "NCCL_NET_GDR_LEVEL=PIX   # GPUDirect RDMA when GPU and NIC share a PCIe switch\n";
+    if (n.topology == TopologyKind::RailOptimized || n.topology == TopologyKind::RailOnly ||
+        n.topology == TopologyKind::MultiPlane)
+        out << "NCCL_CROSS_NIC=0         # keep each ring on its rail / plane\n";
+    if (n.routing == Routing::Ecmp)
+        out << "NCCL_IB_QPS_PER_CONNECTION=4   # more queue pairs, more ECMP hashes\n";
+    if (n.routing == Routing::Adaptive && n.protocol == Protocol::Infiniband)
+        out << "NCCL_IB_ADAPTIVE_ROUTING=1\n";
+    if (r.fabricSwitch.inNetworkReduction)
+        out << "NCCL_COLLNET_ENABLE=1    # in-network reduction (SHARP)\n";
+    return out.str();
+}
+
+} // namespace dct::solvers

@@ -1,0 +1,194 @@
+#include "dct/solvers/fabricbuilder.h"
+#include "dct/solvers/fabricgraph.h"
+
+#include <catch2/catch.hpp>
+
+using namespace dct;
+using namespace dct::solvers;
+using model::TopologyKind;
+
+namespace {
+
+FabricSpec fatTree(int nodes, int rails, int ports, int tiers = 0, double oversub = 1.0)
+{
+    FabricSpec s;
+    s.kind = TopologyKind::FatTree;
+    s.nodes = nodes;
+    s.railsPerNode = rails;
+    s.switchPorts = ports;
+    s.tiers = tiers;
+    s.oversubscription = oversub;
+    return s;
+}
+
+/** Checks that the closed-form counts equal the counts read off the explicit graph. */
+void requireClosedFormMatchesGraph(const FabricSpec& spec)
+{
+    Diagnostics d;
+    const FabricPlan plan = planFabric(spec, d);
+    REQUIRE(plan.valid);
+    const TopologyResult closed = topologyCounts(plan);
+    const FabricGraph graph = buildFabricGraph(plan, true);
+    const TopologyResult counted = graphCounts(graph);
+    INFO("nodes " << spec.nodes << " rails " << spec.railsPerNode << " k " << spec.switchPorts
+                  << " planes " << spec.planes << " tiers " << plan.tiers);
+    CHECK(counted.endpoints == closed.endpoints);
+    CHECK(counted.endpointLinks == closed.endpointLinks);
+    CHECK(counted.switches == closed.switches);
+    CHECK(counted.switchLinks == closed.switchLinks);
+    REQUIRE(counted.tiersCounts.size() == closed.tiersCounts.size());
+    for (std::size_t i = 0; i < closed.tiersCounts.size(); ++i) {
+        CHECK(counted.tiersCounts[i].switches == closed.tiersCounts[i].switches);
+        CHECK(counted.tiersCounts[i].portsUsed == closed.tiersCounts[i].portsUsed);
+        CHECK(counted.tiersCounts[i].portsFree == closed.tiersCounts[i].portsFree);
+        CHECK(counted.tiersCounts[i].linksDown == closed.tiersCounts[i].linksDown);
+        CHECK(counted.tiersCounts[i].portsFree >= 0);
+    }
+}
+
+} // namespace
+
+TEST_CASE("Full fat trees match Al-Fares et al. (SIGCOMM 2008) closed forms",
+          "[network][fattree]")
+{
+    for (int k : {4, 8, 16, 32, 64}) {
+        Diagnostics d;
+        // 2 tiers: k^2/2 hosts, 3k/2 switches, k^2/2 switch-to-switch links.
+        const auto two = topologyCounts(planFabric(fatTree(k * k / 2, 1, k, 2), d));
+        CHECK(two.endpoints == k * k / 2);
+        CHECK(two.switches == 3 * k / 2);
+        CHECK(two.switchLinks == k * k / 2);
+        // 3 tiers: k^3/4 hosts, 5k^2/4 switches, k^3/2 switch-to-switch links.
+        const auto three = topologyCounts(planFabric(fatTree(k * k * k / 4, 1, k, 3), d));
+        CHECK(three.endpoints == k * k * k / 4);
+        CHECK(three.switches == 5 * k * k / 4);
+        CHECK(three.switchLinks == k * k * k / 2);
+        CHECK(three.tier(FabricTier::Core).portsFree == 0);
+        CHECK_FALSE(d.hasErrors());
+    }
+}
+
+TEST_CASE("Closed-form counts equal the explicit graph over many sizes", "[network][fattree]")
+{
+    for (int k : {4, 8, 16}) {
+        const int maxHosts = k * k * k / 4;
+        for (int nodes = 1; nodes <= maxHosts; nodes += std::max(1, maxHosts / 23))
+            requireClosedFormMatchesGraph(fatTree(nodes, 1, k));
+        requireClosedFormMatchesGraph(fatTree(maxHosts, 1, k));
+        requireClosedFormMatchesGraph(fatTree(k * k / 2 / 4, 4, k, 2, 3.0));
+        requireClosedFormMatchesGraph(fatTree(maxHosts / 2, 2, k, 3, 1.0));
+        requireClosedFormMatchesGraph(fatTree(maxHosts / 3, 1, k, 3, 3.0));
+    }
+    // Multi-plane, rail-only and rail-optimized fabrics.
+    for (int nodes : {3, 17, 64, 100}) {
+        FabricSpec mp = fatTree(nodes, 8, 16);
+        mp.kind = TopologyKind::MultiPlane;
+        mp.planes = 4;
+        requireClosedFormMatchesGraph(mp);
+        FabricSpec ro = fatTree(nodes, 4, 16);
+        ro.kind = TopologyKind::RailOnly;
+        requireClosedFormMatchesGraph(ro);
+        FabricSpec su = fatTree(nodes, 8, 16);
+        su.kind = TopologyKind::RailOptimized;
+        su.scalableUnitNodes = 8;
+        su.reservedSlotsPerUnit = nodes % 2;
+        requireClosedFormMatchesGraph(su);
+    }
+}
+
+TEST_CASE("The fewest tiers that hold the endpoints are chosen", "[network][fattree]")
+{
+    Diagnostics d;
+    CHECK(planFabric(fatTree(8, 8, 64), d).tiers == 1);
+    CHECK(planFabric(fatTree(9, 8, 64), d).tiers == 2);
+    CHECK(planFabric(fatTree(256, 8, 64), d).tiers == 2);
+    CHECK(planFabric(fatTree(257, 8, 64), d).tiers == 3);
+    CHECK_FALSE(d.hasErrors());
+    planFabric(fatTree(100000, 8, 64, 2), d);
+    CHECK(d.hasCode("fabric-too-large"));
+}
+
+TEST_CASE("Bisection by max-flow equals the closed form", "[network][graph]")
+{
+    for (int k : {4, 8}) {
+        for (int tiers : {2, 3}) {
+            const int hosts = tiers == 2 ? k * k / 2 : k * k * k / 4;
+            Diagnostics d;
+            const FabricPlan plan = planFabric(fatTree(hosts, 1, k, tiers), d);
+            const FabricGraph g = buildFabricGraph(plan);
+            const TopologyResult closed = topologyCounts(plan);
+            CHECK(bisectionGbps(g) == Approx(closed.fullBisectionGbps).epsilon(1e-9));
+            CHECK(closed.fullBisectionGbps == Approx(hosts / 2 * 400.0).epsilon(1e-12));
+        }
+    }
+    // A 3:1 oversubscribed full 2-tier fabric: the uplinks cap the bisection.
+    Diagnostics d;
+    const FabricPlan plan = planFabric(fatTree(16 * 12, 1, 16, 2, 3.0), d);
+    const FabricGraph g = buildFabricGraph(plan);
+    CHECK(bisectionGbps(g) == Approx(16 * 12 / 2 * 400.0 / 3.0).epsilon(1e-9));
+}
+
+TEST_CASE("Hop counts by BFS follow the tiers", "[network][graph]")
+{
+    Diagnostics d;
+    const FabricGraph two = buildFabricGraph(planFabric(fatTree(32, 1, 8, 2), d));
+    CHECK(hopStats(two).diameterSwitchHops == 3);
+    const FabricGraph three = buildFabricGraph(planFabric(fatTree(128, 1, 8, 3), d));
+    const HopStats h = hopStats(three, 8);
+    CHECK(h.diameterSwitchHops == 5);
+    CHECK(h.averageSwitchHops > 3.0);
+    CHECK(h.averageSwitchHops < 5.0);
+}
+
+TEST_CASE("What-if failures report what is lost", "[network][graph]")
+{
+    Diagnostics d;
+    FabricSpec mp = fatTree(32, 4, 8);
+    mp.kind = TopologyKind::MultiPlane;
+    mp.planes = 2;
+    const FabricGraph g = buildFabricGraph(planFabric(mp, d), true);
+
+    SECTION("a whole plane down halves the bisection but disconnects no host")
+    {
+        FailureSet plane;
+        plane.plane = 1;
+        const FailureImpact impact = failureImpact(g, plane);
+        CHECK(impact.endpointsDisconnected == 64);
+        CHECK(impact.hostsDisconnected == 0);
+        CHECK(impact.bisectionLostGbps == Approx(impact.bisectionBeforeGbps / 2).epsilon(1e-9));
+    }
+    SECTION("a leaf down cuts its NICs off")
+    {
+        FailureSet leaf;
+        for (auto [v, end] = boost::vertices(g.graph); v != end; ++v)
+            if (g.graph[*v].kind == VertexKind::Leaf && g.graph[*v].plane == 0 &&
+                g.graph[*v].index == 0)
+                leaf.vertices.push_back(static_cast<long long>(*v));
+        const FailureImpact impact = failureImpact(g, leaf);
+        CHECK(impact.endpointsDisconnected == mp.switchPorts / 2);
+        CHECK(impact.hostsDisconnected == 0);
+        CHECK(impact.bisectionLostGbps > 0.0);
+    }
+    SECTION("one uplink down costs one link of bisection at most")
+    {
+        FailureSet link;
+        for (const auto& e : g.edges)
+            if (g.graph[e].kind == LinkKind::LeafSpine) {
+                link.edges.push_back(g.graph[e].id);
+                break;
+            }
+        const FailureImpact impact = failureImpact(g, link);
+        CHECK(impact.endpointsDisconnected == 0);
+        CHECK(impact.bisectionLostGbps <= 400.0 + 1e-9);
+    }
+}
+
+TEST_CASE("The graph exports as Graphviz DOT", "[network][graph]")
+{
+    Diagnostics d;
+    const FabricGraph g = buildFabricGraph(planFabric(fatTree(8, 1, 4, 2), d));
+    const std::string dot = fabricDot(g);
+    CHECK(dot.rfind("graph fabric {", 0) == 0);
+    CHECK(dot.find("leaf") != std::string::npos);
+    CHECK(dot.find(" -- ") != std::string::npos);
+}
