@@ -131,9 +131,11 @@ double chillerPartLoadPowerFraction(double plr)
 {
     const double p = std::clamp(plr, 0.0, 1.0);
     auto eir = [](double x) { return kEirPlrA + kEirPlrB * x + kEirPlrC * x * x; };
+    // Normalized so that full load draws exactly the rated power (the fitted curve gives
+    // 0.99927 at 1).
     if (p < kMinimumPartLoadRatio) // cycling at the minimum unloading point
-        return eir(kMinimumPartLoadRatio) * p / kMinimumPartLoadRatio;
-    return eir(p);
+        return eir(kMinimumPartLoadRatio) / eir(1.0) * p / kMinimumPartLoadRatio;
+    return eir(p) / eir(1.0);
 }
 
 ThrottleResult thermalThrottle(const model::GpuSpec& gpu, double utilization,

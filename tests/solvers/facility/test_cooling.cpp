@@ -1,0 +1,119 @@
+#include "facilitysupport.h"
+
+#include "dct/solvers/coolingsolver.h"
+#include "dct/solvers/evaluator.h"
+#include "dct/solvers/powersolver.h"
+
+using namespace dct;
+using namespace dct::solvers;
+
+TEST_CASE("Economizer share: full, none and partial free cooling", "[cooling]")
+{
+    // Supply 18 C, return 24 C: free cooling reaches 15 C -> all; 30 C -> none; 21 C -> half.
+    CHECK(economizerShare(18.0, 24.0, 15.0) == Approx(1.0).epsilon(1e-12));
+    CHECK(economizerShare(18.0, 24.0, 30.0) == Approx(0.0).margin(1e-12));
+    CHECK(economizerShare(18.0, 24.0, 21.0) == Approx(0.5).epsilon(1e-12));
+}
+
+TEST_CASE("Chiller COP: rated at its rating point, rising as the condenser cools", "[cooling]")
+{
+    const auto crac = test::coolingSystem("crac-air");
+    CHECK(chillerCop(crac, crac.chilledWaterSupplyC, crac.chillerRatedCondenserC) ==
+          Approx(crac.chillerCopRated).epsilon(1e-9));
+    const double hot = chillerCop(crac, crac.chilledWaterSupplyC, 40.0);
+    const double mild = chillerCop(crac, crac.chilledWaterSupplyC, 20.0);
+    CHECK(hot < crac.chillerCopRated);
+    CHECK(mild > crac.chillerCopRated);
+    // Warmer chilled water (less lift) helps too.
+    CHECK(chillerCop(crac, 18.0, 35.0) > crac.chillerCopRated);
+}
+
+TEST_CASE("Chiller part load: the EIR curve is 1 at full load and falls with load", "[cooling]")
+{
+    CHECK(chillerPartLoadPowerFraction(1.0) == Approx(1.0).epsilon(1e-4));
+    CHECK(chillerPartLoadPowerFraction(0.5) < 0.5);
+    CHECK(chillerPartLoadPowerFraction(0.1) < chillerPartLoadPowerFraction(0.5));
+    CHECK(chillerPartLoadPowerFraction(0.0) == Approx(0.0).margin(1e-12));
+}
+
+TEST_CASE("Thermal throttle: full clocks, SW thermal slowdown, then HW slowdown", "[cooling]")
+{
+    model::GpuSpec gpu;
+    gpu.tdpW = 700.0;
+    gpu.idleW = 70.0;
+    gpu.maxOperatingTempC = 87.0;
+    gpu.slowdownTempC = 90.0;
+    gpu.baseClockMhz = 1590.0;
+    gpu.boostClockMhz = 1980.0;
+    const double u = 1.0;
+    const double rAir = 0.08;
+    // 25 C inlet: 25 + 0.08 x 700 = 81 C, full clocks.
+    const auto cool = thermalThrottle(gpu, u, 25.0, rAir);
+    CHECK(cool.state == "none");
+    CHECK(cool.clockFactor == 1.0);
+    CHECK(cool.gpuTempC == Approx(81.0).epsilon(1e-12));
+    // 35 C inlet: 91 C at full clocks; SW slowdown holds 87 C: P = 52 / 0.08 = 650 W,
+    // c = sqrt((650 - 70) / 630).
+    const auto warm = thermalThrottle(gpu, u, 35.0, rAir);
+    CHECK(warm.state == "sw-thermal");
+    CHECK(warm.gpuTempC == Approx(87.0).epsilon(1e-9));
+    CHECK(warm.clockFactor == Approx(std::sqrt(580.0 / 630.0)).epsilon(1e-9));
+    // 55 C inlet: even at base clock (0.803) the GPU passes 90 C: HW slowdown halves the clock.
+    const auto hot = thermalThrottle(gpu, u, 55.0, rAir);
+    CHECK(hot.state == "hw-slowdown");
+    CHECK(hot.clockFactor == Approx(0.5 * 1590.0 / 1980.0).epsilon(1e-12));
+}
+
+TEST_CASE("PUE: D2C+RDHx beats air; a hot humid site costs more than a cool one", "[cooling]")
+{
+    auto variant = [](const std::string& site, const std::string& cooling) {
+        return test::resolvedExample("seed-h100-dallas-d2c", [&](model::Scenario& s) {
+            s.site.id = site;
+            s.cooling.system.id = cooling;
+        });
+    };
+    const double d2cDallas = evaluate(variant("dallas", "d2c-rdhx")).power.pue;
+    const double airDallas = evaluate(variant("dallas", "crac-air")).power.pue;
+    const double airLondon = evaluate(variant("london", "crac-air")).power.pue;
+    const double airSingapore = evaluate(variant("singapore", "crac-air")).power.pue;
+    CHECK(d2cDallas < airDallas);
+    CHECK(airLondon < airDallas);
+    CHECK(airDallas < airSingapore);
+}
+
+TEST_CASE("Free cooling: more hours in London than in Singapore; none without economizer",
+          "[cooling]")
+{
+    auto cooling = [](const std::string& site, bool economizer) {
+        const auto r = test::resolvedExample("seed-h100-dallas-d2c", [&](model::Scenario& s) {
+            s.site.id = site;
+            s.cooling.economizer = economizer;
+        });
+        Diagnostics d;
+        const PowerResult p = solvePower(r, {}, d);
+        return solveCooling(r, r.cooling, p, d);
+    };
+    const auto london = cooling("london", true);
+    const auto singapore = cooling("singapore", true);
+    const auto off = cooling("london", false);
+    CHECK(london.fullFreeCoolingHours > singapore.fullFreeCoolingHours);
+    CHECK(london.economizerHeatShare > singapore.economizerHeatShare);
+    CHECK(off.fullFreeCoolingHours == 0.0);
+    CHECK(off.economizerHeatShare == 0.0);
+    CHECK(off.coolingKw > london.coolingKw);
+    CHECK(london.climateHours == Approx(8760.0).epsilon(0.01));
+}
+
+TEST_CASE("Every cooling option gets a PUE for the same cluster", "[cooling]")
+{
+    const auto r = test::resolvedExample("seed-h100-dallas-d2c");
+    const Evaluation e = evaluate(r);
+    REQUIRE(e.coolingOptions.size() == r.coolingOptions.size());
+    for (const auto& option : e.coolingOptions) {
+        INFO(option.systemId);
+        CHECK(option.pue > 1.0);
+        CHECK(e.metric("cooling.option_pue." + option.systemId) != nullptr);
+        if (option.systemId == r.cooling.id)
+            CHECK(option.pue == Approx(e.power.pue).epsilon(1e-9));
+    }
+}

@@ -1,0 +1,44 @@
+#include "facilitysupport.h"
+
+#include "dct/solvers/evaluator.h"
+
+using namespace dct;
+using namespace dct::solvers;
+
+TEST_CASE("Cost: capex and opex add up; TCO per GPU-hour and the training run follow",
+          "[cost]")
+{
+    const auto r = test::resolvedExample("seed-h100-dallas-d2c");
+    const Evaluation e = evaluate(r);
+    REQUIRE(e.ok());
+    const CostResult& c = e.cost;
+    CHECK(c.capexNodesUsd == Approx(32 * r.node.priceUsd).epsilon(1e-12));
+    CHECK(c.capexRacksUsd == Approx(e.power.racks * r.scenario.economics.rackPriceUsd).epsilon(1e-12));
+    CHECK(c.capexCoolingUsd == Approx(r.cooling.capexUsdPerKw * e.power.itDesignPowerKw).epsilon(1e-12));
+    CHECK(c.capexUsd == Approx(c.capexNodesUsd + c.capexNetworkUsd + c.capexStorageUsd +
+                               c.capexRacksUsd + c.capexCoolingUsd + c.capexPowerUsd)
+                            .epsilon(1e-12));
+    CHECK(c.energyUsdPerYear == Approx(e.power.facilityPowerKw * 8760.0 *
+                                       r.site.electricityPriceUsdPerKwh)
+                                    .epsilon(1e-9));
+    CHECK(c.egressUsdPerYear == Approx(12.0 * e.egress.egressUsdPerMonth).epsilon(1e-12));
+    CHECK(c.opexUsdPerYear ==
+          Approx(c.energyUsdPerYear + c.egressUsdPerYear + c.maintenanceUsdPerYear).epsilon(1e-12));
+    CHECK(c.tcoUsdPerYear ==
+          Approx(c.capexUsd / r.scenario.economics.amortizationYears + c.opexUsdPerYear)
+              .epsilon(1e-12));
+    CHECK(c.usdPerGpuHour == Approx(c.tcoUsdPerYear / (256 * 8760.0)).epsilon(1e-12));
+    CHECK(c.trainingRunUsd == Approx(c.usdPerGpuHour * e.compute.gpuHours).epsilon(1e-12));
+    // The network's switches, NICs and optics are in capex when the network solver ran.
+    CHECK(c.capexNetworkUsd == Approx(e.value("network.capex_usd", c.capexNetworkUsd)).epsilon(1e-9));
+    CHECK(e.power.networkPowerKw ==
+          Approx(e.value("network.power_kw", e.power.networkPowerKw)).epsilon(1e-9));
+}
+
+TEST_CASE("Air cooling costs more energy per year than D2C+RDHx for the same cluster", "[cost]")
+{
+    const Evaluation d2c = evaluate(test::resolvedExample("seed-h100-dallas-d2c"));
+    const Evaluation air = evaluate(test::resolvedExample("legacy-air-h100-dallas"));
+    CHECK(air.cost.energyUsdPerYear > d2c.cost.energyUsdPerYear);
+    CHECK(air.power.itPowerKw == Approx(d2c.power.itPowerKw).epsilon(1e-9));
+}

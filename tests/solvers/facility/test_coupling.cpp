@@ -1,0 +1,67 @@
+#include "facilitysupport.h"
+
+#include "dct/solvers/evaluator.h"
+
+using namespace dct;
+using namespace dct::solvers;
+
+namespace {
+
+/** The seed cluster in dense air-cooled racks (5 nodes, about 38 kW against 15 kW), supplied
+ *  with warm air at the top of the ASHRAE recommended envelope: under-cooled. */
+model::ResolvedScenario underCooled()
+{
+    return test::resolvedExample("seed-h100-dallas-d2c", [](model::Scenario& s) {
+        s.cooling.system.id = "crac-air";
+        s.cooling.system.overrides = {{"supply_air_temp_c", 27.0}};
+        s.facility.rackPowerLimitKw = 50.0;
+        s.facility.rackLayout = model::RackLayout::Dense;
+    });
+}
+
+} // namespace
+
+TEST_CASE("Under-cooled racks throttle the GPUs; the loop converges and training slows",
+          "[coupling][cooling]")
+{
+    const Evaluation cool = evaluate(test::resolvedExample("seed-h100-dallas-d2c"));
+    const Evaluation hot = evaluate(underCooled());
+    REQUIRE(hot.ok());
+    CHECK(cool.compute.clockFactor == 1.0);
+    CHECK(hot.coupling.converged);
+    CHECK(hot.coupling.iterations >= 2);
+    CHECK(hot.coupling.residual <= hot.coupling.tolerance);
+    CHECK(hot.compute.clockFactor < 1.0);
+    CHECK(hot.compute.clockFactor == Approx(hot.cooling.throttle.clockFactor).epsilon(1e-5));
+    CHECK(hot.compute.clockFactor == Approx(hot.power.clockFactor).epsilon(1e-12));
+    CHECK(hot.cooling.inletTempC > 27.0);
+    CHECK(hot.diagnostics.hasCode("rack-over-capacity"));
+    CHECK(hot.diagnostics.hasCode("gpu-throttle"));
+    // At the fixed point the GPU sits at its max operating temperature (SW thermal slowdown) or
+    // below the slowdown temperature at the base clock.
+    if (hot.cooling.throttle.state == "sw-thermal")
+        CHECK(hot.cooling.gpuTempC == Approx(hot.power.clockFactor > 0 ? 87.0 : 0.0).margin(0.05));
+    CHECK(hot.compute.trainingDays > cool.compute.trainingDays);
+    // Throttled GPUs draw less power than at full clocks.
+    CHECK(hot.power.gpuPowerW < cool.power.gpuPowerW);
+}
+
+TEST_CASE("A loop cut short is flagged as not converged", "[coupling]")
+{
+    EvaluateOptions options;
+    options.maxIterations = 1;
+    const Evaluation e = evaluate(underCooled(), options);
+    CHECK_FALSE(e.coupling.converged);
+    CHECK(e.coupling.iterations == 1);
+    CHECK(e.diagnostics.hasCode("coupling-not-converged"));
+    CHECK(e.value("coupling.converged", -1.0) == 0.0);
+}
+
+TEST_CASE("A well-cooled cluster settles at once at full clocks", "[coupling]")
+{
+    const Evaluation e = evaluate(test::resolvedExample("seed-h100-dallas-d2c"));
+    CHECK(e.coupling.converged);
+    CHECK(e.coupling.iterations == 1);
+    CHECK(e.cooling.throttle.state == "none");
+    CHECK_FALSE(e.diagnostics.hasCode("coupling-not-converged"));
+}

@@ -1,0 +1,129 @@
+#include "facilitysupport.h"
+
+#include "dct/solvers/coolingsolver.h"
+#include "dct/solvers/evaluator.h"
+#include "dct/solvers/powersolver.h"
+
+using namespace dct;
+using namespace dct::solvers;
+
+TEST_CASE("GPU power: idle + utilization x (TDP - idle) x clock^2", "[power]")
+{
+    model::GpuSpec gpu;
+    gpu.tdpW = 700.0;
+    gpu.idleW = 70.0;
+    CHECK(gpuPowerW(gpu, 0.85, 1.0) == Approx(70.0 + 0.85 * 630.0).epsilon(1e-12));
+    CHECK(gpuPowerW(gpu, 0.0, 1.0) == Approx(70.0).epsilon(1e-12));
+    CHECK(gpuPowerW(gpu, 1.0, 0.5) == Approx(70.0 + 630.0 * 0.25).epsilon(1e-12));
+    // The inverse gives the clock back.
+    CHECK(clockFactorForGpuPowerW(gpu, 0.85, gpuPowerW(gpu, 0.85, 0.8)) ==
+          Approx(0.8).epsilon(1e-12));
+}
+
+TEST_CASE("Power-chain stage loss: no-load + proportional + square law at the load fraction",
+          "[power]")
+{
+    // 500 kW rated at 400 kW load: f = 0.8; 500 x (0.01 + 0.02 x 0.8 + 0.01 x 0.64) = 16.2 kW.
+    CHECK(stageLossKw(400.0, 500.0, 0.01, 0.02, 0.01) == Approx(16.2).epsilon(1e-12));
+    CHECK(stageLossKw(0.0, 500.0, 0.01, 0.02, 0.01) == Approx(5.0).epsilon(1e-12));
+}
+
+TEST_CASE("Seed case: IT power from the nodes at their utilization; racks and floor follow",
+          "[power]")
+{
+    const auto r = test::resolvedExample("seed-h100-dallas-d2c");
+    Diagnostics d;
+    PowerInputs in;
+    in.networkPowerKw = 9.0;
+    const PowerResult p = solvePower(r, in, d);
+    const double gpuW = r.gpu.idleW + r.scenario.compute.utilization * (r.gpu.tdpW - r.gpu.idleW);
+    const double nodeKw = r.node.basePowerKw + r.gpusPerNode * gpuW / 1000.0;
+    CHECK(p.nodePowerKw == Approx(nodeKw).epsilon(1e-12));
+    CHECK(p.itPowerKw ==
+          Approx(32 * nodeKw + 9.0 + r.scenario.storage.powerKw).epsilon(1e-12));
+    // An 8-GPU H100 chassis stays under its nameplate (seed: up to 10 kW).
+    CHECK(p.nodePowerKw < r.node.maxPowerKw);
+    // 50 kW feeds / 10 kW nameplate = 5 nodes; 42U / 8U = 5 nodes; D2C+RDHx holds the heat.
+    CHECK(p.nodesPerRack == std::min(static_cast<int>(50.0 / r.node.maxPowerKw),
+                                     r.scenario.facility.rackUnits / r.node.heightU));
+    CHECK(p.racks == (32 + p.nodesPerRack - 1) / p.nodesPerRack);
+    CHECK(p.racksOverCapacity == 0);
+    CHECK(p.floorM2 == Approx(p.racks * r.scenario.facility.floorM2PerRack).epsilon(1e-12));
+    CHECK(p.rows == (p.racks + r.scenario.facility.racksPerRow - 1) /
+                        r.scenario.facility.racksPerRow);
+    CHECK_FALSE(d.hasCode("rack-over-capacity"));
+}
+
+TEST_CASE("Air cooling past its rack capacity: 'dense' flags the racks, 'spread' spreads them",
+          "[power][cooling]")
+{
+    auto edit = [](model::RackLayout layout) {
+        return [layout](model::Scenario& s) {
+            s.cooling.system.id = "crac-air";
+            s.facility.rackPowerLimitKw = 40.0;
+            s.facility.rackLayout = layout;
+        };
+    };
+    const auto dense = test::resolvedExample("seed-h100-dallas-d2c", edit(model::RackLayout::Dense));
+    const auto spread =
+        test::resolvedExample("seed-h100-dallas-d2c", edit(model::RackLayout::Spread));
+    Diagnostics dd;
+    Diagnostics ds;
+    const PowerResult pd = solvePower(dense, {}, dd);
+    const PowerResult ps = solvePower(spread, {}, ds);
+    CHECK(pd.nodesPerRack == 4);
+    CHECK(pd.rackLayout == "dense");
+    CHECK(pd.rackDesignPowerKw > dense.cooling.maxRackKw);
+    CHECK(pd.racksOverCapacity == pd.racks);
+    REQUIRE(dd.hasCode("rack-over-capacity"));
+    for (const auto& item : dd)
+        if (item.code == "rack-over-capacity") {
+            CHECK(item.path == "/cooling/system");
+            CHECK(item.message.find("dense") != std::string::npos);
+        }
+    CHECK(ps.rackLayout == "spread");
+    CHECK(ps.rackLimit == "cooling");
+    CHECK(ps.nodesPerRack < pd.nodesPerRack);
+    CHECK(ps.rackDesignPowerKw <= spread.cooling.maxRackKw);
+    CHECK(ps.racks > pd.racks);
+    CHECK(ps.racksOverCapacity == 0);
+    CHECK(ds.hasCode("rack-layout-spread"));
+    CHECK_FALSE(ds.hasCode("rack-over-capacity"));
+}
+
+TEST_CASE("Facility power adds up: IT + cooling + losses + lighting; PUE >= 1", "[power]")
+{
+    for (const auto& file : test::examples()) {
+        INFO(file.string());
+        auto read = model::readScenarioFile(file);
+        REQUIRE(read.scenario);
+        auto r = model::resolveScenario(*read.scenario, test::catalog(), file.string());
+        REQUIRE(r.resolved);
+        const Evaluation e = evaluate(*r.resolved);
+        REQUIRE(e.ok());
+        const PowerResult& p = e.power;
+        CHECK(p.facilityPowerKw ==
+              Approx(p.itPowerKw + p.coolingPowerKw + p.lossesKw + p.lightingKw).epsilon(1e-9));
+        CHECK(p.lossesKw == Approx(p.pduLossKw + p.upsLossKw + p.transformerLossKw).epsilon(1e-9));
+        CHECK(p.pue >= 1.0);
+        CHECK(e.value("cooling.pue") == Approx(p.pue).epsilon(1e-12));
+        CHECK(p.peakFacilityPowerKw >= p.facilityPowerKw);
+        CHECK(p.annualFacilityEnergyMwh == Approx(p.facilityPowerKw * 8.76).epsilon(1e-9));
+        CHECK(e.cooling.coolingKw == Approx(e.cooling.fanKw + e.cooling.pumpKw +
+                                            e.cooling.chillerKw + e.cooling.heatRejectionKw)
+                                         .epsilon(1e-9));
+    }
+}
+
+TEST_CASE("HVDC distribution loses less than AC UPS and PDUs", "[power]")
+{
+    const auto ac = test::resolvedExample("seed-h100-dallas-d2c");
+    const auto dc =
+        test::resolvedExample("seed-h100-dallas-d2c", [](model::Scenario& s) { s.facility.hvdc = true; });
+    Diagnostics d;
+    const PowerResult pac = solvePower(ac, {}, d);
+    const PowerResult pdc = solvePower(dc, {}, d);
+    CHECK(pdc.upsLossKw == Approx(0.5 * pac.upsLossKw).epsilon(0.02));
+    CHECK(pdc.pduLossKw < pac.pduLossKw);
+    CHECK(evaluate(dc).power.pue < evaluate(ac).power.pue);
+}

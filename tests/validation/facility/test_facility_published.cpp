@@ -1,0 +1,108 @@
+// Published power, cooling and egress figures (shared/references/published.md, "Power and
+// cooling", "Egress", "WAN"). The model computes them from its component physics and the catalog's
+// sourced parameters; nothing here is fitted to the expected answer.
+#include "../../solvers/facility/facilitysupport.h"
+
+#include "dct/solvers/evaluator.h"
+#include "dct/solvers/powersolver.h"
+
+using namespace dct;
+using namespace dct::solvers;
+
+namespace {
+
+Evaluation seedVariant(const std::string& site, const std::string& cooling)
+{
+    return evaluate(test::resolvedExample("seed-h100-dallas-d2c", [&](model::Scenario& s) {
+        s.site.id = site;
+        s.cooling.system.id = cooling;
+    }));
+}
+
+} // namespace
+
+TEST_CASE("Seed whitepaper: D2C+RDHx in Dallas has a PUE near 1.15", "[validation][cooling]")
+{
+    const Evaluation e = evaluate(test::resolvedExample("seed-h100-dallas-d2c"));
+    REQUIRE(e.ok());
+    INFO("PUE " << e.power.pue);
+    CHECK(e.power.pue == Approx(1.15).margin(0.05));
+}
+
+TEST_CASE("Seed whitepaper: CRAC air cooling in Dallas has a PUE of 1.50 to 1.80",
+          "[validation][cooling]")
+{
+    const Evaluation e = evaluate(test::resolvedExample("legacy-air-h100-dallas"));
+    REQUIRE(e.ok());
+    INFO("PUE " << e.power.pue);
+    CHECK(e.power.pue >= 1.50);
+    CHECK(e.power.pue <= 1.80);
+    // The air-cooled twin says what it did with its racks: flagged dense, or spread.
+    CHECK((e.diagnostics.hasCode("rack-over-capacity") ||
+           e.diagnostics.hasCode("rack-layout-spread")));
+}
+
+TEST_CASE("Seed whitepaper: CRAC air PUE stays within 1.50-1.80 in hot sites, D2C within "
+          "1.10-1.20 everywhere",
+          "[validation][cooling]")
+{
+    for (const std::string site : {"dallas", "singapore"}) {
+        INFO(site);
+        const double air = seedVariant(site, "crac-air").power.pue;
+        CHECK(air >= 1.50);
+        CHECK(air <= 1.80);
+    }
+    for (const std::string site : {"dallas", "london", "frankfurt", "singapore"}) {
+        INFO(site);
+        const double d2c = seedVariant(site, "d2c-rdhx").power.pue;
+        CHECK(d2c >= 1.10);
+        CHECK(d2c <= 1.20);
+    }
+}
+
+TEST_CASE("Seed whitepaper and NVIDIA: an 8-GPU H100 chassis pulls up to about 10 kW",
+          "[validation][power]")
+{
+    // At full utilization and clocks a DGX H100 stays within its 10.2 kW nameplate
+    // (NVIDIA DGX H100 datasheet); eight 700 W GPUs alone are 5.6 kW of it.
+    const auto r = test::resolvedExample("seed-h100-dallas-d2c", [](model::Scenario& s) {
+        s.compute.node.id = "dgx-h100";
+        s.compute.utilization = 1.0;
+    });
+    Diagnostics d;
+    const PowerResult p = solvePower(r, {}, d);
+    CHECK(p.gpuPowerW == Approx(700.0).epsilon(1e-12));
+    CHECK(p.nodePowerKw <= 10.2);
+    CHECK(p.nodePowerKw >= 8.0);
+}
+
+TEST_CASE("Seed whitepaper: air cooling struggles past 15 kW a rack; D2C+RDHx holds 50 kW+",
+          "[validation][cooling]")
+{
+    // Five H100 nodes in a 50 kW rack: about 38 kW. Air flags it; D2C+RDHx carries it.
+    auto fiveNodes = [](const std::string& cooling) {
+        return evaluate(test::resolvedExample("seed-h100-dallas-d2c", [&](model::Scenario& s) {
+            s.cooling.system.id = cooling;
+            s.facility.rackPowerLimitKw = 50.0;
+        }));
+    };
+    const Evaluation air = fiveNodes("crac-air");
+    const Evaluation d2c = fiveNodes("d2c-rdhx");
+    CHECK(air.power.rackDesignPowerKw > 15.0);
+    CHECK(air.diagnostics.hasCode("rack-over-capacity"));
+    // Recirculation lifts the inlet past the ASHRAE TC9.9 recommended 27 C.
+    CHECK(air.cooling.inletTempC > 27.0);
+    CHECK_FALSE(d2c.diagnostics.hasCode("rack-over-capacity"));
+    CHECK(d2c.cooling.rackCapacityKw >= 50.0);
+    CHECK(d2c.cooling.inletTempC <= 27.0);
+}
+
+TEST_CASE("Seed whitepaper: 500 TB a month costs $0.05-0.09 a GB metered, far above a port",
+          "[validation][egress]")
+{
+    const Evaluation e = evaluate(test::resolvedExample("seed-h100-dallas-d2c"));
+    CHECK(e.egress.meteredUsdPerGb >= 0.05);
+    CHECK(e.egress.meteredUsdPerGb <= 0.09);
+    CHECK(e.egress.portCarries);
+    CHECK(e.egress.portUsdPerMonth < e.egress.meteredUsdPerMonth);
+}
