@@ -1,0 +1,55 @@
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace dct::cli {
+
+/**
+ * The `store` subcommand: list, show, import, export, history, restore, tag, notes and eval of
+ * scenarios in the SQLite scenario library.
+ */
+class StoreCommand
+{
+public:
+    /** Registers `store` and its subcommands on \a app. */
+    explicit StoreCommand(CLI::App& app);
+
+    /** Returns true when the command line chose `store`. */
+    bool parsed() const;
+    /** Runs the chosen subcommand; \a catalogDir is the --catalog option (may be empty). */
+    int run(const std::string& catalogDir, std::ostream& out, std::ostream& err);
+
+private:
+    CLI::App* m_store = nullptr;
+    CLI::App* m_list = nullptr;
+    CLI::App* m_show = nullptr;
+    CLI::App* m_import = nullptr;
+    CLI::App* m_export = nullptr;
+    CLI::App* m_history = nullptr;
+    CLI::App* m_restore = nullptr;
+    CLI::App* m_tag = nullptr;
+    CLI::App* m_notes = nullptr;
+    CLI::App* m_remove = nullptr;
+    CLI::App* m_eval = nullptr;
+
+    std::string m_path;
+    std::string m_name;
+    std::vector<std::string> m_files;
+    std::vector<std::string> m_tags;
+    std::string m_tagFilter;
+    std::string m_comment;
+    std::string m_output;
+    std::string m_format = "table";
+    std::string m_notesText;
+    int m_version = 0;
+    bool m_untag = false;
+    bool m_info = false;
+};
+
+} // namespace dct::cli
