@@ -1,0 +1,81 @@
+#include "testsupport.h"
+
+#include "dct/cli/cli.h"
+
+#include <sstream>
+
+using namespace dct;
+using nlohmann::json;
+
+namespace {
+
+struct CliRun
+{
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+CliRun runCli(std::vector<std::string> args)
+{
+    args.insert(args.begin(), "dctwin-cli");
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    std::ostringstream out, err;
+    CliRun r;
+    r.code = cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
+std::string example(const char* name)
+{
+    return (test::dataDir() / "examples" / name).string();
+}
+
+} // namespace
+
+TEST_CASE("compare: D2C and air twins side by side, deltas against the first", "[cli][compare]")
+{
+    const std::string catalog = (test::dataDir() / "catalog").string();
+    const auto run = runCli({"--catalog", catalog, "compare", "--format", "json",
+                             example("seed-h100-dallas-d2c.json"),
+                             example("legacy-air-h100-dallas.json")});
+    INFO(run.err);
+    REQUIRE(run.code == 0);
+    const json doc = json::parse(run.out);
+    REQUIRE(doc["scenarios"].size() == 2);
+    bool sawPue = false;
+    for (const auto& m : doc["metrics"]) {
+        REQUIRE(m["values"].size() == 2);
+        if (m["key"] == "cooling.pue") {
+            sawPue = true;
+            const double a = m["values"][0].get<double>();
+            const double b = m["values"][1].get<double>();
+            CHECK(m["deltas"][0].get<double>() == 0.0);
+            CHECK(m["deltas"][1].get<double>() == Approx(b - a).epsilon(1e-12));
+            CHECK(b > a);
+        }
+    }
+    CHECK(sawPue);
+}
+
+TEST_CASE("compare: table and csv formats; one file is a usage error", "[cli][compare]")
+{
+    const std::string catalog = (test::dataDir() / "catalog").string();
+    const auto table = runCli({"--catalog", catalog, "compare", example("seed-h100-dallas-d2c.json"),
+                               example("legacy-air-h100-dallas.json")});
+    CHECK(table.code == 0);
+    CHECK(table.out.find("PUE (annual)") != std::string::npos);
+    CHECK(table.out.find("dB") != std::string::npos);
+    const auto csv = runCli({"--catalog", catalog, "compare", "-f", "csv",
+                             example("seed-h100-dallas-d2c.json"),
+                             example("legacy-air-h100-dallas.json")});
+    CHECK(csv.code == 0);
+    CHECK(csv.out.rfind("key,label,unit,", 0) == 0);
+    CHECK(csv.out.find("\ncooling.pue,") != std::string::npos);
+    const auto one = runCli({"--catalog", catalog, "compare", example("seed-h100-dallas-d2c.json")});
+    CHECK(one.code == 2);
+}
