@@ -58,7 +58,6 @@ FabricGraph buildFabricGraph(const FabricPlan& plan, bool includeHosts)
     const int P = plan.planes;
     const int rails = std::max(1, s.railsPerNode);
     const long long L = plan.leavesPerPlane;
-    const int k = plan.switchPorts;
     const long long u = plan.tiers > 1 ? plan.leafUpPorts : 0;
     const double nicRate = s.endpointRateGbps;
     const double linkRate = s.switchLinkRateGbps;
@@ -174,7 +173,6 @@ FabricGraph buildFabricGraph(const FabricPlan& plan, bool includeHosts)
             }
         }
     }
-    (void)k;
     return f;
 }
 

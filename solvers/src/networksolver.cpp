@@ -189,7 +189,6 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     net.fabricLineGbytePerSPerGpu = net.nicRateGbps / 8.0;
 
     // Oversubscription: traffic leaving a leaf gets uplink/downlink capacity.
-    const int k = std::max(2, r.fabricSwitch.ports);
     const int up = plan.tiers > 1 ? plan.leafUpPorts : 0;
     const int down = std::max(1, plan.leafDownPorts);
     net.oversubscriptionShare = plan.tiers > 1 ? std::min(1.0, static_cast<double>(up) / down)
@@ -223,7 +222,6 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     const bool crossesLeaves = plan.tiers > 1 && r.scenario.compute.nodeCount > nodesPerLeaf;
     const double share = crossesLeaves ? net.oversubscriptionShare * net.routingShare : 1.0;
     net.fabricGbytePerSPerGpu = net.fabricLineGbytePerSPerGpu * net.wire.efficiency * share;
-    (void)k;
 
     net.worldInputs = collectiveInputs(r, net, r.gpuCount(), r.gpusPerNode);
     for (auto op : {CollectiveOp::AllReduce, CollectiveOp::ReduceScatter, CollectiveOp::AllGather,

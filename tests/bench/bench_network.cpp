@@ -1,0 +1,117 @@
+// Network benchmarks (Google Benchmark; not registered with ctest): the 65,536-endpoint 3-tier
+// fat tree of 64-port switches with its max-flow bisection, and the network solver of a
+// 16,384-GPU multi-plane fabric.
+
+#include "dct/model/resolvedscenario.h"
+#include "dct/solvers/fabricbuilder.h"
+#include "dct/solvers/fabricgraph.h"
+#include "dct/solvers/networksolver.h"
+
+#include <benchmark/benchmark.h>
+
+using namespace dct;
+using namespace dct::solvers;
+
+namespace {
+
+FabricSpec fatTree65k()
+{
+    FabricSpec s;
+    s.kind = model::TopologyKind::FatTree;
+    s.nodes = 65536;
+    s.railsPerNode = 1;
+    s.switchPorts = 64;
+    return s;
+}
+
+FabricSpec multiPlane16k()
+{
+    FabricSpec s;
+    s.kind = model::TopologyKind::MultiPlane;
+    s.nodes = 2048;
+    s.railsPerNode = 8;
+    s.planes = 8;
+    s.switchPorts = 64;
+    return s;
+}
+
+model::ResolvedScenario multiPlaneScenario()
+{
+    model::ResolvedScenario r;
+    r.scenario.compute.nodeCount = 2048;
+    r.gpusPerNode = 8;
+    r.rails = 8;
+    r.dataParallel = 2048;
+    r.scenario.workload.tensorParallel = 8;
+    r.scenario.network.topology = model::TopologyKind::MultiPlane;
+    r.scenario.network.planes = 8;
+    r.scenario.network.protocol = model::Protocol::Infiniband;
+    r.fabricSwitch.ports = 64;
+    r.fabricSwitch.portRateGbps = 400.0;
+    r.fabricSwitch.inNetworkReduction = true;
+    r.nic.rateGbps = 400.0;
+    model::CableSpec aec;
+    aec.id = "aec-400g";
+    aec.cableKind = model::CableKind::Aec;
+    aec.reachM = 7.0;
+    aec.priceUsd = 500.0;
+    model::CableSpec aoc = aec;
+    aoc.id = "aoc-400g";
+    aoc.cableKind = model::CableKind::Aoc;
+    aoc.reachM = 30.0;
+    aoc.priceUsd = 900.0;
+    r.cables = {aec, aoc};
+    return r;
+}
+
+void fatTree65kBuild(benchmark::State& state)
+{
+    Diagnostics d;
+    const FabricPlan plan = planFabric(fatTree65k(), d);
+    for (auto _ : state) {
+        FabricGraph g = buildFabricGraph(plan);
+        benchmark::DoNotOptimize(g.edges.size());
+    }
+}
+BENCHMARK(fatTree65kBuild)->Unit(benchmark::kMillisecond);
+
+void fatTree65kBuildAndMaxFlow(benchmark::State& state)
+{
+    Diagnostics d;
+    const FabricPlan plan = planFabric(fatTree65k(), d);
+    double bisection = 0.0;
+    for (auto _ : state) {
+        const FabricGraph g = buildFabricGraph(plan);
+        bisection = bisectionGbps(g);
+        benchmark::DoNotOptimize(bisection);
+    }
+    state.counters["bisection_gbps"] = bisection;
+}
+BENCHMARK(fatTree65kBuildAndMaxFlow)->Unit(benchmark::kMillisecond);
+
+void multiPlane16kNetworkSolve(benchmark::State& state)
+{
+    const model::ResolvedScenario r = multiPlaneScenario();
+    for (auto _ : state) {
+        Diagnostics d;
+        NetworkResult n = solveNetwork(r, 35e9, d);
+        benchmark::DoNotOptimize(n.gradientAllReduce.seconds);
+    }
+}
+BENCHMARK(multiPlane16kNetworkSolve)->Unit(benchmark::kMicrosecond);
+
+void multiPlane16kGraphChecks(benchmark::State& state)
+{
+    Diagnostics d;
+    const FabricPlan plan = planFabric(multiPlane16k(), d);
+    for (auto _ : state) {
+        const FabricGraph g = buildFabricGraph(plan, true);
+        benchmark::DoNotOptimize(bisectionGbps(g));
+        benchmark::DoNotOptimize(hopStats(g, 8).diameterSwitchHops);
+    }
+}
+BENCHMARK(multiPlane16kGraphChecks)->Unit(benchmark::kMillisecond);
+
+} // namespace
+
+BENCHMARK_MAIN();
