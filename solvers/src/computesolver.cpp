@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace dct::solvers {
 
@@ -48,9 +49,23 @@ double expectedMaxOfNormals(double n)
 {
     if (n <= 1.0)
         return 0.0;
+    if (n < 100.0) {
+        // Exact: E[max] = integral of x n phi(x) Phi(x)^(n-1) dx, by Simpson's rule on [-8, 8].
+        const int steps = 800;
+        const double a = -8.0, b = 8.0, h = (b - a) / steps;
+        double sum = 0.0;
+        for (int i = 0; i <= steps; ++i) {
+            const double x = a + i * h;
+            const double pdf = std::exp(-0.5 * x * x) / std::sqrt(2.0 * std::numbers::pi);
+            const double cdf = 0.5 * std::erfc(-x / std::sqrt(2.0));
+            const double f = x * n * pdf * std::pow(cdf, n - 1.0);
+            sum += f * (i == 0 || i == steps ? 1.0 : (i % 2 ? 4.0 : 2.0));
+        }
+        return sum * h / 3.0;
+    }
     // Blom's approximation of the expected largest of n standard normal order statistics:
-    // E[X_(n:n)] ~ Phi^-1((n - 0.375) / (n + 0.25)) (Blom 1958; Harter 1961 tables agree within
-    // about 0.5% for n >= 2).
+    // E[X_(n:n)] ~ Phi^-1((n - 0.375) / (n + 0.25)) (Blom 1958); within 0.5% of Harter's (1961)
+    // tables for n >= 100, and it costs nothing for the 16k-rank clusters sweeps evaluate.
     return inverseNormalCdf((n - 0.375) / (n + 0.25));
 }
 
