@@ -4,7 +4,7 @@
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
 #include "dct/cli/storecommand.h"
-#include "dct/cli/storecommand.h"
+#include "dct/cli/sweepcommand.h"
 #include "dct/cli/topologycommand.h"
 #include "dct/model/catalog.h"
 #include "dct/model/schema.h"
@@ -230,8 +230,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
     auto* schema = app.add_subcommand("schema", "Print the JSON Schema of scenario files");
 
     StoreCommand store(app);
-
-    StoreCommand store(app);
+    SweepCommand sweep(app);
     TopologyCommand topology(app);
 
     try {
@@ -252,10 +251,10 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
             return commandCatalog(o, out, err);
         if (store.parsed())
             return store.run(o.catalogDir, out, err);
+        if (sweep.parsed())
+            return sweep.run(o.catalogDir, out, err);
         if (topology.parsed())
             return topology.run(o.catalogDir, out, err);
-        if (store.parsed())
-            return store.run(o.catalogDir, out, err);
         if (schema->parsed()) {
             out << model::scenarioJsonSchema().dump(2) << "\n";
             return ExitOk;

@@ -1,0 +1,273 @@
+#include "dct/cli/sweepcommand.h"
+
+#include "dct/cli/cli.h"
+#include "dct/model/catalog.h"
+#include "dct/model/scenarioio.h"
+#include "dct/solvers/sweepmerge.h"
+#include "dct/solvers/sweeprunner.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include <unistd.h>
+
+namespace dct::cli {
+
+namespace {
+
+void printError(std::ostream& err, const Error& error)
+{
+    err << "dctwin-cli: error: " << error.toString() << "\n";
+}
+
+std::string shortCount(double n)
+{
+    if (n >= 1e6)
+        return fmt::format("{:.2f}M", n / 1e6);
+    if (n >= 1e4)
+        return fmt::format("{:.1f}k", n / 1e3);
+    return fmt::format("{:.0f}", n);
+}
+
+std::string duration(double seconds)
+{
+    if (!std::isfinite(seconds) || seconds < 0)
+        return "--:--";
+    const auto s = static_cast<long long>(std::llround(seconds));
+    if (s >= 3600)
+        return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
+    return fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+/** Writes \a text (built by \a write) to \a path atomically, or to \a out when it is empty. */
+template <class F>
+Result<void> writeOutput(const std::string& path, std::ostream& out, F&& write)
+{
+    if (path.empty()) {
+        write(out);
+        return {};
+    }
+    // Write beside the target and rename at the end: a killed job leaves no half file that
+    // looks finished.
+    const std::string tmp = path + ".part-" + std::to_string(::getpid());
+    {
+        std::ofstream file(tmp, std::ios::binary);
+        if (!file)
+            return makeError(path, "", "cannot create the output file", "a writable folder");
+        write(file);
+        file.flush();
+        if (!file) {
+            std::remove(tmp.c_str());
+            return makeError(path, "", "writing the output failed (disk full?)",
+                             "a writable folder with free space");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        std::remove(tmp.c_str());
+        return makeError(path, "", "cannot replace the output file: " + ec.message());
+    }
+    return {};
+}
+
+} // namespace
+
+SweepCommand::SweepCommand(CLI::App& app)
+{
+    m_sweep = app.add_subcommand(
+        "sweep", "Evaluate every variant of a sweep spec (grid of JSON-pointer fields) on all "
+                 "cores; one row per variant");
+    m_sweep->add_option("spec", m_spec, "Sweep spec JSON file")->required();
+    m_sweep->add_option("-f,--format", m_format, "Row format: csv or jsonl")
+        ->check(CLI::IsMember({"csv", "jsonl"}));
+    m_sweep->add_option("-o,--output", m_output, "Output file (written atomically); stdout if "
+                                                 "absent");
+    m_sweep->add_option("--shard", m_shard,
+                        "Run part i of N (0 <= i < N), e.g. --shard "
+                        "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT");
+    m_sweep->add_option("-j,--threads", m_threads, "Threads (default: all cores)");
+    m_sweep->add_option("--pareto", m_pareto,
+                        "Also write the rows on the Pareto front of the spec's objectives here");
+    m_sweep->add_option("--merge", m_parts,
+                        "Instead of running, join these shard outputs (as sweep-merge)");
+    m_sweep->add_flag("-q,--quiet", m_quiet, "No progress bar and no summary");
+    m_sweep->add_flag("--progress", m_progress, "Show the progress bar even when stderr is not "
+                                                "a terminal");
+
+    m_mergeCommand = app.add_subcommand(
+        "sweep-merge", "Join the outputs of sharded sweeps into exactly the unsharded output");
+    m_mergeCommand->add_option("parts", m_parts, "Shard outputs")->required();
+    m_mergeCommand->add_option("-o,--output", m_output, "Output file; stdout if absent");
+    m_mergeCommand->add_option("--spec", m_spec,
+                               "The sweep spec, to compute the Pareto front of the whole sweep");
+    m_mergeCommand->add_option("--pareto", m_pareto, "Write the Pareto front here (needs --spec)");
+}
+
+bool SweepCommand::parsed() const
+{
+    return m_sweep->parsed() || m_mergeCommand->parsed();
+}
+
+int SweepCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
+{
+    if (m_mergeCommand->parsed() || !m_parts.empty())
+        return runMerge(out, err);
+    return runSweep(catalogDir, out, err);
+}
+
+int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std::ostream& err)
+{
+    auto spec = solvers::readSweepSpecFile(m_spec);
+    if (!spec) {
+        printError(err, spec.error());
+        return ExitUsage;
+    }
+    solvers::SweepShard shard;
+    if (!m_shard.empty()) {
+        auto parsedShard = solvers::SweepShard::parse(m_shard);
+        if (!parsedShard) {
+            printError(err, parsedShard.error());
+            return ExitUsage;
+        }
+        shard = *parsedShard;
+    }
+    auto catalog = model::Catalog::load(catalogDir.empty() ? model::Catalog::defaultDirectory()
+                                                           : std::filesystem::path(catalogDir));
+    if (!catalog) {
+        printError(err, catalog.error());
+        return ExitUsage;
+    }
+    auto base = model::readScenarioFile(spec->base);
+    if (!base.scenario || base.diagnostics.hasErrors()) {
+        err << "dctwin-cli: error: " << m_spec << ": /base: the base scenario "
+            << spec->base.string() << " cannot be read\n";
+        for (const auto& d : base.diagnostics)
+            err << d.toString() << "\n";
+        return ExitUsage;
+    }
+    auto runner = solvers::SweepRunner::create(*spec, *base.scenario, *catalog);
+    if (!runner) {
+        printError(err, runner.error());
+        return ExitUsage;
+    }
+
+    solvers::SweepRunOptions options;
+    options.shard = shard;
+    options.threads = m_threads;
+    const bool bar = !m_quiet && (m_progress || ::isatty(STDERR_FILENO));
+    const auto started = std::chrono::steady_clock::now();
+    if (bar)
+        options.progress = [&](std::uint64_t done, std::uint64_t total) {
+            const double elapsed =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
+            const double left = rate > 0 ? static_cast<double>(total - done) / rate : NAN;
+            const double share = total ? static_cast<double>(done) / static_cast<double>(total)
+                                       : 1.0;
+            constexpr int width = 30;
+            const int filled = static_cast<int>(share * width);
+            err << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
+                << std::string(static_cast<std::size_t>(width - filled), '.') << "] "
+                << fmt::format("{:5.1f}%  {}/{}  {}/s  {} left   ", share * 100.0,
+                               shortCount(static_cast<double>(done)),
+                               shortCount(static_cast<double>(total)), shortCount(rate),
+                               duration(left))
+                << std::flush;
+        };
+    const auto format = m_format == "jsonl" ? solvers::SweepFormat::Jsonl
+                                            : solvers::SweepFormat::Csv;
+    solvers::SweepSummary summary;
+    auto written = writeOutput(m_output, out, [&](std::ostream& stream) {
+        summary = runner->run(options, format, stream);
+    });
+    if (bar)
+        err << "\n";
+    if (!written) {
+        printError(err, written.error());
+        return ExitUsage;
+    }
+    if (!m_pareto.empty()) {
+        auto front = writeOutput(m_pareto, out, [&](std::ostream& stream) {
+            stream << runner->header(format);
+            for (const auto& row : summary.paretoRows)
+                stream << row;
+        });
+        if (!front) {
+            printError(err, front.error());
+            return ExitUsage;
+        }
+    }
+    if (!m_quiet) {
+        const double rate = summary.seconds > 0
+                                ? static_cast<double>(summary.variants) / summary.seconds
+                                : 0.0;
+        err << fmt::format("sweep: {} variants{} in {:.2f} s ({}/s): {} rows, {} filtered out, "
+                           "{} failed",
+                           summary.variants,
+                           shard.count > 1 ? fmt::format(" (shard {}/{} of {})", shard.index,
+                                                         shard.count, runner->variantCount())
+                                           : std::string(),
+                           summary.seconds, shortCount(rate), summary.written,
+                           summary.filteredOut, summary.failed);
+        if (spec->objectives.size() >= 2)
+            err << fmt::format(", {} on the Pareto front{}", summary.paretoRows.size(),
+                               shard.count > 1 ? " of this shard" : "");
+        err << "\n";
+    }
+    return summary.failed > 0 ? ExitEvaluation : ExitOk;
+}
+
+int SweepCommand::runMerge(std::ostream& out, std::ostream& err)
+{
+    std::vector<std::filesystem::path> parts(m_parts.begin(), m_parts.end());
+    auto merged = solvers::mergeSweepParts(parts);
+    if (!merged) {
+        printError(err, merged.error());
+        return ExitUsage;
+    }
+    if (!m_pareto.empty() && m_spec.empty()) {
+        err << "dctwin-cli: error: --pareto needs --spec (the objectives come from the spec)\n";
+        return ExitUsage;
+    }
+    auto written = writeOutput(m_output, out, [&](std::ostream& stream) {
+        stream << merged->header;
+        for (const auto& row : merged->rows)
+            stream << row.second;
+    });
+    if (!written) {
+        printError(err, written.error());
+        return ExitUsage;
+    }
+    if (!m_pareto.empty()) {
+        auto spec = solvers::readSweepSpecFile(m_spec);
+        if (!spec) {
+            printError(err, spec.error());
+            return ExitUsage;
+        }
+        auto front = solvers::paretoRows(*merged, spec->objectives);
+        if (!front) {
+            Error e = front.error();
+            e.file = m_spec;
+            printError(err, e);
+            return ExitUsage;
+        }
+        auto frontWritten = writeOutput(m_pareto, out, [&](std::ostream& stream) {
+            stream << merged->header;
+            for (const auto& row : *front)
+                stream << row;
+        });
+        if (!frontWritten) {
+            printError(err, frontWritten.error());
+            return ExitUsage;
+        }
+    }
+    return ExitOk;
+}
+
+} // namespace dct::cli
