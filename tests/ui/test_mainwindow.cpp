@@ -1,0 +1,198 @@
+// The main window as a planner uses it: open, edit, watch the dashboard, undo, compare, save.
+#include "uitestsupport.h"
+
+#include "dct/ui/comparemodel.h"
+#include "dct/ui/compareview.h"
+#include "dct/ui/dashboard.h"
+#include "dct/ui/diagnosticsmodel.h"
+#include "dct/ui/mainwindow.h"
+#include "dct/ui/metricsmodel.h"
+#include "dct/ui/scenarioform.h"
+#include "dct/ui/topologyview.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QUndoGroup>
+#include <QUndoStack>
+
+#include <catch2/catch.hpp>
+
+using namespace dct;
+using test::examplePath;
+using test::waitForEvaluation;
+
+TEST_CASE("editing a field updates the dashboard and undo restores it", "[ui][window]")
+{
+    ui::MainWindow window;
+    window.setQuiet(true);
+    ui::ScenarioDocument* document = window.openFile(examplePath("seed-h100-dallas-d2c.json"));
+    REQUIRE(document);
+    REQUIRE(waitForEvaluation(*document));
+    INFO(window.lastError().toStdString());
+    CHECK(window.dashboard()->headline("GPUs") == "256");
+    CHECK(window.metricsModel()->rowCount() > 5);
+
+    document->edit("/compute/node_count", 64);
+    REQUIRE(waitForEvaluation(*document));
+    CHECK(window.dashboard()->headline("GPUs") == "512");
+    CHECK(document->isModified());
+
+    window.undoGroup()->undo();
+    REQUIRE(waitForEvaluation(*document));
+    CHECK(window.dashboard()->headline("GPUs") == "256");
+    CHECK_FALSE(document->isModified());
+    window.undoGroup()->redo();
+    REQUIRE(waitForEvaluation(*document));
+    CHECK(window.dashboard()->headline("GPUs") == "512");
+}
+
+TEST_CASE("a stale evaluation is discarded when a newer edit follows", "[ui][window]")
+{
+    QFile file(examplePath("seed-h100-dallas-d2c.json"));
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    ui::ScenarioDocument seed(nlohmann::json::parse(file.readAll().toStdString()));
+    int landed = 0;
+    QObject::connect(&seed, &ui::ScenarioDocument::evaluated, [&landed] { ++landed; });
+    for (int nodes : {40, 48, 56, 64})
+        seed.edit("/compute/node_count", nodes);
+    REQUIRE(waitForEvaluation(seed));
+    // Four evaluations ran; only the answer to the last edit may land (older ones are stale).
+    CHECK(landed >= 1);
+    const auto* gpus = seed.outcome()->metric({"compute.gpus"});
+    REQUIRE(gpus);
+    CHECK(gpus->value == Approx(512.0));
+}
+
+TEST_CASE("a bad file gives an error naming the file and the JSON path", "[ui][window]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath("bad.json");
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"schema_version": 2, "name": "bad", "site": "dallas",
+                  "compute": {"node": "hgx-h100", "node_count": -3},
+                  "network": {"switch": "sn2700"}, "cooling": {"system": "d2c-rdhx"}})");
+    file.close();
+
+    ui::MainWindow window;
+    window.setQuiet(true);
+    CHECK(window.openFile(path) == nullptr);
+    const QString error = window.lastError();
+    CHECK(error.contains("bad.json"));
+    CHECK(error.contains("/compute/node_count"));
+    CHECK(error.contains("accepted"));
+    CHECK(window.documents().isEmpty());
+
+    const QString notJson = dir.filePath("notjson.json");
+    QFile broken(notJson);
+    REQUIRE(broken.open(QIODevice::WriteOnly));
+    broken.write("{ not json");
+    broken.close();
+    CHECK(window.openFile(notJson) == nullptr);
+    CHECK(window.lastError().contains("notjson.json"));
+}
+
+TEST_CASE("duplicate as what-if compares two scenarios with deltas", "[ui][window][compare]")
+{
+    ui::MainWindow window;
+    window.setQuiet(true);
+    ui::ScenarioDocument* base = window.openFile(examplePath("seed-h100-dallas-d2c.json"));
+    REQUIRE(base);
+    ui::ScenarioDocument* whatIf = window.duplicateAsWhatIf();
+    REQUIRE(whatIf);
+    CHECK(whatIf->title().endsWith("(what-if)"));
+    CHECK(window.documents().size() == 2);
+    whatIf->edit("/compute/node_count", 64);
+    REQUIRE(waitForEvaluation(*base));
+    REQUIRE(waitForEvaluation(*whatIf));
+
+    ui::CompareModel* model = window.compareView()->model();
+    REQUIRE(model->columnCount() == 5);
+    const int gpus = model->rowOf("compute.gpus");
+    REQUIRE(gpus >= 0);
+    CHECK(model->index(gpus, ui::CompareModel::valueColumn(0)).data().toString() == "256");
+    CHECK(model->index(gpus, ui::CompareModel::valueColumn(1)).data().toString() == "512");
+    CHECK(model->index(gpus, ui::CompareModel::deltaColumn(1))
+              .data(ui::CompareModel::ValueRole)
+              .toDouble() == Approx(256.0));
+    // Twice the GPUs train in less time: the what-if's training time is marked better.
+    const int days = model->rowOf("compute.training_days");
+    REQUIRE(days >= 0);
+    CHECK(model->index(days, ui::CompareModel::valueColumn(1))
+              .data(ui::CompareModel::BestRole)
+              .toBool());
+    // Each document has its own undo stack.
+    CHECK(whatIf->undoStack()->count() == 1);
+    CHECK(base->undoStack()->count() == 0);
+}
+
+TEST_CASE("save writes the scenario atomically and reopens it", "[ui][window]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    ui::MainWindow window;
+    window.setQuiet(true);
+    ui::ScenarioDocument* document = window.openFile(examplePath("seed-h100-dallas-d2c.json"));
+    REQUIRE(document);
+    document->edit("/compute/node_count", 40);
+    const QString path = dir.filePath("saved.json");
+    REQUIRE(window.saveTo(path));
+    CHECK_FALSE(document->isModified());
+    CHECK(document->filePath() == path);
+    CHECK(QDir(dir.path()).entryList(QDir::Files) == QStringList{"saved.json"});
+
+    ui::MainWindow second;
+    second.setQuiet(true);
+    ui::ScenarioDocument* reopened = second.openFile(path);
+    REQUIRE(reopened);
+    CHECK(reopened->value("/compute/node_count") == 40);
+    REQUIRE(waitForEvaluation(*document));
+}
+
+TEST_CASE("a diagnostics entry focuses the field it concerns", "[ui][window]")
+{
+    ui::MainWindow window;
+    window.setQuiet(true);
+    window.show();
+    ui::ScenarioDocument* document = window.openFile(examplePath("seed-h100-dallas-d2c.json"));
+    REQUIRE(document);
+    // 256 GPUs cannot be split by a tensor-parallel size of 7.
+    document->edit("/workload/tensor_parallel", 7);
+    REQUIRE(waitForEvaluation(*document));
+    ui::DiagnosticsModel* model = window.diagnosticsModel();
+    int row = -1;
+    for (int r = 0; r < model->rowCount(); ++r)
+        if (model->index(r, 0).data(ui::DiagnosticsModel::PathRole).toString().startsWith(
+                "/workload"))
+            row = r;
+    REQUIRE(row >= 0);
+    const QString path = model->index(row, 0).data(ui::DiagnosticsModel::PathRole).toString();
+    QWidget* editor = window.form()->editor(path);
+    REQUIRE(editor);
+    CHECK(editor->property("dctSeverity").isValid());
+    emit window.diagnosticsTable()->clicked(model->index(row, ui::DiagnosticsModel::MessageColumn));
+    CHECK(editor->isVisible());
+}
+
+TEST_CASE("the topology of a 16k-GPU fabric is drawn in groups", "[ui][topology]")
+{
+    ui::FabricPicture picture;
+    picture.available = true;
+    picture.planes = 8;
+    picture.nodes = 2048;
+    picture.nics = 16384;
+    picture.switchPorts = 64;
+    picture.tiers = {{"leaf", 64, 4096, 0, 2048}, {"spine", 32, 2048, 0, 2048}};
+    ui::TopologyView view;
+    view.setPicture(picture);
+    // A handful of boxes, links and labels per tier, not one item per switch or link.
+    CHECK(view.itemCount() > 10);
+    CHECK(view.itemCount() < 250);
+
+    ui::TopologyView empty;
+    empty.setPicture({});
+    CHECK(empty.itemCount() == 1);
+}

@@ -1,0 +1,99 @@
+// The form editor is generated from the field tables and marks the fields diagnostics name.
+#include "uitestsupport.h"
+
+#include "dct/model/scenario.h"
+#include "dct/ui/fieldgroup.h"
+#include "dct/ui/scenarioform.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
+#include <QUndoStack>
+
+#include <catch2/catch.hpp>
+
+using namespace dct;
+
+TEST_CASE("form groups hold every field of the scenario tables", "[ui][form]")
+{
+    const auto& groups = ui::scenarioFieldGroups();
+    REQUIRE(groups.size() == 6);
+    CHECK(groups[0].title == "Site");
+    CHECK(groups[5].title == "Economics");
+    std::size_t fields = 0;
+    for (const auto& g : groups)
+        fields += g.fields.size();
+    const std::size_t expected =
+        3 + model::ComputeSection::fields().size() + model::StorageSection::fields().size() +
+        model::NetworkSection::fields().size() + model::FacilitySection::fields().size() +
+        model::CoolingSection::fields().size() + model::WorkloadSection::fields().size() +
+        model::EconomicsSection::fields().size();
+    CHECK(fields == expected);
+    const ui::FieldInfo* rack = ui::findFieldInfo("/facility/rack_power_limit_kw");
+    REQUIRE(rack);
+    CHECK(rack->label == "Rack power limit");
+    CHECK(rack->unit == "kW");
+    // An override inside a catalog reference maps to the reference's field.
+    const ui::FieldInfo* node = ui::findFieldInfo("/compute/node/tdp_w");
+    REQUIRE(node);
+    CHECK(node->pointer == "/compute/node");
+    CHECK(ui::humanLabel("mtu_bytes", "bytes") == "MTU");
+}
+
+TEST_CASE("form editors take their kind and range from the field table", "[ui][form]")
+{
+    ui::ScenarioForm form;
+    ui::ScenarioDocument document(
+        nlohmann::json::parse(R"({"schema_version": 2, "compute": {"node_count": 32}})"));
+    form.setDocument(&document);
+
+    auto* count = qobject_cast<QSpinBox*>(form.editor("/compute/node_count"));
+    REQUIRE(count);
+    CHECK(count->minimum() == 1);
+    CHECK(count->maximum() == 10000000);
+    CHECK(count->value() == 32);
+    auto* utilization = qobject_cast<QDoubleSpinBox*>(form.editor("/compute/utilization"));
+    REQUIRE(utilization);
+    CHECK(utilization->maximum() == Approx(1.0));
+    CHECK(utilization->value() == Approx(0.85)); // The default of an absent key.
+    auto* protocol = qobject_cast<QComboBox*>(form.editor("/network/protocol"));
+    REQUIRE(protocol);
+    CHECK(protocol->findText("infiniband") >= 0);
+    auto* gpu = qobject_cast<QComboBox*>(form.editor("/compute/gpu"));
+    REQUIRE(gpu);
+    CHECK(gpu->findData(QStringLiteral("h100-sxm5")) >= 0);
+    CHECK(qobject_cast<QCheckBox*>(form.editor("/facility/hvdc")));
+
+    // A widget edit becomes an undoable command on the document, not a direct mutation.
+    count->setValue(48);
+    CHECK(document.value("/compute/node_count") == 48);
+    CHECK(document.undoStack()->count() == 1);
+    document.undoStack()->undo();
+    CHECK(document.value("/compute/node_count") == 32);
+    CHECK(count->value() == 32);
+    document.undoStack()->redo();
+    CHECK(count->value() == 48);
+    REQUIRE(test::waitForEvaluation(document));
+}
+
+TEST_CASE("diagnostics mark the field they point at and focus it", "[ui][form]")
+{
+    ui::ScenarioForm form;
+    form.resize(400, 600);
+    form.show();
+    ui::ScenarioDocument document(nlohmann::json{{"schema_version", 2}});
+    form.setDocument(&document);
+    Diagnostics d;
+    d.error("/workload/tensor_parallel", "tensor parallel does not divide the GPUs", "8 or 16");
+    form.setDiagnostics(d);
+    QWidget* editor = form.editor("/workload/tensor_parallel");
+    REQUIRE(editor);
+    CHECK(editor->property("dctSeverity").toString() == "error");
+    CHECK(editor->toolTip().contains("does not divide"));
+    CHECK(form.focusField("/workload/tensor_parallel"));
+    CHECK(editor->isVisibleTo(&form));
+    form.setDiagnostics({});
+    CHECK_FALSE(editor->property("dctSeverity").isValid());
+    CHECK_FALSE(form.focusField("/no/such/field"));
+}

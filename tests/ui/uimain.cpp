@@ -1,0 +1,24 @@
+// Catch2 runner of the widget tests: makes the QApplication (offscreen unless told otherwise)
+// before any test runs. catch_discover_tests runs this binary without the test ENVIRONMENT, so
+// the platform must be chosen here, or no test would be registered.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <QStandardPaths>
+
+#include <cstdlib>
+
+int main(int argc, char** argv)
+{
+    if (!std::getenv("QT_QPA_PLATFORM"))
+        setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    if (!std::getenv("DCT_DATA_DIR"))
+        setenv("DCT_DATA_DIR", DCT_TEST_DATA_DIR, 1);
+    // Settings of the tests go to a test location, never the user's.
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("DC Twin Tests"));
+    QApplication::setApplicationName(QStringLiteral("dctwin-tests"));
+    return Catch::Session().run(argc, argv);
+}

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "dct/ui/evaluationoutcome.h"
+
+#include <QAbstractTableModel>
+#include <QStringList>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dct::ui {
+
+/**
+ * Two or more scenarios side by side: one row per figure, one column per scenario, and for every
+ * scenario after the first its change against the first. The better value of a row is marked.
+ */
+class CompareModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    /** Role of a cell's raw number (double), invalid for text cells and missing figures. */
+    static constexpr int ValueRole = Qt::UserRole + 1;
+    /** Role that is true for the cell holding the best value of its row. */
+    static constexpr int BestRole = Qt::UserRole + 2;
+
+    explicit CompareModel(QObject* parent = nullptr);
+
+    /** Compares the evaluations \a outcomes, titled \a titles (the first is the baseline). */
+    void setScenarios(const QStringList& titles,
+                      const std::vector<std::shared_ptr<const EvaluationOutcome>>& outcomes);
+
+    /** Returns -1 when a lower value of the figure is better, +1 when higher, 0 when neither. */
+    static int direction(const std::string& key, const std::string& unit);
+
+    /** Returns the column of scenario \a index's value. */
+    static int valueColumn(int index);
+    /** Returns the column of scenario \a index's change against the first (index >= 1). */
+    static int deltaColumn(int index);
+    /** Returns the row of the figure \a key, or -1. */
+    int rowOf(const std::string& key) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row
+    {
+        std::string key;
+        std::string label;
+        std::string unit;
+        std::vector<std::optional<double>> values; // One per scenario.
+        int best = -1;                             // Scenario holding the better value.
+    };
+    std::optional<double> deltaOf(const Row& row, int scenario) const;
+
+    QStringList m_titles;
+    std::vector<Row> m_rows;
+};
+
+} // namespace dct::ui

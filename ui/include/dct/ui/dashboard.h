@@ -1,0 +1,52 @@
+#pragma once
+
+#include "dct/ui/evaluationoutcome.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QChart;
+class QChartView;
+
+namespace dct::ui {
+
+class MetricCard;
+
+/**
+ * The headline figures of one evaluation (GPUs, switches and ports, all-reduce time, rack kW,
+ * racks, PUE, facility MW, egress a month, training days, TCO) and its charts: power breakdown,
+ * PUE of the cooling options, all-reduce time against message size, cost breakdown. A figure
+ * whose solver has not run shows "n/a".
+ */
+class Dashboard : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit Dashboard(QWidget* parent = nullptr);
+
+    /** Shows \a outcome (nullptr clears the dashboard). */
+    void setOutcome(std::shared_ptr<const EvaluationOutcome> outcome);
+    /** Returns the headline card titled \a title, or nullptr. */
+    MetricCard* card(const QString& title) const;
+    /** Returns the value shown on the card titled \a title ("" when there is none). */
+    QString headline(const QString& title) const;
+    /** Returns the chart views, in reading order. */
+    const std::vector<QChartView*>& chartViews() const { return m_views; }
+
+private:
+    void showHeadlines(const EvaluationOutcome& outcome);
+    void showPower(const EvaluationOutcome& outcome);
+    void showCooling(const EvaluationOutcome& outcome);
+    void showAllReduce(const EvaluationOutcome& outcome);
+    void showCost(const EvaluationOutcome& outcome);
+    QChart* resetChart(int index, const QString& title);
+    void showEmpty(QChart* chart, const QString& why);
+
+    std::vector<std::pair<QString, MetricCard*>> m_cards;
+    std::vector<QChartView*> m_views;
+};
+
+} // namespace dct::ui

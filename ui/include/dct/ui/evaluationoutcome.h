@@ -1,0 +1,55 @@
+#pragma once
+
+#include "dct/model/catalog.h"
+#include "dct/model/scenario.h"
+#include "dct/solvers/evaluation.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dct::ui {
+
+/** The annual PUE the same cluster would have with one cooling system of the catalog. */
+struct CoolingOption
+{
+    std::string systemId;
+    double pue = 0.0;
+    bool selected = false; ///< The scenario's own cooling system.
+};
+
+/**
+ * Everything one evaluation of a scenario document produced: the scenario as read, the
+ * evaluation, and every diagnostic of reading, resolving, validating and solving, each with the
+ * JSON pointer of the field it concerns. Made on a worker thread, read on the UI thread.
+ */
+struct EvaluationOutcome
+{
+    unsigned long long generation = 0; ///< Which edit of the document this answers.
+    std::optional<model::Scenario> scenario;      ///< Empty when the JSON could not be read.
+    std::optional<solvers::Evaluation> evaluation; ///< Empty when it could not be resolved.
+    Diagnostics diagnostics;
+    std::vector<CoolingOption> coolingOptions;    ///< Empty until a solver reports a PUE.
+
+    /** Returns the first metric among \a keys that the evaluation has, or nullptr. */
+    const solvers::Metric* metric(const std::vector<std::string>& keys) const;
+    /** Returns the metrics of the evaluation (empty when there is none). */
+    const std::vector<solvers::Metric>& metrics() const;
+};
+
+/** Returns the metric keys that may hold the annual PUE, in order of preference. */
+const std::vector<std::string>& pueKeys();
+
+/**
+ * Reads, resolves and evaluates the scenario \a document against \a catalog. Never throws: an
+ * exception of a solver becomes an error diagnostic. \a file names the document in diagnostics.
+ */
+EvaluationOutcome evaluateScenarioJson(const nlohmann::json& document,
+                                       std::shared_ptr<const model::Catalog> catalog,
+                                       const std::string& file = {});
+
+} // namespace dct::ui

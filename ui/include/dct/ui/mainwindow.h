@@ -1,0 +1,120 @@
+#pragma once
+
+#include <QList>
+#include <QMainWindow>
+#include <QPointer>
+
+#include <nlohmann/json.hpp>
+
+class QLabel;
+class QMenu;
+class QTabWidget;
+class QTableView;
+class QTreeView;
+class QUndoGroup;
+
+namespace dct::ui {
+
+class CompareView;
+class Dashboard;
+class DiagnosticsModel;
+class MetricsModel;
+class ScenarioDocument;
+class ScenarioForm;
+class ScenarioLibraryModel;
+class TopologyView;
+
+/**
+ * The desktop program's window: the scenario library and the form editor on the left, the
+ * dashboard, topology, compare and all-figures views in the middle, the diagnostics below.
+ */
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    /** The central views, in tab order. */
+    enum View
+    {
+        DashboardView,
+        TopologyTab,
+        CompareTab,
+        FiguresTab
+    };
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /** Opens the scenario file \a path; on failure shows (or, quiet, records) the error. */
+    ScenarioDocument* openFile(const QString& path);
+    /** Opens a new document holding \a json (not saved yet). */
+    ScenarioDocument* openJson(const nlohmann::json& json, const QString& filePath = {});
+    /** Saves the current document to \a path; returns false (and reports) on failure. */
+    bool saveTo(const QString& path);
+    /** Opens a copy of the current document named "... (what-if)" and compares the two. */
+    ScenarioDocument* duplicateAsWhatIf();
+    /** Closes \a document, asking about unsaved changes; returns false when cancelled. */
+    bool closeDocument(ScenarioDocument* document);
+
+    /** Makes \a document the one edited and shown. */
+    void setCurrentDocument(ScenarioDocument* document);
+    ScenarioDocument* currentDocument() const;
+    const QList<ScenarioDocument*>& documents() const { return m_documents; }
+    /** Shows central view \a view. */
+    void showView(View view);
+
+    /** In quiet mode no dialog opens: errors are kept in lastError(), changes are discarded. */
+    void setQuiet(bool quiet) { m_quiet = quiet; }
+    /** Returns the last error reported, e.g. of a bad file. */
+    QString lastError() const { return m_lastError; }
+
+    Dashboard* dashboard() const { return m_dashboard; }
+    ScenarioForm* form() const { return m_form; }
+    TopologyView* topologyView() const { return m_topology; }
+    CompareView* compareView() const { return m_compare; }
+    DiagnosticsModel* diagnosticsModel() const { return m_diagnosticsModel; }
+    MetricsModel* metricsModel() const { return m_metricsModel; }
+    ScenarioLibraryModel* libraryModel() const { return m_libraryModel; }
+    QTableView* diagnosticsTable() const { return m_diagnosticsTable; }
+    QUndoGroup* undoGroup() const { return m_undoGroup; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    void createDocks();
+    void refreshViews();
+    void refreshLibrary();
+    void updateTitle();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void reportError(const QString& title, const QString& text, const QString& details = {});
+    bool maybeSave(ScenarioDocument* document);
+    void openDialog();
+    bool saveCurrent();
+    bool saveCurrentAs();
+    void newDocument();
+    void activateLibraryItem(const QModelIndex& index);
+
+    QList<ScenarioDocument*> m_documents;
+    QPointer<ScenarioDocument> m_current;
+    QUndoGroup* m_undoGroup;
+    QTabWidget* m_tabs = nullptr;
+    Dashboard* m_dashboard = nullptr;
+    TopologyView* m_topology = nullptr;
+    CompareView* m_compare = nullptr;
+    ScenarioForm* m_form = nullptr;
+    QTreeView* m_library = nullptr;
+    QTableView* m_figuresTable = nullptr;
+    QTableView* m_diagnosticsTable = nullptr;
+    MetricsModel* m_metricsModel = nullptr;
+    DiagnosticsModel* m_diagnosticsModel = nullptr;
+    ScenarioLibraryModel* m_libraryModel = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QLabel* m_status = nullptr;
+    bool m_quiet = false;
+    QString m_lastError;
+};
+
+} // namespace dct::ui

@@ -1,0 +1,210 @@
+#include "dct/ui/comparemodel.h"
+
+#include "dct/ui/format.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
+#include <array>
+#include <cmath>
+#include <map>
+
+namespace dct::ui {
+
+CompareModel::CompareModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+int CompareModel::valueColumn(int index)
+{
+    // Columns: figure, unit, then value of scenario 0, then (value, change) per later scenario.
+    return index == 0 ? 2 : 2 * index + 1;
+}
+
+int CompareModel::deltaColumn(int index)
+{
+    return 2 * index + 2;
+}
+
+int CompareModel::direction(const std::string& key, const std::string& unit)
+{
+    const auto has = [&key](const char* part) { return key.find(part) != std::string::npos; };
+    static const std::array<const char*, 13> higher = {
+        "tflops", "pflops", "tokens_per_second", "mfu", "bisection", "throughput", "bandwidth",
+        "gbps", "clock_factor", "free_cooling", "busbw", "algbw", "utilization"};
+    for (const char* part : higher)
+        if (has(part))
+            return +1;
+    static const std::array<const char*, 14> lower = {
+        "pue", "seconds", "days", "cost", "tco", "usd", "hours", "power", "loss", "_kw", "_mw",
+        "latency", "capex", "opex"};
+    for (const char* part : lower)
+        if (has(part))
+            return -1;
+    static const std::array<const char*, 10> lowerUnits = {"USD", "USD/month", "USD/year", "days",
+                                                           "h", "s", "ms", "us", "kW", "MW"};
+    for (const char* u : lowerUnits)
+        if (unit == u)
+            return -1;
+    return 0;
+}
+
+void CompareModel::setScenarios(
+    const QStringList& titles, const std::vector<std::shared_ptr<const EvaluationOutcome>>& outcomes)
+{
+    beginResetModel();
+    m_titles = titles;
+    m_rows.clear();
+    std::map<std::string, std::size_t> rowOfKey;
+    const std::size_t n = outcomes.size();
+    for (std::size_t s = 0; s < n; ++s) {
+        if (!outcomes[s])
+            continue;
+        for (const auto& m : outcomes[s]->metrics()) {
+            auto it = rowOfKey.find(m.key);
+            if (it == rowOfKey.end()) {
+                it = rowOfKey.emplace(m.key, m_rows.size()).first;
+                m_rows.push_back({m.key, m.label, m.unit, std::vector<std::optional<double>>(n),
+                                  -1});
+            }
+            m_rows[it->second].values[s] = m.value;
+        }
+    }
+    for (auto& row : m_rows) {
+        const int dir = direction(row.key, row.unit);
+        if (dir == 0 || n < 2)
+            continue;
+        std::optional<double> best;
+        bool tie = false;
+        for (std::size_t s = 0; s < n; ++s) {
+            if (!row.values[s])
+                continue;
+            const double v = *row.values[s];
+            if (!best || (dir < 0 ? v < *best : v > *best)) {
+                best = v;
+                row.best = static_cast<int>(s);
+                tie = false;
+            } else if (v == *best) {
+                tie = true;
+            }
+        }
+        if (tie)
+            row.best = -1; // No single winner to mark.
+    }
+    endResetModel();
+}
+
+int CompareModel::rowOf(const std::string& key) const
+{
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].key == key)
+            return static_cast<int>(i);
+    return -1;
+}
+
+int CompareModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int CompareModel::columnCount(const QModelIndex& parent) const
+{
+    if (parent.isValid() || m_titles.isEmpty())
+        return parent.isValid() ? 0 : 2;
+    return 2 + 1 + 2 * (static_cast<int>(m_titles.size()) - 1);
+}
+
+std::optional<double> CompareModel::deltaOf(const Row& row, int scenario) const
+{
+    const auto& base = row.values[0];
+    const auto& value = row.values[static_cast<std::size_t>(scenario)];
+    if (!base || !value)
+        return std::nullopt;
+    return *value - *base;
+}
+
+QVariant CompareModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row& row = m_rows[static_cast<std::size_t>(index.row())];
+    const int column = index.column();
+    if (column < 2) {
+        if (role == Qt::DisplayRole)
+            return column == 0 ? qstr(row.label) : qstr(row.unit);
+        if (role == Qt::ToolTipRole)
+            return qstr(row.key);
+        return {};
+    }
+    const bool isDelta = column > 2 && column % 2 == 0;
+    const int scenario = isDelta ? (column - 2) / 2 : (column == 2 ? 0 : (column - 1) / 2);
+    if (isDelta) {
+        const auto delta = deltaOf(row, scenario);
+        if (role == ValueRole)
+            return delta ? QVariant(*delta) : QVariant();
+        if (role == Qt::DisplayRole) {
+            if (!delta)
+                return QStringLiteral("n/a");
+            if (*delta == 0.0)
+                return QStringLiteral("=");
+            const double base = *row.values[0];
+            QString text = (*delta > 0 ? QStringLiteral("+") : QString()) + formatNumber(*delta);
+            if (base != 0.0)
+                text += QStringLiteral(" (%1%2%)")
+                            .arg(*delta > 0 ? QStringLiteral("+") : QString(),
+                                 formatNumber(100.0 * *delta / std::fabs(base)));
+            return text;
+        }
+        if (role == Qt::ForegroundRole && delta && *delta != 0.0) {
+            const int dir = direction(row.key, row.unit);
+            if (dir == 0)
+                return {};
+            const bool better = (dir < 0) == (*delta < 0);
+            return QBrush(better ? QColor(0x1b, 0x5e, 0x20) : QColor(0xb7, 0x1c, 0x1c));
+        }
+        if (role == Qt::TextAlignmentRole)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    }
+    const auto& value = row.values[static_cast<std::size_t>(scenario)];
+    const bool best = row.best == scenario;
+    switch (role) {
+    case Qt::DisplayRole:
+        if (!value)
+            return QStringLiteral("n/a");
+        return best ? QStringLiteral("\u2714 ") + formatNumber(*value) : formatNumber(*value);
+    case ValueRole:
+        return value ? QVariant(*value) : QVariant();
+    case BestRole:
+        return best;
+    case Qt::BackgroundRole:
+        return best ? QVariant(QBrush(QColor(0xc8, 0xe6, 0xc9))) : QVariant();
+    case Qt::FontRole:
+        if (best) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
+QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (section == 0)
+        return tr("Figure");
+    if (section == 1)
+        return tr("Unit");
+    if (section == 2)
+        return m_titles.value(0);
+    const bool isDelta = section % 2 == 0;
+    const int scenario = isDelta ? (section - 2) / 2 : (section - 1) / 2;
+    return isDelta ? tr("\u0394 vs baseline") : m_titles.value(scenario);
+}
+
+} // namespace dct::ui

@@ -1,0 +1,104 @@
+#include "dct/ui/compareview.h"
+
+#include "dct/ui/comparemodel.h"
+#include "dct/ui/scenariodocument.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace dct::ui {
+
+CompareView::CompareView(QWidget* parent)
+    : QWidget(parent), m_list(new QListWidget(this)), m_table(new QTableView(this)),
+      m_model(new CompareModel(this))
+{
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    auto* splitter = new QSplitter(this);
+    auto* side = new QWidget(splitter);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    auto* hint = new QLabel(tr("Scenarios compared (the first is the baseline):"), side);
+    hint->setWordWrap(true);
+    sideLayout->addWidget(hint);
+    sideLayout->addWidget(m_list);
+    auto* legend = new QLabel(tr("\u2714 green: the better value (lower cost, time, power and "
+                                 "PUE; higher throughput). \u0394: change against the baseline."),
+                              side);
+    legend->setWordWrap(true);
+    sideLayout->addWidget(legend);
+    splitter->addWidget(side);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({220, 900});
+    layout->addWidget(splitter);
+
+    m_table->setModel(m_model);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+    connect(m_list, &QListWidget::itemChanged, this, &CompareView::update);
+}
+
+void CompareView::setDocuments(const QList<ScenarioDocument*>& documents, int checkedCount)
+{
+    QList<ScenarioDocument*> checked;
+    for (int i = 0; i < m_list->count(); ++i)
+        if (m_list->item(i)->checkState() == Qt::Checked && i < m_documents.size() &&
+            m_documents[i])
+            checked << m_documents[i].data();
+    for (const auto& d : std::as_const(m_documents))
+        if (d)
+            disconnect(d, nullptr, this, nullptr);
+    m_documents.clear();
+    const QSignalBlocker blocker(m_list);
+    m_list->clear();
+    for (int i = 0; i < documents.size(); ++i) {
+        ScenarioDocument* d = documents[i];
+        m_documents << d;
+        auto* item = new QListWidgetItem(d->title(), m_list);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        const bool on = checked.isEmpty() ? i < checkedCount : checked.contains(d);
+        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+        connect(d, &ScenarioDocument::evaluated, this, &CompareView::update);
+        connect(d, &ScenarioDocument::titleChanged, this, [this, d, item] {
+            item->setText(d->title());
+            update();
+        });
+    }
+    update();
+}
+
+void CompareView::compare(const QList<ScenarioDocument*>& documents)
+{
+    {
+        const QSignalBlocker blocker(m_list);
+        for (int i = 0; i < m_list->count() && i < m_documents.size(); ++i)
+            m_list->item(i)->setCheckState(documents.contains(m_documents[i].data())
+                                               ? Qt::Checked
+                                               : Qt::Unchecked);
+    }
+    update();
+}
+
+void CompareView::update()
+{
+    QStringList titles;
+    std::vector<std::shared_ptr<const EvaluationOutcome>> outcomes;
+    for (int i = 0; i < m_list->count() && i < m_documents.size(); ++i) {
+        if (m_list->item(i)->checkState() != Qt::Checked || !m_documents[i])
+            continue;
+        titles << m_documents[i]->title();
+        outcomes.push_back(m_documents[i]->outcome());
+    }
+    m_model->setScenarios(titles, outcomes);
+}
+
+} // namespace dct::ui

@@ -1,0 +1,376 @@
+#include "dct/ui/dashboard.h"
+
+#include "dct/ui/format.h"
+#include "dct/ui/metriccard.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QGridLayout>
+#include <QHorizontalBarSeries>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPieSeries>
+#include <QPieSlice>
+#include <QScatterSeries>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dct::ui {
+
+namespace {
+
+/** A headline: its title and the metric keys that may hold it, in order of preference. */
+struct Headline
+{
+    const char* title;
+    std::vector<std::string> keys;
+    std::vector<std::string> detailKeys; ///< A second figure for the detail line.
+    const char* solver;                             ///< Named when no key is there.
+};
+
+const std::vector<Headline>& headlines()
+{
+    static const std::vector<Headline> list = {
+        {"GPUs", {"compute.gpus"}, {"compute.cluster_peak_pflops"}, "compute"},
+        {"Switches and ports",
+         {"network.switches", "network.switch_count", "network.total_switches"},
+         {"network.ports_used", "network.switch_ports_used", "network.ports"},
+         "network"},
+        {"All-reduce time",
+         {"collectives.allreduce_ms", "collectives.allreduce_seconds",
+          "collectives.allreduce_time_ms", "collectives.allreduce_us",
+          "compute.allreduce_seconds_per_step"},
+         {"collectives.busbw_gbps", "collectives.bus_bandwidth_gbps"},
+         "collectives"},
+        {"Rack power", {"power.rack_kw", "power.rack_power_kw"},
+         {"power.rack_nameplate_kw", "power.nodes_per_rack"}, "power"},
+        {"Racks", {"power.racks", "power.rack_count"}, {"power.rows", "power.floor_m2"}, "power"},
+        {"PUE", pueKeys(), {"cooling.cooling_kw", "power.cooling_kw"}, "cooling"},
+        {"Facility power",
+         {"power.facility_mw", "power.facility_power_mw", "power.facility_kw",
+          "power.facility_power_kw"},
+         {"power.it_kw", "power.it_power_kw", "power.it_mw"},
+         "power"},
+        {"Egress a month",
+         {"egress.best_usd_per_month", "egress.metered_usd_per_month",
+          "egress.cost_usd_per_month", "egress.monthly_usd"},
+         {"egress.unmetered_usd_per_month", "egress.port_usd_per_month"},
+         "egress"},
+        {"Training time", {"compute.training_days"}, {"compute.gpu_hours"}, "compute"},
+        {"TCO", {"cost.tco_usd", "cost.total_usd", "cost.tco"},
+         {"cost.usd_per_gpu_hour", "cost.cost_per_gpu_hour_usd"}, "cost"},
+    };
+    return list;
+}
+
+/** Returns \a m as "value unit", kW above 1000 shown as MW. */
+QString formatMetric(const solvers::Metric& m)
+{
+    if (m.unit == "kW" && std::fabs(m.value) >= 1000.0)
+        return formatValue(m.value / 1000.0, "MW");
+    if (m.unit == "s" && std::fabs(m.value) < 1.0 && m.value != 0.0)
+        return formatValue(m.value * 1000.0, "ms");
+    return formatValue(m.value, m.unit);
+}
+
+// Breakdowns read the solvers' result structs when the evaluation carries them; the templates
+// compile to nothing before those solvers land (see fabricpicture.cpp).
+using Slices = std::vector<std::pair<QString, double>>;
+
+template <class E>
+Slices powerSlices(const E& e)
+{
+    Slices s;
+    if constexpr (requires { e.power.nodesPowerKw; e.power.coolingPowerKw; }) {
+        const auto& p = e.power;
+        s = {{QObject::tr("GPU nodes"), p.nodesPowerKw},
+             {QObject::tr("Network"), p.networkPowerKw},
+             {QObject::tr("Storage"), p.storagePowerKw},
+             {QObject::tr("Cooling"), p.coolingPowerKw},
+             {QObject::tr("Power losses"), p.lossesKw},
+             {QObject::tr("Lighting"), p.lightingKw}};
+    }
+    return s;
+}
+
+/** Returns the figures of \a outcome in section \a section whose key has one of \a parts. */
+Slices metricSlices(const EvaluationOutcome& outcome, const std::string& section,
+                    const std::vector<std::string>& units, const std::vector<std::string>& skip)
+{
+    Slices s;
+    for (const auto& m : outcome.metrics()) {
+        if (m.section() != section || std::find(units.begin(), units.end(), m.unit) == units.end())
+            continue;
+        bool skipped = false;
+        for (const auto& part : skip)
+            skipped = skipped || m.key.find(part) != std::string::npos;
+        if (!skipped && m.value > 0.0)
+            s.push_back({qstr(m.label), m.value});
+    }
+    return s;
+}
+
+template <class E>
+std::vector<QPointF> allReduceCurve(const E& e)
+{
+    std::vector<QPointF> points;
+    if constexpr (requires { e.collectives.curve; }) {
+        for (const auto& p : e.collectives.curve) {
+            if constexpr (requires { p.messageBytes; p.seconds; })
+                points.emplace_back(static_cast<double>(p.messageBytes), p.seconds * 1e3);
+            else if constexpr (requires { p.bytes; p.seconds; })
+                points.emplace_back(static_cast<double>(p.bytes), p.seconds * 1e3);
+        }
+    }
+    return points;
+}
+
+} // namespace
+
+Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QGridLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(6);
+    const auto& list = headlines();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        auto* card = new MetricCard(tr(list[i].title), this);
+        m_cards.push_back({QString::fromLatin1(list[i].title), card});
+        layout->addWidget(card, static_cast<int>(i / 5), static_cast<int>(i % 5));
+    }
+    for (int i = 0; i < 4; ++i) {
+        auto* chart = new QChart;
+        chart->setAnimationOptions(QChart::NoAnimation);
+        auto* view = new QChartView(chart, this);
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumSize(300, 220);
+        m_views.push_back(view);
+    }
+    layout->addWidget(m_views[0], 2, 0, 1, 3);
+    layout->addWidget(m_views[1], 2, 3, 1, 2);
+    layout->addWidget(m_views[2], 3, 0, 1, 3);
+    layout->addWidget(m_views[3], 3, 3, 1, 2);
+    layout->setRowStretch(2, 1);
+    layout->setRowStretch(3, 1);
+    setOutcome(nullptr);
+}
+
+MetricCard* Dashboard::card(const QString& title) const
+{
+    for (const auto& [name, card] : m_cards)
+        if (name == title)
+            return card;
+    return nullptr;
+}
+
+QString Dashboard::headline(const QString& title) const
+{
+    const MetricCard* c = card(title);
+    return c ? c->value() : QString();
+}
+
+void Dashboard::setOutcome(std::shared_ptr<const EvaluationOutcome> outcome)
+{
+    const EvaluationOutcome empty;
+    const EvaluationOutcome& o = outcome ? *outcome : empty;
+    showHeadlines(o);
+    showPower(o);
+    showCooling(o);
+    showAllReduce(o);
+    showCost(o);
+}
+
+void Dashboard::showHeadlines(const EvaluationOutcome& outcome)
+{
+    const auto& list = headlines();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        MetricCard* c = m_cards[i].second;
+        const solvers::Metric* m = outcome.metric(list[i].keys);
+        if (!m) {
+            c->setUnavailable(!outcome.evaluation
+                                  ? tr("no evaluation (see diagnostics)")
+                                  : tr("the %1 solver reports no such figure")
+                                        .arg(QString::fromLatin1(list[i].solver)));
+            continue;
+        }
+        QString detail = qstr(m->label);
+        if (const solvers::Metric* d = outcome.metric(list[i].detailKeys))
+            detail = qstr(d->label) + QStringLiteral(": ") + formatMetric(*d);
+        c->setValue(formatMetric(*m), detail);
+    }
+}
+
+QChart* Dashboard::resetChart(int index, const QString& title)
+{
+    QChart* chart = m_views[static_cast<std::size_t>(index)]->chart();
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes())
+        chart->removeAxis(axis);
+    chart->setTitle(title);
+    chart->legend()->setVisible(false);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    return chart;
+}
+
+void Dashboard::showEmpty(QChart* chart, const QString& why)
+{
+    chart->setTitle(chart->title() + QStringLiteral("<br><span style='color:#6e7781;"
+                                                    "font-weight:normal'>n/a: %1</span>")
+                                         .arg(why.toHtmlEscaped()));
+}
+
+void Dashboard::showPower(const EvaluationOutcome& outcome)
+{
+    QChart* chart = resetChart(0, tr("Power breakdown (kW)"));
+    Slices slices;
+    if (outcome.evaluation)
+        slices = powerSlices(*outcome.evaluation);
+    if (slices.empty())
+        slices = metricSlices(outcome, "power", {"kW"},
+                              {"facility", "peak", "rack", "it_", "design", "nameplate", "node_",
+                               "indoor", "gpu"});
+    slices.erase(std::remove_if(slices.begin(), slices.end(),
+                                [](const auto& s) { return !(s.second > 0.0); }),
+                 slices.end());
+    if (slices.empty()) {
+        showEmpty(chart, tr("the power solver has not reported a breakdown"));
+        return;
+    }
+    auto* set = new QBarSet(tr("kW"));
+    QStringList categories;
+    for (auto it = slices.rbegin(); it != slices.rend(); ++it) {
+        *set << it->second;
+        categories << it->first;
+    }
+    set->setColor(QColor(0x42, 0x85, 0xf4));
+    set->setLabelColor(Qt::black);
+    auto* series = new QHorizontalBarSeries;
+    series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    series->setLabelsFormat(QStringLiteral("@value"));
+    series->setLabelsPrecision(4);
+    chart->addSeries(series);
+    auto* axisY = new QBarCategoryAxis;
+    axisY->append(categories);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    series->attachAxis(axisY);
+    auto* axisX = new QValueAxis;
+    double top = 0.0;
+    for (const auto& s : slices)
+        top = std::max(top, s.second);
+    axisX->setRange(0.0, top * 1.25);
+    axisX->setLabelFormat(QStringLiteral("%.0f"));
+    axisX->setTitleText(tr("kW"));
+    chart->addAxis(axisX, Qt::AlignBottom);
+    series->attachAxis(axisX);
+}
+
+void Dashboard::showCooling(const EvaluationOutcome& outcome)
+{
+    QChart* chart = resetChart(1, tr("PUE of the cooling options"));
+    if (outcome.coolingOptions.empty()) {
+        showEmpty(chart, tr("the cooling solver has not reported a PUE"));
+        return;
+    }
+    auto* selected = new QBarSet(tr("this scenario"));
+    auto* other = new QBarSet(tr("alternative"));
+    selected->setColor(QColor(0x0f, 0x9d, 0x58));
+    other->setColor(QColor(0xb0, 0xbe, 0xc5));
+    QStringList categories;
+    double top = 1.0;
+    for (const auto& option : outcome.coolingOptions) {
+        categories << qstr(option.systemId);
+        *selected << (option.selected ? option.pue : 0.0);
+        *other << (option.selected ? 0.0 : option.pue);
+        top = std::max(top, option.pue);
+    }
+    auto* series = new QStackedBarSeries;
+    series->append(selected);
+    series->append(other);
+    series->setLabelsVisible(true);
+    series->setLabelsFormat(QStringLiteral("@value"));
+    series->setLabelsPrecision(3);
+    chart->addSeries(series);
+    auto* axisX = new QBarCategoryAxis;
+    axisX->append(categories);
+    chart->addAxis(axisX, Qt::AlignBottom);
+    series->attachAxis(axisX);
+    auto* axisY = new QValueAxis;
+    axisY->setRange(0.0, std::ceil(top * 10.0 + 1.0) / 10.0);
+    axisY->setLabelFormat(QStringLiteral("%.2f"));
+    axisY->setTitleText(tr("PUE"));
+    chart->addAxis(axisY, Qt::AlignLeft);
+    series->attachAxis(axisY);
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+}
+
+void Dashboard::showAllReduce(const EvaluationOutcome& outcome)
+{
+    QChart* chart = resetChart(2, tr("All-reduce time against message size"));
+    std::vector<QPointF> points;
+    if (outcome.evaluation)
+        points = allReduceCurve(*outcome.evaluation);
+    points.erase(std::remove_if(points.begin(), points.end(),
+                                [](const QPointF& p) { return !(p.x() > 0 && p.y() > 0); }),
+                 points.end());
+    if (points.size() < 2) {
+        showEmpty(chart, tr("the collectives solver has not reported a curve"));
+        return;
+    }
+    auto* line = new QLineSeries;
+    auto* dots = new QScatterSeries;
+    dots->setMarkerSize(6.0);
+    for (const auto& p : points) {
+        line->append(p);
+        dots->append(p);
+    }
+    chart->addSeries(line);
+    chart->addSeries(dots);
+    auto* axisX = new QLogValueAxis;
+    axisX->setBase(10.0);
+    axisX->setTitleText(tr("message size (bytes)"));
+    axisX->setLabelFormat(QStringLiteral("%.0e"));
+    auto* axisY = new QLogValueAxis;
+    axisY->setBase(10.0);
+    axisY->setTitleText(tr("time (ms)"));
+    axisY->setLabelFormat(QStringLiteral("%.3g"));
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(line),
+                               static_cast<QAbstractSeries*>(dots)}) {
+        s->attachAxis(axisX);
+        s->attachAxis(axisY);
+    }
+}
+
+void Dashboard::showCost(const EvaluationOutcome& outcome)
+{
+    QChart* chart = resetChart(3, tr("Cost breakdown"));
+    Slices slices = metricSlices(outcome, "cost", {"USD"},
+                                 {"tco", "total", "per_", "training_run", "npv"});
+    if (slices.empty()) {
+        showEmpty(chart, tr("the cost solver has not reported a breakdown"));
+        return;
+    }
+    auto* series = new QPieSeries;
+    double total = 0.0;
+    for (const auto& s : slices)
+        total += s.second;
+    for (const auto& s : slices) {
+        QPieSlice* slice = series->append(s.first, s.second);
+        slice->setLabel(QStringLiteral("%1: %2").arg(s.first, formatValue(s.second, "USD")));
+        slice->setLabelVisible(s.second >= 0.03 * total);
+    }
+    series->setPieSize(0.6);
+    chart->addSeries(series);
+    chart->legend()->setVisible(false);
+}
+
+} // namespace dct::ui
