@@ -81,8 +81,11 @@ Evaluation evaluate(const model::ResolvedScenario& r, const EvaluateOptions& opt
     // Inputs from the network solver: its switches, NICs and optics draw power and cost money.
     PowerInputs powerInputs;
     CostInputs costInputs;
-    powerInputs.networkPowerKw = e.network.topology.powerW / 1000.0;
-    costInputs.networkCapexUsd = e.network.topology.costUsd;
+    // The node's base power and price already hold its NICs (NodeSpec), so only switches,
+    // cables and optics are added here.
+    powerInputs.networkPowerKw =
+        (e.network.topology.powerW - e.network.topology.nicPowerW) / 1000.0;
+    costInputs.networkCapexUsd = e.network.topology.costUsd - e.network.topology.nicCostUsd;
 
     // The thermal loop: GPU clock -> power drawn -> heat -> rack and coolant temperatures -> the
     // clock those temperatures allow. Fixed-point iteration on the clock factor; the relaxation
