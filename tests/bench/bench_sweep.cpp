@@ -1,0 +1,135 @@
+// Sweep throughput and the time of one coupled evaluation; run by hand in a Release build:
+//   build-release/tests/bench/bench_sweep
+#include "dct/model/catalog.h"
+#include "dct/model/resolver.h"
+#include "dct/model/scenarioio.h"
+#include "dct/solvers/evaluator.h"
+#include "dct/solvers/sweeprunner.h"
+
+#include <benchmark/benchmark.h>
+
+#include <ostream>
+#include <streambuf>
+
+using namespace dct;
+
+namespace {
+
+/** Discards what is written, so that the benchmark measures the sweep, not the disk. */
+class NullBuffer : public std::streambuf
+{
+protected:
+    int overflow(int c) override { return c; }
+    std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+};
+
+const model::Catalog& catalog()
+{
+    static const model::Catalog c = model::Catalog::load(model::Catalog::defaultDirectory()).value();
+    return c;
+}
+
+model::Scenario example(const char* name)
+{
+    auto read = model::readScenarioFile(model::Catalog::dataDirectory() / "examples" / name);
+    return *read.scenario;
+}
+
+solvers::SweepSpec gridSpec(int nodeValues, int mfuValues)
+{
+    nlohmann::json nodes = nlohmann::json::array();
+    for (int i = 0; i < nodeValues; ++i)
+        nodes.push_back(8 + 8 * i);
+    nlohmann::json j = {
+        {"base", "seed-h100-dallas-d2c.json"},
+        {"axes",
+         {{{"field", "/compute/node_count"}, {"values", nodes}},
+          {{"field", "/network/tiers"}, {"values", {0}}},
+          {{"field", "/workload/mfu"},
+           {"sample", "uniform"},
+           {"min", 0.3},
+           {"max", 0.5},
+           {"count", mfuValues},
+           {"seed", 1}}}},
+        {"metrics", {"compute.training_days", "cooling.pue", "cost.tco_usd_per_year"}}};
+    return solvers::parseSweepSpec(j, "bench.json").value();
+}
+
+/** Variants per second of a sweep with the full coupled evaluation, on every core. */
+void sweepFullEvaluation(benchmark::State& state)
+{
+    const auto runner =
+        solvers::SweepRunner::create(gridSpec(16, 64), example("seed-h100-dallas-d2c.json"),
+                                     catalog())
+            .value();
+    NullBuffer buffer;
+    std::ostream out(&buffer);
+    std::uint64_t variants = 0;
+    for (auto _ : state) {
+        auto summary = runner.run({}, solvers::SweepFormat::Csv, out);
+        variants += summary.variants;
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(variants));
+    state.counters["variants_per_s"] =
+        benchmark::Counter(static_cast<double>(variants), benchmark::Counter::kIsRate);
+}
+BENCHMARK(sweepFullEvaluation)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/** Variants per second of the sweep machinery alone (set fields, format rows, order output),
+ *  with a trivial evaluator: the ceiling that fast solvers would reach. */
+void sweepMachineryOnly(benchmark::State& state)
+{
+    auto resolved = model::resolveScenario(example("seed-h100-dallas-d2c.json"), catalog());
+    const auto runner =
+        solvers::SweepRunner::create(gridSpec(64, 1024), *resolved.resolved,
+                                     [](const model::ResolvedScenario& r) {
+                                         solvers::Evaluation e;
+                                         e.metrics.resize(3);
+                                         e.metrics[0] = {"compute.training_days", "", 
+                                                         r.scenario.workload.mfu, "", {}};
+                                         e.metrics[1] = {"cooling.pue", "", 1.2, "", {}};
+                                         e.metrics[2] = {"cost.tco_usd_per_year", "",
+                                                         r.gpuCount() * 1.0, "", {}};
+                                         return e;
+                                     })
+            .value();
+    NullBuffer buffer;
+    std::ostream out(&buffer);
+    std::uint64_t variants = 0;
+    for (auto _ : state) {
+        auto summary = runner.run({}, solvers::SweepFormat::Csv, out);
+        variants += summary.variants;
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(variants));
+    state.counters["variants_per_s"] =
+        benchmark::Counter(static_cast<double>(variants), benchmark::Counter::kIsRate);
+}
+BENCHMARK(sweepMachineryOnly)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/** One coupled evaluation (every solver and the thermal loop) of the 16k-GPU example. */
+void evaluateMultiplane16k(benchmark::State& state)
+{
+    auto resolved = model::resolveScenario(example("multiplane-16k-h100.json"), catalog());
+    const model::ResolvedScenario& r = *resolved.resolved;
+    for (auto _ : state) {
+        auto e = solvers::evaluate(r);
+        benchmark::DoNotOptimize(e);
+    }
+}
+BENCHMARK(evaluateMultiplane16k)->Unit(benchmark::kMicrosecond);
+
+/** One coupled evaluation of the 256-GPU seed case. */
+void evaluateSeed(benchmark::State& state)
+{
+    auto resolved = model::resolveScenario(example("seed-h100-dallas-d2c.json"), catalog());
+    const model::ResolvedScenario& r = *resolved.resolved;
+    for (auto _ : state) {
+        auto e = solvers::evaluate(r);
+        benchmark::DoNotOptimize(e);
+    }
+}
+BENCHMARK(evaluateSeed)->Unit(benchmark::kMicrosecond);
+
+} // namespace
+
+BENCHMARK_MAIN();
