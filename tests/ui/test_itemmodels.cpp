@@ -106,7 +106,9 @@ TEST_CASE("compare model shows deltas and marks the better value", "[ui][models]
     CHECK(model.index(tco, CompareModel::deltaColumn(1)).data(CompareModel::ValueRole).toDouble() ==
           Approx(-20e6));
     CHECK(model.index(tco, CompareModel::deltaColumn(1)).data().toString().contains("-20"));
-    CHECK(model.headerData(CompareModel::valueColumn(1), Qt::Horizontal).toString() == "B");
+    CHECK(model.headerData(CompareModel::valueColumn(1), Qt::Horizontal).toString() == "B: B");
+    CHECK(model.headerData(CompareModel::deltaColumn(1), Qt::Horizontal).toString() ==
+          QStringLiteral("\u0394 B vs A"));
 
     // A figure only one scenario has is "n/a" in the other.
     const auto c = outcomeOf({{"power.pue", "PUE", 1.2, "", {}}});

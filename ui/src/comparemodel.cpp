@@ -93,6 +93,11 @@ void CompareModel::setScenarios(
     endResetModel();
 }
 
+QString CompareModel::letterOf(int index)
+{
+    return index < 26 ? QString(QChar('A' + index)) : QString::number(index + 1);
+}
+
 int CompareModel::rowOf(const std::string& key) const
 {
     for (std::size_t i = 0; i < m_rows.size(); ++i)
@@ -194,17 +199,24 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
 
 QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal ||
+        (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return QAbstractTableModel::headerData(section, orientation, role);
     if (section == 0)
         return tr("Figure");
     if (section == 1)
         return tr("Unit");
-    if (section == 2)
-        return m_titles.value(0);
-    const bool isDelta = section % 2 == 0;
-    const int scenario = isDelta ? (section - 2) / 2 : (section - 1) / 2;
-    return isDelta ? tr("\u0394 vs baseline") : m_titles.value(scenario);
+    const bool isDelta = section > 2 && section % 2 == 0;
+    const int scenario = isDelta ? (section - 2) / 2 : (section == 2 ? 0 : (section - 1) / 2);
+    const QString letter = letterOf(scenario);
+    if (isDelta)
+        return tr("\u0394 %1 vs A").arg(letter);
+    if (role == Qt::ToolTipRole)
+        return m_titles.value(scenario);
+    QString title = m_titles.value(scenario);
+    if (title.size() > 22)
+        title = title.left(20) + QStringLiteral("\u2026");
+    return QStringLiteral("%1: %2").arg(letter, title);
 }
 
 } // namespace dct::ui

@@ -35,7 +35,7 @@ CompareView::CompareView(QWidget* parent)
     splitter->addWidget(side);
     splitter->addWidget(m_table);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({220, 900});
+    splitter->setSizes({280, 900});
     layout->addWidget(splitter);
 
     m_table->setModel(m_model);
@@ -43,6 +43,7 @@ CompareView::CompareView(QWidget* parent)
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_table->setWordWrap(false);
     connect(m_list, &QListWidget::itemChanged, this, &CompareView::update);
 }
@@ -64,36 +65,41 @@ void CompareView::setDocuments(const QList<ScenarioDocument*>& documents, int ch
         ScenarioDocument* d = documents[i];
         m_documents << d;
         auto* item = new QListWidgetItem(d->title(), m_list);
+        item->setToolTip(d->title());
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         const bool on = checked.isEmpty() ? i < checkedCount : checked.contains(d);
         item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
         connect(d, &ScenarioDocument::evaluated, this, &CompareView::update);
-        connect(d, &ScenarioDocument::titleChanged, this, [this, d, item] {
-            item->setText(d->title());
-            update();
-        });
+        connect(d, &ScenarioDocument::titleChanged, this, &CompareView::update);
     }
     update();
 }
 
 void CompareView::compare(const QList<ScenarioDocument*>& documents)
 {
-    {
-        const QSignalBlocker blocker(m_list);
-        for (int i = 0; i < m_list->count() && i < m_documents.size(); ++i)
-            m_list->item(i)->setCheckState(documents.contains(m_documents[i].data())
-                                               ? Qt::Checked
-                                               : Qt::Unchecked);
-    }
-    update();
+    // The documents compared come first, in the order given: the first is the baseline.
+    QList<ScenarioDocument*> ordered = documents;
+    for (const auto& d : std::as_const(m_documents))
+        if (d && !ordered.contains(d.data()))
+            ordered << d.data();
+    m_list->clear();
+    setDocuments(ordered, static_cast<int>(documents.size()));
 }
 
 void CompareView::update()
 {
     QStringList titles;
     std::vector<std::shared_ptr<const EvaluationOutcome>> outcomes;
+    const QSignalBlocker blocker(m_list);
     for (int i = 0; i < m_list->count() && i < m_documents.size(); ++i) {
-        if (m_list->item(i)->checkState() != Qt::Checked || !m_documents[i])
+        if (!m_documents[i])
+            continue;
+        const bool on = m_list->item(i)->checkState() == Qt::Checked;
+        m_list->item(i)->setText(on ? QStringLiteral("%1: %2").arg(
+                                          CompareModel::letterOf(static_cast<int>(titles.size())),
+                                          m_documents[i]->title())
+                                    : m_documents[i]->title());
+        if (!on)
             continue;
         titles << m_documents[i]->title();
         outcomes.push_back(m_documents[i]->outcome());

@@ -11,9 +11,6 @@
 #include <QHorizontalBarSeries>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QPieSeries>
-#include <QPieSlice>
-#include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QValueAxis>
 
@@ -37,33 +34,20 @@ const std::vector<Headline>& headlines()
 {
     static const std::vector<Headline> list = {
         {"GPUs", {"compute.gpus"}, {"compute.cluster_peak_pflops"}, "compute"},
-        {"Switches and ports",
-         {"network.switches", "network.switch_count", "network.total_switches"},
-         {"network.ports_used", "network.switch_ports_used", "network.ports"},
-         "network"},
+        {"Switches and ports", {"network.switches", "network.switch_count"}, {}, "network"},
         {"All-reduce time",
-         {"collectives.allreduce_ms", "collectives.allreduce_seconds",
-          "collectives.allreduce_time_ms", "collectives.allreduce_us",
-          "compute.allreduce_seconds_per_step"},
-         {"collectives.busbw_gbps", "collectives.bus_bandwidth_gbps"},
+         {"collectives.gradient_allreduce_seconds", "compute.allreduce_seconds_per_step"},
+         {"collectives.gradient_allreduce_busbw_gbyte_per_s"},
          "collectives"},
         {"Rack power", {"power.rack_kw", "power.rack_power_kw"},
          {"power.rack_nameplate_kw", "power.nodes_per_rack"}, "power"},
         {"Racks", {"power.racks", "power.rack_count"}, {"power.rows", "power.floor_m2"}, "power"},
         {"PUE", pueKeys(), {"cooling.cooling_kw", "power.cooling_kw"}, "cooling"},
-        {"Facility power",
-         {"power.facility_mw", "power.facility_power_mw", "power.facility_kw",
-          "power.facility_power_kw"},
-         {"power.it_kw", "power.it_power_kw", "power.it_mw"},
-         "power"},
-        {"Egress a month",
-         {"egress.best_usd_per_month", "egress.metered_usd_per_month",
-          "egress.cost_usd_per_month", "egress.monthly_usd"},
-         {"egress.unmetered_usd_per_month", "egress.port_usd_per_month"},
-         "egress"},
+        {"Facility power", {"power.facility_kw", "power.facility_mw"}, {"power.it_kw"}, "power"},
+        {"Egress a month", {"egress.usd_per_month", "egress.metered_usd_per_month"},
+         {"egress.metered_usd_per_month"}, "egress"},
         {"Training time", {"compute.training_days"}, {"compute.gpu_hours"}, "compute"},
-        {"TCO", {"cost.tco_usd", "cost.total_usd", "cost.tco"},
-         {"cost.usd_per_gpu_hour", "cost.cost_per_gpu_hour_usd"}, "cost"},
+        {"TCO", {"cost.tco_usd_per_year", "cost.tco_usd"}, {"cost.usd_per_gpu_hour"}, "cost"},
     };
     return list;
 }
@@ -116,18 +100,24 @@ Slices metricSlices(const EvaluationOutcome& outcome, const std::string& section
 }
 
 template <class E>
-std::vector<QPointF> allReduceCurve(const E& e)
+Slices costSlices(const E& e)
 {
-    std::vector<QPointF> points;
-    if constexpr (requires { e.collectives.curve; }) {
-        for (const auto& p : e.collectives.curve) {
-            if constexpr (requires { p.messageBytes; p.seconds; })
-                points.emplace_back(static_cast<double>(p.messageBytes), p.seconds * 1e3);
-            else if constexpr (requires { p.bytes; p.seconds; })
-                points.emplace_back(static_cast<double>(p.bytes), p.seconds * 1e3);
-        }
+    Slices s;
+    if constexpr (requires { e.cost.capexNodesUsd; e.cost.amortizedCapexUsdPerYear; }) {
+        const auto& c = e.cost;
+        // Capex spread over the amortization period, so that it adds up with the yearly opex.
+        const double perYear = c.capexUsd > 0.0 ? c.amortizedCapexUsdPerYear / c.capexUsd : 0.0;
+        s = {{QObject::tr("Nodes"), c.capexNodesUsd * perYear},
+             {QObject::tr("Network"), c.capexNetworkUsd * perYear},
+             {QObject::tr("Storage"), c.capexStorageUsd * perYear},
+             {QObject::tr("Racks"), c.capexRacksUsd * perYear},
+             {QObject::tr("Cooling plant"), c.capexCoolingUsd * perYear},
+             {QObject::tr("Power plant"), c.capexPowerUsd * perYear},
+             {QObject::tr("Energy"), c.energyUsdPerYear},
+             {QObject::tr("Egress"), c.egressUsdPerYear},
+             {QObject::tr("Maintenance"), c.maintenanceUsdPerYear}};
     }
-    return points;
+    return s;
 }
 
 } // namespace
@@ -201,6 +191,23 @@ void Dashboard::showHeadlines(const EvaluationOutcome& outcome)
         QString detail = qstr(m->label);
         if (const solvers::Metric* d = outcome.metric(list[i].detailKeys))
             detail = qstr(d->label) + QStringLiteral(": ") + formatMetric(*d);
+        if (i == 1) {
+            // Ports are reported per tier; the card sums them.
+            double used = 0.0;
+            double free = 0.0;
+            for (const auto& metric : outcome.metrics()) {
+                if (metric.section() != "network")
+                    continue;
+                if (metric.key.size() > 11 &&
+                    metric.key.compare(metric.key.size() - 11, 11, "_ports_used") == 0)
+                    used += metric.value;
+                if (metric.key.size() > 11 &&
+                    metric.key.compare(metric.key.size() - 11, 11, "_ports_free") == 0)
+                    free += metric.value;
+            }
+            if (used > 0.0)
+                detail = tr("%1 ports used, %2 free").arg(formatNumber(used), formatNumber(free));
+        }
         c->setValue(formatMetric(*m), detail);
     }
 }
@@ -264,7 +271,8 @@ void Dashboard::showPower(const EvaluationOutcome& outcome)
     double top = 0.0;
     for (const auto& s : slices)
         top = std::max(top, s.second);
-    axisX->setRange(0.0, top * 1.25);
+    axisX->setRange(0.0, top * 1.2);
+    axisX->applyNiceNumbers();
     axisX->setLabelFormat(QStringLiteral("%.0f"));
     axisX->setTitleText(tr("kW"));
     chart->addAxis(axisX, Qt::AlignBottom);
@@ -299,11 +307,15 @@ void Dashboard::showCooling(const EvaluationOutcome& outcome)
     chart->addSeries(series);
     auto* axisX = new QBarCategoryAxis;
     axisX->append(categories);
+    QFont small = axisX->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    axisX->setLabelsFont(small);
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisX);
     auto* axisY = new QValueAxis;
-    axisY->setRange(0.0, std::ceil(top * 10.0 + 1.0) / 10.0);
-    axisY->setLabelFormat(QStringLiteral("%.2f"));
+    axisY->setRange(0.0, top * 1.1);
+    axisY->applyNiceNumbers();
+    axisY->setLabelFormat(QStringLiteral("%.1f"));
     axisY->setTitleText(tr("PUE"));
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisY);
@@ -314,63 +326,103 @@ void Dashboard::showCooling(const EvaluationOutcome& outcome)
 void Dashboard::showAllReduce(const EvaluationOutcome& outcome)
 {
     QChart* chart = resetChart(2, tr("All-reduce time against message size"));
-    std::vector<QPointF> points;
-    if (outcome.evaluation)
-        points = allReduceCurve(*outcome.evaluation);
-    points.erase(std::remove_if(points.begin(), points.end(),
-                                [](const QPointF& p) { return !(p.x() > 0 && p.y() > 0); }),
-                 points.end());
-    if (points.size() < 2) {
+    const auto& curves = outcome.allReduceCurves;
+    if (curves.empty()) {
         showEmpty(chart, tr("the collectives solver has not reported a curve"));
         return;
     }
-    auto* line = new QLineSeries;
-    auto* dots = new QScatterSeries;
-    dots->setMarkerSize(6.0);
-    for (const auto& p : points) {
-        line->append(p);
-        dots->append(p);
-    }
-    chart->addSeries(line);
-    chart->addSeries(dots);
     auto* axisX = new QLogValueAxis;
-    axisX->setBase(10.0);
-    axisX->setTitleText(tr("message size (bytes)"));
-    axisX->setLabelFormat(QStringLiteral("%.0e"));
+    axisX->setBase(1024.0);
+    axisX->setTitleText(tr("message size over all GPUs (bytes, powers of 1024)"));
+    axisX->setLabelFormat(QStringLiteral("%.0g"));
+    axisX->setMinorTickCount(0);
     auto* axisY = new QLogValueAxis;
     axisY->setBase(10.0);
     axisY->setTitleText(tr("time (ms)"));
-    axisY->setLabelFormat(QStringLiteral("%.3g"));
+    axisY->setLabelFormat(QStringLiteral("%g"));
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
-    for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(line),
-                               static_cast<QAbstractSeries*>(dots)}) {
-        s->attachAxis(axisX);
-        s->attachAxis(axisY);
+    static const QColor colors[] = {QColor(0x42, 0x85, 0xf4), QColor(0xdb, 0x44, 0x37),
+                                    QColor(0x0f, 0x9d, 0x58), QColor(0xf4, 0xb4, 0x00)};
+    double low = 0.0;
+    double high = 0.0;
+    for (const auto& curve : curves)
+        for (const auto& point : curve.points)
+            if (point.second > 0.0) {
+                const double ms = point.second * 1e3;
+                low = low == 0.0 ? ms : std::min(low, ms);
+                high = std::max(high, ms);
+            }
+    axisX->setRange(curves.front().points.front().first, curves.front().points.back().first);
+    if (high > 0.0)
+        axisY->setRange(std::pow(10.0, std::floor(std::log10(low))),
+                        std::pow(10.0, std::ceil(std::log10(high))));
+    std::size_t index = 0;
+    for (const auto& curve : curves) {
+        auto* line = new QLineSeries;
+        line->setName(qstr(curve.algorithm));
+        QPen pen(colors[index++ % 4]);
+        pen.setWidthF(2.0);
+        line->setPen(pen);
+        for (const auto& [bytes, seconds] : curve.points)
+            if (bytes > 0.0 && seconds > 0.0)
+                line->append(bytes, seconds * 1e3);
+        chart->addSeries(line);
+        line->attachAxis(axisX);
+        line->attachAxis(axisY);
     }
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignRight);
 }
 
 void Dashboard::showCost(const EvaluationOutcome& outcome)
 {
-    QChart* chart = resetChart(3, tr("Cost breakdown"));
-    Slices slices = metricSlices(outcome, "cost", {"USD"},
-                                 {"tco", "total", "per_", "training_run", "npv"});
+    QChart* chart = resetChart(3, tr("Cost breakdown (k USD a year)"));
+    Slices slices;
+    if (outcome.evaluation)
+        slices = costSlices(*outcome.evaluation);
+    slices.erase(std::remove_if(slices.begin(), slices.end(),
+                                [](const auto& s) { return !(s.second > 0.0); }),
+                 slices.end());
     if (slices.empty()) {
         showEmpty(chart, tr("the cost solver has not reported a breakdown"));
         return;
     }
-    auto* series = new QPieSeries;
+    std::sort(slices.begin(), slices.end(),
+              [](const auto& a, const auto& b) { return a.second < b.second; });
     double total = 0.0;
-    for (const auto& s : slices)
-        total += s.second;
+    double top = 0.0;
     for (const auto& s : slices) {
-        QPieSlice* slice = series->append(s.first, s.second);
-        slice->setLabel(QStringLiteral("%1: %2").arg(s.first, formatValue(s.second, "USD")));
-        slice->setLabelVisible(s.second >= 0.03 * total);
+        total += s.second;
+        top = std::max(top, s.second);
     }
-    series->setPieSize(0.6);
+    chart->setTitle(tr("Cost breakdown: %1 a year").arg(formatValue(total, "USD")));
+    auto* set = new QBarSet(tr("k USD a year"));
+    QStringList categories;
+    for (const auto& s : slices) {
+        *set << std::round(s.second / 1e3);
+        categories << s.first;
+    }
+    set->setColor(QColor(0x8e, 0x24, 0xaa));
+    set->setLabelColor(Qt::black);
+    auto* series = new QHorizontalBarSeries;
+    series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    series->setLabelsFormat(QStringLiteral("@value"));
+    series->setLabelsPrecision(6);
     chart->addSeries(series);
-    chart->legend()->setVisible(false);
+    auto* axisY = new QBarCategoryAxis;
+    axisY->append(categories);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    series->attachAxis(axisY);
+    auto* axisX = new QValueAxis;
+    axisX->setRange(0.0, top / 1e3 * 1.3);
+    axisX->applyNiceNumbers();
+    axisX->setLabelFormat(QStringLiteral("%.0f"));
+    axisX->setTitleText(tr("k USD a year (capex amortized, plus opex)"));
+    chart->addAxis(axisX, Qt::AlignBottom);
+    series->attachAxis(axisX);
 }
 
 } // namespace dct::ui

@@ -2,6 +2,7 @@
 
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
+#include "dct/solvers/collectives.h"
 #include "dct/solvers/evaluator.h"
 
 namespace dct::ui {
@@ -46,6 +47,31 @@ std::optional<double> pueWith(model::Scenario scenario, const std::string& syste
     return std::nullopt;
 }
 
+/** Adds the all-reduce curves of the evaluation's network result, when it has one. */
+template <class E>
+void addCurves(const E& e, EvaluationOutcome& outcome)
+{
+    if constexpr (requires { e.network.valid; e.network.worldInputs; }) {
+        if (!e.network.valid)
+            return;
+        using solvers::CollectiveAlgorithm;
+        for (auto algorithm : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::DoubleBinaryTree,
+                               CollectiveAlgorithm::Hierarchical, CollectiveAlgorithm::InNetwork}) {
+            // 1 KiB to 16 GiB, the range nccl-tests sweeps for large clusters.
+            const auto timings = solvers::collectiveCurve(solvers::CollectiveOp::AllReduce,
+                                                          algorithm, e.network.worldInputs,
+                                                          1024.0, 17179869184.0);
+            AllReduceCurve curve;
+            curve.algorithm = solvers::collectiveAlgorithmName(algorithm);
+            for (const auto& t : timings)
+                if (t.available)
+                    curve.points.emplace_back(t.bytes, t.seconds);
+            if (curve.points.size() > 1)
+                outcome.allReduceCurves.push_back(std::move(curve));
+        }
+    }
+}
+
 } // namespace
 
 EvaluationOutcome evaluateScenarioJson(const nlohmann::json& document,
@@ -71,9 +97,19 @@ EvaluationOutcome evaluateScenarioJson(const nlohmann::json& document,
         outcome.evaluation = solvers::evaluate(*resolved.resolved);
         outcome.diagnostics.append(outcome.evaluation->diagnostics);
 
-        // The PUE of every cooling system of the catalog for the same cluster, side by side.
+        addCurves(*outcome.evaluation, outcome);
+
+        // The PUE of every cooling system of the catalog for the same cluster, side by side:
+        // the cooling solver's own "cooling.option_pue.<id>" figures, else one evaluation each.
+        const std::string optionPrefix = "cooling.option_pue.";
+        for (const auto& m : outcome.evaluation->metrics)
+            if (m.key.rfind(optionPrefix, 0) == 0) {
+                const std::string id = m.key.substr(optionPrefix.size());
+                outcome.coolingOptions.push_back(
+                    {id, m.value, id == outcome.scenario->cooling.system.id});
+            }
         const auto* pue = outcome.metric(pueKeys());
-        if (pue) {
+        if (pue && outcome.coolingOptions.empty()) {
             for (const auto& [id, spec] : catalog->coolingSystems().entries) {
                 (void)spec;
                 const bool selected = id == outcome.scenario->cooling.system.id;

@@ -87,6 +87,7 @@ ScenarioForm::ScenarioForm(QWidget* parent) : QWidget(parent), m_pages(new QTool
         scroll->setWidget(page);
         m_pages->addItem(scroll, qstr(groups[g].title));
     }
+    m_pages->setCurrentIndex(1); // Compute: where most planning starts.
     setEnabled(false);
 }
 
@@ -97,7 +98,10 @@ QWidget* ScenarioForm::makeEditor(const FieldInfo& field)
     case FieldKind::Number: {
         auto* spin = new QDoubleSpinBox(this);
         const double maximum = field.maximum.value_or(kUnbounded);
-        const int decimals = maximum <= 1.0 ? 4 : 3;
+        // Shares need four decimals; counts of operations or dollars none; the rest two.
+        const int decimals = maximum <= 1.0                                ? 4
+                             : (field.unit == "IOPS" || field.unit == "USD") ? 0
+                                                                             : 2;
         double minimum = field.minimum.value_or(-kUnbounded);
         if (field.exclusiveMinimum)
             minimum += std::pow(10.0, -decimals);

@@ -109,7 +109,15 @@ void TopologyView::rebuild()
     if (m_picture.switchPorts > 0)
         title += tr(", %1-port switches").arg(m_picture.switchPorts);
     auto* heading = s->addSimpleText(title, titleFont);
-    heading->setPos(0, -20);
+    heading->setPos(0, -40);
+    long long perPlane = 0;
+    for (const auto& tier : m_picture.tiers)
+        perPlane += tier.switches;
+    auto* totals = s->addSimpleText(
+        tr("%1 switches per plane, %2 in all").arg(count(perPlane),
+                                                    count(perPlane * m_picture.planes)));
+    totals->setBrush(QColor(0x57, 0x60, 0x6a));
+    totals->setPos(0, -12);
 
     // Planes beyond the first: offset shadows behind the drawn one.
     const int shadows = std::min(m_picture.planes - 1, 3);
@@ -144,9 +152,12 @@ void TopologyView::rebuild()
                 line->setZValue(-1);
             }
         auto* linkLabel = s->addSimpleText(
-            tr("%1 links").arg(count(tier.linksDown)));
-        linkLabel->setBrush(QColor(0x40, 0x48, 0x50));
-        linkLabel->setPos(kLeft + rowWidth + 30, (belowY + y + kBoxHeight) / 2 - 8);
+            tr("\u2195 %1 links %2 \u2013 %3")
+                .arg(count(tier.linksDown),
+                     t == 0 ? tr("node") : m_picture.tiers[static_cast<std::size_t>(t - 1)].name,
+                     tier.name));
+        linkLabel->setBrush(QColor(0x57, 0x60, 0x6a));
+        linkLabel->setPos(0, (belowY + y + kBoxHeight) / 2 - 8);
         below = xs;
         belowY = y;
     }

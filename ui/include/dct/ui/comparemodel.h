@@ -38,6 +38,8 @@ public:
     static int valueColumn(int index);
     /** Returns the column of scenario \a index's change against the first (index >= 1). */
     static int deltaColumn(int index);
+    /** Returns the letter naming scenario \a index in headers ("A" for the baseline). */
+    static QString letterOf(int index);
     /** Returns the row of the figure \a key, or -1. */
     int rowOf(const std::string& key) const;
 

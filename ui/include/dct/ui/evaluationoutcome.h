@@ -22,6 +22,13 @@ struct CoolingOption
     bool selected = false; ///< The scenario's own cooling system.
 };
 
+/** All-reduce time against message size for one algorithm over every GPU of the cluster. */
+struct AllReduceCurve
+{
+    std::string algorithm;                          ///< "ring", "tree", "hierarchical", ...
+    std::vector<std::pair<double, double>> points; ///< (bytes, seconds).
+};
+
 /**
  * Everything one evaluation of a scenario document produced: the scenario as read, the
  * evaluation, and every diagnostic of reading, resolving, validating and solving, each with the
@@ -34,6 +41,7 @@ struct EvaluationOutcome
     std::optional<solvers::Evaluation> evaluation; ///< Empty when it could not be resolved.
     Diagnostics diagnostics;
     std::vector<CoolingOption> coolingOptions;    ///< Empty until a solver reports a PUE.
+    std::vector<AllReduceCurve> allReduceCurves;  ///< Empty without a network result.
 
     /** Returns the first metric among \a keys that the evaluation has, or nullptr. */
     const solvers::Metric* metric(const std::vector<std::string>& keys) const;
