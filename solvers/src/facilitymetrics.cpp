@@ -68,7 +68,7 @@ void addCoolingMetrics(Evaluation& e)
     e.add("cooling.economizer_share", "Heat removed by free cooling", c.economizerHeatShare, "",
           {"/cooling/economizer", "/site"});
     e.add("cooling.rack_capacity_kw", "Rack cooling capacity", c.rackCapacityKw, "kW", sys);
-    e.add("cooling.rack_overload", "Rack heat over capacity", c.rackOverloadRatio, "", sys);
+    e.add("cooling.rack_overload", "Rack heat over cooling capacity (ratio)", c.rackOverloadRatio, "", sys);
     e.add("cooling.inlet_temp_c", "Server inlet temperature", c.inletTempC, "°C", sys);
     if (c.coolantTempC > 0.0)
         e.add("cooling.coolant_temp_c", "Cold-plate coolant temperature", c.coolantTempC, "°C",
