@@ -1,0 +1,101 @@
+// Reports as a reader gets them: self-contained HTML with every section, and a real PDF.
+#include "dct/model/catalog.h"
+#include "dct/model/resolver.h"
+#include "dct/model/scenarioio.h"
+#include "dct/report/reportrenderer.h"
+#include "dct/report/svgchart.h"
+#include "dct/solvers/evaluator.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+using namespace dct;
+namespace fs = std::filesystem;
+
+namespace {
+
+report::ReportScenario load(const char* name)
+{
+    static const auto catalog = model::Catalog::load(fs::path(DCT_TEST_DATA_DIR) / "catalog");
+    REQUIRE(catalog);
+    const fs::path file = fs::path(DCT_TEST_DATA_DIR) / "examples" / name;
+    auto read = model::readScenarioFile(file);
+    REQUIRE(read.scenario);
+    auto resolved = model::resolveScenario(*read.scenario, *catalog, file.string());
+    REQUIRE(resolved.resolved);
+    report::ReportScenario s;
+    s.file = file.string();
+    s.evaluation = solvers::evaluate(*resolved.resolved);
+    s.diagnostics = s.evaluation.diagnostics;
+    s.resolved = std::move(resolved.resolved);
+    return s;
+}
+
+std::size_t count(const std::string& text, const std::string& what)
+{
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("the HTML report is self-contained and has every section", "[report][html]")
+{
+    const report::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
+    const std::string html = renderer.html();
+    for (const char* section : {"Headline figures", "Charts", "Topology", "Results by section",
+                                "Assumptions and their sources", "Diagnostics"})
+        CHECK(html.find(section) != std::string::npos);
+    CHECK(count(html, "<svg") >= 3);   // charts drawn inline
+    CHECK(html.find("<style>") != std::string::npos);
+    CHECK(html.find("<link") == std::string::npos);
+    CHECK(html.find("<script") == std::string::npos);
+    CHECK(html.find("src=\"") == std::string::npos); // no external images
+    CHECK(html.find("Training time") != std::string::npos);
+    CHECK(html.find("compute.training_days") != std::string::npos);
+    CHECK(html.find("/compute/gpu/tdp_w") != std::string::npos); // provenance
+    CHECK(html.find("catalog gpu") != std::string::npos);
+}
+
+TEST_CASE("a comparison report shows deltas to the first scenario", "[report][html]")
+{
+    const report::ReportRenderer renderer(
+        {load("seed-h100-dallas-d2c.json"), load("legacy-air-h100-dallas.json")});
+    const std::string html = renderer.html();
+    CHECK(html.find("comparison report") != std::string::npos);
+    CHECK(html.find("(+0.0%)") != std::string::npos);
+    CHECK(count(html, "Headline figures") == 2);
+}
+
+TEST_CASE("the PDF report is written", "[report][pdf]")
+{
+    const fs::path path = fs::temp_directory_path() /
+                          ("dct-report-" + std::to_string(::getpid()) + ".pdf");
+    const report::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
+    REQUIRE(renderer.writePdf(path.string()).empty());
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(bytes.rfind("%PDF-", 0) == 0);
+    CHECK(bytes.size() > 20000);
+    CHECK(count(bytes, "/Type /Page\n") + count(bytes, "/Type /Page ") +
+              count(bytes, "/Type /Page>") + count(bytes, "/Type/Page") >= 1);
+    fs::remove(path);
+    CHECK_FALSE(renderer.writePdf("/nonexistent-dir/x.pdf").empty());
+}
+
+TEST_CASE("chart labels and values are escaped and figures formatted", "[report][chart]")
+{
+    const std::string svg =
+        report::horizontalBarChartSvg("A & B", {{"<x>", 1234567.0}, {"y", 0.5}}, "kW");
+    CHECK(svg.find("A &amp; B") != std::string::npos);
+    CHECK(svg.find("&lt;x&gt;") != std::string::npos);
+    CHECK(svg.find("1,234,567 kW") != std::string::npos);
+    CHECK(report::formatFigure(0.5) == "0.5");
+    CHECK(report::formatFigure(19.4123) == "19.41");
+}
