@@ -3,6 +3,7 @@
 #include "dct/cli/comparecommand.h"
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
+#include "dct/cli/reportcommand.h"
 #include "dct/cli/storecommand.h"
 #include "dct/cli/sweepcommand.h"
 #include "dct/cli/topologycommand.h"
@@ -231,6 +232,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 
     StoreCommand store(app);
     SweepCommand sweep(app);
+    ReportCommand report(app);
     TopologyCommand topology(app);
 
     try {
@@ -253,6 +255,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
             return store.run(o.catalogDir, out, err);
         if (sweep.parsed())
             return sweep.run(o.catalogDir, out, err);
+        if (report.parsed())
+            return report.run(o.catalogDir, out, err);
         if (topology.parsed())
             return topology.run(o.catalogDir, out, err);
         if (schema->parsed()) {

@@ -1,0 +1,88 @@
+#include "dct/cli/reportcommand.h"
+
+#include "dct/cli/cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <ostream>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace dct::cli {
+
+namespace {
+
+/** Returns dctwin-report beside this program, in the build tree's app/report, or "" for PATH. */
+std::string rendererPath()
+{
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        for (const auto& candidate : {self.parent_path() / "dctwin-report",
+                                      self.parent_path().parent_path() / "report" /
+                                          "dctwin-report"})
+            if (std::filesystem::exists(candidate, ec))
+                return candidate.string();
+    }
+    return {};
+}
+
+} // namespace
+
+ReportCommand::ReportCommand(CLI::App& app)
+{
+    m_report = app.add_subcommand("report", "Render a PDF and/or HTML report of one scenario, or "
+                                            "a comparison of several (runs dctwin-report)");
+    m_report->add_option("files", m_files, "Scenario JSON files")->required();
+    m_report->add_option("--pdf", m_pdf, "Write the PDF report here");
+    m_report->add_option("--html", m_html, "Write the self-contained HTML report here");
+}
+
+bool ReportCommand::parsed() const
+{
+    return m_report->parsed();
+}
+
+int ReportCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
+{
+    if (m_pdf.empty() && m_html.empty()) {
+        err << "dctwin-cli: error: report: nothing to write (accepted: --pdf FILE and/or "
+               "--html FILE)\n";
+        return ExitUsage;
+    }
+    const std::string found = rendererPath();
+    std::vector<std::string> args = {found.empty() ? "dctwin-report" : found};
+    args.insert(args.end(), m_files.begin(), m_files.end());
+    for (const auto& [flag, value] : {std::pair<const char*, const std::string&>{"--pdf", m_pdf},
+                                      {"--html", m_html},
+                                      {"--catalog", catalogDir}})
+        if (!value.empty()) {
+            args.push_back(flag);
+            args.push_back(value);
+        }
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    out.flush();
+    pid_t pid = 0;
+    const int spawned = found.empty()
+                            ? ::posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ)
+                            : ::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
+    if (spawned != 0) {
+        err << "dctwin-cli: error: report: cannot run dctwin-report (accepted: dctwin-report "
+               "installed beside dctwin-cli or on PATH; it is built with the Qt parts)\n";
+        return ExitUsage;
+    }
+    int status = 0;
+    if (::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+        return ExitUsage;
+    return WEXITSTATUS(status);
+}
+
+} // namespace dct::cli
