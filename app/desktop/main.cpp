@@ -37,7 +37,7 @@ int main(int argc, char** argv)
             std::printf("%s\n", qPrintable(f));
         if (!error.isEmpty())
             std::fprintf(stderr, "dctwin: %s\n", qPrintable(error));
-        return files.size() == 3 ? 0 : 1;
+        return files.size() >= 3 && error.isEmpty() ? 0 : 1;
     }
     for (const QString& file : parser.positionalArguments())
         window.openFile(file);

@@ -8,10 +8,13 @@
 #include "dct/ui/mainwindow.h"
 #include "dct/ui/metricsmodel.h"
 #include "dct/ui/scenarioform.h"
+#include "dct/ui/scenariolibrarymodel.h"
 #include "dct/ui/topologyview.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QSettings>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QUndoGroup>
@@ -195,4 +198,42 @@ TEST_CASE("the topology of a 16k-GPU fabric is drawn in groups", "[ui][topology]
     ui::TopologyView empty;
     empty.setPicture({});
     CHECK(empty.itemCount() == 1);
+}
+
+TEST_CASE("the library opens an example and remembers it as recent", "[ui][window]")
+{
+    ui::MainWindow window;
+    window.setQuiet(true);
+    ui::ScenarioLibraryModel* library = window.libraryModel();
+    const QModelIndex examples = library->index(1, 0);
+    REQUIRE(library->rowCount(examples) >= 4);
+    const QModelIndex first = library->index(0, 0, examples);
+    const QString path = first.data(ui::ScenarioLibraryModel::EntryIdRole).toString();
+    ui::ScenarioDocument* document = window.openFile(path);
+    REQUIRE(document);
+    CHECK(library->rowCount(library->index(0, 0)) == 1);
+    CHECK(QSettings().value("recentFiles").toStringList().value(0) ==
+          QFileInfo(path).absoluteFilePath());
+    // Opening the same file again shows the open document instead of a second copy.
+    CHECK(window.openFile(path) == document);
+    CHECK(window.documents().size() == 1);
+    REQUIRE(waitForEvaluation(*document));
+}
+
+TEST_CASE("the 16k-GPU example draws its fabric from the network result", "[ui][topology]")
+{
+    ui::MainWindow window;
+    window.setQuiet(true);
+    ui::ScenarioDocument* document = window.openFile(examplePath("multiplane-16k-h100.json"));
+    REQUIRE(document);
+    REQUIRE(waitForEvaluation(*document));
+    const ui::FabricPicture& picture = window.topologyView()->picture();
+    REQUIRE(picture.available);
+    CHECK(picture.planes == 8);
+    CHECK(picture.nics == 16384);
+    REQUIRE_FALSE(picture.tiers.empty());
+    CHECK(window.topologyView()->itemCount() < 250);
+    CHECK(window.dashboard()->headline("Switches and ports") != "n/a");
+    CHECK(window.dashboard()->headline("PUE") != "n/a");
+    CHECK(window.dashboard()->headline("TCO") != "n/a");
 }

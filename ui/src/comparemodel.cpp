@@ -214,8 +214,8 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     if (role == Qt::ToolTipRole)
         return m_titles.value(scenario);
     QString title = m_titles.value(scenario);
-    if (title.size() > 22)
-        title = title.left(20) + QStringLiteral("\u2026");
+    if (title.size() > 14)
+        title = title.left(12) + QStringLiteral("\u2026");
     return QStringLiteral("%1: %2").arg(letter, title);
 }
 

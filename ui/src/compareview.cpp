@@ -7,7 +7,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
-#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -17,32 +16,32 @@ CompareView::CompareView(QWidget* parent)
     : QWidget(parent), m_list(new QListWidget(this)), m_table(new QTableView(this)),
       m_model(new CompareModel(this))
 {
-    auto* layout = new QHBoxLayout(this);
+    // The scenarios to compare sit in a short list above the table, so that the table has the
+    // full width for its value and change columns.
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-    auto* splitter = new QSplitter(this);
-    auto* side = new QWidget(splitter);
-    auto* sideLayout = new QVBoxLayout(side);
-    sideLayout->setContentsMargins(0, 0, 0, 0);
-    auto* hint = new QLabel(tr("Scenarios compared (the first is the baseline):"), side);
-    hint->setWordWrap(true);
-    sideLayout->addWidget(hint);
-    sideLayout->addWidget(m_list);
-    auto* legend = new QLabel(tr("\u2714 green: the better value (lower cost, time, power and "
-                                 "PUE; higher throughput). \u0394: change against the baseline."),
-                              side);
+    auto* top = new QHBoxLayout;
+    auto* hint = new QLabel(tr("Compared (A is the baseline):"), this);
+    hint->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    top->addWidget(hint);
+    m_list->setMaximumHeight(4 * fontMetrics().height() + 12);
+    top->addWidget(m_list, 2);
+    auto* legend = new QLabel(tr("\u2714 green: the better value of a row (lower cost, time, "
+                                 "power and PUE; higher throughput and bandwidth).\n\u0394: "
+                                 "change against A, green when better, red when worse."),
+                              this);
     legend->setWordWrap(true);
-    sideLayout->addWidget(legend);
-    splitter->addWidget(side);
-    splitter->addWidget(m_table);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({280, 900});
-    layout->addWidget(splitter);
+    legend->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    top->addWidget(legend, 1);
+    layout->addLayout(top);
+    layout->addWidget(m_table, 1);
 
     m_table->setModel(m_model);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setMaximumSectionSize(300);
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_table->setWordWrap(false);
     connect(m_list, &QListWidget::itemChanged, this, &CompareView::update);

@@ -420,7 +420,7 @@ void Dashboard::showCost(const EvaluationOutcome& outcome)
     axisX->setRange(0.0, top / 1e3 * 1.3);
     axisX->applyNiceNumbers();
     axisX->setLabelFormat(QStringLiteral("%.0f"));
-    axisX->setTitleText(tr("k USD a year (capex amortized, plus opex)"));
+    axisX->setTitleText(tr("k USD a year (capex amortized)"));
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisX);
 }

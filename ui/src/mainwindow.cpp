@@ -60,6 +60,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_figuresTable->verticalHeader()->setVisible(false);
     m_figuresTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_figuresTable->horizontalHeader()->setStretchLastSection(true);
+    m_figuresTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_tabs->addTab(m_dashboard, tr("Dashboard"));
     m_tabs->addTab(m_topology, tr("Topology"));
     m_tabs->addTab(m_compare, tr("Compare"));
@@ -131,6 +132,7 @@ void MainWindow::createDocks()
     m_diagnosticsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_diagnosticsTable->horizontalHeader()->setStretchLastSection(true);
     m_diagnosticsTable->setWordWrap(false);
+    m_diagnosticsTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     const auto focusDiagnostic = [this](const QModelIndex& index) {
         const QString path = index.data(DiagnosticsModel::PathRole).toString();
         if (!m_form->focusField(path))
@@ -142,7 +144,7 @@ void MainWindow::createDocks()
     diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
     diagnosticsDock->setWidget(m_diagnosticsTable);
     addDockWidget(Qt::BottomDockWidgetArea, diagnosticsDock);
-    resizeDocks({diagnosticsDock}, {130}, Qt::Vertical);
+    resizeDocks({diagnosticsDock}, {170}, Qt::Vertical);
 }
 
 void MainWindow::createActions()
@@ -330,6 +332,18 @@ void MainWindow::setCurrentDocument(ScenarioDocument* document)
     updateTitle();
 }
 
+bool MainWindow::focusFirstDiagnostic()
+{
+    for (int row = 0; row < m_diagnosticsModel->rowCount(); ++row) {
+        const QModelIndex index = m_diagnosticsModel->index(row, 0);
+        if (m_form->focusField(index.data(DiagnosticsModel::PathRole).toString())) {
+            m_diagnosticsTable->selectRow(row);
+            return true;
+        }
+    }
+    return false;
+}
+
 void MainWindow::showView(View view)
 {
     m_tabs->setCurrentIndex(static_cast<int>(view));
@@ -352,6 +366,7 @@ void MainWindow::refreshViews()
         if (picture.available && picture.topology.isEmpty()) {
             picture.topology = qstr(m_current->value("/network/topology").dump());
             picture.topology.remove(QLatin1Char('"'));
+            picture.topology.replace(QLatin1Char('_'), QLatin1Char('-'));
             m_topology->setPicture(picture);
         }
     }

@@ -107,13 +107,18 @@ QString ScenarioDocument::saveAs(const QString& path)
 {
     const std::filesystem::path target = path.toStdString();
     Result<void> written;
-    // Save through the model when the document reads cleanly: the file then holds the current
-    // schema version. A document that does not read is written as it is, so nothing is lost.
-    const auto read = model::readScenario(m_json, path.toStdString());
-    if (read.scenario && !read.diagnostics.hasErrors())
-        written = model::saveScenarioFile(*read.scenario, target);
-    else
-        written = model::writeFileAtomically(target, m_json.dump(2) + "\n");
+    try {
+        // Save through the model when the document reads cleanly: the file then holds the
+        // current schema version. A document that does not read is written as it is, so that
+        // nothing is lost.
+        const auto read = model::readScenario(m_json, path.toStdString());
+        if (read.scenario && !read.diagnostics.hasErrors())
+            written = model::saveScenarioFile(*read.scenario, target);
+        else
+            written = model::writeFileAtomically(target, m_json.dump(2) + "\n");
+    } catch (const std::exception& e) {
+        return tr("%1: %2").arg(path, QString::fromUtf8(e.what()));
+    }
     if (!written)
         return QString::fromStdString(written.error().toString());
     m_filePath = path;

@@ -64,6 +64,14 @@ QStringList ScreenshotWriter::write(MainWindow& window, const QString& directory
     window.setCurrentDocument(whatIf);
     window.compareView()->compare({seed, whatIf, large});
     shoot(MainWindow::CompareTab, QStringLiteral("compare.png"));
+
+    // Inline validation: a scenario whose racks are too dense for its air cooling.
+    if (ScenarioDocument* hot = open("overpacked-air-h100-dallas.json")) {
+        hot->evaluateNow();
+        window.setCurrentDocument(hot);
+        window.focusFirstDiagnostic();
+        shoot(MainWindow::DashboardView, QStringLiteral("diagnostics.png"));
+    }
     return written;
 }
 

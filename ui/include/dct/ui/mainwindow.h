@@ -60,6 +60,8 @@ public:
     void setCurrentDocument(ScenarioDocument* document);
     ScenarioDocument* currentDocument() const;
     const QList<ScenarioDocument*>& documents() const { return m_documents; }
+    /** Selects the first diagnostic that names a field and focuses that field's editor. */
+    bool focusFirstDiagnostic();
     /** Shows central view \a view. */
     void showView(View view);
 
