@@ -1,14 +1,12 @@
 // The item models of the desktop program, each checked by QAbstractItemModelTester.
-#include "uitestsupport.h"
-
 #include "dct/ui/comparemodel.h"
 #include "dct/ui/diagnosticsmodel.h"
 #include "dct/ui/folderscenariosource.h"
 #include "dct/ui/metricsmodel.h"
 #include "dct/ui/scenariolibrarymodel.h"
+#include "uitestsupport.h"
 
 #include <QAbstractItemModelTester>
-
 #include <catch2/catch.hpp>
 
 using namespace dct;
@@ -52,8 +50,7 @@ TEST_CASE("diagnostics model puts errors first and keeps the JSON pointer", "[ui
     CHECK(model.index(0, 0).data().toString() == "error");
     CHECK(model.index(0, 0).data(ui::DiagnosticsModel::PathRole).toString() ==
           "/compute/node_count");
-    CHECK(model.index(0, ui::DiagnosticsModel::HintColumn).data().toString() ==
-          "an integer >= 1");
+    CHECK(model.index(0, ui::DiagnosticsModel::HintColumn).data().toString() == "an integer >= 1");
 }
 
 TEST_CASE("scenario library lists open scenarios and the examples folder", "[ui][models]")

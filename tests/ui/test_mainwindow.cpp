@@ -1,6 +1,4 @@
 // The main window as a planner uses it: open, edit, watch the dashboard, undo, compare, save.
-#include "uitestsupport.h"
-
 #include "dct/ui/comparemodel.h"
 #include "dct/ui/compareview.h"
 #include "dct/ui/dashboard.h"
@@ -10,6 +8,7 @@
 #include "dct/ui/scenarioform.h"
 #include "dct/ui/scenariolibrarymodel.h"
 #include "dct/ui/topologyview.h"
+#include "uitestsupport.h"
 
 #include <QDir>
 #include <QFile>
@@ -19,7 +18,6 @@
 #include <QTemporaryDir>
 #include <QUndoGroup>
 #include <QUndoStack>
-
 #include <catch2/catch.hpp>
 
 using namespace dct;
@@ -168,8 +166,10 @@ TEST_CASE("a diagnostics entry focuses the field it concerns", "[ui][window]")
     ui::DiagnosticsModel* model = window.diagnosticsModel();
     int row = -1;
     for (int r = 0; r < model->rowCount(); ++r)
-        if (model->index(r, 0).data(ui::DiagnosticsModel::PathRole).toString().startsWith(
-                "/workload"))
+        if (model->index(r, 0)
+                .data(ui::DiagnosticsModel::PathRole)
+                .toString()
+                .startsWith("/workload"))
             row = r;
     REQUIRE(row >= 0);
     const QString path = model->index(row, 0).data(ui::DiagnosticsModel::PathRole).toString();

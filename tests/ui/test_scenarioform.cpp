@@ -1,16 +1,14 @@
 // The form editor is generated from the field tables and marks the fields diagnostics name.
-#include "uitestsupport.h"
-
 #include "dct/model/scenario.h"
 #include "dct/ui/fieldgroup.h"
 #include "dct/ui/scenarioform.h"
+#include "uitestsupport.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
 #include <QUndoStack>
-
 #include <catch2/catch.hpp>
 
 using namespace dct;

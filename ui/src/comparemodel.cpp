@@ -5,7 +5,6 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
-
 #include <array>
 #include <cmath>
 #include <map>
@@ -29,19 +28,20 @@ int CompareModel::direction(const std::string& key, const std::string& unit)
 {
     const auto has = [&key](const char* part) { return key.find(part) != std::string::npos; };
     static const std::array<const char*, 13> higher = {
-        "tflops", "pflops", "tokens_per_second", "mfu", "bisection", "throughput", "bandwidth",
-        "gbps", "clock_factor", "free_cooling", "busbw", "algbw", "utilization"};
+        "tflops",     "pflops", "tokens_per_second", "mfu",          "bisection", "throughput",
+        "bandwidth",  "gbps",   "clock_factor",      "free_cooling", "busbw",     "algbw",
+        "utilization"};
     for (const char* part : higher)
         if (has(part))
             return +1;
-    static const std::array<const char*, 14> lower = {
-        "pue", "seconds", "days", "cost", "tco", "usd", "hours", "power", "loss", "_kw", "_mw",
-        "latency", "capex", "opex"};
+    static const std::array<const char*, 14> lower = {"pue", "seconds", "days",  "cost", "tco",
+                                                      "usd", "hours",   "power", "loss", "_kw",
+                                                      "_mw", "latency", "capex", "opex"};
     for (const char* part : lower)
         if (has(part))
             return -1;
-    static const std::array<const char*, 10> lowerUnits = {"USD", "USD/month", "USD/year", "days",
-                                                           "h", "s", "ms", "us", "kW", "MW"};
+    static const std::array<const char*, 10> lowerUnits = {
+        "USD", "USD/month", "USD/year", "days", "h", "s", "ms", "us", "kW", "MW"};
     for (const char* u : lowerUnits)
         if (unit == u)
             return -1;
@@ -49,7 +49,8 @@ int CompareModel::direction(const std::string& key, const std::string& unit)
 }
 
 void CompareModel::setScenarios(
-    const QStringList& titles, const std::vector<std::shared_ptr<const EvaluationOutcome>>& outcomes)
+    const QStringList& titles,
+    const std::vector<std::shared_ptr<const EvaluationOutcome>>& outcomes)
 {
     beginResetModel();
     m_titles = titles;
@@ -63,8 +64,8 @@ void CompareModel::setScenarios(
             auto it = rowOfKey.find(m.key);
             if (it == rowOfKey.end()) {
                 it = rowOfKey.emplace(m.key, m_rows.size()).first;
-                m_rows.push_back({m.key, m.label, m.unit, std::vector<std::optional<double>>(n),
-                                  -1});
+                m_rows.push_back(
+                    {m.key, m.label, m.unit, std::vector<std::optional<double>>(n), -1});
             }
             m_rows[it->second].values[s] = m.value;
         }
@@ -199,8 +200,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
 
 QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal ||
-        (role != Qt::DisplayRole && role != Qt::ToolTipRole))
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return QAbstractTableModel::headerData(section, orientation, role);
     if (section == 0)
         return tr("Figure");

@@ -13,7 +13,6 @@
 #include <QLogValueAxis>
 #include <QStackedBarSeries>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 
@@ -27,7 +26,7 @@ struct Headline
     const char* title;
     std::vector<std::string> keys;
     std::vector<std::string> detailKeys; ///< A second figure for the detail line.
-    const char* solver;                             ///< Named when no key is there.
+    const char* solver;                  ///< Named when no key is there.
 };
 
 const std::vector<Headline>& headlines()
@@ -39,13 +38,17 @@ const std::vector<Headline>& headlines()
          {"collectives.gradient_allreduce_seconds", "compute.allreduce_seconds_per_step"},
          {"collectives.gradient_allreduce_busbw_gbyte_per_s"},
          "collectives"},
-        {"Rack power", {"power.rack_kw", "power.rack_power_kw"},
-         {"power.rack_nameplate_kw", "power.nodes_per_rack"}, "power"},
+        {"Rack power",
+         {"power.rack_kw", "power.rack_power_kw"},
+         {"power.rack_nameplate_kw", "power.nodes_per_rack"},
+         "power"},
         {"Racks", {"power.racks", "power.rack_count"}, {"power.rows", "power.floor_m2"}, "power"},
         {"PUE", pueKeys(), {"cooling.cooling_kw", "power.cooling_kw"}, "cooling"},
         {"Facility power", {"power.facility_kw", "power.facility_mw"}, {"power.it_kw"}, "power"},
-        {"Egress a month", {"egress.usd_per_month", "egress.metered_usd_per_month"},
-         {"egress.metered_usd_per_month"}, "egress"},
+        {"Egress a month",
+         {"egress.usd_per_month", "egress.metered_usd_per_month"},
+         {"egress.metered_usd_per_month"},
+         "egress"},
         {"Training time", {"compute.training_days"}, {"compute.gpu_hours"}, "compute"},
         {"TCO", {"cost.tco_usd_per_year", "cost.tco_usd"}, {"cost.usd_per_gpu_hour"}, "cost"},
     };
@@ -66,18 +69,17 @@ QString formatMetric(const solvers::Metric& m)
 // compile to nothing before those solvers land (see fabricpicture.cpp).
 using Slices = std::vector<std::pair<QString, double>>;
 
-template <class E>
-Slices powerSlices(const E& e)
+template <class E> Slices powerSlices(const E& e)
 {
     Slices s;
-    if constexpr (requires { e.power.nodesPowerKw; e.power.coolingPowerKw; }) {
+    if constexpr (requires {
+                      e.power.nodesPowerKw;
+                      e.power.coolingPowerKw;
+                  }) {
         const auto& p = e.power;
-        s = {{QObject::tr("GPU nodes"), p.nodesPowerKw},
-             {QObject::tr("Network"), p.networkPowerKw},
-             {QObject::tr("Storage"), p.storagePowerKw},
-             {QObject::tr("Cooling"), p.coolingPowerKw},
-             {QObject::tr("Power losses"), p.lossesKw},
-             {QObject::tr("Lighting"), p.lightingKw}};
+        s = {{QObject::tr("GPU nodes"), p.nodesPowerKw}, {QObject::tr("Network"), p.networkPowerKw},
+             {QObject::tr("Storage"), p.storagePowerKw}, {QObject::tr("Cooling"), p.coolingPowerKw},
+             {QObject::tr("Power losses"), p.lossesKw},  {QObject::tr("Lighting"), p.lightingKw}};
     }
     return s;
 }
@@ -99,11 +101,13 @@ Slices metricSlices(const EvaluationOutcome& outcome, const std::string& section
     return s;
 }
 
-template <class E>
-Slices costSlices(const E& e)
+template <class E> Slices costSlices(const E& e)
 {
     Slices s;
-    if constexpr (requires { e.cost.capexNodesUsd; e.cost.amortizedCapexUsdPerYear; }) {
+    if constexpr (requires {
+                      e.cost.capexNodesUsd;
+                      e.cost.amortizedCapexUsdPerYear;
+                  }) {
         const auto& c = e.cost;
         // Capex spread over the amortization period, so that it adds up with the yearly opex.
         const double perYear = c.capexUsd > 0.0 ? c.amortizedCapexUsdPerYear / c.capexUsd : 0.0;
@@ -182,10 +186,9 @@ void Dashboard::showHeadlines(const EvaluationOutcome& outcome)
         MetricCard* c = m_cards[i].second;
         const solvers::Metric* m = outcome.metric(list[i].keys);
         if (!m) {
-            c->setUnavailable(!outcome.evaluation
-                                  ? tr("no evaluation (see diagnostics)")
-                                  : tr("the %1 solver reports no such figure")
-                                        .arg(QString::fromLatin1(list[i].solver)));
+            c->setUnavailable(!outcome.evaluation ? tr("no evaluation (see diagnostics)")
+                                                  : tr("the %1 solver reports no such figure")
+                                                        .arg(QString::fromLatin1(list[i].solver)));
             continue;
         }
         QString detail = qstr(m->label);
@@ -238,9 +241,9 @@ void Dashboard::showPower(const EvaluationOutcome& outcome)
     if (outcome.evaluation)
         slices = powerSlices(*outcome.evaluation);
     if (slices.empty())
-        slices = metricSlices(outcome, "power", {"kW"},
-                              {"facility", "peak", "rack", "it_", "design", "nameplate", "node_",
-                               "indoor", "gpu"});
+        slices = metricSlices(
+            outcome, "power", {"kW"},
+            {"facility", "peak", "rack", "it_", "design", "nameplate", "node_", "indoor", "gpu"});
     slices.erase(std::remove_if(slices.begin(), slices.end(),
                                 [](const auto& s) { return !(s.second > 0.0); }),
                  slices.end());

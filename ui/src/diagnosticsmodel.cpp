@@ -6,7 +6,6 @@
 #include <QBrush>
 #include <QColor>
 #include <QStyle>
-
 #include <algorithm>
 
 namespace dct::ui {
@@ -48,11 +47,10 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const
     case Qt::DecorationRole:
         if (index.column() != SeverityColumn || !qApp)
             return {};
-        return qApp->style()->standardIcon(d.severity == Severity::Error
-                                               ? QStyle::SP_MessageBoxCritical
-                                           : d.severity == Severity::Warning
-                                               ? QStyle::SP_MessageBoxWarning
-                                               : QStyle::SP_MessageBoxInformation);
+        return qApp->style()->standardIcon(
+            d.severity == Severity::Error     ? QStyle::SP_MessageBoxCritical
+            : d.severity == Severity::Warning ? QStyle::SP_MessageBoxWarning
+                                              : QStyle::SP_MessageBoxInformation);
     case Qt::ForegroundRole:
         if (index.column() == SeverityColumn && d.severity == Severity::Error)
             return QBrush(QColor(0xb7, 0x1c, 0x1c));

@@ -33,7 +33,7 @@ namespace {
 
 /** Returns the PUE of \a scenario with cooling system \a systemId, or nullopt. */
 std::optional<double> pueWith(model::Scenario scenario, const std::string& systemId,
-                               const model::Catalog& catalog)
+                              const model::Catalog& catalog)
 {
     scenario.cooling.system.id = systemId;
     scenario.cooling.system.overrides = nlohmann::json::object();
@@ -48,19 +48,21 @@ std::optional<double> pueWith(model::Scenario scenario, const std::string& syste
 }
 
 /** Adds the all-reduce curves of the evaluation's network result, when it has one. */
-template <class E>
-void addCurves(const E& e, EvaluationOutcome& outcome)
+template <class E> void addCurves(const E& e, EvaluationOutcome& outcome)
 {
-    if constexpr (requires { e.network.valid; e.network.worldInputs; }) {
+    if constexpr (requires {
+                      e.network.valid;
+                      e.network.worldInputs;
+                  }) {
         if (!e.network.valid)
             return;
         using solvers::CollectiveAlgorithm;
         for (auto algorithm : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::DoubleBinaryTree,
                                CollectiveAlgorithm::Hierarchical, CollectiveAlgorithm::InNetwork}) {
             // 1 KiB to 16 GiB, the range nccl-tests sweeps for large clusters.
-            const auto timings = solvers::collectiveCurve(solvers::CollectiveOp::AllReduce,
-                                                          algorithm, e.network.worldInputs,
-                                                          1024.0, 17179869184.0);
+            const auto timings =
+                solvers::collectiveCurve(solvers::CollectiveOp::AllReduce, algorithm,
+                                         e.network.worldInputs, 1024.0, 17179869184.0);
             AllReduceCurve curve;
             curve.algorithm = solvers::collectiveAlgorithmName(algorithm);
             for (const auto& t : timings)

@@ -10,10 +10,13 @@ namespace {
 // evaluation has one (by the member names of solvers::TopologyResult) and compile to nothing
 // before, so the view works on either side of that change.
 
-template <class T>
-void fillFromTopology(const T& t, FabricPicture& picture)
+template <class T> void fillFromTopology(const T& t, FabricPicture& picture)
 {
-    if constexpr (requires { t.tiersCounts; t.planes; t.nodes; }) {
+    if constexpr (requires {
+                      t.tiersCounts;
+                      t.planes;
+                      t.nodes;
+                  }) {
         picture.available = !t.tiersCounts.empty();
         picture.planes = std::max(1, static_cast<int>(t.planes));
         picture.nodes = static_cast<long long>(t.nodes);
@@ -39,8 +42,7 @@ void fillFromTopology(const T& t, FabricPicture& picture)
     }
 }
 
-template <class E>
-void fillFromEvaluation(const E& e, FabricPicture& picture)
+template <class E> void fillFromEvaluation(const E& e, FabricPicture& picture)
 {
     if constexpr (requires { e.network.topology.tiersCounts; })
         fillFromTopology(e.network.topology, picture);

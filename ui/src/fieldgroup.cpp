@@ -12,10 +12,12 @@ std::string humanLabel(const std::string& key, const std::string& unit)
 {
     // The unit is shown beside the label, so a key's unit suffix would only repeat it.
     static const std::array<const char*, 17> unitSuffixes = {
-        "_gbyte_per_s", "_w_per_m2", "_usd_per_kw", "_usd_per_tb", "_tb_per_month", "_m2_per_rack",
-        "_kw", "_m2", "_ms", "_mb", "_tb", "_usd", "_kb", "_hours", "_years", "_bytes", "_m"};
-    static const std::set<std::string> acronyms = {"mtu", "ups", "pdu", "mfu", "hvdc", "pfc",
-                                                   "ecn", "wan", "tcp", "cv", "iops", "rtt",
+        "_gbyte_per_s", "_w_per_m2", "_usd_per_kw", "_usd_per_tb", "_tb_per_month",
+        "_m2_per_rack", "_kw",       "_m2",         "_ms",         "_mb",
+        "_tb",          "_usd",      "_kb",         "_hours",      "_years",
+        "_bytes",       "_m"};
+    static const std::set<std::string> acronyms = {"mtu",  "ups", "pdu", "mfu", "hvdc", "pfc",
+                                                   "ecn",  "wan", "tcp", "cv",  "iops", "rtt",
                                                    "rdma", "gpu", "nic", "it"};
     std::string stem = key;
     if (!unit.empty()) {
@@ -82,8 +84,7 @@ std::vector<FieldInfo> topLevelFields()
     return {name, description, site};
 }
 
-template <class S>
-void append(std::vector<FieldInfo>& to, const std::string& section)
+template <class S> void append(std::vector<FieldInfo>& to, const std::string& section)
 {
     auto infos = describeFields(S::fields(), section);
     to.insert(to.end(), infos.begin(), infos.end());

@@ -7,15 +7,14 @@ namespace dct::ui {
 
 FolderScenarioSource::FolderScenarioSource(QString name, QString folder)
     : m_name(std::move(name)), m_folder(std::move(folder))
-{
-}
+{}
 
 QList<ScenarioLibrarySource::Entry> FolderScenarioSource::entries() const
 {
     QList<Entry> list;
     const QDir dir(m_folder);
-    for (const QFileInfo& info : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files,
-                                                   QDir::Name)) {
+    for (const QFileInfo& info :
+         dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
         Entry entry;
         entry.id = info.absoluteFilePath();
         entry.title = info.completeBaseName();

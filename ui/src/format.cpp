@@ -1,7 +1,6 @@
 #include "dct/ui/format.h"
 
 #include <QLocale>
-
 #include <cmath>
 
 namespace dct::ui {

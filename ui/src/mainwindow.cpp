@@ -45,8 +45,7 @@ const char* const kRecentKey = "recentFiles";
 
 } // namespace
 
-MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_undoGroup(new QUndoGroup(this))
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_undoGroup(new QUndoGroup(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     m_tabs = new QTabWidget(this);
@@ -73,8 +72,8 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     createActions();
 
-    const QString examples = QString::fromStdString(
-        (model::Catalog::dataDirectory() / "examples").string());
+    const QString examples =
+        QString::fromStdString((model::Catalog::dataDirectory() / "examples").string());
     m_libraryModel->addSource(std::make_shared<FolderScenarioSource>(tr("Examples"), examples));
     m_library->expandAll();
 
@@ -163,19 +162,21 @@ void MainWindow::createActions()
         connect(a, &QAction::triggered, this, slot);
         return a;
     };
-    QAction* newAction = add(file, tr("&New"), QKeySequence::New, [this] { newDocument(); },
-                             QStyle::SP_FileIcon);
-    QAction* openAction = add(file, tr("&Open..."), QKeySequence::Open, [this] { openDialog(); },
-                              QStyle::SP_DialogOpenButton);
+    QAction* newAction = add(
+        file, tr("&New"), QKeySequence::New, [this] { newDocument(); }, QStyle::SP_FileIcon);
+    QAction* openAction = add(
+        file, tr("&Open..."), QKeySequence::Open, [this] { openDialog(); },
+        QStyle::SP_DialogOpenButton);
     m_recentMenu = file->addMenu(tr("Open &recent"));
-    QAction* saveAction = add(file, tr("&Save"), QKeySequence::Save, [this] { saveCurrent(); },
-                              QStyle::SP_DialogSaveButton);
+    QAction* saveAction = add(
+        file, tr("&Save"), QKeySequence::Save, [this] { saveCurrent(); },
+        QStyle::SP_DialogSaveButton);
     add(file, tr("Save &as..."), QKeySequence::SaveAs, [this] { saveCurrentAs(); });
     file->addSeparator();
-    QAction* whatIf = add(file, tr("&Duplicate as what-if"), QKeySequence(tr("Ctrl+D")),
-                          [this] { duplicateAsWhatIf(); }, QStyle::SP_FileDialogNewFolder);
-    add(file, tr("&Close scenario"), QKeySequence::Close,
-        [this] { closeDocument(m_current); });
+    QAction* whatIf = add(
+        file, tr("&Duplicate as what-if"), QKeySequence(tr("Ctrl+D")),
+        [this] { duplicateAsWhatIf(); }, QStyle::SP_FileDialogNewFolder);
+    add(file, tr("&Close scenario"), QKeySequence::Close, [this] { closeDocument(m_current); });
     file->addSeparator();
     add(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 
@@ -251,9 +252,8 @@ ScenarioDocument* MainWindow::openFile(const QString& path)
         for (const auto& d : read.diagnostics) {
             if (d.severity != Severity::Error)
                 continue;
-            QString line = QStringLiteral("%1: %2")
-                               .arg(d.path.empty() ? tr("(document)") : qstr(d.path),
-                                    qstr(d.message));
+            QString line = QStringLiteral("%1: %2").arg(
+                d.path.empty() ? tr("(document)") : qstr(d.path), qstr(d.message));
             if (!d.hint.empty())
                 line += tr("\n    accepted: %1").arg(qstr(d.hint));
             lines << line;
@@ -285,9 +285,8 @@ bool MainWindow::saveTo(const QString& path)
         return false;
     const QString problem = m_current->saveAs(path);
     if (!problem.isEmpty()) {
-        reportError(tr("Cannot save scenario"),
-                    tr("The scenario could not be saved to %1.\n\n%2")
-                        .arg(QDir::toNativeSeparators(path), problem));
+        reportError(tr("Cannot save scenario"), tr("The scenario could not be saved to %1.\n\n%2")
+                                                    .arg(QDir::toNativeSeparators(path), problem));
         return false;
     }
     addRecent(path);
@@ -351,15 +350,14 @@ void MainWindow::showView(View view)
 
 void MainWindow::refreshViews()
 {
-    const auto outcome = m_current ? m_current->outcome()
-                                   : std::make_shared<const EvaluationOutcome>();
+    const auto outcome =
+        m_current ? m_current->outcome() : std::make_shared<const EvaluationOutcome>();
     m_dashboard->setOutcome(outcome);
     m_metricsModel->setMetrics(outcome->metrics());
     m_diagnosticsModel->setDiagnostics(outcome->diagnostics);
     m_form->setDiagnostics(outcome->diagnostics);
-    m_topology->setPicture(outcome->evaluation
-                               ? FabricPicture::fromEvaluation(*outcome->evaluation)
-                               : FabricPicture{});
+    m_topology->setPicture(outcome->evaluation ? FabricPicture::fromEvaluation(*outcome->evaluation)
+                                               : FabricPicture{});
     if (m_current && m_current->json().contains("network") &&
         m_current->json()["network"].contains("topology")) {
         FabricPicture picture = m_topology->picture();
@@ -391,9 +389,9 @@ void MainWindow::updateTitle()
         setWindowTitle(tr("DC Twin"));
         return;
     }
-    setWindowTitle(tr("%1%2 - DC Twin")
-                       .arg(m_current->title(),
-                            m_current->isModified() ? QStringLiteral(" *") : QString()));
+    setWindowTitle(
+        tr("%1%2 - DC Twin")
+            .arg(m_current->title(), m_current->isModified() ? QStringLiteral(" *") : QString()));
     refreshLibrary();
 }
 
@@ -477,11 +475,10 @@ bool MainWindow::saveCurrentAs()
 {
     if (!m_current)
         return false;
-    QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"),
-                                                m_current->filePath().isEmpty()
-                                                    ? m_current->title() + ".json"
-                                                    : m_current->filePath(),
-                                                tr("Scenario JSON (*.json)"));
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save scenario"),
+        m_current->filePath().isEmpty() ? m_current->title() + ".json" : m_current->filePath(),
+        tr("Scenario JSON (*.json)"));
     if (path.isEmpty())
         return false;
     if (!path.endsWith(QLatin1String(".json")))
@@ -492,7 +489,8 @@ bool MainWindow::saveCurrentAs()
 void MainWindow::newDocument()
 {
     // A new scenario starts from the seed example, so that it evaluates at once.
-    const auto examples = model::Catalog::dataDirectory() / "examples" / "seed-h100-dallas-d2c.json";
+    const auto examples =
+        model::Catalog::dataDirectory() / "examples" / "seed-h100-dallas-d2c.json";
     auto read = model::readScenarioFile(examples);
     nlohmann::json json = read.scenario ? model::writeScenario(*read.scenario)
                                         : nlohmann::json{{"schema_version", 2}};

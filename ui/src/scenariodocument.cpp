@@ -140,8 +140,8 @@ void ScenarioDocument::evaluate()
     watcher->setFuture(QtConcurrent::run(
         [json = m_json, file = m_filePath.toStdString(), generation,
          catalog = CatalogProvider::catalog()]() -> std::shared_ptr<const EvaluationOutcome> {
-            auto outcome = std::make_shared<EvaluationOutcome>(
-                evaluateScenarioJson(json, catalog, file));
+            auto outcome =
+                std::make_shared<EvaluationOutcome>(evaluateScenarioJson(json, catalog, file));
             outcome->generation = generation;
             return outcome;
         }));

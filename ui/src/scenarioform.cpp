@@ -17,7 +17,6 @@
 #include <QStyle>
 #include <QToolBox>
 #include <QVBoxLayout>
-
 #include <cmath>
 
 namespace dct::ui {
@@ -81,8 +80,7 @@ ScenarioForm::ScenarioForm(QWidget* parent) : QWidget(parent), m_pages(new QTool
             editor->setToolTip(toolTipOf(field));
             editor->setProperty(kPointerProperty, qstr(field.pointer));
             form->addRow(label, editor);
-            m_slots[field.pointer] = {editor, label, toolTipOf(field), static_cast<int>(g),
-                                      scroll};
+            m_slots[field.pointer] = {editor, label, toolTipOf(field), static_cast<int>(g), scroll};
         }
         scroll->setWidget(page);
         m_pages->addItem(scroll, qstr(groups[g].title));
@@ -99,7 +97,7 @@ QWidget* ScenarioForm::makeEditor(const FieldInfo& field)
         auto* spin = new QDoubleSpinBox(this);
         const double maximum = field.maximum.value_or(kUnbounded);
         // Shares need four decimals; counts of operations or dollars none; the rest two.
-        const int decimals = maximum <= 1.0                                ? 4
+        const int decimals = maximum <= 1.0                                  ? 4
                              : (field.unit == "IOPS" || field.unit == "USD") ? 0
                                                                              : 2;
         double minimum = field.minimum.value_or(-kUnbounded);
@@ -167,9 +165,8 @@ QWidget* ScenarioForm::makeEditor(const FieldInfo& field)
     }
     case FieldKind::String: {
         auto* line = new QLineEdit(this);
-        connect(line, &QLineEdit::editingFinished, this, [this, pointer, line] {
-            commit(pointer, line->text().toStdString());
-        });
+        connect(line, &QLineEdit::editingFinished, this,
+                [this, pointer, line] { commit(pointer, line->text().toStdString()); });
         return line;
     }
     case FieldKind::Custom:
@@ -278,8 +275,8 @@ void ScenarioForm::setDiagnostics(const Diagnostics& diagnostics)
         auto it = m_slots.find(pointer);
         if (it == m_slots.end())
             continue;
-        const QString severity = mark.first == Severity::Error ? QStringLiteral("error")
-                                                               : QStringLiteral("warning");
+        const QString severity =
+            mark.first == Severity::Error ? QStringLiteral("error") : QStringLiteral("warning");
         for (QWidget* w : {it->second.editor, static_cast<QWidget*>(it->second.label)}) {
             w->setProperty(kSeverityProperty, severity);
             w->style()->unpolish(w);

@@ -12,8 +12,8 @@ SetFieldCommand::SetFieldCommand(ScenarioDocument* document, std::string pointer
       m_after(std::move(after))
 {
     const FieldInfo* field = findFieldInfo(m_pointer);
-    const QString what = field ? QString::fromStdString(field->label)
-                               : QString::fromStdString(m_pointer);
+    const QString what =
+        field ? QString::fromStdString(field->label) : QString::fromStdString(m_pointer);
     QString to = m_after ? QString::fromStdString(m_after->is_string() ? m_after->get<std::string>()
                                                                        : m_after->dump())
                          : QObject::tr("default");

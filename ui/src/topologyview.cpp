@@ -9,7 +9,6 @@
 #include <QGraphicsSimpleTextItem>
 #include <QPen>
 #include <QResizeEvent>
-
 #include <algorithm>
 
 namespace dct::ui {
@@ -18,9 +17,9 @@ namespace {
 
 constexpr double kBoxWidth = 70.0;
 constexpr double kBoxHeight = 30.0;
-constexpr double kSlot = 96.0;       // Horizontal room of one drawn switch.
-constexpr double kRowGap = 120.0;    // Vertical distance of two tiers.
-constexpr double kLeft = 330.0;      // Room for the tier labels on the left.
+constexpr double kSlot = 96.0;    // Horizontal room of one drawn switch.
+constexpr double kRowGap = 120.0; // Vertical distance of two tiers.
+constexpr double kLeft = 330.0;   // Room for the tier labels on the left.
 
 QColor tierColor(const QString& name)
 {
@@ -101,8 +100,7 @@ void TopologyView::rebuild()
     auto rowY = [&](int tierIndex) { return (tiers - tierIndex - 1) * kRowGap + 50.0; };
 
     QString title = tr("%1 fabric: %2 nodes, %3 NICs")
-                        .arg(m_picture.topology.isEmpty() ? tr("Scale-out")
-                                                          : m_picture.topology,
+                        .arg(m_picture.topology.isEmpty() ? tr("Scale-out") : m_picture.topology,
                              count(m_picture.nodes), count(m_picture.nics));
     if (m_picture.planes > 1)
         title += tr(", %1 identical planes (one drawn)").arg(m_picture.planes);
@@ -113,18 +111,17 @@ void TopologyView::rebuild()
     long long perPlane = 0;
     for (const auto& tier : m_picture.tiers)
         perPlane += tier.switches;
-    auto* totals = s->addSimpleText(
-        tr("%1 switches per plane, %2 in all").arg(count(perPlane),
-                                                    count(perPlane * m_picture.planes)));
+    auto* totals = s->addSimpleText(tr("%1 switches per plane, %2 in all")
+                                        .arg(count(perPlane), count(perPlane * m_picture.planes)));
     totals->setBrush(QColor(0x57, 0x60, 0x6a));
     totals->setPos(0, -12);
 
     // Planes beyond the first: offset shadows behind the drawn one.
     const int shadows = std::min(m_picture.planes - 1, 3);
     for (int i = shadows; i >= 1; --i) {
-        auto* back = s->addRect(kLeft - 20 + 10 * i, 20 - 10 * i, rowWidth + 40,
-                                nodesY + kBoxHeight + 30, QPen(QColor(0xb0, 0xb8, 0xc0)),
-                                QBrush(QColor(0xee, 0xf1, 0xf4)));
+        auto* back =
+            s->addRect(kLeft - 20 + 10 * i, 20 - 10 * i, rowWidth + 40, nodesY + kBoxHeight + 30,
+                       QPen(QColor(0xb0, 0xb8, 0xc0)), QBrush(QColor(0xee, 0xf1, 0xf4)));
         back->setZValue(-10 - i);
     }
     auto* frame = s->addRect(kLeft - 20, 20, rowWidth + 40, nodesY + kBoxHeight + 30 - 20 + 20,
@@ -138,9 +135,8 @@ void TopologyView::rebuild()
     // Links between neighbouring tiers: every drawn switch of one to every drawn one above.
     QPen linkPen(QColor(0x60, 0x70, 0x80, 110));
     linkPen.setWidthF(1.2);
-    std::vector<double> below = centres(std::max<long long>(1, std::min<long long>(
-                                            m_picture.nodes, kMaxDrawn)),
-                                        rowWidth);
+    std::vector<double> below =
+        centres(std::max<long long>(1, std::min<long long>(m_picture.nodes, kMaxDrawn)), rowWidth);
     double belowY = nodesY;
     for (int t = 0; t < tiers; ++t) {
         const auto& tier = m_picture.tiers[static_cast<std::size_t>(t)];
@@ -178,29 +174,29 @@ void TopologyView::rebuild()
             auto* box = s->addRect(xs[i] - kBoxWidth / 2, y, kBoxWidth, kBoxHeight,
                                    QPen(color.darker(130)), QBrush(color.lighter(160)));
             box->setToolTip(tr("%1 switch").arg(tier.name));
-            const long long number =
-                (tier.switches > kMaxDrawn && i == xs.size() - 1) ? tier.switches
-                                                                    : static_cast<long long>(i + 1);
+            const long long number = (tier.switches > kMaxDrawn && i == xs.size() - 1)
+                                         ? tier.switches
+                                         : static_cast<long long>(i + 1);
             auto* text = s->addSimpleText(QStringLiteral("#%1").arg(count(number)));
             text->setPos(xs[i] - text->boundingRect().width() / 2, y + 7);
         }
         QFont bold = font();
         bold.setBold(true);
-        auto* name = s->addSimpleText(tr("%1: %2 switches").arg(tier.name, count(tier.switches)),
-                                      bold);
+        auto* name =
+            s->addSimpleText(tr("%1: %2 switches").arg(tier.name, count(tier.switches)), bold);
         name->setBrush(color.darker(150));
         name->setPos(0, y - 2);
-        auto* ports = s->addSimpleText(tr("%1 ports used, %2 free")
-                                           .arg(count(tier.portsUsed), count(tier.portsFree)));
+        auto* ports = s->addSimpleText(
+            tr("%1 ports used, %2 free").arg(count(tier.portsUsed), count(tier.portsFree)));
         ports->setPos(0, y + 16);
     }
 
     // Node groups at the bottom.
-    const long long groups = m_picture.scalableUnits > 0 ? m_picture.scalableUnits
-                                                         : std::min<long long>(m_picture.nodes,
-                                                                               kMaxDrawn);
-    const auto xs = centres(std::max<long long>(1, std::min<long long>(groups, kMaxDrawn)),
-                            rowWidth);
+    const long long groups = m_picture.scalableUnits > 0
+                                 ? m_picture.scalableUnits
+                                 : std::min<long long>(m_picture.nodes, kMaxDrawn);
+    const auto xs =
+        centres(std::max<long long>(1, std::min<long long>(groups, kMaxDrawn)), rowWidth);
     const long long perGroup = groups > 0 ? (m_picture.nodes + groups - 1) / groups : 0;
     for (std::size_t i = 0; i < xs.size(); ++i) {
         auto* box = s->addRect(xs[i] - kBoxWidth / 2, nodesY, kBoxWidth, kBoxHeight,
@@ -213,15 +209,15 @@ void TopologyView::rebuild()
     }
     QFont bold = font();
     bold.setBold(true);
-    const QString nodesText =
-        m_picture.scalableUnits > 0
-            ? tr("nodes: %1 in %2 scalable units").arg(count(m_picture.nodes))
-                  .arg(m_picture.scalableUnits)
-            : tr("nodes: %1").arg(count(m_picture.nodes));
+    const QString nodesText = m_picture.scalableUnits > 0
+                                  ? tr("nodes: %1 in %2 scalable units")
+                                        .arg(count(m_picture.nodes))
+                                        .arg(m_picture.scalableUnits)
+                                  : tr("nodes: %1").arg(count(m_picture.nodes));
     auto* nodes = s->addSimpleText(nodesText, bold);
     nodes->setPos(0, nodesY - 2);
-    auto* nics = s->addSimpleText(tr("%1 NICs per plane").arg(
-        count(m_picture.nics / std::max(1, m_picture.planes))));
+    auto* nics = s->addSimpleText(
+        tr("%1 NICs per plane").arg(count(m_picture.nics / std::max(1, m_picture.planes))));
     nics->setPos(0, nodesY + 16);
 
     s->setSceneRect(s->itemsBoundingRect().adjusted(-20, -20, 20, 20));

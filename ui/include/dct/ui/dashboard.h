@@ -3,7 +3,6 @@
 #include "dct/ui/evaluationoutcome.h"
 
 #include <QWidget>
-
 #include <memory>
 #include <vector>
 

@@ -4,9 +4,8 @@
 #include "dct/model/scenario.h"
 #include "dct/solvers/evaluation.h"
 
-#include <nlohmann/json.hpp>
-
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,7 +24,7 @@ struct CoolingOption
 /** All-reduce time against message size for one algorithm over every GPU of the cluster. */
 struct AllReduceCurve
 {
-    std::string algorithm;                          ///< "ring", "tree", "hierarchical", ...
+    std::string algorithm;                         ///< "ring", "tree", "hierarchical", ...
     std::vector<std::pair<double, double>> points; ///< (bytes, seconds).
 };
 
@@ -36,12 +35,12 @@ struct AllReduceCurve
  */
 struct EvaluationOutcome
 {
-    unsigned long long generation = 0; ///< Which edit of the document this answers.
-    std::optional<model::Scenario> scenario;      ///< Empty when the JSON could not be read.
+    unsigned long long generation = 0;             ///< Which edit of the document this answers.
+    std::optional<model::Scenario> scenario;       ///< Empty when the JSON could not be read.
     std::optional<solvers::Evaluation> evaluation; ///< Empty when it could not be resolved.
     Diagnostics diagnostics;
-    std::vector<CoolingOption> coolingOptions;    ///< Empty until a solver reports a PUE.
-    std::vector<AllReduceCurve> allReduceCurves;  ///< Empty without a network result.
+    std::vector<CoolingOption> coolingOptions;   ///< Empty until a solver reports a PUE.
+    std::vector<AllReduceCurve> allReduceCurves; ///< Empty without a network result.
 
     /** Returns the first metric among \a keys that the evaluation has, or nullptr. */
     const solvers::Metric* metric(const std::vector<std::string>& keys) const;

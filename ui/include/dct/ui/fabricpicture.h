@@ -3,7 +3,6 @@
 #include "dct/solvers/evaluation.h"
 
 #include <QString>
-
 #include <vector>
 
 namespace dct::ui {
@@ -14,11 +13,11 @@ struct FabricPicture
     /** One switch tier of one plane. */
     struct Tier
     {
-        QString name;              ///< "leaf", "spine" or "core".
-        long long switches = 0;    ///< Per plane.
-        long long portsUsed = 0;   ///< Per plane.
-        long long portsFree = 0;   ///< Per plane.
-        long long linksDown = 0;   ///< Per plane, toward the tier below (NICs for the leaves).
+        QString name;            ///< "leaf", "spine" or "core".
+        long long switches = 0;  ///< Per plane.
+        long long portsUsed = 0; ///< Per plane.
+        long long portsFree = 0; ///< Per plane.
+        long long linksDown = 0; ///< Per plane, toward the tier below (NICs for the leaves).
     };
 
     bool available = false; ///< False until the network solver reports a topology.

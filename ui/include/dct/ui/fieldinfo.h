@@ -11,9 +11,9 @@ namespace dct::ui {
 /** One editable scenario field, described without its struct type, addressed by JSON pointer. */
 struct FieldInfo
 {
-    std::string pointer;     ///< JSON pointer of the field, e.g. "/compute/node_count".
-    std::string key;         ///< JSON key, e.g. "node_count".
-    std::string label;       ///< Human label without the unit, e.g. "Node count".
+    std::string pointer; ///< JSON pointer of the field, e.g. "/compute/node_count".
+    std::string key;     ///< JSON key, e.g. "node_count".
+    std::string label;   ///< Human label without the unit, e.g. "Node count".
     model::FieldKind kind = model::FieldKind::Number;
     std::string unit;
     std::string description;
@@ -23,7 +23,7 @@ struct FieldInfo
     std::vector<std::string> choices; ///< Accepted strings of an Enum field.
     std::string catalogKind;          ///< Catalog kind of a CatalogRef field.
     bool required = false;
-    std::string rangeText;            ///< What the table accepts, as text.
+    std::string rangeText; ///< What the table accepts, as text.
 };
 
 /** Returns "Node count" for "node_count": acronyms upper-cased, unit suffixes dropped. */

@@ -3,7 +3,6 @@
 #include <QList>
 #include <QMainWindow>
 #include <QPointer>
-
 #include <nlohmann/json.hpp>
 
 class QLabel;

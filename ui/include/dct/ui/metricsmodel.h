@@ -3,7 +3,6 @@
 #include "dct/solvers/metric.h"
 
 #include <QAbstractTableModel>
-
 #include <vector>
 
 namespace dct::ui {

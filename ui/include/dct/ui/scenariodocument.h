@@ -4,10 +4,8 @@
 
 #include <QObject>
 #include <QString>
-
-#include <nlohmann/json.hpp>
-
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 

@@ -4,10 +4,8 @@
 
 #include <QPointer>
 #include <QWidget>
-
-#include <nlohmann/json.hpp>
-
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 class QLabel;

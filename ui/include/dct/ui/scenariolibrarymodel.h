@@ -3,7 +3,6 @@
 #include <QAbstractItemModel>
 #include <QList>
 #include <QPointer>
-
 #include <memory>
 #include <vector>
 

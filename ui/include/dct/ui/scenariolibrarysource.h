@@ -2,7 +2,6 @@
 
 #include <QList>
 #include <QString>
-
 #include <nlohmann/json.hpp>
 
 namespace dct::ui {
@@ -17,9 +16,9 @@ public:
     /** One scenario a source offers. */
     struct Entry
     {
-        QString id;       ///< Stable within the source (a file path, a store key).
-        QString title;    ///< Shown in the library.
-        QString detail;   ///< Tooltip: description, file, modification time.
+        QString id;     ///< Stable within the source (a file path, a store key).
+        QString title;  ///< Shown in the library.
+        QString detail; ///< Tooltip: description, file, modification time.
     };
 
     virtual ~ScenarioLibrarySource();

@@ -13,8 +13,8 @@ class ScreenshotWriter
 public:
     /**
      * Opens bundled examples in \a window, waits for the evaluations and the event loop, and
-     * saves dashboard.png, topology.png, compare.png and diagnostics.png into \a directory. Returns the files
-     * written; \a error says what failed.
+     * saves dashboard.png, topology.png, compare.png and diagnostics.png into \a directory. Returns
+     * the files written; \a error says what failed.
      */
     static QStringList write(MainWindow& window, const QString& directory, QString* error);
 

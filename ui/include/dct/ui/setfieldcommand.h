@@ -1,9 +1,7 @@
 #pragma once
 
 #include <QUndoCommand>
-
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 
