@@ -111,8 +111,10 @@ void TopologyView::rebuild()
     long long perPlane = 0;
     for (const auto& tier : m_picture.tiers)
         perPlane += tier.switches;
-    auto* totals = s->addSimpleText(tr("%1 switches per plane, %2 in all")
-                                        .arg(count(perPlane), count(perPlane * m_picture.planes)));
+    auto* totals = s->addSimpleText(
+        m_picture.planes > 1 ? tr("%1 switches per plane, %2 in all")
+                                   .arg(count(perPlane), count(perPlane * m_picture.planes))
+                             : tr("%1 switches").arg(count(perPlane)));
     totals->setBrush(QColor(0x57, 0x60, 0x6a));
     totals->setPos(0, -12);
 
@@ -135,8 +137,13 @@ void TopologyView::rebuild()
     // Links between neighbouring tiers: every drawn switch of one to every drawn one above.
     QPen linkPen(QColor(0x60, 0x70, 0x80, 110));
     linkPen.setWidthF(1.2);
-    std::vector<double> below =
-        centres(std::max<long long>(1, std::min<long long>(m_picture.nodes, kMaxDrawn)), rowWidth);
+    // Node groups: the scalable units, else up to kMaxDrawn equal groups of nodes.
+    const long long groups = m_picture.scalableUnits > 0
+                                 ? m_picture.scalableUnits
+                                 : std::min<long long>(m_picture.nodes, kMaxDrawn);
+    const auto groupXs =
+        centres(std::max<long long>(1, std::min<long long>(groups, kMaxDrawn)), rowWidth);
+    std::vector<double> below = groupXs;
     double belowY = nodesY;
     for (int t = 0; t < tiers; ++t) {
         const auto& tier = m_picture.tiers[static_cast<std::size_t>(t)];
@@ -192,17 +199,16 @@ void TopologyView::rebuild()
     }
 
     // Node groups at the bottom.
-    const long long groups = m_picture.scalableUnits > 0
-                                 ? m_picture.scalableUnits
-                                 : std::min<long long>(m_picture.nodes, kMaxDrawn);
-    const auto xs =
-        centres(std::max<long long>(1, std::min<long long>(groups, kMaxDrawn)), rowWidth);
+    const auto& xs = groupXs;
     const long long perGroup = groups > 0 ? (m_picture.nodes + groups - 1) / groups : 0;
     for (std::size_t i = 0; i < xs.size(); ++i) {
         auto* box = s->addRect(xs[i] - kBoxWidth / 2, nodesY, kBoxWidth, kBoxHeight,
                                QPen(QColor(0x5f, 0x63, 0x68)), QBrush(QColor(0xe8, 0xea, 0xed)));
         box->setToolTip(tr("%1 nodes").arg(count(perGroup)));
-        const QString text = m_picture.scalableUnits > 0 ? tr("SU %1").arg(i + 1)
+        // With more units than boxes, the last box stands for the last unit.
+        const long long unit =
+            (groups > kMaxDrawn && i + 1 == xs.size()) ? groups : static_cast<long long>(i + 1);
+        const QString text = m_picture.scalableUnits > 0 ? tr("SU %1").arg(unit)
                                                          : tr("%1 nodes").arg(count(perGroup));
         auto* label = s->addSimpleText(text);
         label->setPos(xs[i] - label->boundingRect().width() / 2, nodesY + 7);
@@ -217,7 +223,8 @@ void TopologyView::rebuild()
     auto* nodes = s->addSimpleText(nodesText, bold);
     nodes->setPos(0, nodesY - 2);
     auto* nics = s->addSimpleText(
-        tr("%1 NICs per plane").arg(count(m_picture.nics / std::max(1, m_picture.planes))));
+        m_picture.planes > 1 ? tr("%1 NICs per plane").arg(count(m_picture.nics / m_picture.planes))
+                             : tr("%1 NICs").arg(count(m_picture.nics)));
     nics->setPos(0, nodesY + 16);
 
     s->setSceneRect(s->itemsBoundingRect().adjusted(-20, -20, 20, 20));
