@@ -177,8 +177,56 @@ ThrottleResult thermalThrottle(const model::GpuSpec& gpu, double utilization,
     return out;
 }
 
-CoolingResult solveCooling(const model::ResolvedScenario& r, const model::CoolingSystemSpec& sys,
-                           const PowerResult& power, Diagnostics& diagnostics)
+namespace {
+
+/** The rack, coolant and GPU temperatures of a cooling system and the clock they allow. */
+struct RackThermal
+{
+    double rackCapacityKw = 0.0;
+    double rackOverloadRatio = 0.0;
+    double inletTempC = 0.0;
+    double coolantTempC = 0.0;
+    double gpuTempC = 0.0;
+    ThrottleResult throttle;
+};
+
+RackThermal rackThermal(const model::ResolvedScenario& r, const model::CoolingSystemSpec& sys,
+                        const PowerResult& power)
+{
+    // Rack capacity and temperatures. The system delivers airflow (and coolant flow) for
+    // max_rack_kw per rack; a rack with more heat draws the deficit from its own exhaust
+    // (recirculation). Mixing V_s at T_supply with (V_d - V_s) at T_inlet + dT gives
+    // T_inlet = T_supply + (Q_rack / Q_capacity - 1) dT, with dT the server's air rise.
+    RackThermal out;
+    const bool liquid = sys.type == model::CoolingType::LiquidD2cRdhx;
+    out.rackCapacityKw = sys.maxRackKw;
+    out.rackOverloadRatio = sys.maxRackKw > 0.0 ? power.rackPowerKw / sys.maxRackKw : 0.0;
+    const double excess = std::max(0.0, out.rackOverloadRatio - 1.0);
+    out.inletTempC = sys.supplyAirTempC + excess * kServerAirRiseK;
+    const double u = r.scenario.compute.utilization;
+    double environmentC = out.inletTempC;
+    double resistance = r.gpu.thermalResistanceAirCPerW;
+    if (liquid) {
+        out.coolantTempC = sys.liquidSupplyTempC + excess * kLiquidLoopRiseK;
+        environmentC = out.coolantTempC;
+        resistance = r.gpu.thermalResistanceLiquidCPerW;
+    }
+    out.gpuTempC = environmentC + resistance * gpuPowerW(r.gpu, u, power.clockFactor);
+    out.throttle = thermalThrottle(r.gpu, u, environmentC, resistance);
+    return out;
+}
+
+/** The placeholder climate of a site without bins (a temperate year in one bin). */
+const std::vector<model::ClimateBin>& placeholderClimate()
+{
+    static const std::vector<model::ClimateBin> bins = {
+        {kPlaceholderDryBulbC, kPlaceholderWetBulbC, kHoursPerYear}};
+    return bins;
+}
+
+/** solveCooling(); diagnostics only when \a diagnostics is not null (they cost strings). */
+CoolingResult coolingResult(const model::ResolvedScenario& r, const model::CoolingSystemSpec& sys,
+                            const PowerResult& power, Diagnostics* diagnostics)
 {
     CoolingResult out;
     out.systemId = sys.id;
@@ -207,16 +255,19 @@ CoolingResult solveCooling(const model::ResolvedScenario& r, const model::Coolin
     Loop liquidLoop{out.liquidHeatKw + (out.pumpKw - pumpAirKw), liquidSupplyC,
                     liquidSupplyC + kLiquidLoopRiseK};
 
-    std::vector<model::ClimateBin> bins = r.site.climateBins;
+    // The site's bins, read in place (no copy per call).
+    const std::vector<model::ClimateBin>* climate = &r.site.climateBins;
     double binHours = 0.0;
-    for (const auto& b : bins)
+    for (const auto& b : *climate)
         binHours += b.hours;
-    if (bins.empty() || binHours <= 0.0) {
-        bins = {{kPlaceholderDryBulbC, kPlaceholderWetBulbC, kHoursPerYear}};
-        diagnostics.note("/site/climate_bins",
-                         "the site has no climate bins: cooling uses one placeholder bin of " +
-                             num(kPlaceholderDryBulbC) + " C dry bulb all year",
-                         "give the site its annual temperature bins", "climate-placeholder");
+    if (climate->empty() || binHours <= 0.0) {
+        climate = &placeholderClimate();
+        if (diagnostics)
+            diagnostics->note("/site/climate_bins",
+                              "the site has no climate bins: cooling uses one placeholder bin "
+                              "of " +
+                                  num(kPlaceholderDryBulbC) + " C dry bulb all year",
+                              "give the site its annual temperature bins", "climate-placeholder");
     }
 
     double chillerHeatKwh = 0.0;
@@ -225,6 +276,8 @@ CoolingResult solveCooling(const model::ResolvedScenario& r, const model::Coolin
     double heatKwh = 0.0;
     double coolingKwh = 0.0;
     double rejectionKwh = 0.0;
+    const std::vector<model::ClimateBin>& bins = *climate;
+    out.bins.reserve(bins.size());
     for (const auto& b : bins) {
         const double outdoorC = sys.evaporativeHeatRejection ? b.wetBulbC : b.dryBulbC;
         const LoopBin a = solveLoop(sys, economizer, airLoop, outdoorC);
@@ -267,56 +320,66 @@ CoolingResult solveCooling(const model::ResolvedScenario& r, const model::Coolin
     out.economizerHeatShare = heatKwh > 0.0 ? economizerKwh / heatKwh : 0.0;
     out.averageChillerCop = chillerKwh > 0.0 ? chillerHeatKwh / chillerKwh : 0.0;
 
-    // Rack capacity and temperatures. The system delivers airflow (and coolant flow) for
-    // max_rack_kw per rack; a rack with more heat draws the deficit from its own exhaust
-    // (recirculation). Mixing V_s at T_supply with (V_d - V_s) at T_inlet + dT gives
-    // T_inlet = T_supply + (Q_rack / Q_capacity - 1) dT, with dT the server's air rise.
-    out.rackCapacityKw = sys.maxRackKw;
-    out.rackOverloadRatio = sys.maxRackKw > 0.0 ? power.rackPowerKw / sys.maxRackKw : 0.0;
-    const double excess = std::max(0.0, out.rackOverloadRatio - 1.0);
-    out.inletTempC = sys.supplyAirTempC + excess * kServerAirRiseK;
-    const double u = r.scenario.compute.utilization;
-    double environmentC = out.inletTempC;
-    double resistance = r.gpu.thermalResistanceAirCPerW;
-    if (liquid) {
-        out.coolantTempC = sys.liquidSupplyTempC + excess * kLiquidLoopRiseK;
-        environmentC = out.coolantTempC;
-        resistance = r.gpu.thermalResistanceLiquidCPerW;
-    }
-    out.gpuTempC = environmentC + resistance * gpuPowerW(r.gpu, u, power.clockFactor);
-    out.throttle = thermalThrottle(r.gpu, u, environmentC, resistance);
+    const RackThermal thermal = rackThermal(r, sys, power);
+    out.rackCapacityKw = thermal.rackCapacityKw;
+    out.rackOverloadRatio = thermal.rackOverloadRatio;
+    out.inletTempC = thermal.inletTempC;
+    out.coolantTempC = thermal.coolantTempC;
+    out.gpuTempC = thermal.gpuTempC;
+    out.throttle = thermal.throttle;
+    if (!diagnostics)
+        return out;
 
     if (out.inletTempC > kAshraeRecommendedMaxInletC)
-        diagnostics.warning("/cooling/system",
-                            "server inlet air reaches " + num(out.inletTempC) +
-                                " C, above the ASHRAE TC9.9 recommended 27 C",
-                            "fewer nodes per rack (rack_layout \"spread\") or a cooling system "
-                            "of higher max_rack_kw",
-                            "inlet-temperature");
+        diagnostics->warning("/cooling/system",
+                             "server inlet air reaches " + num(out.inletTempC) +
+                                 " C, above the ASHRAE TC9.9 recommended 27 C",
+                             "fewer nodes per rack (rack_layout \"spread\") or a cooling system "
+                             "of higher max_rack_kw",
+                             "inlet-temperature");
     if (out.throttle.state != "none")
-        diagnostics.warning("/cooling/system",
-                            "GPUs reach " + num(out.throttle.gpuTempC) + " C and throttle (" +
-                                out.throttle.state + "): clock factor " +
-                                num(out.throttle.clockFactor),
-                            "cooler inlet or coolant, fewer nodes per rack, or liquid cooling",
-                            "gpu-throttle");
+        diagnostics->warning(
+            "/cooling/system",
+            "GPUs reach " + num(out.throttle.gpuTempC) + " C and throttle (" + out.throttle.state +
+                "): clock factor " + num(out.throttle.clockFactor),
+            "cooler inlet or coolant, fewer nodes per rack, or liquid cooling", "gpu-throttle");
     if (out.throttle.gpuTempC >= r.gpu.shutdownTempC)
-        diagnostics.error("/cooling/system",
-                          "GPUs reach " + num(out.throttle.gpuTempC) +
-                              " C even at HW slowdown, at or above their shutdown temperature of " +
-                              num(r.gpu.shutdownTempC) + " C",
-                          "a cooling system that holds the GPUs below their limits",
-                          "gpu-thermal-shutdown");
+        diagnostics->error(
+            "/cooling/system",
+            "GPUs reach " + num(out.throttle.gpuTempC) +
+                " C even at HW slowdown, at or above their shutdown temperature of " +
+                num(r.gpu.shutdownTempC) + " C",
+            "a cooling system that holds the GPUs below their limits", "gpu-thermal-shutdown");
     return out;
+}
+
+} // namespace
+
+CoolingResult solveCooling(const model::ResolvedScenario& r, const model::CoolingSystemSpec& sys,
+                           const PowerResult& power, Diagnostics& diagnostics)
+{
+    return coolingResult(r, sys, power, &diagnostics);
+}
+
+CoolingResult solveCooling(const model::ResolvedScenario& r, const model::CoolingSystemSpec& sys,
+                           const PowerResult& power)
+{
+    return coolingResult(r, sys, power, nullptr);
+}
+
+ThrottleResult coolingThrottle(const model::ResolvedScenario& r,
+                               const model::CoolingSystemSpec& sys, const PowerResult& power)
+{
+    return rackThermal(r, sys, power).throttle;
 }
 
 std::vector<CoolingOptionPue> coolingOptionPues(const model::ResolvedScenario& r,
                                                 const PowerResult& power)
 {
     std::vector<CoolingOptionPue> out;
+    out.reserve(r.coolingOptions.size());
     for (const auto& option : r.coolingOptions) {
-        Diagnostics scratch;
-        const CoolingResult c = solveCooling(r, option, power, scratch);
+        const CoolingResult c = solveCooling(r, option, power);
         const PowerResult p = completeFacilityPower(r, power, c);
         CoolingOptionPue row;
         row.systemId = option.id;

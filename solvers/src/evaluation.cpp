@@ -1,5 +1,7 @@
 #include "dct/solvers/evaluation.h"
 
+#include <cstddef>
+
 namespace dct::solvers {
 
 const Metric* Evaluation::metric(const std::string& key) const
@@ -16,10 +18,41 @@ double Evaluation::value(const std::string& key, double fallback) const
     return m ? m->value : fallback;
 }
 
-void Evaluation::add(std::string key, std::string label, double value, std::string unit,
-                     std::vector<std::string> inputs)
+void Evaluation::add(std::string_view key, std::string_view label, double value,
+                     std::string_view unit, MetricInputs inputs)
 {
-    metrics.push_back({std::move(key), std::move(label), value, std::move(unit), std::move(inputs)});
+    if (!m_refilling || m_metricsFilled == metrics.size()) {
+        metrics.push_back({std::string(key), std::string(label), value, std::string(unit), inputs});
+        if (m_refilling)
+            ++m_metricsFilled;
+        return;
+    }
+    Metric& m = metrics[m_metricsFilled++];
+    // A refilled metric mostly keeps its text: compare, and copy (into the buffer it already
+    // has) only what changed.
+    if (m.key != key)
+        m.key.assign(key);
+    if (m.label != label)
+        m.label.assign(label);
+    m.value = value;
+    if (m.unit != unit)
+        m.unit.assign(unit);
+    m.inputs = inputs;
+}
+
+void Evaluation::restartMetrics()
+{
+    m_refilling = true;
+    m_metricsFilled = 0;
+}
+
+void Evaluation::finishMetrics()
+{
+    if (m_refilling)
+        metrics.erase(metrics.begin() + static_cast<std::ptrdiff_t>(m_metricsFilled),
+                      metrics.end());
+    m_refilling = false;
+    m_metricsFilled = 0;
 }
 
 } // namespace dct::solvers

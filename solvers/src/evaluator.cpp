@@ -18,46 +18,54 @@ namespace dct::solvers {
 
 namespace {
 
+/** About as many metrics as an evaluation has (154 for the 16k-GPU example), reserved once. */
+constexpr std::size_t kTypicalMetricCount = 192;
+
 void addComputeMetrics(Evaluation& e)
 {
     const ComputeResult& c = e.compute;
-    const std::vector<std::string> work = {"/workload/parameters_billion",
-                                           "/workload/tokens_billion", "/workload/mfu",
-                                           "/compute/gpu/peak_tflops_bf16", "/compute/node_count"};
-    e.add("compute.gpus", "GPUs", c.gpuCount, "", {"/compute/node_count", "/compute/node"});
+    const MetricInputs work =
+        metricInputs<"/workload/parameters_billion", "/workload/tokens_billion", "/workload/mfu",
+                     "/compute/gpu/peak_tflops_bf16", "/compute/node_count">();
+    e.add("compute.gpus", "GPUs", c.gpuCount, "",
+          metricInputs<"/compute/node_count", "/compute/node">());
     e.add("compute.peak_tflops_per_gpu", "Peak per GPU", c.peakTflopsPerGpu, "TFLOP/s",
-          {"/compute/gpu", "/workload/precision"});
+          metricInputs<"/compute/gpu", "/workload/precision">());
     e.add("compute.cluster_peak_pflops", "Cluster peak", c.clusterPeakPflops, "PFLOP/s",
-          {"/compute/gpu", "/compute/node_count"});
+          metricInputs<"/compute/gpu", "/compute/node_count">());
     e.add("compute.training_flops", "Training compute (6PD)", c.trainingFlops, "FLOP",
-          {"/workload/parameters_billion", "/workload/tokens_billion"});
+          metricInputs<"/workload/parameters_billion", "/workload/tokens_billion">());
     e.add("compute.tokens_per_step", "Tokens per step", c.tokensPerStep, "",
-          {"/workload/sequence_length", "/workload/global_batch_sequences"});
-    e.add("compute.steps", "Optimizer steps", c.steps, "", {"/workload/tokens_billion"});
+          metricInputs<"/workload/sequence_length", "/workload/global_batch_sequences">());
+    e.add("compute.steps", "Optimizer steps", c.steps, "",
+          metricInputs<"/workload/tokens_billion">());
     e.add("compute.compute_seconds_per_step", "Compute per step", c.computeSecondsPerStep, "s",
           work);
     e.add("compute.allreduce_seconds_per_step", "Gradient all-reduce per step",
-          c.allReduceSecondsPerStep, "s", {"/network", "/workload/tensor_parallel"});
+          c.allReduceSecondsPerStep, "s", metricInputs<"/network", "/workload/tensor_parallel">());
     e.add("compute.exposed_comm_seconds_per_step", "Exposed communication per step",
-          c.exposedCommSecondsPerStep, "s", {"/workload/overlap_fraction"});
+          c.exposedCommSecondsPerStep, "s", metricInputs<"/workload/overlap_fraction">());
     e.add("compute.straggler_seconds_per_step", "Straggler loss per step",
-          c.stragglerSecondsPerStep, "s", {"/workload/jitter_cv", "/workload/virtualized"});
+          c.stragglerSecondsPerStep, "s",
+          metricInputs<"/workload/jitter_cv", "/workload/virtualized">());
     e.add("compute.step_seconds", "Step time", c.stepSeconds, "s", work);
-    e.add("compute.clock_factor", "Thermal clock factor", c.clockFactor, "", {"/cooling"});
+    e.add("compute.clock_factor", "Thermal clock factor", c.clockFactor, "",
+          metricInputs<"/cooling">());
     e.add("compute.ideal_training_days", "Training time at MFU (6PD / GPUs x peak x MFU)",
           c.idealTrainingDays, "days", work);
     e.add("compute.training_days", "Training time", c.trainingDays, "days", work);
     e.add("compute.gpu_hours", "GPU-hours", c.gpuHours, "h", work);
     e.add("compute.effective_mfu", "Effective MFU", c.effectiveMfu, "", work);
     e.add("compute.tokens_per_second", "Throughput", c.tokensPerSecond, "tokens/s", work);
-    e.add("compute.checkpoint_gb", "Checkpoint size", c.checkpointGb, "GB",
-          {"/workload/parameters_billion", "/workload/checkpoint_bytes_per_parameter"});
+    e.add(
+        "compute.checkpoint_gb", "Checkpoint size", c.checkpointGb, "GB",
+        metricInputs<"/workload/parameters_billion", "/workload/checkpoint_bytes_per_parameter">());
     e.add("compute.checkpoint_write_seconds", "Checkpoint write time", c.checkpointWriteSeconds,
-          "s", {"/storage/write_gbyte_per_s"});
+          "s", metricInputs<"/storage/write_gbyte_per_s">());
     e.add("compute.dataloader_gbyte_per_s", "Data loader read bandwidth", c.dataLoaderGbytePerS,
-          "GB/s", {"/workload/sample_bytes_per_token"});
+          "GB/s", metricInputs<"/workload/sample_bytes_per_token">());
     e.add("compute.dataloader_iops", "Data loader read IOPS", c.dataLoaderIops, "IOPS",
-          {"/workload/read_size_kb", "/storage/read_iops"});
+          metricInputs<"/workload/read_size_kb", "/storage/read_iops">());
 }
 
 } // namespace
@@ -65,10 +73,29 @@ void addComputeMetrics(Evaluation& e)
 Evaluation evaluate(const model::ResolvedScenario& r, const EvaluateOptions& options)
 {
     Evaluation e;
+    e.metrics.reserve(kTypicalMetricCount);
+    evaluate(r, e, options);
+    return e;
+}
+
+void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOptions& options)
+{
     e.scenarioName = r.scenario.name;
+    e.restartMetrics();
+    e.coupling = CouplingInfo{};
     e.diagnostics = model::validateScenario(r);
-    if (e.diagnostics.hasErrors())
-        return e;
+    if (e.diagnostics.hasErrors()) {
+        // As a fresh Evaluation would be: nothing solved.
+        e.compute = {};
+        e.power = {};
+        e.cooling = {};
+        e.coolingOptions.clear();
+        e.egress = {};
+        e.cost = {};
+        e.network = {};
+        e.finishMetrics();
+        return;
+    }
 
     ComputeInputs computeInputs;
     const double gradientBytes = 2.0 * r.scenario.workload.parametersBillion * 1e9 /
@@ -98,11 +125,11 @@ Evaluation evaluate(const model::ResolvedScenario& r, const EvaluateOptions& opt
     double lastStep = 0.0;
     const int maxIterations = std::max(1, options.maxIterations);
     for (int i = 1; i <= maxIterations; ++i) {
-        Diagnostics scratch; // diagnostics come from the final pass only
+        // Diagnostics come from the final pass only, and the clock needs only the rack
+        // temperatures, not the plant over the climate bins.
         powerInputs.clockFactor = clock;
-        const PowerResult p = solvePower(r, powerInputs, scratch);
-        const CoolingResult c = solveCooling(r, r.cooling, p, scratch);
-        const double step = c.throttle.clockFactor - clock;
+        const PowerResult p = solvePower(r, powerInputs);
+        const double step = coolingThrottle(r, r.cooling, p).clockFactor - clock;
         e.coupling.iterations = i;
         e.coupling.residual = std::fabs(step);
         if (std::fabs(step) <= options.tolerance) {
@@ -130,10 +157,9 @@ Evaluation evaluate(const model::ResolvedScenario& r, const EvaluateOptions& opt
     e.cooling.pue = e.power.pue;
     {
         // Every cooling option for the same cluster at full clocks, for side-by-side charts.
-        Diagnostics scratch;
         PowerInputs design = powerInputs;
         design.clockFactor = 1.0;
-        e.coolingOptions = coolingOptionPues(r, solvePower(r, design, scratch));
+        e.coolingOptions = coolingOptionPues(r, solvePower(r, design));
     }
 
     computeInputs.clockFactor = clock;
@@ -146,7 +172,7 @@ Evaluation evaluate(const model::ResolvedScenario& r, const EvaluateOptions& opt
     e.add("coupling.iterations", "Coupling iterations", e.coupling.iterations, "");
     e.add("coupling.converged", "Coupling converged (1 = yes)", e.coupling.converged ? 1 : 0, "");
     e.add("coupling.residual", "Coupling residual (clock factor)", e.coupling.residual, "");
-    return e;
+    e.finishMetrics();
 }
 
 } // namespace dct::solvers

@@ -1,5 +1,7 @@
 #include "dct/solvers/facilitymetrics.h"
 
+#include "metrictext.h"
+
 #include <string>
 #include <vector>
 
@@ -10,46 +12,54 @@ namespace {
 void addPowerMetrics(Evaluation& e)
 {
     const PowerResult& p = e.power;
-    const std::vector<std::string> node = {"/compute/node", "/compute/gpu", "/compute/utilization"};
-    const std::vector<std::string> chain = {"/facility/design_load_fraction", "/facility/hvdc"};
+    const MetricInputs node =
+        metricInputs<"/compute/node", "/compute/gpu", "/compute/utilization">();
+    const MetricInputs chain = metricInputs<"/facility/design_load_fraction", "/facility/hvdc">();
     e.add("power.gpu_w", "GPU power", p.gpuPowerW, "W", node);
     e.add("power.node_kw", "Node power", p.nodePowerKw, "kW", node);
-    e.add("power.nodes_kw", "Nodes power", p.nodesPowerKw, "kW", {"/compute/node_count"});
-    e.add("power.network_kw", "Network power", p.networkPowerKw, "kW", {"/network"});
-    e.add("power.storage_kw", "Storage power", p.storagePowerKw, "kW", {"/storage/power_kw"});
+    e.add("power.nodes_kw", "Nodes power", p.nodesPowerKw, "kW",
+          metricInputs<"/compute/node_count">());
+    e.add("power.network_kw", "Network power", p.networkPowerKw, "kW", metricInputs<"/network">());
+    e.add("power.storage_kw", "Storage power", p.storagePowerKw, "kW",
+          metricInputs<"/storage/power_kw">());
     e.add("power.it_kw", "IT power", p.itPowerKw, "kW", node);
     e.add("power.nodes_per_rack", "Nodes per rack", p.nodesPerRack, "",
-          {"/facility/rack_power_limit_kw", "/facility/rack_units", "/facility/rack_layout",
-           "/cooling/system"});
-    e.add("power.racks", "Compute racks", p.racks, "", {"/compute/node_count"});
-    e.add("power.rows", "Rows", p.rows, "", {"/facility/racks_per_row"});
-    e.add("power.floor_m2", "Floor area", p.floorM2, "m²", {"/facility/floor_m2_per_rack"});
+          metricInputs<"/facility/rack_power_limit_kw", "/facility/rack_units",
+                       "/facility/rack_layout", "/cooling/system">());
+    e.add("power.racks", "Compute racks", p.racks, "", metricInputs<"/compute/node_count">());
+    e.add("power.rows", "Rows", p.rows, "", metricInputs<"/facility/racks_per_row">());
+    e.add("power.floor_m2", "Floor area", p.floorM2, "m²",
+          metricInputs<"/facility/floor_m2_per_rack">());
     e.add("power.rack_kw", "Rack power (fullest rack)", p.rackPowerKw, "kW", node);
     e.add("power.rack_design_kw", "Rack heat at full clocks", p.rackDesignPowerKw, "kW", node);
-    e.add("power.rack_nameplate_kw", "Rack nameplate", p.rackNameplateKw, "kW", {"/compute/node"});
+    e.add("power.rack_nameplate_kw", "Rack nameplate", p.rackNameplateKw, "kW",
+          metricInputs<"/compute/node">());
     e.add("power.racks_over_capacity", "Racks over cooling capacity", p.racksOverCapacity, "",
-          {"/cooling/system", "/facility/rack_layout"});
+          metricInputs<"/cooling/system", "/facility/rack_layout">());
     e.add("power.spread_layout", "Racks spread to cooling capacity (1 = spread, 0 = dense)",
-          p.rackLayout == "spread" ? 1.0 : 0.0, "", {"/facility/rack_layout"});
+          p.rackLayout == "spread" ? 1.0 : 0.0, "", metricInputs<"/facility/rack_layout">());
     e.add("power.pdu_loss_kw", "PDU loss", p.pduLossKw, "kW", chain);
     e.add("power.ups_loss_kw", "UPS (or HVDC rectifier) loss", p.upsLossKw, "kW", chain);
     e.add("power.transformer_loss_kw", "Transformer loss", p.transformerLossKw, "kW", chain);
     e.add("power.losses_kw", "Power-chain losses", p.lossesKw, "kW", chain);
-    e.add("power.lighting_kw", "Lighting", p.lightingKw, "kW", {"/facility/lighting_w_per_m2"});
-    e.add("power.cooling_kw", "Cooling power", p.coolingPowerKw, "kW", {"/cooling/system"});
+    e.add("power.lighting_kw", "Lighting", p.lightingKw, "kW",
+          metricInputs<"/facility/lighting_w_per_m2">());
+    e.add("power.cooling_kw", "Cooling power", p.coolingPowerKw, "kW",
+          metricInputs<"/cooling/system">());
     e.add("power.facility_kw", "Facility power (annual average)", p.facilityPowerKw, "kW",
-          {"/cooling/system", "/site"});
+          metricInputs<"/cooling/system", "/site">());
     e.add("power.peak_facility_kw", "Facility power (hottest bin)", p.peakFacilityPowerKw, "kW",
-          {"/cooling/system", "/site"});
+          metricInputs<"/cooling/system", "/site">());
     e.add("power.annual_it_mwh", "IT energy per year", p.annualItEnergyMwh, "MWh", node);
-    e.add("power.annual_facility_mwh", "Facility energy per year", p.annualFacilityEnergyMwh,
-          "MWh", {"/cooling/system", "/site"});
+    e.add("power.annual_facility_mwh", "Facility energy per year", p.annualFacilityEnergyMwh, "MWh",
+          metricInputs<"/cooling/system", "/site">());
 }
 
 void addCoolingMetrics(Evaluation& e)
 {
     const CoolingResult& c = e.cooling;
-    const std::vector<std::string> sys = {"/cooling/system", "/site"};
+    thread_local MetricText key, label; // dynamic keys and labels without allocating
+    const MetricInputs sys = metricInputs<"/cooling/system", "/site">();
     e.add("cooling.pue", "PUE (annual)", c.pue, "", sys);
     e.add("cooling.cooling_kw", "Cooling power (annual average)", c.coolingKw, "kW", sys);
     e.add("cooling.peak_cooling_kw", "Cooling power (hottest bin)", c.peakCoolingKw, "kW", sys);
@@ -62,11 +72,11 @@ void addCoolingMetrics(Evaluation& e)
     e.add("cooling.air_heat_kw", "Heat to air", c.airHeatKw, "kW", sys);
     e.add("cooling.chiller_cop", "Chiller COP (annual)", c.averageChillerCop, "", sys);
     e.add("cooling.free_cooling_hours", "Full free-cooling hours", c.fullFreeCoolingHours, "h",
-          {"/cooling/economizer", "/site"});
+          metricInputs<"/cooling/economizer", "/site">());
     e.add("cooling.partial_free_cooling_hours", "Partial free-cooling hours",
-          c.partialFreeCoolingHours, "h", {"/cooling/economizer", "/site"});
+          c.partialFreeCoolingHours, "h", metricInputs<"/cooling/economizer", "/site">());
     e.add("cooling.economizer_share", "Heat removed by free cooling", c.economizerHeatShare, "",
-          {"/cooling/economizer", "/site"});
+          metricInputs<"/cooling/economizer", "/site">());
     e.add("cooling.rack_capacity_kw", "Rack cooling capacity", c.rackCapacityKw, "kW", sys);
     e.add("cooling.rack_overload", "Rack heat over cooling capacity (ratio)", c.rackOverloadRatio, "", sys);
     e.add("cooling.inlet_temp_c", "Server inlet temperature", c.inletTempC, "°C", sys);
@@ -74,48 +84,52 @@ void addCoolingMetrics(Evaluation& e)
         e.add("cooling.coolant_temp_c", "Cold-plate coolant temperature", c.coolantTempC, "°C",
               sys);
     e.add("cooling.gpu_temp_c", "GPU temperature", c.gpuTempC, "°C",
-          {"/cooling/system", "/compute/gpu"});
+          metricInputs<"/cooling/system", "/compute/gpu">());
     e.add("cooling.clock_factor", "Thermal clock factor", c.throttle.clockFactor, "",
-          {"/cooling/system", "/compute/gpu"});
+          metricInputs<"/cooling/system", "/compute/gpu">());
     for (const auto& option : e.coolingOptions)
-        e.add("cooling.option_pue." + option.systemId, "PUE with " + option.systemId,
-              option.pue, "", {"/cooling/system", "/site"});
+        e.add(key({"cooling.option_pue.", option.systemId}), label({"PUE with ", option.systemId}),
+              option.pue, "", metricInputs<"/cooling/system", "/site">());
 }
 
 void addEgressMetrics(Evaluation& e)
 {
     const EgressResult& g = e.egress;
-    const std::vector<std::string> eco = {"/economics/egress_tb_per_month"};
+    thread_local MetricText label; // dynamic labels without allocating
+    const MetricInputs eco = metricInputs<"/economics/egress_tb_per_month">();
     e.add("egress.monthly_tb", "Egress per month", g.monthlyGb / 1000.0, "TB", eco);
     e.add("egress.average_gbps", "Average egress rate", g.averageGbps, "Gb/s", eco);
     if (g.hasMetered) {
-        e.add("egress.metered_usd_per_month", "Metered egress (" + g.pricingId + ")",
-              g.meteredUsdPerMonth, "USD/month", {"/economics/egress_pricing"});
+        e.add("egress.metered_usd_per_month", label({"Metered egress (", g.pricingId, ")"}),
+              g.meteredUsdPerMonth, "USD/month", metricInputs<"/economics/egress_pricing">());
         e.add("egress.metered_usd_per_gb", "Metered average price", g.meteredUsdPerGb, "USD/GB",
-              {"/economics/egress_pricing"});
+              metricInputs<"/economics/egress_pricing">());
     }
     if (g.hasPort) {
-        e.add("egress.port_usd_per_month", "Unmetered port (" + g.portId + ")",
-              g.portUsdPerMonth, "USD/month", {"/economics/unmetered_port"});
-        e.add("egress.port_gbps", "Port rate", g.portGbps, "Gb/s", {"/economics/unmetered_port"});
+        e.add("egress.port_usd_per_month", label({"Unmetered port (", g.portId, ")"}),
+              g.portUsdPerMonth, "USD/month", metricInputs<"/economics/unmetered_port">());
+        e.add("egress.port_gbps", "Port rate", g.portGbps, "Gb/s",
+              metricInputs<"/economics/unmetered_port">());
         e.add("egress.port_utilization", "Port utilization", g.portUtilization, "",
-              {"/economics/unmetered_port"});
-        e.add("egress.port_carries", "Port carries the volume (1 = yes)", g.portCarries ? 1 : 0,
-              "", {"/economics/unmetered_port"});
+              metricInputs<"/economics/unmetered_port">());
+        e.add("egress.port_carries", "Port carries the volume (1 = yes)", g.portCarries ? 1 : 0, "",
+              metricInputs<"/economics/unmetered_port">());
         if (g.hasMetered)
             e.add("egress.break_even_tb_per_month", "Break-even volume", g.breakEvenTbPerMonth,
-                  "TB/month", {"/economics/egress_pricing", "/economics/unmetered_port"});
+                  "TB/month",
+                  metricInputs<"/economics/egress_pricing", "/economics/unmetered_port">());
     }
     if (g.hasCheapestPort) {
-        e.add("egress.cheapest_port_gbps", "Cheapest carrying port (" + g.cheapestPortId + ")",
-              g.cheapestPortGbps, "Gb/s", eco);
+        e.add("egress.cheapest_port_gbps",
+              label({"Cheapest carrying port (", g.cheapestPortId, ")"}), g.cheapestPortGbps,
+              "Gb/s", eco);
         e.add("egress.cheapest_port_usd_per_month", "Cheapest carrying port price",
               g.cheapestPortUsdPerMonth, "USD/month", eco);
     }
-    e.add("egress.usd_per_month", "Egress cost (" + g.choice + ")", g.egressUsdPerMonth,
+    e.add("egress.usd_per_month", label({"Egress cost (", g.choice, ")"}), g.egressUsdPerMonth,
           "USD/month", eco);
-    const std::vector<std::string> wan = {"/economics/wan_dataset_tb", "/economics/wan_rtt_ms",
-                                          "/economics/tcp_window_mb"};
+    const MetricInputs wan = metricInputs<"/economics/wan_dataset_tb", "/economics/wan_rtt_ms",
+                                          "/economics/tcp_window_mb">();
     e.add("egress.wan_stream_gbps", "TCP stream rate (window / RTT)", g.perStreamGbps, "Gb/s",
           wan);
     e.add("egress.wan_single_stream_hours", "Data set over one stream", g.singleStreamHours, "h",
@@ -131,36 +145,39 @@ void addEgressMetrics(Evaluation& e)
 void addCostMetrics(Evaluation& e)
 {
     const CostResult& c = e.cost;
-    const std::vector<std::string> eco = {"/economics"};
-    e.add("cost.capex_nodes_usd", "Capex: nodes", c.capexNodesUsd, "USD", {"/compute/node"});
-    e.add("cost.capex_network_usd", "Capex: network", c.capexNetworkUsd, "USD", {"/network"});
-    e.add("cost.capex_storage_usd", "Capex: storage", c.capexStorageUsd, "USD", {"/storage"});
+    const MetricInputs eco = metricInputs<"/economics">();
+    e.add("cost.capex_nodes_usd", "Capex: nodes", c.capexNodesUsd, "USD",
+          metricInputs<"/compute/node">());
+    e.add("cost.capex_network_usd", "Capex: network", c.capexNetworkUsd, "USD",
+          metricInputs<"/network">());
+    e.add("cost.capex_storage_usd", "Capex: storage", c.capexStorageUsd, "USD",
+          metricInputs<"/storage">());
     e.add("cost.capex_racks_usd", "Capex: racks", c.capexRacksUsd, "USD",
-          {"/economics/rack_price_usd"});
+          metricInputs<"/economics/rack_price_usd">());
     e.add("cost.capex_cooling_usd", "Capex: cooling plant", c.capexCoolingUsd, "USD",
-          {"/cooling/system"});
+          metricInputs<"/cooling/system">());
     e.add("cost.capex_power_usd", "Capex: power plant", c.capexPowerUsd, "USD",
-          {"/economics/power_capex_usd_per_kw"});
+          metricInputs<"/economics/power_capex_usd_per_kw">());
     e.add("cost.capex_usd", "Capex", c.capexUsd, "USD", eco);
     e.add("cost.energy_usd_per_year", "Energy", c.energyUsdPerYear, "USD/year",
-          {"/site", "/cooling/system"});
+          metricInputs<"/site", "/cooling/system">());
     e.add("cost.egress_usd_per_year", "Egress", c.egressUsdPerYear, "USD/year",
-          {"/economics/egress_tb_per_month"});
+          metricInputs<"/economics/egress_tb_per_month">());
     e.add("cost.maintenance_usd_per_year", "Maintenance", c.maintenanceUsdPerYear, "USD/year",
-          {"/economics/maintenance_fraction_per_year"});
+          metricInputs<"/economics/maintenance_fraction_per_year">());
     e.add("cost.opex_usd_per_year", "Opex", c.opexUsdPerYear, "USD/year", eco);
     e.add("cost.amortized_capex_usd_per_year", "Amortized capex", c.amortizedCapexUsdPerYear,
-          "USD/year", {"/economics/amortization_years"});
+          "USD/year", metricInputs<"/economics/amortization_years">());
     e.add("cost.tco_usd_per_year", "Total cost of ownership", c.tcoUsdPerYear, "USD/year", eco);
     e.add("cost.usd_per_gpu_hour", "Cost per GPU-hour", c.usdPerGpuHour, "USD/GPU-h", eco);
     e.add("cost.training_run_usd", "Training run", c.trainingRunUsd, "USD",
-          {"/workload", "/economics"});
+          metricInputs<"/workload", "/economics">());
     e.add("cost.training_run_energy_mwh", "Training run energy", c.trainingRunEnergyMwh, "MWh",
-          {"/workload"});
-    e.add("cost.training_run_energy_usd", "Training run energy cost", c.trainingRunEnergyUsd,
-          "USD", {"/workload", "/site"});
+          metricInputs<"/workload">());
+    e.add("cost.training_run_energy_usd", "Training run energy cost", c.trainingRunEnergyUsd, "USD",
+          metricInputs<"/workload", "/site">());
     e.add("cost.carbon_tonnes_per_year", "Carbon per year", c.carbonTonnesPerYear, "t CO2e",
-          {"/site"});
+          metricInputs<"/site">());
 }
 
 } // namespace

@@ -100,7 +100,9 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
         double rate;
         double length;
     };
-    std::vector<LinkClass> classes = {{"node-leaf", t.endpointLinks, nicRate, n.cableLengthInRowM}};
+    std::vector<LinkClass> classes;
+    classes.reserve(3);
+    classes.push_back({"node-leaf", t.endpointLinks, nicRate, n.cableLengthInRowM});
     const TierCounts spine = t.tier(FabricTier::Spine);
     const TierCounts core = t.tier(FabricTier::Core);
     if (spine.linksDown > 0)
@@ -110,6 +112,7 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
         classes.push_back({"spine-core", core.linksDown, r.fabricSwitch.portRateGbps,
                            n.cableLengthAcrossRowsM});
     t.cables.clear();
+    t.cables.reserve(classes.size());
     t.cablePowerW = 0.0;
     t.cableCostUsd = 0.0;
     for (const auto& lc : classes) {
@@ -203,8 +206,11 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     net.multiRailShare = ecmpThroughputShare(uplinks, net.leafUplinkFlows, std::max(1, r.rails));
     net.pinnedShare = 1.0;
     net.adaptiveShare = adaptiveEfficiency;
-    net.routingShare = routingShare(n.routing, uplinks, net.leafUplinkFlows, 1,
-                                    adaptiveEfficiency);
+    // Static ECMP delivers ecmpShare, just computed (the binomial sum is the costly part).
+    net.routingShare =
+        n.routing == Routing::Ecmp
+            ? net.ecmpShare
+            : routingShare(n.routing, uplinks, net.leafUplinkFlows, 1, adaptiveEfficiency);
 
     // Alpha: NIC at both ends, every switch on the longest path, and the wire
     // (node-leaf runs at both ends plus the runs between tiers, up and down).
@@ -224,6 +230,7 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     net.fabricGbytePerSPerGpu = net.fabricLineGbytePerSPerGpu * net.wire.efficiency * share;
 
     net.worldInputs = collectiveInputs(r, net, r.gpuCount(), r.gpusPerNode);
+    net.collectives.reserve(16);
     for (auto op : {CollectiveOp::AllReduce, CollectiveOp::ReduceScatter, CollectiveOp::AllGather,
                     CollectiveOp::AllToAll})
         for (auto a : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::DoubleBinaryTree,

@@ -64,8 +64,11 @@ double stageLossKw(double loadKw, double ratedKw, double noLoadFraction,
     return ratedKw * (noLoadFraction + proportionalFraction * f + squareFraction * f * f);
 }
 
-PowerResult solvePower(const model::ResolvedScenario& r, const PowerInputs& in,
-                       Diagnostics& diagnostics)
+namespace {
+
+/** solvePower(); diagnostics only when \a diagnostics is not null (they cost strings). */
+PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
+                        Diagnostics* diagnostics)
 {
     PowerResult out;
     const auto& fac = r.scenario.facility;
@@ -119,19 +122,18 @@ PowerResult solvePower(const model::ResolvedScenario& r, const PowerInputs& in,
     out.racksOverCapacity = (out.nodesPerRack * out.nodeDesignPowerKw > capacityKw ? fullRacks : 0) +
                             (lastRackNodes * out.nodeDesignPowerKw > capacityKw ? 1 : 0);
 
-    if (out.racksOverCapacity > 0) {
+    if (diagnostics && out.racksOverCapacity > 0) {
         const std::string what = num(out.racksOverCapacity) + " of " + num(out.racks) +
                                  " racks carry " + num(out.rackDesignPowerKw) +
                                  " kW of heat, above the " + num(capacityKw) + " kW per rack that '" +
                                  r.cooling.id + "' removes";
         if (spread)
-            diagnostics.warning("/cooling/system",
-                                what + " even with one node per rack (rack_layout 'spread')",
-                                "a cooling system with max_rack_kw >= " +
-                                    num(out.nodeDesignPowerKw) + " kW",
-                                "rack-over-capacity");
+            diagnostics->warning(
+                "/cooling/system", what + " even with one node per rack (rack_layout 'spread')",
+                "a cooling system with max_rack_kw >= " + num(out.nodeDesignPowerKw) + " kW",
+                "rack-over-capacity");
         else
-            diagnostics.warning(
+            diagnostics->warning(
                 "/cooling/system",
                 what + "; rack_layout 'dense' keeps " + num(out.nodesPerRack) +
                     " nodes per rack, so hot air recirculates to the inlets",
@@ -140,14 +142,14 @@ PowerResult solvePower(const model::ResolvedScenario& r, const PowerInputs& in,
                     " nodes per rack) or choose a cooling system with max_rack_kw >= " +
                     num(out.rackDesignPowerKw),
                 "rack-over-capacity");
-    } else if (spread && out.rackLimit == "cooling") {
-        diagnostics.note("/facility/rack_layout",
-                         "rack_layout 'spread': " + num(out.nodesPerRack) +
-                             " nodes per rack instead of " + num(dense) + " to stay within the " +
-                             num(capacityKw) + " kW that '" + r.cooling.id + "' removes; " +
-                             num(out.racks) + " racks",
-                         "a cooling system of higher max_rack_kw packs more nodes per rack",
-                         "rack-layout-spread");
+    } else if (diagnostics && spread && out.rackLimit == "cooling") {
+        diagnostics->note("/facility/rack_layout",
+                          "rack_layout 'spread': " + num(out.nodesPerRack) +
+                              " nodes per rack instead of " + num(dense) + " to stay within the " +
+                              num(capacityKw) + " kW that '" + r.cooling.id + "' removes; " +
+                              num(out.racks) + " racks",
+                          "a cooling system of higher max_rack_kw packs more nodes per rack",
+                          "rack-layout-spread");
     }
 
     // Power chain from the IT load back: PDU, then UPS (each a no-load + proportional +
@@ -170,6 +172,19 @@ PowerResult solvePower(const model::ResolvedScenario& r, const PowerInputs& in,
     out.lightingKw = out.floorM2 * fac.lightingWPerM2 / 1000.0;
     out.indoorHeatKw = out.itPowerKw + out.pduLossKw + out.upsLossKw + out.lightingKw;
     return out;
+}
+
+} // namespace
+
+PowerResult solvePower(const model::ResolvedScenario& r, const PowerInputs& in,
+                       Diagnostics& diagnostics)
+{
+    return powerResult(r, in, &diagnostics);
+}
+
+PowerResult solvePower(const model::ResolvedScenario& r, const PowerInputs& in)
+{
+    return powerResult(r, in, nullptr);
 }
 
 PowerResult completeFacilityPower(const model::ResolvedScenario& r, PowerResult p,

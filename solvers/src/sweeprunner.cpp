@@ -112,6 +112,8 @@ Result<SweepRunner> SweepRunner::prepare(const SweepSpec& spec, const model::Sce
 {
     SweepRunner r;
     r.m_spec = spec;
+    // Without an evaluator of its own, run() evaluates into one Evaluation per thread.
+    r.m_evaluateInPlace = !evaluator;
     r.m_evaluate = evaluator ? std::move(evaluator)
                              : SweepEvaluator([](const model::ResolvedScenario& s) {
                                    return evaluate(s);
@@ -337,6 +339,8 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
         std::vector<model::ResolvedScenario> work(m_groups.size());
         std::vector<bool> copied(m_groups.size(), false);
         std::vector<double> values(m_columns.size());
+        // Reused for every variant: its metrics keep their strings' storage (evaluate()).
+        Evaluation e;
         std::vector<std::size_t> hints(m_columns.size());
         for (std::size_t c = 0; c < m_columns.size(); ++c)
             hints[c] = m_columns[c].hint;
@@ -370,7 +374,10 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
                         axis.patcher.apply(scenario, axis.numbers[(index / axis.stride) %
                                                                   axis.numbers.size()]);
                 ScenarioPatcher::updateDerived(scenario);
-                const Evaluation e = m_evaluate(scenario);
+                if (m_evaluateInPlace)
+                    evaluate(scenario, e);
+                else
+                    e = m_evaluate(scenario);
                 const bool ok = e.ok();
                 if (ok) {
                     for (std::size_t c = 0; c < m_columns.size(); ++c) {

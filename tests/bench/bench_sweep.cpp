@@ -118,6 +118,21 @@ void evaluateMultiplane16k(benchmark::State& state)
 }
 BENCHMARK(evaluateMultiplane16k)->Unit(benchmark::kMicrosecond);
 
+/** The same evaluation into one reused Evaluation, as a sweep's threads do: the metrics keep
+ *  their strings' storage from one variant to the next. */
+void evaluateMultiplane16kReused(benchmark::State& state)
+{
+    auto resolved = model::resolveScenario(example("multiplane-16k-h100.json"), catalog());
+    const model::ResolvedScenario& r = *resolved.resolved;
+    solvers::Evaluation e;
+    for (auto _ : state) {
+        solvers::evaluate(r, e);
+        benchmark::DoNotOptimize(e);
+    }
+    state.counters["metrics"] = static_cast<double>(e.metrics.size());
+}
+BENCHMARK(evaluateMultiplane16kReused)->Unit(benchmark::kMicrosecond);
+
 /** One coupled evaluation of the 256-GPU seed case. */
 void evaluateSeed(benchmark::State& state)
 {

@@ -113,7 +113,7 @@ json evaluationJson(const solvers::Evaluation& e, const std::string& file)
         metrics[m.key] = {{"value", std::isfinite(m.value) ? json(m.value) : json(nullptr)},
                           {"unit", m.unit},
                           {"label", m.label},
-                          {"inputs", m.inputs}};
+                          {"inputs", std::vector<std::string>(m.inputs.begin(), m.inputs.end())}};
     return {{"file", file},
             {"scenario", e.scenarioName},
             {"ok", e.ok()},

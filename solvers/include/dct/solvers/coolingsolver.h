@@ -38,6 +38,17 @@ CoolingResult solveCooling(const model::ResolvedScenario& scenario,
                            const model::CoolingSystemSpec& system, const PowerResult& power,
                            Diagnostics& diagnostics);
 
+/** Returns solveCooling() without its diagnostics (what-if passes that would discard them). */
+CoolingResult solveCooling(const model::ResolvedScenario& scenario,
+                           const model::CoolingSystemSpec& system, const PowerResult& power);
+
+/**
+ * Returns the throttle of solveCooling() alone: the clock the rack and coolant temperatures of
+ * \a system allow at \a power, without the plant over the climate bins (the thermal loop).
+ */
+ThrottleResult coolingThrottle(const model::ResolvedScenario& scenario,
+                               const model::CoolingSystemSpec& system, const PowerResult& power);
+
 /** Returns the annual PUE of every cooling option of \a scenario for the same IT load. */
 std::vector<CoolingOptionPue> coolingOptionPues(const model::ResolvedScenario& scenario,
                                                 const PowerResult& power);

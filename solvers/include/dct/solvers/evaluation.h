@@ -5,11 +5,12 @@
 #include "dct/solvers/coolingresult.h"
 #include "dct/solvers/costresult.h"
 #include "dct/solvers/egressresult.h"
-#include "dct/solvers/powerresult.h"
 #include "dct/solvers/metric.h"
 #include "dct/solvers/networkresult.h"
+#include "dct/solvers/powerresult.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dct::solvers {
@@ -44,9 +45,21 @@ struct Evaluation
     const Metric* metric(const std::string& key) const;
     /** Returns the value of metric \a key, or \a fallback when there is none. */
     double value(const std::string& key, double fallback = 0.0) const;
-    /** Appends a metric. */
-    void add(std::string key, std::string label, double value, std::string unit,
-             std::vector<std::string> inputs = {});
+    /**
+     * Appends a metric. Between restartMetrics() and finishMetrics() it overwrites the metric at
+     * the same position of the previous evaluation instead, so that a reused Evaluation
+     * allocates nothing while its metrics keep their keys and labels.
+     */
+    void add(std::string_view key, std::string_view label, double value, std::string_view unit,
+             MetricInputs inputs = {});
+    /** Starts refilling the metrics: the next add()s overwrite them from the first. */
+    void restartMetrics();
+    /** Ends the refill: drops the metrics the new evaluation did not overwrite. */
+    void finishMetrics();
+
+private:
+    std::size_t m_metricsFilled = 0; ///< Metrics overwritten since restartMetrics().
+    bool m_refilling = false;
 };
 
 } // namespace dct::solvers

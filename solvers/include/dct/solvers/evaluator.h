@@ -18,4 +18,12 @@ struct EvaluateOptions
  */
 Evaluation evaluate(const model::ResolvedScenario& scenario, const EvaluateOptions& options = {});
 
+/**
+ * Evaluates \a scenario into \a evaluation, as evaluate() does, reusing the storage of what it
+ * held: a sweep evaluates its variants into one Evaluation per thread without allocating for
+ * the metrics' keys and labels. Every field of \a evaluation is replaced.
+ */
+void evaluate(const model::ResolvedScenario& scenario, Evaluation& evaluation,
+              const EvaluateOptions& options = {});
+
 } // namespace dct::solvers

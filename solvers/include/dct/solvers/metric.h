@@ -1,9 +1,58 @@
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <string>
-#include <vector>
 
 namespace dct::solvers {
+
+/**
+ * The JSON pointers a metric depends on: a view of a list with static storage, so that an
+ * evaluation's ~150 metrics name their inputs without copying a string. Iterates as
+ * `const std::string&`. Lists are made by metricInputs<"/a", "/b">() or from a static array.
+ */
+class MetricInputs
+{
+public:
+    constexpr MetricInputs() = default;
+    /** Views \a list, which must outlive every metric that holds it (static storage). */
+    template <std::size_t N>
+    constexpr MetricInputs(const std::string (&list)[N]) : m_begin(list), m_size(N)
+    {}
+
+    const std::string* begin() const { return m_begin; }
+    const std::string* end() const { return m_begin + m_size; }
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    const std::string& operator[](std::size_t i) const { return m_begin[i]; }
+
+    /** Returns true when both name the same pointers in the same order. */
+    friend bool operator==(const MetricInputs& a, const MetricInputs& b)
+    {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end());
+    }
+
+private:
+    const std::string* m_begin = nullptr;
+    std::size_t m_size = 0;
+};
+
+/** A string literal usable as a template argument (C++20 class-type template parameter). */
+template <std::size_t N> struct InputPointer
+{
+    char text[N];
+    constexpr InputPointer(const char (&s)[N]) { std::copy_n(s, N, text); }
+};
+
+/**
+ * Returns the list of \a Pointers with static storage, built once per distinct list:
+ * `metricInputs<"/compute/node_count", "/compute/node">()`.
+ */
+template <InputPointer... Pointers> MetricInputs metricInputs()
+{
+    static const std::string list[] = {std::string(Pointers.text)...};
+    return MetricInputs(list);
+}
 
 /** One figure of an evaluation, with its unit and the inputs it came from. */
 struct Metric
@@ -12,7 +61,7 @@ struct Metric
     std::string label;   ///< Human label, e.g. "Training time".
     double value = 0.0;
     std::string unit;    ///< Unit as printed, e.g. "days", "kW", "USD".
-    std::vector<std::string> inputs; ///< JSON pointers of the inputs it depends on.
+    MetricInputs inputs; ///< JSON pointers of the inputs it depends on.
 
     /** Returns the section part of the key ("compute" for "compute.training_days"). */
     std::string section() const { return key.substr(0, key.find('.')); }

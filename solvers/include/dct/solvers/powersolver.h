@@ -35,6 +35,9 @@ double stageLossKw(double loadKw, double ratedKw, double noLoadFraction,
 PowerResult solvePower(const model::ResolvedScenario& scenario, const PowerInputs& inputs,
                        Diagnostics& diagnostics);
 
+/** Returns solvePower() without its diagnostics (the thermal loop's passes discard them). */
+PowerResult solvePower(const model::ResolvedScenario& scenario, const PowerInputs& inputs);
+
 /**
  * Adds the transformer losses, cooling and facility power, PUE and annual energy to \a power,
  * climate bin by climate bin of \a cooling.

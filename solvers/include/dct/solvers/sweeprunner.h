@@ -107,6 +107,7 @@ private:
 
     SweepSpec m_spec;
     SweepEvaluator m_evaluate;
+    bool m_evaluateInPlace = false; ///< evaluate() into a reused Evaluation (no evaluator given).
     std::vector<Axis> m_axes;
     std::vector<model::ResolvedScenario> m_groups; ///< One per catalog-reference combination.
     std::vector<std::string> m_metrics;
