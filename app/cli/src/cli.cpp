@@ -1,9 +1,10 @@
 #include "dct/cli/cli.h"
 
+#include "dct/cli/collectivescommand.h"
 #include "dct/cli/comparecommand.h"
 #include "dct/cli/output.h"
-#include "dct/cli/scenariofile.h"
 #include "dct/cli/reportcommand.h"
+#include "dct/cli/scenariofile.h"
 #include "dct/cli/storecommand.h"
 #include "dct/cli/sweepcommand.h"
 #include "dct/cli/topologycommand.h"
@@ -13,7 +14,6 @@
 #include "dct/solvers/evaluator.h"
 
 #include <CLI/CLI.hpp>
-
 #include <ostream>
 
 namespace dct::cli {
@@ -234,6 +234,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
     SweepCommand sweep(app);
     ReportCommand report(app);
     TopologyCommand topology(app);
+    CollectivesCommand collectives(app);
 
     try {
         app.parse(argc, argv);
@@ -259,6 +260,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
             return report.run(o.catalogDir, out, err);
         if (topology.parsed())
             return topology.run(o.catalogDir, out, err);
+        if (collectives.parsed())
+            return collectives.run(o.catalogDir, out, err);
         if (schema->parsed()) {
             out << model::scenarioJsonSchema().dump(2) << "\n";
             return ExitOk;
