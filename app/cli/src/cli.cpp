@@ -3,8 +3,8 @@
 #include "dct/cli/collectivescommand.h"
 #include "dct/cli/comparecommand.h"
 #include "dct/cli/output.h"
-#include "dct/cli/reportcommand.h"
 #include "dct/cli/scenariofile.h"
+#include "dct/cli/reportcommand.h"
 #include "dct/cli/storecommand.h"
 #include "dct/cli/sweepcommand.h"
 #include "dct/cli/topologycommand.h"
@@ -14,6 +14,7 @@
 #include "dct/solvers/evaluator.h"
 
 #include <CLI/CLI.hpp>
+
 #include <ostream>
 
 namespace dct::cli {
