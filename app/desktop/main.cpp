@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QTemporaryDir>
 #include <cstdio>
 
 int main(int argc, char** argv)
@@ -27,6 +28,11 @@ int main(int argc, char** argv)
                                  QStringLiteral("[files...]"));
     parser.process(app);
 
+    // Screenshots show a fresh library seeded with the bundled examples, never the user's own.
+    QTemporaryDir screenshotStore;
+    if (parser.isSet(screenshots))
+        qputenv("DCT_STORE",
+                screenshotStore.filePath(QStringLiteral("scenarios.sqlite")).toLocal8Bit());
     dct::ui::MainWindow window;
     if (parser.isSet(screenshots)) {
         QString error;

@@ -1,10 +1,8 @@
 // dctwin-report: renders a scenario report (one file) or a comparison (several) as PDF and/or
-// self-contained HTML, headless. Kept apart from dctwin-cli so that the batch program needs no Qt.
+// self-contained HTML, headless. Kept apart from dctwin-cli so that the batch program needs no Qt;
+// the renderer itself lives in ui/ (library dct_report), shared with the desktop's "Export report".
 #include "dct/model/catalog.h"
-#include "dct/model/resolver.h"
-#include "dct/model/scenarioio.h"
-#include "dct/report/reportrenderer.h"
-#include "dct/solvers/evaluator.h"
+#include "dct/ui/reportrenderer.h"
 
 #include <CLI/CLI.hpp>
 #include <QGuiApplication>
@@ -44,33 +42,19 @@ int main(int argc, char** argv)
         return 2;
     }
     int code = 0;
-    std::vector<dct::report::ReportScenario> scenarios;
+    std::vector<dct::ui::ReportScenario> scenarios;
     for (const auto& file : files) {
-        dct::report::ReportScenario item;
-        item.file = file;
-        auto read = dct::model::readScenarioFile(file);
-        item.diagnostics = read.diagnostics;
-        if (!read.scenario || read.diagnostics.hasErrors()) {
-            for (const auto& d : read.diagnostics)
+        auto item = dct::ui::ReportScenario::fromFile(file, *catalog);
+        if (!item.usable()) {
+            for (const auto& d : item.diagnostics)
                 std::cerr << d.toString() << "\n";
             return 2;
         }
-        auto resolved = dct::model::resolveScenario(*read.scenario, *catalog, file);
-        item.diagnostics.append(resolved.diagnostics);
-        if (!resolved.resolved) {
-            for (const auto& d : resolved.diagnostics)
-                std::cerr << d.toString() << "\n";
-            return 2;
-        }
-        item.evaluation = dct::solvers::evaluate(*resolved.resolved);
-        item.diagnostics.append(item.evaluation.diagnostics);
-        item.diagnostics.setFile(file);
         if (!item.evaluation.ok())
             code = 1;
-        item.resolved = std::move(resolved.resolved);
         scenarios.push_back(std::move(item));
     }
-    const dct::report::ReportRenderer renderer(std::move(scenarios));
+    const dct::ui::ReportRenderer renderer(std::move(scenarios));
     if (!html.empty())
         if (auto problem = renderer.writeHtml(html); !problem.empty()) {
             std::cerr << "dctwin-report: error: " << problem << "\n";

@@ -2,8 +2,8 @@
 #include "dct/model/catalog.h"
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
-#include "dct/report/reportrenderer.h"
-#include "dct/report/svgchart.h"
+#include "dct/ui/reportrenderer.h"
+#include "dct/ui/svgchart.h"
 #include "dct/solvers/evaluator.h"
 
 #include <catch2/catch.hpp>
@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-report::ReportScenario load(const char* name)
+ui::ReportScenario load(const char* name)
 {
     static const auto catalog = model::Catalog::load(fs::path(DCT_TEST_DATA_DIR) / "catalog");
     REQUIRE(catalog);
@@ -27,7 +27,7 @@ report::ReportScenario load(const char* name)
     REQUIRE(read.scenario);
     auto resolved = model::resolveScenario(*read.scenario, *catalog, file.string());
     REQUIRE(resolved.resolved);
-    report::ReportScenario s;
+    ui::ReportScenario s;
     s.file = file.string();
     s.evaluation = solvers::evaluate(*resolved.resolved);
     s.diagnostics = s.evaluation.diagnostics;
@@ -47,7 +47,7 @@ std::size_t count(const std::string& text, const std::string& what)
 
 TEST_CASE("the HTML report is self-contained and has every section", "[report][html]")
 {
-    const report::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
+    const ui::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
     const std::string html = renderer.html();
     for (const char* section : {"Headline figures", "Charts", "Topology", "Results by section",
                                 "Assumptions and their sources", "Diagnostics"})
@@ -65,7 +65,7 @@ TEST_CASE("the HTML report is self-contained and has every section", "[report][h
 
 TEST_CASE("a comparison report shows deltas to the first scenario", "[report][html]")
 {
-    const report::ReportRenderer renderer(
+    const ui::ReportRenderer renderer(
         {load("seed-h100-dallas-d2c.json"), load("legacy-air-h100-dallas.json")});
     const std::string html = renderer.html();
     CHECK(html.find("comparison report") != std::string::npos);
@@ -77,7 +77,7 @@ TEST_CASE("the PDF report is written", "[report][pdf]")
 {
     const fs::path path = fs::temp_directory_path() /
                           ("dct-report-" + std::to_string(::getpid()) + ".pdf");
-    const report::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
+    const ui::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
     REQUIRE(renderer.writePdf(path.string()).empty());
     std::ifstream in(path, std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -92,10 +92,49 @@ TEST_CASE("the PDF report is written", "[report][pdf]")
 TEST_CASE("chart labels and values are escaped and figures formatted", "[report][chart]")
 {
     const std::string svg =
-        report::horizontalBarChartSvg("A & B", {{"<x>", 1234567.0}, {"y", 0.5}}, "kW");
+        ui::horizontalBarChartSvg("A & B", {{"<x>", 1234567.0}, {"y", 0.5}}, "kW");
     CHECK(svg.find("A &amp; B") != std::string::npos);
     CHECK(svg.find("&lt;x&gt;") != std::string::npos);
     CHECK(svg.find("1,234,567 kW") != std::string::npos);
-    CHECK(report::formatFigure(0.5) == "0.5");
-    CHECK(report::formatFigure(19.4123) == "19.41");
+    CHECK(ui::formatFigure(0.5) == "0.5");
+    CHECK(ui::formatFigure(19.4123) == "19.41");
+}
+
+TEST_CASE("report scenarios are read, resolved and evaluated from a file or JSON",
+          "[report][scenario]")
+{
+    const auto catalog = model::Catalog::load(fs::path(DCT_TEST_DATA_DIR) / "catalog");
+    REQUIRE(catalog);
+    const fs::path file = fs::path(DCT_TEST_DATA_DIR) / "examples" / "seed-h100-dallas-d2c.json";
+    const auto fromFile = ui::ReportScenario::fromFile(file, *catalog);
+    REQUIRE(fromFile.usable());
+    CHECK(fromFile.evaluation.ok());
+    CHECK(fromFile.file == file.string());
+    REQUIRE(fromFile.evaluation.metric("compute.gpus"));
+    CHECK(fromFile.evaluation.metric("compute.gpus")->value == Approx(256.0).epsilon(1e-9));
+
+    const auto bad = ui::ReportScenario::fromJson(
+        nlohmann::json{{"schema_version", 2}, {"name", "bad"}, {"compute", {{"node_count", -3}}}},
+        *catalog, "bad.json");
+    CHECK_FALSE(bad.usable());
+    CHECK(bad.diagnostics.hasErrors());
+}
+
+TEST_CASE("a report written over an existing file replaces it whole", "[report][html]")
+{
+    const fs::path path = fs::temp_directory_path() /
+                          ("dct-report-" + std::to_string(::getpid()) + ".html");
+    {
+        std::ofstream old(path);
+        old << std::string(1000000, 'x');
+    }
+    const ui::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
+    REQUIRE(renderer.writeHtml(path.string()).empty());
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(text.rfind("<!DOCTYPE html>", 0) == 0);
+    CHECK(text.find('x' + std::string(100, 'x')) == std::string::npos);
+    CHECK(text.find("</html>") != std::string::npos);
+    fs::remove(path);
+    CHECK_FALSE(renderer.writeHtml("/nonexistent-dir/x.html").empty());
 }

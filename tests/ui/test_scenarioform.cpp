@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QSpinBox>
 #include <QUndoStack>
 #include <catch2/catch.hpp>
@@ -94,4 +95,16 @@ TEST_CASE("diagnostics mark the field they point at and focus it", "[ui][form]")
     form.setDiagnostics({});
     CHECK_FALSE(editor->property("dctSeverity").isValid());
     CHECK_FALSE(form.focusField("/no/such/field"));
+}
+
+TEST_CASE("a page holding a second section shows its sub-heading", "[ui][form]")
+{
+    ui::ScenarioForm form;
+    // Storage fields sit on the Compute page; their labels ("Power (kW)") need the heading.
+    const auto* storage = form.findChild<QLabel*>(QStringLiteral("sectionHeading_storage"));
+    REQUIRE(storage);
+    CHECK(storage->text().contains(QStringLiteral("Storage")));
+    CHECK(form.findChild<QLabel*>(QStringLiteral("sectionHeading_facility")));
+    CHECK_FALSE(form.findChild<QLabel*>(QStringLiteral("sectionHeading_compute")));
+    CHECK_FALSE(form.findChild<QLabel*>(QStringLiteral("sectionHeading_site")));
 }

@@ -4,6 +4,7 @@
 #define CATCH_CONFIG_RUNNER
 #include <QApplication>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 
@@ -15,6 +16,10 @@ int main(int argc, char** argv)
         setenv("DCT_DATA_DIR", DCT_TEST_DATA_DIR, 1);
     // Settings of the tests go to a test location, never the user's.
     QStandardPaths::setTestModeEnabled(true);
+    // The scenario library of every window made here is a fresh store in a temporary folder,
+    // never the user's (a test that needs another store sets DCT_STORE itself).
+    QTemporaryDir storeDir;
+    setenv("DCT_STORE", qPrintable(storeDir.filePath(QStringLiteral("scenarios.sqlite"))), 1);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("DC Twin Tests"));
     QApplication::setApplicationName(QStringLiteral("dctwin-tests"));

@@ -5,6 +5,8 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QString>
+#include <QTemporaryDir>
+#include <QtGlobal>
 
 namespace dct::test {
 
@@ -24,5 +26,25 @@ inline bool waitForEvaluation(const ui::ScenarioDocument& document, int ms = 200
     QCoreApplication::processEvents();
     return !document.isEvaluating();
 }
+
+/** Points DCT_STORE at a store file in a fresh temporary folder while it lives. */
+class ScopedStore
+{
+public:
+    ScopedStore() : m_previous(qgetenv("DCT_STORE"))
+    {
+        qputenv("DCT_STORE", path().toLocal8Bit());
+    }
+    ~ScopedStore() { qputenv("DCT_STORE", m_previous); }
+    ScopedStore(const ScopedStore&) = delete;
+    ScopedStore& operator=(const ScopedStore&) = delete;
+
+    /** Returns the store file (not created until a window opens it). */
+    QString path() const { return m_dir.filePath(QStringLiteral("scenarios.sqlite")); }
+
+private:
+    QTemporaryDir m_dir;
+    QByteArray m_previous;
+};
 
 } // namespace dct::test

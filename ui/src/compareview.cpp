@@ -85,6 +85,15 @@ void CompareView::compare(const QList<ScenarioDocument*>& documents)
     setDocuments(ordered, static_cast<int>(documents.size()));
 }
 
+QList<ScenarioDocument*> CompareView::comparedDocuments() const
+{
+    QList<ScenarioDocument*> compared;
+    for (int i = 0; i < m_list->count() && i < m_documents.size(); ++i)
+        if (m_documents[i] && m_list->item(i)->checkState() == Qt::Checked)
+            compared << m_documents[i].data();
+    return compared;
+}
+
 void CompareView::update()
 {
     QStringList titles;

@@ -2,6 +2,7 @@
 
 #include "dct/model/catalog.h"
 #include "dct/model/scenarioio.h"
+#include "dct/model/scenariostore.h"
 #include "dct/ui/catalogprovider.h"
 #include "dct/ui/compareview.h"
 #include "dct/ui/dashboard.h"
@@ -10,31 +11,42 @@
 #include "dct/ui/folderscenariosource.h"
 #include "dct/ui/format.h"
 #include "dct/ui/metricsmodel.h"
+#include "dct/ui/reportexport.h"
 #include "dct/ui/scenariodocument.h"
 #include "dct/ui/scenarioform.h"
 #include "dct/ui/scenariolibrarymodel.h"
+#include "dct/ui/storescenariosource.h"
 #include "dct/ui/topologyview.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QUndoGroup>
 #include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace dct::ui {
 
@@ -72,10 +84,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_undoGroup(new Q
     createDocks();
     createActions();
 
-    const QString examples =
-        QString::fromStdString((model::Catalog::dataDirectory() / "examples").string());
-    m_libraryModel->addSource(std::make_shared<FolderScenarioSource>(tr("Examples"), examples));
-    m_library->expandAll();
+    openStore();
 
     const QSettings settings;
     resize(1480, 940);
@@ -86,6 +95,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_undoGroup(new Q
     if (!CatalogProvider::loadError().empty())
         m_status->setText(tr("Catalog not loaded: %1").arg(qstr(CatalogProvider::loadError())));
     updateTitle();
+    m_constructing = false;
 }
 
 MainWindow::~MainWindow() = default;
@@ -171,7 +181,26 @@ void MainWindow::createActions()
     QAction* saveAction = add(
         file, tr("&Save"), QKeySequence::Save, [this] { saveCurrent(); },
         QStyle::SP_DialogSaveButton);
-    add(file, tr("Save &as..."), QKeySequence::SaveAs, [this] { saveCurrentAs(); });
+    // Ctrl+Shift+S (the platform's Save As on Linux) saves to the library, as planners save there
+    // most; Save As moves to Ctrl+Alt+S so that no shortcut is ambiguous.
+    add(file, tr("Save &as..."), QKeySequence(tr("Ctrl+Alt+S")), [this] { saveCurrentAs(); });
+    QAction* saveToLibraryAction = add(
+        file, tr("Save to &library"), QKeySequence(tr("Ctrl+Shift+S")),
+        [this] { saveToLibraryDialog(); }, QStyle::SP_DriveHDIcon);
+    saveToLibraryAction->setToolTip(
+        tr("Save the scenario as a new version in the scenario library (Ctrl+Shift+S)"));
+    QAction* historyAction =
+        add(file, tr("Scenario &history..."), QKeySequence(tr("Ctrl+H")), [this] { showHistory(); });
+    historyAction->setToolTip(tr("List the saved versions of the selected library scenario"));
+    m_storeActions = {saveToLibraryAction, historyAction};
+    for (QAction* a : std::as_const(m_storeActions))
+        a->setEnabled(m_store != nullptr);
+    file->addSeparator();
+    QAction* exportAction = add(
+        file, tr("&Export report..."), QKeySequence(tr("Ctrl+E")), [this] { exportReportDialog(); },
+        QStyle::SP_FileDialogDetailedView);
+    exportAction->setToolTip(tr("Export a PDF or HTML report of the scenario, or of the compared "
+                                "scenarios when the Compare tab is open (Ctrl+E)"));
     file->addSeparator();
     QAction* whatIf = add(
         file, tr("&Duplicate as what-if"), QKeySequence(tr("Ctrl+D")),
@@ -210,11 +239,21 @@ void MainWindow::createActions()
     tools->addAction(newAction);
     tools->addAction(openAction);
     tools->addAction(saveAction);
+    tools->addAction(saveToLibraryAction);
+    tools->addAction(exportAction);
     tools->addSeparator();
     tools->addAction(undo);
     tools->addAction(redo);
     tools->addSeparator();
     tools->addAction(whatIf);
+
+    // The library's own menu: open the selected scenario or list its versions.
+    auto* openSelected = new QAction(tr("Open"), m_library);
+    connect(openSelected, &QAction::triggered, this,
+            [this] { activateLibraryItem(m_library->currentIndex()); });
+    m_library->addAction(openSelected);
+    m_library->addAction(historyAction);
+    m_library->setContextMenuPolicy(Qt::ActionsContextMenu);
 }
 
 ScenarioDocument* MainWindow::openJson(const nlohmann::json& json, const QString& filePath)
@@ -428,10 +467,20 @@ void MainWindow::reportError(const QString& title, const QString& text, const QS
     m_status->setText(title);
     if (m_quiet)
         return;
-    QMessageBox box(QMessageBox::Critical, title, text, QMessageBox::Ok, this);
-    if (!details.isEmpty())
-        box.setDetailedText(details);
-    box.exec();
+    const auto show = [this, title, text, details] {
+        if (m_quiet)
+            return;
+        QMessageBox box(QMessageBox::Critical, title, text, QMessageBox::Ok, this);
+        if (!details.isEmpty())
+            box.setDetailedText(details);
+        box.exec();
+    };
+    // While the window is being made the dialog waits for the event loop: the window is then
+    // on screen behind it, and a test (or the screenshot tool) has had the chance to go quiet.
+    if (m_constructing)
+        QTimer::singleShot(0, this, show);
+    else
+        show();
 }
 
 bool MainWindow::maybeSave(ScenarioDocument* document)
@@ -466,6 +515,9 @@ bool MainWindow::saveCurrent()
 {
     if (!m_current)
         return false;
+    // A scenario that came from the library and was never saved to a file goes back there.
+    if (m_current->filePath().isEmpty() && !m_current->storeName().isEmpty() && m_store)
+        return saveToLibrary() > 0;
     if (m_current->filePath().isEmpty())
         return saveCurrentAs();
     return saveTo(m_current->filePath());
@@ -510,6 +562,10 @@ void MainWindow::activateLibraryItem(const QModelIndex& index)
     if (!source)
         return;
     const QString id = index.data(ScenarioLibraryModel::EntryIdRole).toString();
+    if (m_store && sourceIndex == m_storeSourceIndex) {
+        openStored(id);
+        return;
+    }
     const QString path = source->filePath(id);
     if (!path.isEmpty()) {
         openFile(path);
@@ -521,6 +577,247 @@ void MainWindow::activateLibraryItem(const QModelIndex& index)
         reportError(tr("Cannot open scenario"), problem);
     else
         openJson(json);
+}
+
+bool MainWindow::openStore(const QString& path)
+{
+    m_libraryModel->clearSources();
+    m_store.reset();
+    m_storeSourceIndex = -1;
+    const auto examples = model::Catalog::dataDirectory() / "examples";
+    std::filesystem::path file;
+    QString problem;
+    try {
+        file = path.isEmpty() ? model::ScenarioStore::defaultPath()
+                              : std::filesystem::path(path.toStdString());
+        model::StoreOpenOptions options;
+        options.seedDirectory = examples;
+        auto opened = model::ScenarioStore::open(file, options);
+        if (opened)
+            m_store = std::make_shared<StoreScenarioSource>(tr("Library"), std::move(*opened));
+        else
+            problem = qstr(opened.error().toString());
+    } catch (const std::exception& e) {
+        problem = QStringLiteral("%1: %2").arg(qstr(file.string()), QString::fromUtf8(e.what()));
+    }
+    if (m_store) {
+        m_storeSourceIndex = 0;
+        m_libraryModel->addSource(m_store);
+    } else {
+        m_libraryModel->addSource(
+            std::make_shared<FolderScenarioSource>(tr("Examples"), qstr(examples.string())));
+    }
+    for (QAction* a : std::as_const(m_storeActions))
+        a->setEnabled(m_store != nullptr);
+    m_library->expandAll();
+    if (!m_store) {
+        reportError(tr("Scenario library not available"),
+                    tr("The scenario library %1 cannot be used, so the library shows the "
+                       "bundled examples and saving to the library is off. The file was left "
+                       "untouched.\n\n%2\n\nSet DCT_STORE to another file to use a library "
+                       "there.")
+                        .arg(QDir::toNativeSeparators(qstr(file.string())), problem));
+        return false;
+    }
+    return true;
+}
+
+ScenarioDocument* MainWindow::openStored(const QString& name, int version)
+{
+    if (!m_store)
+        return nullptr;
+    if (version == 0)
+        for (ScenarioDocument* d : std::as_const(m_documents))
+            if (d->storeName() == name && d->filePath().isEmpty()) {
+                setCurrentDocument(d);
+                return d;
+            }
+    nlohmann::json json;
+    const QString problem = m_store->loadVersion(name, version, json);
+    if (!problem.isEmpty()) {
+        reportError(tr("Cannot open scenario"),
+                    tr("The scenario \"%1\" could not be read from the library.\n\n%2")
+                        .arg(name, problem));
+        return nullptr;
+    }
+    ScenarioDocument* document = openJson(json);
+    document->setStoreName(name);
+    document->markSaved();
+    if (version > 0)
+        m_status->setText(
+            tr("Opened version %1 of %2; saving to the library makes it the latest version")
+                .arg(version)
+                .arg(name));
+    return document;
+}
+
+int MainWindow::saveToLibrary(const QString& name)
+{
+    if (!m_current || !m_store)
+        return 0;
+    ScenarioDocument* document = m_current;
+    QString storeName = name;
+    if (storeName.isEmpty())
+        storeName = document->storeName().isEmpty() ? document->title() : document->storeName();
+    const QString comment = document->filePath().isEmpty()
+                                ? tr("saved from the desktop")
+                                : tr("saved from %1").arg(QFileInfo(document->filePath()).fileName());
+    QString problem;
+    const int version = m_store->save(storeName, document->json(), comment, &problem);
+    if (version <= 0) {
+        reportError(tr("Cannot save to the library"),
+                    tr("The scenario could not be saved to the library %1.\n\n%2")
+                        .arg(QDir::toNativeSeparators(m_store->path()), problem));
+        return 0;
+    }
+    document->setStoreName(storeName);
+    // A scenario kept only in the library is saved now; one with a file still owes the file.
+    if (document->filePath().isEmpty())
+        document->markSaved();
+    m_libraryModel->refresh();
+    m_library->expandAll();
+    m_status->setText(tr("Saved version %1 of %2 to the library").arg(version).arg(storeName));
+    return version;
+}
+
+QList<ScenarioDocument*> MainWindow::reportDocuments() const
+{
+    if (m_tabs->currentIndex() == CompareTab) {
+        const auto compared = m_compare->comparedDocuments();
+        if (!compared.isEmpty())
+            return compared;
+    }
+    if (m_current)
+        return {m_current.data()};
+    return {};
+}
+
+bool MainWindow::exportReport(const QString& path)
+{
+    const auto documents = reportDocuments();
+    const QString problem = ui::exportReport(documents, path);
+    if (!problem.isEmpty()) {
+        reportError(tr("Cannot export report"),
+                    tr("The report could not be written to %1.\n\n%2")
+                        .arg(QDir::toNativeSeparators(path), problem));
+        return false;
+    }
+    m_status->setText(documents.size() > 1
+                          ? tr("Comparison report of %1 scenarios written to %2")
+                                .arg(documents.size())
+                                .arg(QDir::toNativeSeparators(path))
+                          : tr("Report written to %1").arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+void MainWindow::exportReportDialog()
+{
+    const auto documents = reportDocuments();
+    if (documents.isEmpty()) {
+        reportError(tr("Cannot export report"),
+                    tr("There is no scenario to report: open or create one first."));
+        return;
+    }
+    const QString pdfFilter = tr("PDF report (*.pdf)");
+    const QString htmlFilter = tr("HTML report (*.html *.htm)");
+    QString base = documents.size() > 1 ? tr("comparison") : documents.front()->title();
+    base.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
+    const QString dir = QSettings().value(QStringLiteral("lastReportDirectory")).toString();
+    QString filter = pdfFilter;
+    QString path = QFileDialog::getSaveFileName(
+        this, documents.size() > 1 ? tr("Export comparison report") : tr("Export report"),
+        QDir(dir).filePath(base + QStringLiteral(".pdf")), pdfFilter + QStringLiteral(";;") + htmlFilter,
+        &filter);
+    if (path.isEmpty())
+        return;
+    // The extension chooses the format; without one, the chosen filter does.
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("pdf") && suffix != QLatin1String("html") &&
+        suffix != QLatin1String("htm"))
+        path += filter == htmlFilter ? QStringLiteral(".html") : QStringLiteral(".pdf");
+    QSettings().setValue(QStringLiteral("lastReportDirectory"), QFileInfo(path).absolutePath());
+    exportReport(path);
+}
+
+void MainWindow::saveToLibraryDialog()
+{
+    if (!m_current || !m_store)
+        return;
+    QString name = m_current->storeName();
+    if (name.isEmpty() && !m_quiet) {
+        bool ok = false;
+        name = QInputDialog::getText(this, tr("Save to library"),
+                                     tr("Name in the library (an existing name gets a new "
+                                        "version):"),
+                                     QLineEdit::Normal, m_current->title(), &ok)
+                   .trimmed();
+        if (!ok || name.isEmpty())
+            return;
+    }
+    saveToLibrary(name);
+}
+
+QString MainWindow::selectedStoredName() const
+{
+    const QModelIndex index = m_library->currentIndex();
+    if (index.isValid() && m_store &&
+        index.data(ScenarioLibraryModel::SourceRole).toInt() == m_storeSourceIndex &&
+        index.parent().isValid())
+        return index.data(ScenarioLibraryModel::EntryIdRole).toString();
+    return m_current ? m_current->storeName() : QString();
+}
+
+void MainWindow::showHistory()
+{
+    if (!m_store)
+        return;
+    const QString name = selectedStoredName();
+    if (name.isEmpty()) {
+        reportError(tr("No library scenario selected"),
+                    tr("Select a scenario of the library (or open one from it) to see its "
+                       "history."));
+        return;
+    }
+    QString problem;
+    const auto versions = m_store->history(name, &problem);
+    if (!problem.isEmpty()) {
+        reportError(tr("Cannot read the history"), problem);
+        return;
+    }
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("History of %1").arg(name));
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* table = new QTableWidget(static_cast<int>(versions.size()), 3, &dialog);
+    table->setHorizontalHeaderLabels({tr("Version"), tr("Saved (UTC)"), tr("Comment")});
+    table->verticalHeader()->setVisible(false);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->horizontalHeader()->setStretchLastSection(true);
+    // Newest first: the version a planner usually wants to go back to is near the top.
+    for (int row = 0; row < versions.size(); ++row) {
+        const auto& v = versions[versions.size() - 1 - row];
+        auto* number = new QTableWidgetItem(QString::number(v.version));
+        number->setData(Qt::UserRole, v.version);
+        table->setItem(row, 0, number);
+        table->setItem(row, 1, new QTableWidgetItem(v.savedAt));
+        table->setItem(row, 2, new QTableWidgetItem(v.comment));
+    }
+    table->resizeColumnsToContents();
+    table->selectRow(0);
+    layout->addWidget(table);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Close, &dialog);
+    buttons->button(QDialogButtonBox::Open)->setText(tr("Open version"));
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(table, &QTableWidget::cellDoubleClicked, &dialog, &QDialog::accept);
+    dialog.resize(620, 360);
+    if (dialog.exec() != QDialog::Accepted || table->currentRow() < 0)
+        return;
+    const int version = table->item(table->currentRow(), 0)->data(Qt::UserRole).toInt();
+    const bool latest = !versions.isEmpty() && version == versions.back().version;
+    openStored(name, latest ? 0 : version);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -1,8 +1,8 @@
-#include "dct/report/reportrenderer.h"
+#include "dct/ui/reportrenderer.h"
 
-#include "dct/report/svgchart.h"
+#include "dct/ui/svgchart.h"
 
-#include <QFile>
+#include <QSaveFile>
 #include <QImage>
 #include <QPageLayout>
 #include <QPageSize>
@@ -17,7 +17,7 @@
 #include <ctime>
 #include <map>
 
-namespace dct::report {
+namespace dct::ui {
 
 namespace {
 
@@ -325,12 +325,16 @@ std::string ReportRenderer::html() const
 
 std::string ReportRenderer::writeHtml(const std::string& path) const
 {
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+    // Written to a temporary file beside the target and renamed over it: a failed or
+    // interrupted write never leaves a half report in place of a good one.
+    QSaveFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::WriteOnly))
         return path + ": cannot write the report: " + file.errorString().toStdString();
     const std::string text = html();
     if (file.write(text.data(), static_cast<qint64>(text.size())) !=
         static_cast<qint64>(text.size()))
+        return path + ": writing the report failed: " + file.errorString().toStdString();
+    if (!file.commit())
         return path + ": writing the report failed: " + file.errorString().toStdString();
     return {};
 }
@@ -363,15 +367,21 @@ std::string ReportRenderer::writePdf(const std::string& path) const
     document.setDefaultFont(font);
     document.setHtml(QString::fromStdString("<html><body>" + content + "</body></html>"));
 
-    QPdfWriter writer(QString::fromStdString(path));
-    writer.setPageSize(QPageSize(QPageSize::A4));
-    writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
-    writer.setTitle(QStringLiteral("DC Twin report"));
-    writer.setCreator(QStringLiteral("DC Twin"));
-    document.print(&writer);
-    if (!QFile::exists(QString::fromStdString(path)))
-        return path + ": cannot write the PDF report";
+    // Atomic like the HTML: the PDF goes to a temporary file renamed over the target.
+    QSaveFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::WriteOnly))
+        return path + ": cannot write the PDF report: " + file.errorString().toStdString();
+    {
+        QPdfWriter writer(&file);
+        writer.setPageSize(QPageSize(QPageSize::A4));
+        writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+        writer.setTitle(QStringLiteral("DC Twin report"));
+        writer.setCreator(QStringLiteral("DC Twin"));
+        document.print(&writer);
+    }
+    if (file.error() != QFileDevice::NoError || !file.commit())
+        return path + ": writing the PDF report failed: " + file.errorString().toStdString();
     return {};
 }
 
-} // namespace dct::report
+} // namespace dct::ui

@@ -100,7 +100,19 @@ QString ScenarioDocument::title() const
 
 bool ScenarioDocument::isModified() const
 {
-    return !m_undoStack->isClean() || m_filePath.isEmpty();
+    return !m_undoStack->isClean() || (m_filePath.isEmpty() && m_storeName.isEmpty());
+}
+
+void ScenarioDocument::setStoreName(const QString& name)
+{
+    m_storeName = name;
+    emit titleChanged();
+}
+
+void ScenarioDocument::markSaved()
+{
+    m_undoStack->setClean();
+    emit titleChanged();
 }
 
 QString ScenarioDocument::saveAs(const QString& path)

@@ -72,7 +72,26 @@ ScenarioForm::ScenarioForm(QWidget* parent) : QWidget(parent), m_pages(new QTool
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
         form->setRowWrapPolicy(QFormLayout::DontWrapRows);
         form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        std::string section;
         for (const auto& field : groups[g].fields) {
+            // A page may hold several sections of the scenario (Compute holds storage, Cooling
+            // holds facility): each after the first gets a sub-heading, so that "Power (kW)"
+            // under it reads as the storage's, not the compute's.
+            const auto slash = field.pointer.find('/', 1);
+            const std::string fieldSection =
+                slash == std::string::npos ? std::string() : field.pointer.substr(1, slash - 1);
+            if (!section.empty() && !fieldSection.empty() && fieldSection != section) {
+                QString title = qstr(fieldSection);
+                if (!title.isEmpty())
+                    title[0] = title[0].toUpper();
+                auto* heading = new QLabel(QStringLiteral("<b>%1</b>").arg(title), page);
+                heading->setObjectName(QStringLiteral("sectionHeading_") + qstr(fieldSection));
+                heading->setContentsMargins(0, 10, 0, 2);
+                heading->setToolTip(tr("The fields below set /%1 of the scenario")
+                                        .arg(qstr(fieldSection)));
+                form->addRow(heading);
+            }
+            section = fieldSection;
             QWidget* editor = makeEditor(field);
             auto* label = new QLabel(labelOf(field), page);
             label->setBuddy(editor);

@@ -35,6 +35,19 @@ std::shared_ptr<ScenarioLibrarySource> ScenarioLibraryModel::source(int index) c
     return m_sources[static_cast<std::size_t>(index)];
 }
 
+void ScenarioLibraryModel::clearSources()
+{
+    beginResetModel();
+    m_groups.resize(1);
+    m_sources.clear();
+    endResetModel();
+}
+
+QModelIndex ScenarioLibraryModel::sourceGroup(int sourceIndex) const
+{
+    return index(sourceIndex + 1, 0);
+}
+
 void ScenarioLibraryModel::setOpenDocuments(const QList<ScenarioDocument*>& documents)
 {
     beginResetModel();
@@ -135,9 +148,13 @@ QVariant ScenarioLibraryModel::data(const QModelIndex& index, int role) const
     const auto& entry = m_groups[static_cast<std::size_t>(group)].entries[index.row()];
     switch (role) {
     case Qt::DisplayRole:
-        return entry.title;
+        return entry.tags.isEmpty() ? entry.title
+                                    : QStringLiteral("%1  [%2]").arg(
+                                          entry.title, entry.tags.join(QStringLiteral(", ")));
     case Qt::ToolTipRole:
         return entry.detail;
+    case TagsRole:
+        return entry.tags;
     case SourceRole:
         return group - 1;
     case EntryIdRole:

@@ -1,10 +1,10 @@
-#include "dct/report/svgchart.h"
+#include "dct/ui/svgchart.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-namespace dct::report {
+namespace dct::ui {
 
 std::string escapeXml(const std::string& text)
 {
@@ -114,4 +114,4 @@ std::string horizontalBarChartSvg(const std::string& title, const std::vector<Ch
     return svg;
 }
 
-} // namespace dct::report
+} // namespace dct::ui

@@ -24,6 +24,8 @@ public:
     void setDocuments(const QList<ScenarioDocument*>& documents, int checkedCount = 2);
     /** Compares exactly \a documents (checks them, unchecks the others). */
     void compare(const QList<ScenarioDocument*>& documents);
+    /** Returns the documents compared now (checked), the baseline first. */
+    QList<ScenarioDocument*> comparedDocuments() const;
     CompareModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
 

@@ -3,6 +3,7 @@
 #include <QList>
 #include <QMainWindow>
 #include <QPointer>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 class QLabel;
@@ -21,11 +22,14 @@ class MetricsModel;
 class ScenarioDocument;
 class ScenarioForm;
 class ScenarioLibraryModel;
+class StoreScenarioSource;
 class TopologyView;
 
 /**
  * The desktop program's window: the scenario library and the form editor on the left, the
- * dashboard, topology, compare and all-figures views in the middle, the diagnostics below.
+ * dashboard, topology, compare and all-figures views in the middle, the diagnostics below. The
+ * library shows the scenario store at ScenarioStore::defaultPath() ($DCT_STORE overrides it), or
+ * the bundled examples when the store cannot be used.
  */
 class MainWindow : public QMainWindow
 {
@@ -50,6 +54,30 @@ public:
     ScenarioDocument* openJson(const nlohmann::json& json, const QString& filePath = {});
     /** Saves the current document to \a path; returns false (and reports) on failure. */
     bool saveTo(const QString& path);
+    /**
+     * Uses the scenario store at \a path (empty: ScenarioStore::defaultPath()) as the library,
+     * creating it with the bundled examples when it does not exist. A store that cannot be used
+     * (corrupt, foreign, unreadable) is left untouched: the error is reported and the library
+     * shows the examples folder. Returns true when the store is in use.
+     */
+    bool openStore(const QString& path = {});
+    /** Returns the store shown in the library, or nullptr when the store could not be used. */
+    StoreScenarioSource* store() const { return m_store.get(); }
+    /** Opens version \a version (0: the latest) of stored scenario \a name. */
+    ScenarioDocument* openStored(const QString& name, int version = 0);
+    /**
+     * Saves the current document as a new version in the store under \a name (empty: the
+     * document's store name, else its title); returns the version number, or 0 on failure.
+     */
+    int saveToLibrary(const QString& name = {});
+    /**
+     * Writes the report of the scenarios on show to \a path (PDF for .pdf, HTML for .html/.htm):
+     * with the Compare tab active, a comparison of the compared scenarios, else the current one.
+     * Returns false (and reports) on failure.
+     */
+    bool exportReport(const QString& path);
+    /** Returns the scenarios exportReport() would report, the baseline first. */
+    QList<ScenarioDocument*> reportDocuments() const;
     /** Opens a copy of the current document named "... (what-if)" and compares the two. */
     ScenarioDocument* duplicateAsWhatIf();
     /** Closes \a document, asking about unsaved changes; returns false when cancelled. */
@@ -76,6 +104,7 @@ public:
     DiagnosticsModel* diagnosticsModel() const { return m_diagnosticsModel; }
     MetricsModel* metricsModel() const { return m_metricsModel; }
     ScenarioLibraryModel* libraryModel() const { return m_libraryModel; }
+    QTreeView* libraryView() const { return m_library; }
     QTableView* diagnosticsTable() const { return m_diagnosticsTable; }
     QUndoGroup* undoGroup() const { return m_undoGroup; }
 
@@ -97,6 +126,10 @@ private:
     bool saveCurrentAs();
     void newDocument();
     void activateLibraryItem(const QModelIndex& index);
+    void exportReportDialog();
+    void saveToLibraryDialog();
+    void showHistory();
+    QString selectedStoredName() const;
 
     QList<ScenarioDocument*> m_documents;
     QPointer<ScenarioDocument> m_current;
@@ -112,9 +145,13 @@ private:
     MetricsModel* m_metricsModel = nullptr;
     DiagnosticsModel* m_diagnosticsModel = nullptr;
     ScenarioLibraryModel* m_libraryModel = nullptr;
+    std::shared_ptr<StoreScenarioSource> m_store;
+    int m_storeSourceIndex = -1;
+    QList<QAction*> m_storeActions;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_status = nullptr;
     bool m_quiet = false;
+    bool m_constructing = true; ///< Errors found while constructing are shown once it is done.
     QString m_lastError;
 };
 

@@ -1,24 +1,12 @@
 #pragma once
 
-#include "dct/model/diagnostics.h"
-#include "dct/model/resolvedscenario.h"
-#include "dct/solvers/evaluation.h"
+#include "dct/ui/reportscenario.h"
 
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
-namespace dct::report {
-
-/** One scenario of a report: where it came from, its resolved inputs and its evaluation. */
-struct ReportScenario
-{
-    std::string file;
-    std::optional<model::ResolvedScenario> resolved; ///< Empty when it could not be resolved.
-    solvers::Evaluation evaluation;
-    Diagnostics diagnostics; ///< Reading, resolving and evaluating, together.
-};
+namespace dct::ui {
 
 /**
  * Renders a report of one scenario, or a comparison of several, as self-contained HTML (inline
@@ -46,4 +34,4 @@ private:
     std::vector<ReportScenario> m_scenarios;
 };
 
-} // namespace dct::report
+} // namespace dct::ui

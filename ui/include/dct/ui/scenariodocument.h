@@ -42,9 +42,15 @@ public:
 
     QUndoStack* undoStack() const { return m_undoStack; }
     QString filePath() const { return m_filePath; }
+    /** Returns the name the document has in the scenario store, "" when it is not from there. */
+    QString storeName() const { return m_storeName; }
+    /** Ties the document to scenario \a name of the store (saving to the library adds versions). */
+    void setStoreName(const QString& name);
+    /** Marks the current state as saved (to the store); the document is unmodified after. */
+    void markSaved();
     /** Returns the scenario's name, else the file's name, else "Untitled". */
     QString title() const;
-    /** Returns true when there are edits since the last save. */
+    /** Returns true when there are edits since the last save (to a file or the store). */
     bool isModified() const;
 
     /** Saves to \a path atomically; returns "" on success, else a message naming the file. */
@@ -72,6 +78,7 @@ private:
 
     nlohmann::json m_json;
     QString m_filePath;
+    QString m_storeName;
     QUndoStack* m_undoStack = nullptr;
     std::shared_ptr<const EvaluationOutcome> m_outcome;
     unsigned long long m_generation = 0;

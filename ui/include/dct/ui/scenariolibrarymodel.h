@@ -13,7 +13,7 @@ class ScenarioLibrarySource;
 
 /**
  * The scenario library as a tree: the open scenarios first, then one group per source (the
- * examples folder; the scenario store when it lands).
+ * scenario store, or the examples folder when the store cannot be used).
  */
 class ScenarioLibraryModel : public QAbstractItemModel
 {
@@ -26,6 +26,8 @@ public:
     static constexpr int SourceRole = Qt::UserRole + 2;
     /** Role of the entry id within its source (QString). */
     static constexpr int EntryIdRole = Qt::UserRole + 3;
+    /** Role of the tags of a source entry (QStringList). */
+    static constexpr int TagsRole = Qt::UserRole + 4;
 
     explicit ScenarioLibraryModel(QObject* parent = nullptr);
     ~ScenarioLibraryModel() override;
@@ -36,6 +38,10 @@ public:
     std::shared_ptr<ScenarioLibrarySource> source(int index) const;
     /** Shows \a documents as the open scenarios. */
     void setOpenDocuments(const QList<ScenarioDocument*>& documents);
+    /** Removes every source. */
+    void clearSources();
+    /** Returns the index of the group of source \a sourceIndex (a top-level row). */
+    QModelIndex sourceGroup(int sourceIndex) const;
     /** Re-reads every source. */
     void refresh();
 

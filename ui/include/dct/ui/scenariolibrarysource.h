@@ -2,13 +2,14 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <nlohmann/json.hpp>
 
 namespace dct::ui {
 
 /**
- * A place scenarios can be listed and loaded from: the bundled examples folder today, the
- * SQLite scenario store later. The library panel shows one group per source.
+ * A place scenarios can be listed and loaded from: the bundled examples folder or the SQLite
+ * scenario store. The library panel shows one group per source.
  */
 class ScenarioLibrarySource
 {
@@ -19,11 +20,12 @@ public:
         QString id;     ///< Stable within the source (a file path, a store key).
         QString title;  ///< Shown in the library.
         QString detail; ///< Tooltip: description, file, modification time.
+        QStringList tags; ///< Labels of the entry (store tags), shown beside its title.
     };
 
     virtual ~ScenarioLibrarySource();
 
-    /** Returns the group title shown in the library ("Examples", "Store"). */
+    /** Returns the group title shown in the library ("Examples", "Library"). */
     virtual QString name() const = 0;
     /** Returns the scenarios the source holds now. */
     virtual QList<Entry> entries() const = 0;

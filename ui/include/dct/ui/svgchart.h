@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-namespace dct::report {
+namespace dct::ui {
 
 /** One bar of a chart: its label and value. */
 struct ChartBar
@@ -26,4 +26,4 @@ std::string escapeXml(const std::string& text);
 /** Returns \a value with about four significant digits and thousands separators. */
 std::string formatFigure(double value);
 
-} // namespace dct::report
+} // namespace dct::ui
