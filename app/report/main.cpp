@@ -6,7 +6,6 @@
 
 #include <CLI/CLI.hpp>
 #include <QGuiApplication>
-
 #include <cstdlib>
 #include <iostream>
 
@@ -35,8 +34,9 @@ int main(int argc, char** argv)
         ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
     QGuiApplication qt(argc, argv);
 
-    auto catalog = dct::model::Catalog::load(
-        catalogDir.empty() ? dct::model::Catalog::defaultDirectory() : std::filesystem::path(catalogDir));
+    auto catalog =
+        dct::model::Catalog::load(catalogDir.empty() ? dct::model::Catalog::defaultDirectory()
+                                                     : std::filesystem::path(catalogDir));
     if (!catalog) {
         std::cerr << "dctwin-report: error: " << catalog.error().toString() << "\n";
         return 2;

@@ -2,15 +2,13 @@
 #include "dct/model/catalog.h"
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
+#include "dct/solvers/evaluator.h"
 #include "dct/ui/reportrenderer.h"
 #include "dct/ui/svgchart.h"
-#include "dct/solvers/evaluator.h"
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
-
 #include <unistd.h>
 
 using namespace dct;
@@ -52,7 +50,7 @@ TEST_CASE("the HTML report is self-contained and has every section", "[report][h
     for (const char* section : {"Headline figures", "Charts", "Topology", "Results by section",
                                 "Assumptions and their sources", "Diagnostics"})
         CHECK(html.find(section) != std::string::npos);
-    CHECK(count(html, "<svg") >= 3);   // charts drawn inline
+    CHECK(count(html, "<svg") >= 3); // charts drawn inline
     CHECK(html.find("<style>") != std::string::npos);
     CHECK(html.find("<link") == std::string::npos);
     CHECK(html.find("<script") == std::string::npos);
@@ -75,8 +73,8 @@ TEST_CASE("a comparison report shows deltas to the first scenario", "[report][ht
 
 TEST_CASE("the PDF report is written", "[report][pdf]")
 {
-    const fs::path path = fs::temp_directory_path() /
-                          ("dct-report-" + std::to_string(::getpid()) + ".pdf");
+    const fs::path path =
+        fs::temp_directory_path() / ("dct-report-" + std::to_string(::getpid()) + ".pdf");
     const ui::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
     REQUIRE(renderer.writePdf(path.string()).empty());
     std::ifstream in(path, std::ios::binary);
@@ -84,7 +82,8 @@ TEST_CASE("the PDF report is written", "[report][pdf]")
     CHECK(bytes.rfind("%PDF-", 0) == 0);
     CHECK(bytes.size() > 20000);
     CHECK(count(bytes, "/Type /Page\n") + count(bytes, "/Type /Page ") +
-              count(bytes, "/Type /Page>") + count(bytes, "/Type/Page") >= 1);
+              count(bytes, "/Type /Page>") + count(bytes, "/Type/Page") >=
+          1);
     fs::remove(path);
     CHECK_FALSE(renderer.writePdf("/nonexistent-dir/x.pdf").empty());
 }
@@ -122,8 +121,8 @@ TEST_CASE("report scenarios are read, resolved and evaluated from a file or JSON
 
 TEST_CASE("a report written over an existing file replaces it whole", "[report][html]")
 {
-    const fs::path path = fs::temp_directory_path() /
-                          ("dct-report-" + std::to_string(::getpid()) + ".html");
+    const fs::path path =
+        fs::temp_directory_path() / ("dct-report-" + std::to_string(::getpid()) + ".html");
     {
         std::ofstream old(path);
         old << std::string(1000000, 'x');

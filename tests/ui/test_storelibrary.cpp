@@ -27,8 +27,7 @@ int entryRow(const ui::ScenarioLibraryModel& model, const QString& id)
 {
     const QModelIndex group = model.sourceGroup(0);
     for (int row = 0; row < model.rowCount(group); ++row)
-        if (model.index(row, 0, group).data(ui::ScenarioLibraryModel::EntryIdRole).toString() ==
-            id)
+        if (model.index(row, 0, group).data(ui::ScenarioLibraryModel::EntryIdRole).toString() == id)
             return row;
     return -1;
 }
@@ -102,8 +101,7 @@ TEST_CASE("save to library adds a version and history opens an old one", "[ui][l
     CHECK(window.saveToLibrary() == 2);
     CHECK_FALSE(document->isModified());
     QString error;
-    const auto versions =
-        window.store()->history(QStringLiteral("seed-h100-dallas-d2c"), &error);
+    const auto versions = window.store()->history(QStringLiteral("seed-h100-dallas-d2c"), &error);
     INFO(error.toStdString());
     REQUIRE(versions.size() == 2);
     CHECK(versions[1].comment == QStringLiteral("saved from the desktop"));
@@ -137,8 +135,7 @@ TEST_CASE("save to library adds a version and history opens an old one", "[ui][l
           QStringLiteral("saved from legacy-air-h100-dallas.json"));
 }
 
-TEST_CASE("a corrupt or foreign store is reported and left byte-identical",
-          "[ui][library][store]")
+TEST_CASE("a corrupt or foreign store is reported and left byte-identical", "[ui][library][store]")
 {
     ScopedStore store;
     QByteArray bytes;

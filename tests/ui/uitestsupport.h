@@ -31,10 +31,7 @@ inline bool waitForEvaluation(const ui::ScenarioDocument& document, int ms = 200
 class ScopedStore
 {
 public:
-    ScopedStore() : m_previous(qgetenv("DCT_STORE"))
-    {
-        qputenv("DCT_STORE", path().toLocal8Bit());
-    }
+    ScopedStore() : m_previous(qgetenv("DCT_STORE")) { qputenv("DCT_STORE", path().toLocal8Bit()); }
     ~ScopedStore() { qputenv("DCT_STORE", m_previous); }
     ScopedStore(const ScopedStore&) = delete;
     ScopedStore& operator=(const ScopedStore&) = delete;

@@ -29,8 +29,8 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QInputDialog>
-#include <QLineEdit>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -129,7 +129,8 @@ void MainWindow::createDocks()
     formDock->setWidget(m_form);
     addDockWidget(Qt::LeftDockWidgetArea, formDock);
     splitDockWidget(libraryDock, formDock, Qt::Vertical);
-    resizeDocks({libraryDock, formDock}, {170, 700}, Qt::Vertical);
+    // The library is tall enough for the open scenarios and the bundled examples together.
+    resizeDocks({libraryDock, formDock}, {250, 620}, Qt::Vertical);
     resizeDocks({libraryDock}, {430}, Qt::Horizontal);
 
     m_diagnosticsModel = new DiagnosticsModel(this);
@@ -189,8 +190,8 @@ void MainWindow::createActions()
         [this] { saveToLibraryDialog(); }, QStyle::SP_DriveHDIcon);
     saveToLibraryAction->setToolTip(
         tr("Save the scenario as a new version in the scenario library (Ctrl+Shift+S)"));
-    QAction* historyAction =
-        add(file, tr("Scenario &history..."), QKeySequence(tr("Ctrl+H")), [this] { showHistory(); });
+    QAction* historyAction = add(file, tr("Scenario &history..."), QKeySequence(tr("Ctrl+H")),
+                                 [this] { showHistory(); });
     historyAction->setToolTip(tr("List the saved versions of the selected library scenario"));
     m_storeActions = {saveToLibraryAction, historyAction};
     for (QAction* a : std::as_const(m_storeActions))
@@ -635,9 +636,9 @@ ScenarioDocument* MainWindow::openStored(const QString& name, int version)
     nlohmann::json json;
     const QString problem = m_store->loadVersion(name, version, json);
     if (!problem.isEmpty()) {
-        reportError(tr("Cannot open scenario"),
-                    tr("The scenario \"%1\" could not be read from the library.\n\n%2")
-                        .arg(name, problem));
+        reportError(
+            tr("Cannot open scenario"),
+            tr("The scenario \"%1\" could not be read from the library.\n\n%2").arg(name, problem));
         return nullptr;
     }
     ScenarioDocument* document = openJson(json);
@@ -659,9 +660,10 @@ int MainWindow::saveToLibrary(const QString& name)
     QString storeName = name;
     if (storeName.isEmpty())
         storeName = document->storeName().isEmpty() ? document->title() : document->storeName();
-    const QString comment = document->filePath().isEmpty()
-                                ? tr("saved from the desktop")
-                                : tr("saved from %1").arg(QFileInfo(document->filePath()).fileName());
+    const QString comment =
+        document->filePath().isEmpty()
+            ? tr("saved from the desktop")
+            : tr("saved from %1").arg(QFileInfo(document->filePath()).fileName());
     QString problem;
     const int version = m_store->save(storeName, document->json(), comment, &problem);
     if (version <= 0) {
@@ -697,9 +699,8 @@ bool MainWindow::exportReport(const QString& path)
     const auto documents = reportDocuments();
     const QString problem = ui::exportReport(documents, path);
     if (!problem.isEmpty()) {
-        reportError(tr("Cannot export report"),
-                    tr("The report could not be written to %1.\n\n%2")
-                        .arg(QDir::toNativeSeparators(path), problem));
+        reportError(tr("Cannot export report"), tr("The report could not be written to %1.\n\n%2")
+                                                    .arg(QDir::toNativeSeparators(path), problem));
         return false;
     }
     m_status->setText(documents.size() > 1
@@ -726,8 +727,8 @@ void MainWindow::exportReportDialog()
     QString filter = pdfFilter;
     QString path = QFileDialog::getSaveFileName(
         this, documents.size() > 1 ? tr("Export comparison report") : tr("Export report"),
-        QDir(dir).filePath(base + QStringLiteral(".pdf")), pdfFilter + QStringLiteral(";;") + htmlFilter,
-        &filter);
+        QDir(dir).filePath(base + QStringLiteral(".pdf")),
+        pdfFilter + QStringLiteral(";;") + htmlFilter, &filter);
     if (path.isEmpty())
         return;
     // The extension chooses the format; without one, the chosen filter does.

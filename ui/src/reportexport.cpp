@@ -58,11 +58,12 @@ QString exportReport(const QList<ScenarioDocument*>& documents, const QString& p
             scenarios.push_back(std::move(item));
         }
         const ReportRenderer renderer(std::move(scenarios));
-        const std::string problem = pdf ? renderer.writePdf(path.toStdString())
-                                        : renderer.writeHtml(path.toStdString());
+        const std::string problem =
+            pdf ? renderer.writePdf(path.toStdString()) : renderer.writeHtml(path.toStdString());
         return qstr(problem);
     } catch (const std::exception& e) {
-        return tr("%1: the report could not be written: %2").arg(shown, QString::fromUtf8(e.what()));
+        return tr("%1: the report could not be written: %2")
+            .arg(shown, QString::fromUtf8(e.what()));
     }
 }
 

@@ -2,16 +2,15 @@
 
 #include "dct/ui/svgchart.h"
 
-#include <QSaveFile>
 #include <QImage>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QSaveFile>
 #include <QSvgRenderer>
 #include <QTextDocument>
 #include <QUrl>
-
 #include <algorithm>
 #include <cmath>
 #include <ctime>
@@ -24,10 +23,14 @@ namespace {
 const std::vector<std::pair<std::string, std::string>>& sectionTitles()
 {
     static const std::vector<std::pair<std::string, std::string>> titles = {
-        {"compute", "Compute and workload"}, {"network", "Network fabric"},
-        {"collectives", "Collectives"},      {"power", "Power"},
-        {"cooling", "Cooling"},              {"egress", "Egress and WAN"},
-        {"cost", "Cost"},                    {"coupling", "Coupling"}};
+        {"compute", "Compute and workload"},
+        {"network", "Network fabric"},
+        {"collectives", "Collectives"},
+        {"power", "Power"},
+        {"cooling", "Cooling"},
+        {"egress", "Egress and WAN"},
+        {"cost", "Cost"},
+        {"coupling", "Coupling"}};
     return titles;
 }
 
@@ -35,9 +38,9 @@ const std::vector<std::pair<std::string, std::string>>& sectionTitles()
 const std::vector<std::string>& headlineKeys()
 {
     static const std::vector<std::string> keys = {
-        "compute.gpus",         "compute.training_days", "power.it_kw",
-        "power.facility_kw",    "cooling.pue",           "power.racks",
-        "network.switches",     "cost.capex_usd",        "cost.tco_usd_per_year",
+        "compute.gpus",          "compute.training_days", "power.it_kw",
+        "power.facility_kw",     "cooling.pue",           "power.racks",
+        "network.switches",      "cost.capex_usd",        "cost.tco_usd_per_year",
         "cost.usd_per_gpu_hour", "cost.training_run_usd", "egress.usd_per_month"};
     return keys;
 }
@@ -89,11 +92,10 @@ td.key { color: #667; font-size: 8pt; }
 
 ReportRenderer::ReportRenderer(std::vector<ReportScenario> scenarios)
     : m_scenarios(std::move(scenarios))
-{
-}
+{}
 
-std::string ReportRenderer::body(
-    const std::function<std::string(const std::string&, int)>& chart, bool forPdf) const
+std::string ReportRenderer::body(const std::function<std::string(const std::string&, int)>& chart,
+                                 bool forPdf) const
 {
     std::string out;
     const std::time_t now = std::time(nullptr);
@@ -106,7 +108,8 @@ std::string ReportRenderer::body(
 
     out += "<h1>DC Twin " + std::string(comparison ? "comparison report" : "scenario report") +
            "</h1>\n";
-    out += "<p class=\"meta\">Generated " + std::string(date) + " by DC Twin. Every figure "
+    out += "<p class=\"meta\">Generated " + std::string(date) +
+           " by DC Twin. Every figure "
            "comes from the coupled evaluation of the scenario files below; the assumptions "
            "section lists where each input came from.</p>\n";
 
@@ -116,16 +119,16 @@ std::string ReportRenderer::body(
         out += table;
         out += "<tr><th>Figure</th>";
         for (const auto& s : m_scenarios)
-            out += "<th>" + h(s.evaluation.scenarioName.empty() ? s.file
-                                                               : s.evaluation.scenarioName) +
+            out += "<th>" +
+                   h(s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName) +
                    "</th>";
         out += "</tr>\n";
         for (const auto& key : headlineKeys()) {
             const solvers::Metric* first = m_scenarios.front().evaluation.metric(key);
             if (!first)
                 continue;
-            out += "<tr><td>" + h(first->label) + (first->unit.empty() ? "" : " (" +
-                                                   h(first->unit) + ")") + "</td>";
+            out += "<tr><td>" + h(first->label) +
+                   (first->unit.empty() ? "" : " (" + h(first->unit) + ")") + "</td>";
             for (std::size_t i = 0; i < m_scenarios.size(); ++i) {
                 const solvers::Metric* m = m_scenarios[i].evaluation.metric(key);
                 out += "<td class=\"num\">";
@@ -148,22 +151,20 @@ std::string ReportRenderer::body(
         std::vector<ChartBar> tco;
         for (const auto& s : m_scenarios)
             if (const auto* m = s.evaluation.metric("cost.tco_usd_per_year"))
-                tco.push_back({s.evaluation.scenarioName.empty() ? s.file
-                                                                 : s.evaluation.scenarioName,
-                               m->value});
+                tco.push_back(
+                    {s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName,
+                     m->value});
         if (!tco.empty())
-            out += chart(horizontalBarChartSvg("Total cost of ownership per year", tco,
-                                               "USD/yr", 640),
-                         640);
+            out += chart(
+                horizontalBarChartSvg("Total cost of ownership per year", tco, "USD/yr", 640), 640);
     }
 
     for (std::size_t index = 0; index < m_scenarios.size(); ++index) {
         const ReportScenario& s = m_scenarios[index];
         const solvers::Evaluation& e = s.evaluation;
         const std::string name = e.scenarioName.empty() ? s.file : e.scenarioName;
-        out += std::string(comparison || index > 0
-                               ? "<h1 style=\"page-break-before: always\">"
-                               : "<h1>") +
+        out += std::string(comparison || index > 0 ? "<h1 style=\"page-break-before: always\">"
+                                                   : "<h1>") +
                h(name) + "</h1>\n";
         out += "<p class=\"meta\">File: " + h(s.file) + "</p>\n";
         if (s.resolved && !s.resolved->scenario.description.empty())
@@ -196,11 +197,11 @@ std::string ReportRenderer::body(
         // Charts.
         if (e.ok()) {
             out += "<h2>Charts</h2>\n";
-            const auto power = barsWithPrefix(
-                e, "power.", "kW",
-                {"power.facility_kw", "power.peak_facility_kw", "power.it_kw",
-                 "power.rack_kw", "power.rack_design_kw", "power.rack_nameplate_kw",
-                 "power.node_kw", "power.losses_kw"});
+            const auto power =
+                barsWithPrefix(e, "power.", "kW",
+                               {"power.facility_kw", "power.peak_facility_kw", "power.it_kw",
+                                "power.rack_kw", "power.rack_design_kw", "power.rack_nameplate_kw",
+                                "power.node_kw", "power.losses_kw"});
             if (!power.empty())
                 out += chart(horizontalBarChartSvg("Power breakdown", power, "kW", 640), 640);
             std::vector<ChartBar> capex;
@@ -208,17 +209,17 @@ std::string ReportRenderer::body(
                 if (m.key.rfind("cost.capex_", 0) == 0 && m.key != "cost.capex_usd")
                     capex.push_back({m.label, m.value});
             if (!capex.empty())
-                out += chart(horizontalBarChartSvg("Capital cost breakdown", capex, "USD", 640),
-                             640);
+                out +=
+                    chart(horizontalBarChartSvg("Capital cost breakdown", capex, "USD", 640), 640);
             std::vector<ChartBar> pue;
             for (const auto& m : e.metrics)
                 if (m.key.rfind("cooling.option_pue.", 0) == 0)
-                    pue.push_back({m.key.substr(std::string("cooling.option_pue.").size()),
-                                   m.value});
+                    pue.push_back(
+                        {m.key.substr(std::string("cooling.option_pue.").size()), m.value});
             if (!pue.empty())
-                out += chart(horizontalBarChartSvg("PUE of the cooling options at this site",
-                                                   pue, "", 640),
-                             640);
+                out += chart(
+                    horizontalBarChartSvg("PUE of the cooling options at this site", pue, "", 640),
+                    640);
             std::vector<ChartBar> collectives;
             for (const auto& m : e.metrics)
                 if (m.key.rfind("collectives.", 0) == 0 && m.unit == "s" &&
@@ -226,9 +227,9 @@ std::string ReportRenderer::body(
                     collectives.push_back(
                         {m.label.substr(0, m.label.find(", 1 GiB")), m.value * 1e3});
             if (!collectives.empty())
-                out += chart(horizontalBarChartSvg("Collective time for 1 GiB", collectives,
-                                                   "ms", 640),
-                             640);
+                out += chart(
+                    horizontalBarChartSvg("Collective time for 1 GiB", collectives, "ms", 640),
+                    640);
         }
 
         // Topology: the fabric's counts per tier.
@@ -239,17 +240,17 @@ std::string ReportRenderer::body(
                  m.key.find("ports") != std::string::npos ||
                  m.key.find("cables") != std::string::npos ||
                  m.key.find("links") != std::string::npos ||
-                 m.key.find("transceivers") != std::string::npos ||
-                 m.key == "network.tiers" || m.key == "network.planes" ||
-                 m.key == "network.nics" || m.key == "network.endpoints"))
+                 m.key.find("transceivers") != std::string::npos || m.key == "network.tiers" ||
+                 m.key == "network.planes" || m.key == "network.nics" ||
+                 m.key == "network.endpoints"))
                 topology.push_back(&m);
         if (!topology.empty()) {
             out += "<h2>Topology</h2>\n";
             out += table;
             out += "<tr><th>Item</th><th>Count</th></tr>\n";
             for (const auto* m : topology)
-                out += "<tr><td>" + h(m->label) + "</td><td class=\"num\">" +
-                       h(valueWithUnit(*m)) + "</td></tr>\n";
+                out += "<tr><td>" + h(m->label) + "</td><td class=\"num\">" + h(valueWithUnit(*m)) +
+                       "</td></tr>\n";
             out += "</table>\n";
         }
 
@@ -266,9 +267,8 @@ std::string ReportRenderer::body(
             out += table;
             out += "<tr><th>Figure</th><th>Value</th><th>Key</th></tr>\n";
             for (const auto* m : it->second)
-                out += "<tr><td>" + h(m->label) + "</td><td class=\"num\">" +
-                       h(valueWithUnit(*m)) + "</td><td class=\"key\">" + h(m->key) +
-                       "</td></tr>\n";
+                out += "<tr><td>" + h(m->label) + "</td><td class=\"num\">" + h(valueWithUnit(*m)) +
+                       "</td><td class=\"key\">" + h(m->key) + "</td></tr>\n";
             out += "</table>\n";
             bySection.erase(it);
         };
@@ -303,8 +303,8 @@ std::string ReportRenderer::body(
             out += "<tr><th>Severity</th><th>Field</th><th>Message</th></tr>\n";
             for (const auto& d : s.diagnostics) {
                 const std::string severity = severityName(d.severity);
-                out += "<tr><td class=\"" + severity + "\">" + severity + "</td><td class=\"key\">" +
-                       h(d.path) + "</td><td>" + h(d.message) +
+                out += "<tr><td class=\"" + severity + "\">" + severity +
+                       "</td><td class=\"key\">" + h(d.path) + "</td><td>" + h(d.message) +
                        (d.hint.empty() ? "" : " <i>(" + h(d.hint) + ")</i>") + "</td></tr>\n";
             }
             out += "</table>\n";
@@ -357,8 +357,7 @@ std::string ReportRenderer::writePdf(const std::string& path) const
         document.addResource(QTextDocument::ImageResource, QUrl(name), image);
         return "<p><img src=\"" + name.toStdString() + "\" width=\"" + std::to_string(widthPx) +
                "\" height=\"" +
-               std::to_string(size.height() * widthPx / std::max(1, size.width())) +
-               "\"></p>\n";
+               std::to_string(size.height() * widthPx / std::max(1, size.width())) + "\"></p>\n";
     };
     const std::string content = body(chart, true);
     document.setDefaultStyleSheet(QString::fromUtf8(css));

@@ -87,8 +87,8 @@ ScenarioForm::ScenarioForm(QWidget* parent) : QWidget(parent), m_pages(new QTool
                 auto* heading = new QLabel(QStringLiteral("<b>%1</b>").arg(title), page);
                 heading->setObjectName(QStringLiteral("sectionHeading_") + qstr(fieldSection));
                 heading->setContentsMargins(0, 10, 0, 2);
-                heading->setToolTip(tr("The fields below set /%1 of the scenario")
-                                        .arg(qstr(fieldSection)));
+                heading->setToolTip(
+                    tr("The fields below set /%1 of the scenario").arg(qstr(fieldSection)));
                 form->addRow(heading);
             }
             section = fieldSection;

@@ -149,8 +149,8 @@ QVariant ScenarioLibraryModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         return entry.tags.isEmpty() ? entry.title
-                                    : QStringLiteral("%1  [%2]").arg(
-                                          entry.title, entry.tags.join(QStringLiteral(", ")));
+                                    : QStringLiteral("%1  [%2]")
+                                          .arg(entry.title, entry.tags.join(QStringLiteral(", ")));
     case Qt::ToolTipRole:
         return entry.detail;
     case TagsRole:

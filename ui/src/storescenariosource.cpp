@@ -31,8 +31,7 @@ QList<ScenarioLibrarySource::Entry> StoreScenarioSource::entries() const
             const auto json = nlohmann::json::parse(latest->json, nullptr, false);
             if (json.is_object() && json.contains("name") && json["name"].is_string())
                 lines << qstr(json["name"].get<std::string>());
-            if (json.is_object() && json.contains("description") &&
-                json["description"].is_string())
+            if (json.is_object() && json.contains("description") && json["description"].is_string())
                 lines << qstr(json["description"].get<std::string>());
         }
         lines << QObject::tr("Version %1 of %2, saved %3")
@@ -54,8 +53,7 @@ QString StoreScenarioSource::load(const QString& id, nlohmann::json& json) const
     return loadVersion(id, 0, json);
 }
 
-QString StoreScenarioSource::loadVersion(const QString& id, int version,
-                                         nlohmann::json& json) const
+QString StoreScenarioSource::loadVersion(const QString& id, int version, nlohmann::json& json) const
 {
     const auto loaded = m_store->load(id.toStdString(), version);
     if (!loaded)
@@ -69,8 +67,8 @@ QString StoreScenarioSource::loadVersion(const QString& id, int version,
     return {};
 }
 
-int StoreScenarioSource::save(const QString& id, const nlohmann::json& json,
-                              const QString& comment, QString* error)
+int StoreScenarioSource::save(const QString& id, const nlohmann::json& json, const QString& comment,
+                              QString* error)
 {
     std::string text;
     try {

@@ -12,11 +12,20 @@ std::string escapeXml(const std::string& text)
     out.reserve(text.size());
     for (const char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -86,9 +95,8 @@ std::string horizontalBarChartSvg(const std::string& title, const std::vector<Ch
            escapeXml(title) + "</text>\n";
     for (std::size_t i = 0; i < bars.size(); ++i) {
         const int y = top + rowHeight * static_cast<int>(i);
-        const double share = largest > 0 && std::isfinite(bars[i].value)
-                                 ? std::fabs(bars[i].value) / largest
-                                 : 0.0;
+        const double share =
+            largest > 0 && std::isfinite(bars[i].value) ? std::fabs(bars[i].value) / largest : 0.0;
         const int barWidth = std::max(1, static_cast<int>(share * barSpace));
         std::snprintf(line, sizeof line,
                       "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\" "
@@ -104,8 +112,7 @@ std::string horizontalBarChartSvg(const std::string& title, const std::vector<Ch
                       "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
                       labelWidth, y + 4, barWidth, rowHeight - 8, colors[i % 8]);
         svg += line;
-        std::snprintf(line, sizeof line,
-                      "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#222\">",
+        std::snprintf(line, sizeof line, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#222\">",
                       labelWidth + barWidth + 6, y + 16);
         svg += line + escapeXml(formatFigure(bars[i].value) + (unit.empty() ? "" : " " + unit)) +
                "</text>\n";

@@ -17,9 +17,9 @@ public:
     /** One scenario a source offers. */
     struct Entry
     {
-        QString id;     ///< Stable within the source (a file path, a store key).
-        QString title;  ///< Shown in the library.
-        QString detail; ///< Tooltip: description, file, modification time.
+        QString id;       ///< Stable within the source (a file path, a store key).
+        QString title;    ///< Shown in the library.
+        QString detail;   ///< Tooltip: description, file, modification time.
         QStringList tags; ///< Labels of the entry (store tags), shown beside its title.
     };
 

@@ -35,8 +35,7 @@ public:
     /** Loads version \a version of \a id (0: the latest) into \a json; returns "" or why not. */
     QString loadVersion(const QString& id, int version, nlohmann::json& json) const;
     /** Saves \a json as the next version of \a id; returns its number, or 0 and sets \a error. */
-    int save(const QString& id, const nlohmann::json& json, const QString& comment,
-             QString* error);
+    int save(const QString& id, const nlohmann::json& json, const QString& comment, QString* error);
     /** Returns every version of \a id, oldest first; sets \a error on failure. */
     QList<Version> history(const QString& id, QString* error) const;
     /** Returns the store's file. */
