@@ -4,6 +4,8 @@
 #include "dct/model/scenarioio.h"
 #include "dct/solvers/evaluator.h"
 
+#include <cstring>
+
 using namespace dct;
 using namespace dct::model;
 using namespace dct::solvers;
@@ -49,4 +51,84 @@ TEST_CASE("An impossible scenario stops at validation with errors", "[evaluator]
     const Evaluation e = evaluate(*r.resolved);
     CHECK_FALSE(e.ok());
     CHECK(e.metrics.empty());
+}
+
+namespace {
+
+/** Checks that \a reused holds exactly what \a fresh holds: every metric and diagnostic. */
+void checkSameEvaluation(const Evaluation& reused, const Evaluation& fresh)
+{
+    CHECK(reused.scenarioName == fresh.scenarioName);
+    CHECK(reused.ok() == fresh.ok());
+    CHECK(reused.coupling.iterations == fresh.coupling.iterations);
+    CHECK(reused.coupling.residual == fresh.coupling.residual);
+    REQUIRE(reused.metrics.size() == fresh.metrics.size());
+    for (std::size_t i = 0; i < fresh.metrics.size(); ++i) {
+        const Metric& a = reused.metrics[i];
+        const Metric& b = fresh.metrics[i];
+        INFO(b.key);
+        CHECK(a.key == b.key);
+        CHECK(a.label == b.label);
+        CHECK(a.unit == b.unit);
+        CHECK(a.inputs == b.inputs);
+        // Bit for bit: the same arithmetic in the same order.
+        CHECK(std::memcmp(&a.value, &b.value, sizeof(double)) == 0);
+    }
+    REQUIRE(reused.diagnostics.size() == fresh.diagnostics.size());
+    auto d = fresh.diagnostics.begin();
+    for (const auto& item : reused.diagnostics) {
+        CHECK(item.toString() == d->toString());
+        ++d;
+    }
+}
+
+} // namespace
+
+TEST_CASE("Evaluating into a reused Evaluation gives exactly the fresh evaluation",
+          "[evaluator][reuse]")
+{
+    // A sweep evaluates variant after variant into one Evaluation; whatever the previous one
+    // held (another example, more or fewer metrics, errors), the result must be the same.
+    std::vector<ResolvedScenario> scenarios;
+    for (const auto& file : test::examples()) {
+        auto read = readScenarioFile(file);
+        REQUIRE(read.scenario);
+        auto r = resolveScenario(*read.scenario, test::catalog(), file.string());
+        REQUIRE(r.resolved);
+        scenarios.push_back(*r.resolved);
+    }
+    ResolvedScenario broken = scenarios.front();
+    broken.scenario.workload.dataParallel = 7;
+    broken.dataParallel = 7;
+    scenarios.push_back(broken);
+    REQUIRE(scenarios.size() >= 3);
+
+    Evaluation reused;
+    for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t i = 0; i < scenarios.size(); ++i) {
+            // Forwards on the first pass, backwards on the second: each follows another.
+            const ResolvedScenario& s = scenarios[pass == 0 ? i : scenarios.size() - 1 - i];
+            INFO(s.scenario.name << " (pass " << pass << ")");
+            evaluate(s, reused);
+            checkSameEvaluation(reused, evaluate(s));
+        }
+    // The broken scenario after a full evaluation leaves no metric of the previous one behind.
+    REQUIRE(reused.ok());
+    REQUIRE_FALSE(reused.metrics.empty());
+    evaluate(broken, reused);
+    CHECK_FALSE(reused.ok());
+    CHECK(reused.metrics.empty());
+}
+
+TEST_CASE("Metric inputs name static lists that compare by content", "[evaluator][metric]")
+{
+    const MetricInputs a = metricInputs<"/compute/node_count", "/compute/node">();
+    const MetricInputs b = metricInputs<"/compute/node_count", "/compute/node">();
+    CHECK(a.begin() == b.begin()); // one list per distinct set of pointers
+    REQUIRE(a.size() == 2);
+    CHECK(a[0] == "/compute/node_count");
+    CHECK(a[1] == "/compute/node");
+    CHECK(a != metricInputs<"/compute/node">());
+    CHECK(MetricInputs().empty());
+    CHECK(MetricInputs() == MetricInputs());
 }

@@ -1,0 +1,186 @@
+#include "dct/cli/cli.h"
+#include "testsupport.h"
+
+#include <fstream>
+#include <sstream>
+
+using namespace dct;
+using nlohmann::json;
+
+namespace {
+
+struct CliRun
+{
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+CliRun runCli(std::vector<std::string> args)
+{
+    args.insert(args.begin(), "dctwin-cli");
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    std::ostringstream out, err;
+    CliRun r;
+    r.code = cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
+std::string example(const char* name)
+{
+    return (test::dataDir() / "examples" / name).string();
+}
+
+/** Returns the switches of tier \a tier in a `topology --format json` document. */
+long long tierSwitches(const json& doc, const std::string& tier)
+{
+    for (const auto& t : doc.at("tiers_counts"))
+        if (t.at("tier") == tier)
+            return t.at("switches").get<long long>();
+    return -1;
+}
+
+} // namespace
+
+// NVIDIA DGX SuperPOD reference architecture (RA-11333-001), Table 4, compute fabric of 4
+// scalable units (127 nodes): 32 leaf and 16 spine switches.
+TEST_CASE("topology: the 4-SU SuperPOD has Table 4's 32 leaf and 16 spine switches",
+          "[cli][topology]")
+{
+    const CliRun r =
+        runCli({"topology", "--format", "json", "--no-graph", example("dgx-superpod-4su.json")});
+    INFO(r.err);
+    REQUIRE(r.code == cli::ExitOk);
+    const json doc = json::parse(r.out);
+    CHECK(doc.at("tiers") == 2);
+    CHECK(tierSwitches(doc, "leaf") == 32);
+    CHECK(tierSwitches(doc, "spine") == 16);
+    CHECK(doc.at("switches") == 48);
+    CHECK_FALSE(doc.contains("graph"));
+
+    const CliRun table = runCli({"topology", "--no-graph", example("dgx-superpod-4su.json")});
+    REQUIRE(table.code == cli::ExitOk);
+    CHECK_THAT(table.out,
+               Catch::Contains("leaf") && Catch::Contains("spine") && Catch::Contains("Cables"));
+}
+
+TEST_CASE("topology: the explicit graph agrees with the closed forms and --dot writes Graphviz",
+          "[cli][topology][dot]")
+{
+    const auto dot = std::filesystem::temp_directory_path() / "dct-cli-superpod-4su.dot";
+    std::filesystem::remove(dot);
+    const CliRun r = runCli(
+        {"topology", "--format", "json", "--dot", dot.string(), example("dgx-superpod-4su.json")});
+    INFO(r.err);
+    REQUIRE(r.code == cli::ExitOk);
+    const json doc = json::parse(r.out);
+    CHECK(doc.at("graph").at("counts_match_closed_form") == true);
+
+    std::ifstream in(dot);
+    REQUIRE(in.good());
+    std::string first;
+    in >> first;
+    CHECK((first == "graph" || first == "digraph"));
+    std::stringstream all;
+    all << in.rdbuf();
+    CHECK_THAT(all.str(), Catch::Contains("--") || Catch::Contains("->"));
+}
+
+TEST_CASE("topology --nccl-env prints the HCA list of the rails", "[cli][topology][nccl]")
+{
+    const CliRun r = runCli({"topology", "--nccl-env", example("dgx-superpod-4su.json")});
+    INFO(r.err);
+    REQUIRE(r.code == cli::ExitOk);
+    CHECK_THAT(r.out, Catch::Contains("NCCL_IB_HCA=") && Catch::Contains("mlx5_0:1"));
+    CHECK_THAT(r.out, !Catch::Contains("Cables"));
+}
+
+TEST_CASE("topology: a missing file exits 2", "[cli][topology][bad-input]")
+{
+    const CliRun r = runCli({"topology", "/nonexistent/scenario.json"});
+    CHECK(r.code == cli::ExitUsage);
+}
+
+// nccl-tests doc/PERFORMANCE.md: busbw = algbw x 2(n-1)/n for all-reduce, x (n-1)/n for
+// reduce-scatter, all-gather and all-to-all.
+TEST_CASE("collectives: busbw is algbw times the nccl-tests bus factor at every size",
+          "[cli][collectives]")
+{
+    const CliRun r = runCli({"collectives", "--format", "json", "--algorithm", "ring",
+                             example("multiplane-16k-h100.json")});
+    INFO(r.err);
+    REQUIRE(r.code == cli::ExitOk);
+    const json doc = json::parse(r.out);
+    const double n = doc.at("ranks").get<double>();
+    REQUIRE(n > 1.0);
+    CHECK(doc.at("bus_factor").get<double>() == Approx(2.0 * (n - 1.0) / n).epsilon(1e-12));
+    const json& points = doc.at("points");
+    // 8 B to 16 GiB in powers of two: 2^3 .. 2^34.
+    REQUIRE(points.size() == 32);
+    CHECK(points.front().at("bytes").get<double>() == 8.0);
+    CHECK(points.back().at("bytes").get<double>() == 17179869184.0);
+    double lastSeconds = 0.0;
+    for (const auto& p : points) {
+        INFO(p.dump());
+        REQUIRE(p.at("available") == true);
+        CHECK(p.at("algorithm") == "ring");
+        const double algbw = p.at("algbw_gbyte_per_s").get<double>();
+        CHECK(algbw == Approx(p.at("bytes").get<double>() / p.at("seconds").get<double>() / 1e9)
+                           .epsilon(1e-12));
+        CHECK(p.at("busbw_gbyte_per_s").get<double>() ==
+              Approx(algbw * 2.0 * (n - 1.0) / n).epsilon(1e-12));
+        CHECK(p.at("seconds").get<double>() > lastSeconds);
+        lastSeconds = p.at("seconds").get<double>();
+    }
+}
+
+TEST_CASE("collectives: all_gather's bus factor is (n-1)/n, in csv and table formats",
+          "[cli][collectives]")
+{
+    const CliRun csv = runCli(
+        {"collectives", "--op", "all_gather", "--format", "csv", example("dgx-superpod-4su.json")});
+    INFO(csv.err);
+    REQUIRE(csv.code == cli::ExitOk);
+    std::istringstream lines(csv.out);
+    std::string line;
+    std::getline(lines, line);
+    CHECK(line == "bytes,algorithm,seconds,algbw_gbyte_per_s,busbw_gbyte_per_s");
+    int rows = 0;
+    const CliRun js = runCli({"collectives", "--op", "all_gather", "--format", "json",
+                              example("dgx-superpod-4su.json")});
+    REQUIRE(js.code == cli::ExitOk);
+    const double n = json::parse(js.out).at("ranks").get<double>();
+    while (std::getline(lines, line)) {
+        ++rows;
+        std::vector<std::string> fields;
+        std::istringstream row(line);
+        for (std::string f; std::getline(row, f, ',');)
+            fields.push_back(f);
+        REQUIRE(fields.size() == 5);
+        CHECK(std::stod(fields[4]) == Approx(std::stod(fields[3]) * (n - 1.0) / n).epsilon(1e-12));
+    }
+    CHECK(rows == 32);
+
+    const CliRun table =
+        runCli({"collectives", "--op", "all_gather", example("dgx-superpod-4su.json")});
+    REQUIRE(table.code == cli::ExitOk);
+    CHECK_THAT(table.out, Catch::Contains("8 B") && Catch::Contains("16 GiB") &&
+                              Catch::Contains("busbw GB/s"));
+}
+
+TEST_CASE("collectives: an algorithm that does not apply exits 1, a bad op exits 2",
+          "[cli][collectives][bad-input]")
+{
+    const CliRun tree = runCli({"collectives", "--op", "all_gather", "--algorithm", "tree",
+                                example("dgx-superpod-4su.json")});
+    CHECK(tree.code == cli::ExitEvaluation);
+    CHECK_THAT(tree.err, Catch::Contains("does not apply"));
+
+    const CliRun bad =
+        runCli({"collectives", "--op", "broadcast", example("dgx-superpod-4su.json")});
+    CHECK(bad.code == cli::ExitUsage);
+}
