@@ -1,40 +1,15 @@
-#include "testsupport.h"
-
-#include "dct/cli/cli.h"
+#include "clirunner.h"
 
 #include <fstream>
 #include <sstream>
 
 using namespace dct;
+using test::CliRun;
+using test::example;
+using test::runCli;
 using nlohmann::json;
 
 namespace {
-
-struct CliRun
-{
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-CliRun runCli(std::vector<std::string> args)
-{
-    args.insert(args.begin(), "dctwin-cli");
-    std::vector<char*> argv;
-    for (auto& a : args)
-        argv.push_back(a.data());
-    std::ostringstream out, err;
-    CliRun r;
-    r.code = cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
-
-std::string example(const char* name)
-{
-    return (test::dataDir() / "examples" / name).string();
-}
 
 /** Writes \a text to a temporary scenario file and returns its path. */
 std::string scratchFile(const std::string& name, const std::string& text)

@@ -1,8 +1,6 @@
 // `dctwin-cli store` as a user runs it: a fresh store seeded with the examples, imports, history,
 // restore, export and a refused foreign file.
-#include "testsupport.h"
-
-#include "dct/cli/cli.h"
+#include "clirunner.h"
 
 #include <fstream>
 #include <sstream>
@@ -10,30 +8,11 @@
 #include <unistd.h>
 
 using namespace dct;
+using test::runCli;
+using Run = test::CliRun;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Run
-{
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-Run runCli(std::vector<std::string> args)
-{
-    args.insert(args.begin(), "dctwin-cli");
-    std::vector<char*> argv;
-    for (auto& a : args)
-        argv.push_back(a.data());
-    std::ostringstream out, err;
-    Run r;
-    r.code = dct::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
 
 fs::path scratch(const std::string& name)
 {
