@@ -124,6 +124,39 @@ template <class E> Slices costSlices(const E& e)
     return s;
 }
 
+/** Adds \a bars to \a chart as labelled horizontal bars (first bar at the bottom) on a value axis
+ *  from 0 to \a axisMax titled \a axisTitle. */
+void addHorizontalBars(QChart* chart, const Slices& bars, const QColor& color, int labelPrecision,
+                       double axisMax, const QString& axisTitle)
+{
+    auto* set = new QBarSet(axisTitle);
+    QStringList categories;
+    for (const auto& bar : bars) {
+        *set << bar.second;
+        categories << bar.first;
+    }
+    set->setColor(color);
+    set->setLabelColor(Qt::black);
+    auto* series = new QHorizontalBarSeries;
+    series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    series->setLabelsFormat(QStringLiteral("@value"));
+    series->setLabelsPrecision(labelPrecision);
+    chart->addSeries(series);
+    auto* axisY = new QBarCategoryAxis;
+    axisY->append(categories);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    series->attachAxis(axisY);
+    auto* axisX = new QValueAxis;
+    axisX->setRange(0.0, axisMax);
+    axisX->applyNiceNumbers();
+    axisX->setLabelFormat(QStringLiteral("%.0f"));
+    axisX->setTitleText(axisTitle);
+    chart->addAxis(axisX, Qt::AlignBottom);
+    series->attachAxis(axisX);
+}
+
 } // namespace
 
 Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
@@ -251,35 +284,11 @@ void Dashboard::showPower(const EvaluationOutcome& outcome)
         showEmpty(chart, tr("the power solver has not reported a breakdown"));
         return;
     }
-    auto* set = new QBarSet(tr("kW"));
-    QStringList categories;
-    for (auto it = slices.rbegin(); it != slices.rend(); ++it) {
-        *set << it->second;
-        categories << it->first;
-    }
-    set->setColor(QColor(0x42, 0x85, 0xf4));
-    set->setLabelColor(Qt::black);
-    auto* series = new QHorizontalBarSeries;
-    series->append(set);
-    series->setLabelsVisible(true);
-    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-    series->setLabelsFormat(QStringLiteral("@value"));
-    series->setLabelsPrecision(4);
-    chart->addSeries(series);
-    auto* axisY = new QBarCategoryAxis;
-    axisY->append(categories);
-    chart->addAxis(axisY, Qt::AlignLeft);
-    series->attachAxis(axisY);
-    auto* axisX = new QValueAxis;
+    Slices bars(slices.rbegin(), slices.rend()); // the largest on top
     double top = 0.0;
     for (const auto& s : slices)
         top = std::max(top, s.second);
-    axisX->setRange(0.0, top * 1.2);
-    axisX->applyNiceNumbers();
-    axisX->setLabelFormat(QStringLiteral("%.0f"));
-    axisX->setTitleText(tr("kW"));
-    chart->addAxis(axisX, Qt::AlignBottom);
-    series->attachAxis(axisX);
+    addHorizontalBars(chart, bars, QColor(0x42, 0x85, 0xf4), 4, top * 1.2, tr("kW"));
 }
 
 void Dashboard::showCooling(const EvaluationOutcome& outcome)
@@ -400,32 +409,11 @@ void Dashboard::showCost(const EvaluationOutcome& outcome)
         top = std::max(top, s.second);
     }
     chart->setTitle(tr("Cost breakdown: %1 a year").arg(formatValue(total, "USD")));
-    auto* set = new QBarSet(tr("k USD a year"));
-    QStringList categories;
-    for (const auto& s : slices) {
-        *set << std::round(s.second / 1e3);
-        categories << s.first;
-    }
-    set->setColor(QColor(0x8e, 0x24, 0xaa));
-    set->setLabelColor(Qt::black);
-    auto* series = new QHorizontalBarSeries;
-    series->append(set);
-    series->setLabelsVisible(true);
-    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-    series->setLabelsFormat(QStringLiteral("@value"));
-    series->setLabelsPrecision(6);
-    chart->addSeries(series);
-    auto* axisY = new QBarCategoryAxis;
-    axisY->append(categories);
-    chart->addAxis(axisY, Qt::AlignLeft);
-    series->attachAxis(axisY);
-    auto* axisX = new QValueAxis;
-    axisX->setRange(0.0, top / 1e3 * 1.3);
-    axisX->applyNiceNumbers();
-    axisX->setLabelFormat(QStringLiteral("%.0f"));
-    axisX->setTitleText(tr("k USD a year (capex amortized)"));
-    chart->addAxis(axisX, Qt::AlignBottom);
-    series->attachAxis(axisX);
+    Slices bars;
+    for (const auto& s : slices)
+        bars.emplace_back(s.first, std::round(s.second / 1e3));
+    addHorizontalBars(chart, bars, QColor(0x8e, 0x24, 0xaa), 6, top / 1e3 * 1.3,
+                      tr("k USD a year (capex amortized)"));
 }
 
 } // namespace dct::ui
