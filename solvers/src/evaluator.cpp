@@ -98,9 +98,7 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     }
 
     ComputeInputs computeInputs;
-    const double gradientBytes = 2.0 * r.scenario.workload.parametersBillion * 1e9 /
-                                 (r.scenario.workload.tensorParallel *
-                                  r.scenario.workload.pipelineParallel);
+    const double gradientBytes = gradientAllReduceBytes(r);
     // The network solver plans the fabric and times the gradient all-reduce on it.
     e.network = solveNetwork(r, gradientBytes, e.diagnostics);
     computeInputs.allReduceSecondsPerStep = e.network.gradientAllReduce.seconds;

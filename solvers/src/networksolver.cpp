@@ -172,6 +172,12 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     return in;
 }
 
+double gradientAllReduceBytes(const model::ResolvedScenario& r)
+{
+    const auto& w = r.scenario.workload;
+    return 2.0 * w.parametersBillion * 1e9 / (w.tensorParallel * w.pipelineParallel);
+}
+
 NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientBytes,
                            Diagnostics& diagnostics)
 {

@@ -32,20 +32,6 @@ struct Options
     std::string id;
 };
 
-/** Loads the catalog, or prints why it cannot and returns nothing. */
-std::optional<model::Catalog> loadCatalog(const Options& o, std::ostream& err)
-{
-    const std::filesystem::path dir =
-        o.catalogDir.empty() ? model::Catalog::defaultDirectory()
-                             : std::filesystem::path(o.catalogDir);
-    auto catalog = model::Catalog::load(dir);
-    if (!catalog) {
-        err << "dctwin-cli: error: " << catalog.error().toString() << "\n";
-        return std::nullopt;
-    }
-    return std::move(*catalog);
-}
-
 void printDiagnostics(const Diagnostics& d, std::ostream& err)
 {
     for (const auto& item : d)
@@ -54,7 +40,7 @@ void printDiagnostics(const Diagnostics& d, std::ostream& err)
 
 int commandValidate(const Options& o, std::ostream& out, std::ostream& err)
 {
-    auto catalog = loadCatalog(o, err);
+    auto catalog = loadCatalog(o.catalogDir, err);
     if (!catalog)
         return ExitUsage;
     int code = ExitOk;
@@ -91,7 +77,7 @@ int commandValidate(const Options& o, std::ostream& out, std::ostream& err)
 
 int commandEval(const Options& o, std::ostream& out, std::ostream& err)
 {
-    auto catalog = loadCatalog(o, err);
+    auto catalog = loadCatalog(o.catalogDir, err);
     if (!catalog)
         return ExitUsage;
     int code = ExitOk;
@@ -135,7 +121,7 @@ int commandEval(const Options& o, std::ostream& out, std::ostream& err)
 
 int commandCatalog(const Options& o, std::ostream& out, std::ostream& err)
 {
-    auto catalog = loadCatalog(o, err);
+    auto catalog = loadCatalog(o.catalogDir, err);
     if (!catalog)
         return ExitUsage;
     const auto kinds = model::Catalog::kinds();

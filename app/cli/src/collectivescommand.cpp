@@ -122,13 +122,9 @@ bool CollectivesCommand::parsed() const
 
 int CollectivesCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
 {
-    const auto dir =
-        catalogDir.empty() ? model::Catalog::defaultDirectory() : std::filesystem::path(catalogDir);
-    auto catalog = model::Catalog::load(dir);
-    if (!catalog) {
-        err << "dctwin-cli: error: " << catalog.error().toString() << "\n";
+    auto catalog = loadCatalog(catalogDir, err);
+    if (!catalog)
         return ExitUsage;
-    }
     LoadedScenario loaded = loadScenario(m_file, *catalog);
     for (const auto& d : loaded.diagnostics)
         err << d.toString() << "\n";
@@ -136,9 +132,7 @@ int CollectivesCommand::run(const std::string& catalogDir, std::ostream& out, st
         return ExitUsage;
     const model::ResolvedScenario& r = *loaded.resolved;
     // The gradient all-reduce does not enter the curve; the solver needs its size anyway.
-    const double gradientBytes =
-        2.0 * r.scenario.workload.parametersBillion * 1e9 /
-        (r.scenario.workload.tensorParallel * r.scenario.workload.pipelineParallel);
+    const double gradientBytes = solvers::gradientAllReduceBytes(r);
     Diagnostics diagnostics;
     const solvers::NetworkResult network = solvers::solveNetwork(r, gradientBytes, diagnostics);
     if (!network.valid) {

@@ -200,13 +200,9 @@ int commandCompare(const std::vector<std::string>& files, const std::string& cat
         err << "dctwin-cli: error: compare needs at least two scenario files\n";
         return ExitUsage;
     }
-    const std::filesystem::path dir = catalogDir.empty() ? model::Catalog::defaultDirectory()
-                                                         : std::filesystem::path(catalogDir);
-    auto catalog = model::Catalog::load(dir);
-    if (!catalog) {
-        err << "dctwin-cli: error: " << catalog.error().toString() << "\n";
+    auto catalog = loadCatalog(catalogDir, err);
+    if (!catalog)
         return ExitUsage;
-    }
     std::vector<ComparedScenario> scenarios;
     int code = ExitOk;
     for (const auto& file : files) {

@@ -3,7 +3,21 @@
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
 
+#include <ostream>
+
 namespace dct::cli {
+
+std::optional<model::Catalog> loadCatalog(const std::string& catalogDir, std::ostream& err)
+{
+    const std::filesystem::path dir = catalogDir.empty() ? model::Catalog::defaultDirectory()
+                                                         : std::filesystem::path(catalogDir);
+    auto catalog = model::Catalog::load(dir);
+    if (!catalog) {
+        err << "dctwin-cli: error: " << catalog.error().toString() << "\n";
+        return std::nullopt;
+    }
+    return std::move(*catalog);
+}
 
 LoadedScenario loadScenario(const std::filesystem::path& path, const model::Catalog& catalog)
 {

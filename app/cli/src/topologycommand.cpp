@@ -237,22 +237,16 @@ bool TopologyCommand::parsed() const
 
 int TopologyCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
 {
-    const auto dir = catalogDir.empty() ? model::Catalog::defaultDirectory()
-                                        : std::filesystem::path(catalogDir);
-    auto catalog = model::Catalog::load(dir);
-    if (!catalog) {
-        err << "dctwin-cli: error: " << catalog.error().toString() << "\n";
+    auto catalog = loadCatalog(catalogDir, err);
+    if (!catalog)
         return ExitUsage;
-    }
     LoadedScenario loaded = loadScenario(m_file, *catalog);
     for (const auto& d : loaded.diagnostics)
         err << d.toString() << "\n";
     if (!loaded.resolved)
         return ExitUsage;
     const model::ResolvedScenario& r = *loaded.resolved;
-    const double gradientBytes = 2.0 * r.scenario.workload.parametersBillion * 1e9 /
-                                 (r.scenario.workload.tensorParallel *
-                                  r.scenario.workload.pipelineParallel);
+    const double gradientBytes = solvers::gradientAllReduceBytes(r);
     Diagnostics diagnostics;
     const solvers::NetworkResult network = solvers::solveNetwork(r, gradientBytes, diagnostics);
     diagnostics.setFile(m_file);

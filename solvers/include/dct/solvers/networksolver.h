@@ -33,6 +33,10 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& scenario,
  * protocol efficiency, oversubscription and routing shares, collectives and the gradient
  * all-reduce of one training step of \a gradientBytes. Risks go to \a diagnostics.
  */
+/** Returns the bytes all-reduced per data-parallel group in one step: bf16/fp16 gradients (2 bytes)
+ *  of the P / (TP x PP) parameters each replica holds. */
+double gradientAllReduceBytes(const model::ResolvedScenario& scenario);
+
 NetworkResult solveNetwork(const model::ResolvedScenario& scenario, double gradientBytes,
                            Diagnostics& diagnostics);
 
