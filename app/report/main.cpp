@@ -1,8 +1,10 @@
 // dctwin-report: renders a scenario report (one file) or a comparison (several) as PDF and/or
 // self-contained HTML, headless. Kept apart from dctwin-cli so that the batch program needs no Qt;
-// the renderer itself lives in ui/ (library dct_report), shared with the desktop's "Export report".
+// the HTML and the PDF body come from report/ (dct_report), the PDF is printed by ui/ (dct_pdf),
+// both shared with the desktop's "Export report".
 #include "dct/model/catalog.h"
-#include "dct/ui/reportrenderer.h"
+#include "dct/report/reportrenderer.h"
+#include "dct/ui/pdfreport.h"
 
 #include <CLI/CLI.hpp>
 #include <QGuiApplication>
@@ -42,9 +44,9 @@ int main(int argc, char** argv)
         return 2;
     }
     int code = 0;
-    std::vector<dct::ui::ReportScenario> scenarios;
+    std::vector<dct::report::ReportScenario> scenarios;
     for (const auto& file : files) {
-        auto item = dct::ui::ReportScenario::fromFile(file, *catalog);
+        auto item = dct::report::ReportScenario::fromFile(file, *catalog);
         if (!item.usable()) {
             for (const auto& d : item.diagnostics)
                 std::cerr << d.toString() << "\n";
@@ -54,14 +56,14 @@ int main(int argc, char** argv)
             code = 1;
         scenarios.push_back(std::move(item));
     }
-    const dct::ui::ReportRenderer renderer(std::move(scenarios));
+    const dct::report::ReportRenderer renderer(std::move(scenarios));
     if (!html.empty())
         if (auto problem = renderer.writeHtml(html); !problem.empty()) {
             std::cerr << "dctwin-report: error: " << problem << "\n";
             return 2;
         }
     if (!pdf.empty())
-        if (auto problem = renderer.writePdf(pdf); !problem.empty()) {
+        if (auto problem = dct::ui::writeReportPdf(renderer, pdf); !problem.empty()) {
             std::cerr << "dctwin-report: error: " << problem << "\n";
             return 2;
         }

@@ -1,5 +1,7 @@
 #include "dct/model/scenarioio.h"
 
+#include "dct/model/atomicfile.h"
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -224,35 +226,6 @@ json writeScenario(const Scenario& s)
     section("workload", s.workload);
     section("economics", s.economics);
     return j;
-}
-
-Result<void> writeFileAtomically(const std::filesystem::path& path, const std::string& text)
-{
-    const std::string file = path.string();
-    std::filesystem::path tmp = path;
-    tmp += ".tmp-" + std::to_string(::getpid());
-    {
-        std::FILE* out = std::fopen(tmp.c_str(), "wb");
-        if (!out)
-            return makeError(file, "", "cannot create a temporary file beside the target",
-                             "a writable folder");
-        const bool written = std::fwrite(text.data(), 1, text.size(), out) == text.size();
-        const bool flushed = std::fflush(out) == 0 && ::fsync(::fileno(out)) == 0;
-        const bool closed = std::fclose(out) == 0;
-        if (!written || !flushed || !closed) {
-            std::remove(tmp.c_str());
-            return makeError(file, "", "writing the file failed (disk full?)",
-                             "a writable folder with free space");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::remove(tmp.c_str());
-        return makeError(file, "", "cannot replace the file: " + ec.message(),
-                         "a writable folder");
-    }
-    return {};
 }
 
 Result<void> saveScenarioFile(const Scenario& scenario, const std::filesystem::path& path)

@@ -4,7 +4,7 @@
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
 #include "dct/solvers/evaluator.h"
-#include "dct/solvers/sweeprunner.h"
+#include "dct/study/sweeprunner.h"
 
 #include <benchmark/benchmark.h>
 
@@ -35,7 +35,7 @@ model::Scenario example(const char* name)
     return *read.scenario;
 }
 
-solvers::SweepSpec gridSpec(int nodeValues, int mfuValues)
+study::SweepSpec gridSpec(int nodeValues, int mfuValues)
 {
     nlohmann::json nodes = nlohmann::json::array();
     for (int i = 0; i < nodeValues; ++i)
@@ -52,21 +52,21 @@ solvers::SweepSpec gridSpec(int nodeValues, int mfuValues)
            {"count", mfuValues},
            {"seed", 1}}}},
         {"metrics", {"compute.training_days", "cooling.pue", "cost.tco_usd_per_year"}}};
-    return solvers::parseSweepSpec(j, "bench.json").value();
+    return study::parseSweepSpec(j, "bench.json").value();
 }
 
 /** Variants per second of a sweep with the full coupled evaluation, on every core. */
 void sweepFullEvaluation(benchmark::State& state)
 {
     const auto runner =
-        solvers::SweepRunner::create(gridSpec(16, 64), example("seed-h100-dallas-d2c.json"),
+        study::SweepRunner::create(gridSpec(16, 64), example("seed-h100-dallas-d2c.json"),
                                      catalog())
             .value();
     NullBuffer buffer;
     std::ostream out(&buffer);
     std::uint64_t variants = 0;
     for (auto _ : state) {
-        auto summary = runner.run({}, solvers::SweepFormat::Csv, out);
+        auto summary = runner.run({}, study::SweepFormat::Csv, out);
         variants += summary.variants;
     }
     state.SetItemsProcessed(static_cast<std::int64_t>(variants));
@@ -81,7 +81,7 @@ void sweepMachineryOnly(benchmark::State& state)
 {
     auto resolved = model::resolveScenario(example("seed-h100-dallas-d2c.json"), catalog());
     const auto runner =
-        solvers::SweepRunner::create(gridSpec(64, 1024), *resolved.resolved,
+        study::SweepRunner::create(gridSpec(64, 1024), *resolved.resolved,
                                      [](const model::ResolvedScenario& r) {
                                          solvers::Evaluation e;
                                          e.metrics.resize(3);
@@ -97,7 +97,7 @@ void sweepMachineryOnly(benchmark::State& state)
     std::ostream out(&buffer);
     std::uint64_t variants = 0;
     for (auto _ : state) {
-        auto summary = runner.run({}, solvers::SweepFormat::Csv, out);
+        auto summary = runner.run({}, study::SweepFormat::Csv, out);
         variants += summary.variants;
     }
     state.SetItemsProcessed(static_cast<std::int64_t>(variants));

@@ -1,6 +1,7 @@
-# Fails when a file under model/ or solvers/ includes a Qt header or names a Qt module.
+# Fails when a file of a Qt-free layer (model, solvers, study, store, report) includes a Qt header
+# or names a Qt module.
 set(offenders "")
-foreach(folder model solvers)
+foreach(folder model solvers study store report)
     file(GLOB_RECURSE files "${SOURCE_DIR}/${folder}/*")
     foreach(f ${files})
         if(f MATCHES "\\.(h|hpp|cpp|cc|cxx|txt|cmake)$")
@@ -13,6 +14,6 @@ foreach(folder model solvers)
 endforeach()
 if(offenders)
     list(JOIN offenders "\n" text)
-    message(FATAL_ERROR "Qt used below ui/ (the model and solvers must stay Qt-free):\n${text}")
+    message(FATAL_ERROR "Qt used below ui/ (model, solvers, study, store and report must stay Qt-free):\n${text}")
 endif()
 message(STATUS "no Qt below ui/")

@@ -3,8 +3,10 @@
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
 #include "dct/solvers/evaluator.h"
-#include "dct/ui/reportrenderer.h"
-#include "dct/ui/svgchart.h"
+#include "dct/report/reportrenderer.h"
+#include "dct/model/textformat.h"
+#include "dct/report/svgchart.h"
+#include "dct/ui/pdfreport.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -16,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-ui::ReportScenario load(const char* name)
+report::ReportScenario load(const char* name)
 {
     static const auto catalog = model::Catalog::load(fs::path(DCT_TEST_DATA_DIR) / "catalog");
     REQUIRE(catalog);
@@ -25,7 +27,7 @@ ui::ReportScenario load(const char* name)
     REQUIRE(read.scenario);
     auto resolved = model::resolveScenario(*read.scenario, *catalog, file.string());
     REQUIRE(resolved.resolved);
-    ui::ReportScenario s;
+    report::ReportScenario s;
     s.file = file.string();
     s.evaluation = solvers::evaluate(*resolved.resolved);
     s.diagnostics = s.evaluation.diagnostics;
@@ -45,7 +47,7 @@ std::size_t count(const std::string& text, const std::string& what)
 
 TEST_CASE("the HTML report is self-contained and has every section", "[report][html]")
 {
-    const ui::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
+    const report::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
     const std::string html = renderer.html();
     for (const char* section : {"Headline figures", "Charts", "Topology", "Results by section",
                                 "Assumptions and their sources", "Diagnostics"})
@@ -63,7 +65,7 @@ TEST_CASE("the HTML report is self-contained and has every section", "[report][h
 
 TEST_CASE("a comparison report shows deltas to the first scenario", "[report][html]")
 {
-    const ui::ReportRenderer renderer(
+    const report::ReportRenderer renderer(
         {load("seed-h100-dallas-d2c.json"), load("legacy-air-h100-dallas.json")});
     const std::string html = renderer.html();
     CHECK(html.find("comparison report") != std::string::npos);
@@ -75,8 +77,8 @@ TEST_CASE("the PDF report is written", "[report][pdf]")
 {
     const fs::path path =
         fs::temp_directory_path() / ("dct-report-" + std::to_string(::getpid()) + ".pdf");
-    const ui::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
-    REQUIRE(renderer.writePdf(path.string()).empty());
+    const report::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
+    REQUIRE(ui::writeReportPdf(renderer, path.string()).empty());
     std::ifstream in(path, std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     CHECK(bytes.rfind("%PDF-", 0) == 0);
@@ -85,18 +87,18 @@ TEST_CASE("the PDF report is written", "[report][pdf]")
               count(bytes, "/Type /Page>") + count(bytes, "/Type/Page") >=
           1);
     fs::remove(path);
-    CHECK_FALSE(renderer.writePdf("/nonexistent-dir/x.pdf").empty());
+    CHECK_FALSE(ui::writeReportPdf(renderer, "/nonexistent-dir/x.pdf").empty());
 }
 
 TEST_CASE("chart labels and values are escaped and figures formatted", "[report][chart]")
 {
     const std::string svg =
-        ui::horizontalBarChartSvg("A & B", {{"<x>", 1234567.0}, {"y", 0.5}}, "kW");
+        report::horizontalBarChartSvg("A & B", {{"<x>", 1234567.0}, {"y", 0.5}}, "kW");
     CHECK(svg.find("A &amp; B") != std::string::npos);
     CHECK(svg.find("&lt;x&gt;") != std::string::npos);
     CHECK(svg.find("1,234,567 kW") != std::string::npos);
-    CHECK(ui::formatFigure(0.5) == "0.5");
-    CHECK(ui::formatFigure(19.4123) == "19.41");
+    CHECK(dct::formatNumber(0.5) == "0.5");
+    CHECK(dct::formatNumber(19.4123) == "19.41");
 }
 
 TEST_CASE("report scenarios are read, resolved and evaluated from a file or JSON",
@@ -105,14 +107,14 @@ TEST_CASE("report scenarios are read, resolved and evaluated from a file or JSON
     const auto catalog = model::Catalog::load(fs::path(DCT_TEST_DATA_DIR) / "catalog");
     REQUIRE(catalog);
     const fs::path file = fs::path(DCT_TEST_DATA_DIR) / "examples" / "seed-h100-dallas-d2c.json";
-    const auto fromFile = ui::ReportScenario::fromFile(file, *catalog);
+    const auto fromFile = report::ReportScenario::fromFile(file, *catalog);
     REQUIRE(fromFile.usable());
     CHECK(fromFile.evaluation.ok());
     CHECK(fromFile.file == file.string());
     REQUIRE(fromFile.evaluation.metric("compute.gpus"));
     CHECK(fromFile.evaluation.metric("compute.gpus")->value == Approx(256.0).epsilon(1e-9));
 
-    const auto bad = ui::ReportScenario::fromJson(
+    const auto bad = report::ReportScenario::fromJson(
         nlohmann::json{{"schema_version", 2}, {"name", "bad"}, {"compute", {{"node_count", -3}}}},
         *catalog, "bad.json");
     CHECK_FALSE(bad.usable());
@@ -127,7 +129,7 @@ TEST_CASE("a report written over an existing file replaces it whole", "[report][
         std::ofstream old(path);
         old << std::string(1000000, 'x');
     }
-    const ui::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
+    const report::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
     REQUIRE(renderer.writeHtml(path.string()).empty());
     std::ifstream in(path);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

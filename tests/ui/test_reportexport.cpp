@@ -4,7 +4,8 @@
 #include "dct/ui/mainwindow.h"
 #include "dct/ui/reportexport.h"
 #include "dct/ui/scenariodocument.h"
-#include "dct/ui/svgchart.h"
+#include "dct/model/textformat.h"
+#include "dct/report/svgchart.h"
 #include "uitestsupport.h"
 
 #include <QFile>
@@ -27,7 +28,7 @@ QByteArray readAll(const QString& path)
 QString figure(const ui::ScenarioDocument& document, const char* key)
 {
     const auto* m = document.outcome()->metric({key});
-    return m ? QString::fromStdString(ui::formatFigure(m->value)) : QStringLiteral("missing");
+    return m ? QString::fromStdString(dct::formatQuantity(m->value, m->unit)) : QStringLiteral("missing");
 }
 
 } // namespace

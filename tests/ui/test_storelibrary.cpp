@@ -1,7 +1,7 @@
 // The scenario library backed by the SQLite store, as a planner uses it: the seeded examples are
 // listed with their tags, opening one loads its latest version, saving adds a version, history
 // opens an old one, and a store that is not ours is reported and left byte for byte as it was.
-#include "dct/model/scenariostore.h"
+#include "dct/store/scenariostore.h"
 #include "dct/ui/mainwindow.h"
 #include "dct/ui/scenariodocument.h"
 #include "dct/ui/scenariolibrarymodel.h"
@@ -108,7 +108,7 @@ TEST_CASE("save to library adds a version and history opens an old one", "[ui][l
 
     // Another program opening the same file sees the new version.
     {
-        auto other = model::ScenarioStore::open(store.path().toStdString());
+        auto other = store::ScenarioStore::open(store.path().toStdString());
         REQUIRE(other);
         const auto latest = other->load("seed-h100-dallas-d2c");
         REQUIRE(latest);

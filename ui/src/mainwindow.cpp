@@ -2,7 +2,7 @@
 
 #include "dct/model/catalog.h"
 #include "dct/model/scenarioio.h"
-#include "dct/model/scenariostore.h"
+#include "dct/store/scenariostore.h"
 #include "dct/ui/catalogprovider.h"
 #include "dct/ui/compareview.h"
 #include "dct/ui/dashboard.h"
@@ -589,11 +589,11 @@ bool MainWindow::openStore(const QString& path)
     std::filesystem::path file;
     QString problem;
     try {
-        file = path.isEmpty() ? model::ScenarioStore::defaultPath()
+        file = path.isEmpty() ? store::ScenarioStore::defaultPath()
                               : std::filesystem::path(path.toStdString());
-        model::StoreOpenOptions options;
+        store::StoreOpenOptions options;
         options.seedDirectory = examples;
-        auto opened = model::ScenarioStore::open(file, options);
+        auto opened = store::ScenarioStore::open(file, options);
         if (opened)
             m_store = std::make_shared<StoreScenarioSource>(tr("Library"), std::move(*opened));
         else

@@ -2,7 +2,8 @@
 
 #include "dct/ui/catalogprovider.h"
 #include "dct/ui/format.h"
-#include "dct/ui/reportrenderer.h"
+#include "dct/report/reportrenderer.h"
+#include "dct/ui/pdfreport.h"
 #include "dct/ui/scenariodocument.h"
 
 #include <QCoreApplication>
@@ -45,21 +46,21 @@ QString exportReport(const QList<ScenarioDocument*>& documents, const QString& p
         return tr("The catalog could not be read, so no scenario can be evaluated: %1")
             .arg(qstr(CatalogProvider::loadError()));
     try {
-        std::vector<ReportScenario> scenarios;
+        std::vector<report::ReportScenario> scenarios;
         for (ScenarioDocument* document : documents) {
             // The report names where the scenario came from: its file, else its title.
             const QString origin =
                 document->filePath().isEmpty() ? document->title() : document->filePath();
-            auto item = ReportScenario::fromJson(document->json(), *catalog, origin.toStdString());
+            auto item = report::ReportScenario::fromJson(document->json(), *catalog, origin.toStdString());
             if (!item.usable())
                 return tr("The scenario \"%1\" cannot be reported because it does not evaluate:"
                           "\n\n%2\n\nFix the fields the diagnostics name, then export again.")
                     .arg(document->title(), firstError(item.diagnostics));
             scenarios.push_back(std::move(item));
         }
-        const ReportRenderer renderer(std::move(scenarios));
+        const report::ReportRenderer renderer(std::move(scenarios));
         const std::string problem =
-            pdf ? renderer.writePdf(path.toStdString()) : renderer.writeHtml(path.toStdString());
+            pdf ? writeReportPdf(renderer, path.toStdString()) : renderer.writeHtml(path.toStdString());
         return qstr(problem);
     } catch (const std::exception& e) {
         return tr("%1: the report could not be written: %2")

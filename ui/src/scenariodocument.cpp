@@ -1,5 +1,7 @@
 #include "dct/ui/scenariodocument.h"
 
+#include "dct/model/atomicfile.h"
+
 #include "dct/model/scenarioio.h"
 #include "dct/ui/catalogprovider.h"
 #include "dct/ui/setfieldcommand.h"
@@ -127,7 +129,7 @@ QString ScenarioDocument::saveAs(const QString& path)
         if (read.scenario && !read.diagnostics.hasErrors())
             written = model::saveScenarioFile(*read.scenario, target);
         else
-            written = model::writeFileAtomically(target, m_json.dump(2) + "\n");
+            written = writeFileAtomically(target, m_json.dump(2) + "\n");
     } catch (const std::exception& e) {
         return tr("%1: %2").arg(path, QString::fromUtf8(e.what()));
     }

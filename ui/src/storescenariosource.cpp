@@ -6,8 +6,8 @@
 
 namespace dct::ui {
 
-StoreScenarioSource::StoreScenarioSource(QString name, model::ScenarioStore store)
-    : m_name(std::move(name)), m_store(std::make_unique<model::ScenarioStore>(std::move(store)))
+StoreScenarioSource::StoreScenarioSource(QString name, store::ScenarioStore store)
+    : m_name(std::move(name)), m_store(std::make_unique<store::ScenarioStore>(std::move(store)))
 {}
 
 StoreScenarioSource::~StoreScenarioSource() = default;

@@ -77,16 +77,6 @@ std::string signedText(const std::optional<double>& v, const char* suffix = "")
     return (*v > 0 ? "+" : "") + formatNumber(*v) + suffix;
 }
 
-std::string csvField(const std::string& value)
-{
-    if (value.find_first_of(",\"\n") == std::string::npos)
-        return value;
-    std::string quoted = "\"";
-    for (char c : value)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
-}
-
 std::string scenarioTitle(const ComparedScenario& s)
 {
     return s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName;

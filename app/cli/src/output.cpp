@@ -1,5 +1,7 @@
 #include "dct/cli/output.h"
 
+#include "dct/model/textformat.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -21,51 +23,7 @@ const std::map<std::string, std::string>& sectionTitles()
     return titles;
 }
 
-std::string csvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\n") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (char c : text)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
-}
-
-std::string groupThousands(const std::string& digits)
-{
-    std::string out;
-    const int n = static_cast<int>(digits.size());
-    for (int i = 0; i < n; ++i) {
-        out += digits[static_cast<std::size_t>(i)];
-        if ((n - i - 1) % 3 == 0 && i != n - 1)
-            out += ',';
-    }
-    return out;
-}
-
 } // namespace
-
-std::string formatNumber(double value)
-{
-    if (!std::isfinite(value))
-        return std::isnan(value) ? "n/a" : (value > 0 ? "inf" : "-inf");
-    const double a = std::fabs(value);
-    if (a != 0.0 && (a >= 1e15 || a < 1e-4))
-        return fmt::format("{:.4g}", value);
-    if (a >= 1000.0) {
-        const auto rounded = static_cast<long long>(std::llround(a));
-        return (value < 0 ? "-" : "") + groupThousands(std::to_string(rounded));
-    }
-    const int decimals = a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : 4;
-    std::string text = fmt::format("{:.{}f}", value, decimals);
-    if (text.find('.') != std::string::npos) {
-        while (text.back() == '0')
-            text.pop_back();
-        if (text.back() == '.')
-            text.pop_back();
-    }
-    return text == "-0" ? "0" : text;
-}
 
 std::string evaluationTable(const solvers::Evaluation& e, const std::string& file)
 {
@@ -136,7 +94,7 @@ std::string evaluationCsvRows(const solvers::Evaluation& e, const std::string& f
     std::string out;
     for (const auto& m : e.metrics)
         out += fmt::format("{},{},{},{},{},{}\n", csvField(file), csvField(e.scenarioName), m.key,
-                           csvField(m.label), fmt::format("{:.10g}", m.value), csvField(m.unit));
+                           csvField(m.label), formatExact(m.value), csvField(m.unit));
     return out;
 }
 

@@ -1,12 +1,14 @@
 #include "dct/cli/storecommand.h"
 
+#include "dct/model/atomicfile.h"
+
 #include "dct/cli/cli.h"
 #include "dct/cli/output.h"
 #include "dct/model/catalog.h"
 #include "dct/model/contenthash.h"
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
-#include "dct/model/scenariostore.h"
+#include "dct/store/scenariostore.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/modelversion.h"
 
@@ -35,7 +37,7 @@ std::string joined(const std::vector<std::string>& items, const char* separator 
     return text;
 }
 
-json summaryJson(const model::StoredScenario& s)
+json summaryJson(const store::StoredScenario& s)
 {
     return {{"name", s.name},       {"latest_version", s.latestVersion},
             {"versions", s.versionCount}, {"created_at", s.createdAt},
@@ -110,16 +112,16 @@ bool StoreCommand::parsed() const
 
 int StoreCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
 {
-    model::StoreOpenOptions options;
+    store::StoreOpenOptions options;
     options.seedDirectory = model::Catalog::dataDirectory() / "examples";
     const std::filesystem::path path =
-        m_path.empty() ? model::ScenarioStore::defaultPath() : std::filesystem::path(m_path);
-    auto opened = model::ScenarioStore::open(path, options);
+        m_path.empty() ? store::ScenarioStore::defaultPath() : std::filesystem::path(m_path);
+    auto opened = store::ScenarioStore::open(path, options);
     if (!opened) {
         printError(err, opened.error());
         return ExitUsage;
     }
-    model::ScenarioStore& store = *opened;
+    store::ScenarioStore& store = *opened;
     auto fail = [&](const Error& e) {
         printError(err, e);
         return static_cast<int>(ExitUsage);
@@ -209,7 +211,7 @@ int StoreCommand::run(const std::string& catalogDir, std::ostream& out, std::ost
             out << text;
             return ExitOk;
         }
-        if (auto r = model::writeFileAtomically(m_output, text); !r)
+        if (auto r = writeFileAtomically(m_output, text); !r)
             return fail(r.error());
         out << m_name << ": version " << version->version << " written to " << m_output << "\n";
         return ExitOk;
@@ -268,7 +270,7 @@ int StoreCommand::run(const std::string& catalogDir, std::ostream& out, std::ost
         auto catalog = model::Catalog::load(dir);
         if (!catalog)
             return fail(catalog.error());
-        const std::string hash = model::ScenarioStore::inputsHash(
+        const std::string hash = store::ScenarioStore::inputsHash(
             version->json, model::catalogFingerprint(*catalog));
         auto cached = store.cachedEvaluation(m_name, version->version, hash,
                                              solvers::modelVersion);

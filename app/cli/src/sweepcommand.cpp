@@ -1,10 +1,12 @@
 #include "dct/cli/sweepcommand.h"
 
+#include "dct/model/atomicfile.h"
+
 #include "dct/cli/cli.h"
 #include "dct/model/catalog.h"
 #include "dct/model/scenarioio.h"
-#include "dct/solvers/sweepmerge.h"
-#include "dct/solvers/sweeprunner.h"
+#include "dct/study/sweepmerge.h"
+#include "dct/study/sweeprunner.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -52,28 +54,9 @@ Result<void> writeOutput(const std::string& path, std::ostream& out, F&& write)
         write(out);
         return {};
     }
-    // Write beside the target and rename at the end: a killed job leaves no half file that
-    // looks finished.
-    const std::string tmp = path + ".part-" + std::to_string(::getpid());
-    {
-        std::ofstream file(tmp, std::ios::binary);
-        if (!file)
-            return makeError(path, "", "cannot create the output file", "a writable folder");
-        write(file);
-        file.flush();
-        if (!file) {
-            std::remove(tmp.c_str());
-            return makeError(path, "", "writing the output failed (disk full?)",
-                             "a writable folder with free space");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::remove(tmp.c_str());
-        return makeError(path, "", "cannot replace the output file: " + ec.message());
-    }
-    return {};
+    // Beside the target, renamed at the end: a killed job leaves no half file that looks
+    // finished.
+    return writeFileAtomically(path, [&write](std::ostream& file) { write(file); });
 }
 
 } // namespace
@@ -123,14 +106,14 @@ int SweepCommand::run(const std::string& catalogDir, std::ostream& out, std::ost
 
 int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std::ostream& err)
 {
-    auto spec = solvers::readSweepSpecFile(m_spec);
+    auto spec = study::readSweepSpecFile(m_spec);
     if (!spec) {
         printError(err, spec.error());
         return ExitUsage;
     }
-    solvers::SweepShard shard;
+    study::SweepShard shard;
     if (!m_shard.empty()) {
-        auto parsedShard = solvers::SweepShard::parse(m_shard);
+        auto parsedShard = study::SweepShard::parse(m_shard);
         if (!parsedShard) {
             printError(err, parsedShard.error());
             return ExitUsage;
@@ -151,13 +134,13 @@ int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std
             err << d.toString() << "\n";
         return ExitUsage;
     }
-    auto runner = solvers::SweepRunner::create(*spec, *base.scenario, *catalog);
+    auto runner = study::SweepRunner::create(*spec, *base.scenario, *catalog);
     if (!runner) {
         printError(err, runner.error());
         return ExitUsage;
     }
 
-    solvers::SweepRunOptions options;
+    study::SweepRunOptions options;
     options.shard = shard;
     options.threads = m_threads;
     const bool bar = !m_quiet && (m_progress || ::isatty(STDERR_FILENO));
@@ -180,9 +163,9 @@ int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std
                                duration(left))
                 << std::flush;
         };
-    const auto format = m_format == "jsonl" ? solvers::SweepFormat::Jsonl
-                                            : solvers::SweepFormat::Csv;
-    solvers::SweepSummary summary;
+    const auto format = m_format == "jsonl" ? study::SweepFormat::Jsonl
+                                            : study::SweepFormat::Csv;
+    study::SweepSummary summary;
     auto written = writeOutput(m_output, out, [&](std::ostream& stream) {
         summary = runner->run(options, format, stream);
     });
@@ -226,7 +209,7 @@ int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std
 int SweepCommand::runMerge(std::ostream& out, std::ostream& err)
 {
     std::vector<std::filesystem::path> parts(m_parts.begin(), m_parts.end());
-    auto merged = solvers::mergeSweepParts(parts);
+    auto merged = study::mergeSweepParts(parts);
     if (!merged) {
         printError(err, merged.error());
         return ExitUsage;
@@ -245,12 +228,12 @@ int SweepCommand::runMerge(std::ostream& out, std::ostream& err)
         return ExitUsage;
     }
     if (!m_pareto.empty()) {
-        auto spec = solvers::readSweepSpecFile(m_spec);
+        auto spec = study::readSweepSpecFile(m_spec);
         if (!spec) {
             printError(err, spec.error());
             return ExitUsage;
         }
-        auto front = solvers::paretoRows(*merged, spec->objectives);
+        auto front = study::paretoRows(*merged, spec->objectives);
         if (!front) {
             Error e = front.error();
             e.file = m_spec;

@@ -31,8 +31,6 @@ ScenarioReadResult readScenarioFile(const std::filesystem::path& path);
 nlohmann::json writeScenario(const Scenario& scenario);
 /** Writes the scenario to \a path atomically (a temporary file renamed over the target). */
 Result<void> saveScenarioFile(const Scenario& scenario, const std::filesystem::path& path);
-/** Writes \a text to \a path atomically: a sibling temporary file, flushed, then renamed. */
-Result<void> writeFileAtomically(const std::filesystem::path& path, const std::string& text);
 
 /**
  * Brings a scenario document of an older schema version up to the current one, in place.

@@ -5,10 +5,10 @@
 
 namespace dct::ui {
 
-/** Returns \a value with three significant digits and thousands separators ("12,345", "0.123"). */
+/** Returns \a value as dct::formatNumber() prints it, the rule of every face. */
 QString formatNumber(double value);
 
-/** Returns \a value with its unit, e.g. "41.2 kW"; large USD values as "12.3 M USD". */
+/** Returns \a value with its unit as dct::formatQuantity() prints it ("41.2 kW", "12.3 M USD"). */
 QString formatValue(double value, const std::string& unit);
 
 /** Returns \a text as a QString (UTF-8). */

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "dct/model/scenariostore.h"
+#include "dct/store/scenariostore.h"
 #include "dct/ui/scenariolibrarysource.h"
 
 #include <QDateTime>
@@ -9,7 +9,7 @@
 namespace dct::ui {
 
 /**
- * The scenarios of the SQLite scenario store (model::ScenarioStore), each by its store name with
+ * The scenarios of the SQLite scenario store (store::ScenarioStore), each by its store name with
  * its tags; loading one gives its latest version. Also saves new versions and reads history.
  * Errors of the store come back as messages naming the store file; nothing here throws.
  */
@@ -25,7 +25,7 @@ public:
     };
 
     /** Shows the scenarios of \a store under the group title \a name. */
-    StoreScenarioSource(QString name, model::ScenarioStore store);
+    StoreScenarioSource(QString name, store::ScenarioStore store);
     ~StoreScenarioSource() override;
 
     QString name() const override { return m_name; }
@@ -43,7 +43,7 @@ public:
 
 private:
     QString m_name;
-    std::unique_ptr<model::ScenarioStore> m_store;
+    std::unique_ptr<store::ScenarioStore> m_store;
 };
 
 } // namespace dct::ui

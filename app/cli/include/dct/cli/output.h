@@ -2,15 +2,14 @@
 
 #include "dct/solvers/evaluation.h"
 
+#include "dct/model/textformat.h"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
 
 namespace dct::cli {
-
-/** Returns \a value with about four significant digits and thousands separators. */
-std::string formatNumber(double value);
 
 /** Returns the evaluation as a human table, grouped by section, with its diagnostics. */
 std::string evaluationTable(const solvers::Evaluation& evaluation, const std::string& file);

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "dct/model/diagnostics.h"
+#include "dct/model/resolvedscenario.h"
+#include "dct/solvers/evaluation.h"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace dct::model {
+class Catalog;
+}
+
+namespace dct::report {
+
+/** One scenario of a report: where it came from, its resolved inputs and its evaluation. */
+struct ReportScenario
+{
+    std::string file;
+    std::optional<model::ResolvedScenario> resolved; ///< Empty when it could not be resolved.
+    solvers::Evaluation evaluation;
+    Diagnostics diagnostics; ///< Reading, resolving and evaluating, together.
+
+    /** Returns true when the scenario was read and resolved (its evaluation may still have
+     *  errors, which the report shows). */
+    bool usable() const { return resolved.has_value(); }
+
+    /**
+     * Reads, resolves against \a catalog and evaluates the scenario document \a json; \a file
+     * names it in the report and its diagnostics. Never throws: a failure is an error diagnostic.
+     */
+    static ReportScenario fromJson(const nlohmann::json& json, const model::Catalog& catalog,
+                                   const std::string& file = {});
+    /** As fromJson() for the scenario file \a path (older schema versions are migrated). */
+    static ReportScenario fromFile(const std::filesystem::path& path,
+                                   const model::Catalog& catalog);
+};
+
+} // namespace dct::report

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dct::report {
+
+/** One bar of a chart: its label and value. */
+struct ChartBar
+{
+    std::string label;
+    double value = 0.0;
+};
+
+/**
+ * Returns a horizontal bar chart as standalone SVG text (no external files), \a widthPx wide:
+ * a title, one labelled bar per item scaled to the largest, and each value with \a unit.
+ */
+std::string horizontalBarChartSvg(const std::string& title, const std::vector<ChartBar>& bars,
+                                  const std::string& unit, int widthPx = 640);
+
+/** Returns \a text with &, <, > and quotes escaped for XML and HTML. */
+std::string escapeXml(const std::string& text);
+
+} // namespace dct::report

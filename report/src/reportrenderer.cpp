@@ -1,0 +1,339 @@
+#include "dct/report/reportrenderer.h"
+
+#include "dct/report/svgchart.h"
+
+#include "dct/model/atomicfile.h"
+#include "dct/model/textformat.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <map>
+
+namespace dct::report {
+
+namespace {
+
+const std::vector<std::pair<std::string, std::string>>& sectionTitles()
+{
+    static const std::vector<std::pair<std::string, std::string>> titles = {
+        {"compute", "Compute and workload"},
+        {"network", "Network fabric"},
+        {"collectives", "Collectives"},
+        {"power", "Power"},
+        {"cooling", "Cooling"},
+        {"egress", "Egress and WAN"},
+        {"cost", "Cost"},
+        {"coupling", "Coupling"}};
+    return titles;
+}
+
+/** The figures a reader looks at first. */
+const std::vector<std::string>& headlineKeys()
+{
+    static const std::vector<std::string> keys = {
+        "compute.gpus",          "compute.training_days", "power.it_kw",
+        "power.facility_kw",     "cooling.pue",           "power.racks",
+        "network.switches",      "cost.capex_usd",        "cost.tco_usd_per_year",
+        "cost.usd_per_gpu_hour", "cost.training_run_usd", "egress.usd_per_month"};
+    return keys;
+}
+
+std::string h(const std::string& text)
+{
+    return escapeXml(text);
+}
+
+std::string valueWithUnit(const solvers::Metric& m)
+{
+    return formatQuantity(m.value, m.unit);
+}
+
+std::vector<ChartBar> barsWithPrefix(const solvers::Evaluation& e, const std::string& prefix,
+                                     const std::string& unitWanted,
+                                     const std::vector<std::string>& skip = {})
+{
+    std::vector<ChartBar> bars;
+    for (const auto& m : e.metrics) {
+        if (m.key.rfind(prefix, 0) != 0 || m.unit != unitWanted)
+            continue;
+        if (std::find(skip.begin(), skip.end(), m.key) != skip.end())
+            continue;
+        bars.push_back({m.label.empty() ? m.key : m.label, m.value});
+    }
+    return bars;
+}
+
+const char* css = R"(
+body { font-family: 'DejaVu Sans', Arial, sans-serif; color: #222; margin: 24px; font-size: 10pt; }
+h1 { font-size: 18pt; color: #1d3f66; margin-bottom: 4px; }
+h2 { font-size: 13pt; color: #1d3f66; border-bottom: 1px solid #9bb; margin-top: 18px; }
+h3 { font-size: 11pt; color: #333; margin-top: 12px; }
+p.meta { color: #555; font-size: 9pt; }
+table { border-collapse: collapse; margin: 6px 0; }
+th, td { border: 1px solid #c8d0d8; padding: 3px 6px; font-size: 9pt; vertical-align: top; }
+th { background: #e8eef4; text-align: left; }
+td.num { text-align: right; white-space: nowrap; }
+td.key { color: #667; font-size: 8pt; }
+.error { color: #a01818; font-weight: bold; }
+.warning { color: #a06000; font-weight: bold; }
+.note { color: #345; }
+.better { color: #1a7a33; }
+.worse { color: #a01818; }
+)";
+
+} // namespace
+
+ReportRenderer::ReportRenderer(std::vector<ReportScenario> scenarios)
+    : m_scenarios(std::move(scenarios))
+{}
+
+std::string ReportRenderer::body(const std::function<std::string(const std::string&, int)>& chart,
+                                 bool forPdf) const
+{
+    std::string out;
+    const std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+    const bool comparison = m_scenarios.size() > 1;
+    const char* table = forPdf ? "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" "
+                                 "width=\"100%\">"
+                               : "<table>";
+
+    out += "<h1>DC Twin " + std::string(comparison ? "comparison report" : "scenario report") +
+           "</h1>\n";
+    out += "<p class=\"meta\">Generated " + std::string(date) +
+           " by DC Twin. Every figure "
+           "comes from the coupled evaluation of the scenario files below; the assumptions "
+           "section lists where each input came from.</p>\n";
+
+    if (comparison) {
+        out += "<h2>Comparison of headline figures</h2>\n";
+        out += "<p class=\"meta\">Deltas are relative to the first scenario.</p>\n";
+        out += table;
+        out += "<tr><th>Figure</th>";
+        for (const auto& s : m_scenarios)
+            out += "<th>" +
+                   h(s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName) +
+                   "</th>";
+        out += "</tr>\n";
+        for (const auto& key : headlineKeys()) {
+            const solvers::Metric* first = m_scenarios.front().evaluation.metric(key);
+            if (!first)
+                continue;
+            out += "<tr><td>" + h(first->label) +
+                   (first->unit.empty() ? "" : " (" + h(first->unit) + ")") + "</td>";
+            for (std::size_t i = 0; i < m_scenarios.size(); ++i) {
+                const solvers::Metric* m = m_scenarios[i].evaluation.metric(key);
+                out += "<td class=\"num\">";
+                if (m) {
+                    out += h(formatNumber(m->value));
+                    if (i > 0 && first->value != 0.0) {
+                        const double delta = (m->value - first->value) / std::fabs(first->value);
+                        char text[32];
+                        std::snprintf(text, sizeof text, " (%+.1f%%)", delta * 100.0);
+                        out += text;
+                    }
+                } else {
+                    out += "n/a";
+                }
+                out += "</td>";
+            }
+            out += "</tr>\n";
+        }
+        out += "</table>\n";
+        std::vector<ChartBar> tco;
+        for (const auto& s : m_scenarios)
+            if (const auto* m = s.evaluation.metric("cost.tco_usd_per_year"))
+                tco.push_back(
+                    {s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName,
+                     m->value});
+        if (!tco.empty())
+            out += chart(
+                horizontalBarChartSvg("Total cost of ownership per year", tco, "USD/yr", 640), 640);
+    }
+
+    for (std::size_t index = 0; index < m_scenarios.size(); ++index) {
+        const ReportScenario& s = m_scenarios[index];
+        const solvers::Evaluation& e = s.evaluation;
+        const std::string name = e.scenarioName.empty() ? s.file : e.scenarioName;
+        out += std::string(comparison || index > 0 ? "<h1 style=\"page-break-before: always\">"
+                                                   : "<h1>") +
+               h(name) + "</h1>\n";
+        out += "<p class=\"meta\">File: " + h(s.file) + "</p>\n";
+        if (s.resolved && !s.resolved->scenario.description.empty())
+            out += "<p>" + h(s.resolved->scenario.description) + "</p>\n";
+        if (!e.ok())
+            out += "<p class=\"error\">The scenario has errors and was not fully evaluated; "
+                   "see the diagnostics.</p>\n";
+
+        // Headline figures.
+        out += "<h2>Headline figures</h2>\n";
+        out += table;
+        out += "<tr><th>Figure</th><th>Value</th><th>Figure</th><th>Value</th></tr>\n";
+        std::vector<const solvers::Metric*> headline;
+        for (const auto& key : headlineKeys())
+            if (const auto* m = e.metric(key))
+                headline.push_back(m);
+        for (std::size_t i = 0; i < headline.size(); i += 2) {
+            out += "<tr>";
+            for (std::size_t k = i; k < i + 2; ++k) {
+                if (k < headline.size())
+                    out += "<td>" + h(headline[k]->label) + "</td><td class=\"num\"><b>" +
+                           h(valueWithUnit(*headline[k])) + "</b></td>";
+                else
+                    out += "<td></td><td></td>";
+            }
+            out += "</tr>\n";
+        }
+        out += "</table>\n";
+
+        // Charts.
+        if (e.ok()) {
+            out += "<h2>Charts</h2>\n";
+            const auto power =
+                barsWithPrefix(e, "power.", "kW",
+                               {"power.facility_kw", "power.peak_facility_kw", "power.it_kw",
+                                "power.rack_kw", "power.rack_design_kw", "power.rack_nameplate_kw",
+                                "power.node_kw", "power.losses_kw"});
+            if (!power.empty())
+                out += chart(horizontalBarChartSvg("Power breakdown", power, "kW", 640), 640);
+            std::vector<ChartBar> capex;
+            for (const auto& m : e.metrics)
+                if (m.key.rfind("cost.capex_", 0) == 0 && m.key != "cost.capex_usd")
+                    capex.push_back({m.label, m.value});
+            if (!capex.empty())
+                out +=
+                    chart(horizontalBarChartSvg("Capital cost breakdown", capex, "USD", 640), 640);
+            std::vector<ChartBar> pue;
+            for (const auto& m : e.metrics)
+                if (m.key.rfind("cooling.option_pue.", 0) == 0)
+                    pue.push_back(
+                        {m.key.substr(std::string("cooling.option_pue.").size()), m.value});
+            if (!pue.empty())
+                out += chart(
+                    horizontalBarChartSvg("PUE of the cooling options at this site", pue, "", 640),
+                    640);
+            std::vector<ChartBar> collectives;
+            for (const auto& m : e.metrics)
+                if (m.key.rfind("collectives.", 0) == 0 && m.unit == "s" &&
+                    m.key.find("1gib") != std::string::npos)
+                    collectives.push_back(
+                        {m.label.substr(0, m.label.find(", 1 GiB")), m.value * 1e3});
+            if (!collectives.empty())
+                out += chart(
+                    horizontalBarChartSvg("Collective time for 1 GiB", collectives, "ms", 640),
+                    640);
+        }
+
+        // Topology: the fabric's counts per tier.
+        std::vector<const solvers::Metric*> topology;
+        for (const auto& m : e.metrics)
+            if (m.key.rfind("network.", 0) == 0 &&
+                (m.key.find("switches") != std::string::npos ||
+                 m.key.find("ports") != std::string::npos ||
+                 m.key.find("cables") != std::string::npos ||
+                 m.key.find("links") != std::string::npos ||
+                 m.key.find("transceivers") != std::string::npos || m.key == "network.tiers" ||
+                 m.key == "network.planes" || m.key == "network.nics" ||
+                 m.key == "network.endpoints"))
+                topology.push_back(&m);
+        if (!topology.empty()) {
+            out += "<h2>Topology</h2>\n";
+            out += table;
+            out += "<tr><th>Item</th><th>Count</th></tr>\n";
+            for (const auto* m : topology)
+                out += "<tr><td>" + h(m->label) + "</td><td class=\"num\">" + h(valueWithUnit(*m)) +
+                       "</td></tr>\n";
+            out += "</table>\n";
+        }
+
+        // Every metric by section.
+        out += "<h2>Results by section</h2>\n";
+        std::map<std::string, std::vector<const solvers::Metric*>> bySection;
+        for (const auto& m : e.metrics)
+            bySection[m.section()].push_back(&m);
+        auto writeSection = [&](const std::string& section, const std::string& title) {
+            auto it = bySection.find(section);
+            if (it == bySection.end())
+                return;
+            out += "<h3>" + h(title) + "</h3>\n";
+            out += table;
+            out += "<tr><th>Figure</th><th>Value</th><th>Key</th></tr>\n";
+            for (const auto* m : it->second)
+                out += "<tr><td>" + h(m->label) + "</td><td class=\"num\">" + h(valueWithUnit(*m)) +
+                       "</td><td class=\"key\">" + h(m->key) + "</td></tr>\n";
+            out += "</table>\n";
+            bySection.erase(it);
+        };
+        for (const auto& [section, title] : sectionTitles())
+            writeSection(section, title);
+        while (!bySection.empty()) {
+            const std::string section = bySection.begin()->first;
+            writeSection(section, section);
+        }
+
+        // Assumptions with their sources.
+        if (s.resolved) {
+            out += "<h2>Assumptions and their sources</h2>\n";
+            out += "<p class=\"meta\">Every input of the evaluation: set in the scenario file "
+                   "(user), taken from the catalog (with the catalog's source), or the "
+                   "program's default.</p>\n";
+            out += table;
+            out += "<tr><th>Input</th><th>Origin</th><th>Source</th></tr>\n";
+            for (const auto& [pointer, provenance] : s.resolved->provenance)
+                out += "<tr><td class=\"key\">" + h(pointer) + "</td><td>" +
+                       model::Provenance::originName(provenance.origin) + "</td><td>" +
+                       h(provenance.source) + "</td></tr>\n";
+            out += "</table>\n";
+        }
+
+        // Diagnostics.
+        out += "<h2>Diagnostics</h2>\n";
+        if (s.diagnostics.empty()) {
+            out += "<p>None: no errors, warnings or notes.</p>\n";
+        } else {
+            out += table;
+            out += "<tr><th>Severity</th><th>Field</th><th>Message</th></tr>\n";
+            for (const auto& d : s.diagnostics) {
+                const std::string severity = severityName(d.severity);
+                out += "<tr><td class=\"" + severity + "\">" + severity +
+                       "</td><td class=\"key\">" + h(d.path) + "</td><td>" + h(d.message) +
+                       (d.hint.empty() ? "" : " <i>(" + h(d.hint) + ")</i>") + "</td></tr>\n";
+            }
+            out += "</table>\n";
+        }
+    }
+    return out;
+}
+
+std::string ReportRenderer::html() const
+{
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+    out += "<title>DC Twin report</title>\n<style>" + std::string(css) + "</style>\n</head>\n";
+    out += "<body>\n";
+    out += body([](const std::string& svg, int) { return "<div>\n" + svg + "</div>\n"; }, false);
+    out += "</body>\n</html>\n";
+    return out;
+}
+
+std::string ReportRenderer::writeHtml(const std::string& path) const
+{
+    // Atomic: a failed or interrupted write never leaves a half report in place of a good one.
+    if (auto written = writeFileAtomically(path, html()); !written)
+        return written.error().toString();
+    return {};
+}
+
+std::string ReportRenderer::pdfBody(
+    const std::function<std::string(const std::string& svg, int widthPx)>& chart) const
+{
+    return body(chart, true);
+}
+
+const char* ReportRenderer::styleSheet()
+{
+    return css;
+}
+
+} // namespace dct::report

@@ -1,0 +1,522 @@
+#include "dct/study/sweeprunner.h"
+
+#include "dct/model/textformat.h"
+
+#include "dct/model/resolver.h"
+#include "dct/solvers/evaluator.h"
+#include "dct/study/paretofront.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <thread>
+
+namespace dct::study {
+
+using nlohmann::json;
+
+namespace {
+
+/** Appends \a v in the shortest form that reads back to the same double. */
+void appendNumber(std::string& out, double v, bool json)
+{
+    if (!std::isfinite(v)) {
+        out += json ? "null" : (std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+        return;
+    }
+    char buffer[32];
+    const auto r = std::to_chars(buffer, buffer + sizeof buffer, v);
+    out.append(buffer, r.ptr);
+}
+
+std::string valueText(const json& v, bool forJson)
+{
+    if (v.is_number()) {
+        std::string s;
+        if (v.is_number_integer())
+            s = v.dump();
+        else
+            appendNumber(s, v.get<double>(), forJson);
+        return s;
+    }
+    if (v.is_string())
+        return forJson ? v.dump() : csvField(v.get<std::string>());
+    return v.dump();
+}
+
+/** Returns the position of \a key in \a metrics, trying \a hint first; npos when absent. */
+std::size_t findMetric(const std::vector<solvers::Metric>& metrics, const std::string& key,
+                       std::size_t hint)
+{
+    if (hint < metrics.size() && metrics[hint].key == key)
+        return hint;
+    for (std::size_t i = 0; i < metrics.size(); ++i)
+        if (metrics[i].key == key)
+            return i;
+    return std::string::npos;
+}
+
+} // namespace
+
+Result<SweepShard> SweepShard::parse(const std::string& text)
+{
+    const auto slash = text.find('/');
+    SweepShard shard;
+    auto bad = [&] {
+        return makeError("", "--shard", "invalid shard '" + text + "'",
+                         "i/N with 0 <= i < N, e.g. 0/8 ($SLURM_ARRAY_TASK_ID/"
+                         "$SLURM_ARRAY_TASK_COUNT)");
+    };
+    if (slash == std::string::npos)
+        return bad();
+    const auto a = std::from_chars(text.data(), text.data() + slash, shard.index);
+    const auto b = std::from_chars(text.data() + slash + 1, text.data() + text.size(), shard.count);
+    if (a.ec != std::errc() || a.ptr != text.data() + slash || b.ec != std::errc() ||
+        b.ptr != text.data() + text.size() || shard.count < 1 || shard.index < 0 ||
+        shard.index >= shard.count)
+        return bad();
+    return shard;
+}
+
+Result<SweepRunner> SweepRunner::create(const SweepSpec& spec, const model::Scenario& base,
+                                        const model::Catalog& catalog, SweepEvaluator evaluator)
+{
+    return prepare(spec, &base, &catalog, nullptr, std::move(evaluator));
+}
+
+Result<SweepRunner> SweepRunner::create(const SweepSpec& spec,
+                                        const model::ResolvedScenario& base,
+                                        SweepEvaluator evaluator)
+{
+    return prepare(spec, nullptr, nullptr, &base, std::move(evaluator));
+}
+
+Result<SweepRunner> SweepRunner::prepare(const SweepSpec& spec, const model::Scenario* base,
+                                         const model::Catalog* catalog,
+                                         const model::ResolvedScenario* resolved,
+                                         SweepEvaluator evaluator)
+{
+    SweepRunner r;
+    r.m_spec = spec;
+    // Without an evaluator of its own, run() evaluates into one Evaluation per thread.
+    r.m_evaluateInPlace = !evaluator;
+    r.m_evaluate = evaluator ? std::move(evaluator)
+                             : SweepEvaluator([](const model::ResolvedScenario& s) {
+                                   return solvers::evaluate(s);
+                               });
+    const std::string& file = spec.file;
+
+    // Compile the axes; strides make the last axis vary fastest.
+    std::uint64_t stride = 1;
+    std::uint64_t groups = 1;
+    for (auto it = spec.axes.rbegin(); it != spec.axes.rend(); ++it) {
+        auto patcher = ScenarioPatcher::compile(it->pointer, file, it->specPath);
+        if (!patcher)
+            return tl::unexpected(patcher.error());
+        Axis axis;
+        axis.patcher = std::move(*patcher);
+        axis.stride = stride;
+        stride *= it->values.size();
+        if (axis.patcher.isCatalogReference()) {
+            if (!base)
+                return makeError(file, it->specPath,
+                                 "cannot sweep the catalog reference " + it->pointer +
+                                     " without a catalog",
+                                 "a numeric field");
+            axis.groupStride = groups;
+            groups *= it->values.size();
+            if (groups > 100000)
+                return makeError(file, it->specPath,
+                                 "more than 100000 combinations of catalog entries",
+                                 "fewer catalog ids");
+        }
+        for (std::size_t i = 0; i < it->values.size(); ++i) {
+            const json& v = it->values[i];
+            const std::string valuePath = it->specPath + "/values/" + std::to_string(i);
+            if (!axis.patcher.isCatalogReference()) {
+                auto number = axis.patcher.toNumber(v, valuePath);
+                if (!number)
+                    return tl::unexpected(number.error());
+                axis.numbers.push_back(*number);
+            } else if (!v.is_string()) {
+                return makeError(file, valuePath,
+                                 "invalid value " + v.dump() + " for " + it->pointer,
+                                 "a catalog id (string)");
+            }
+            axis.csvText.push_back(valueText(v, false));
+            axis.jsonText.push_back(valueText(v, true));
+        }
+        r.m_axes.insert(r.m_axes.begin(), std::move(axis));
+    }
+    r.m_variantCount = stride;
+
+    // Resolve the base once per combination of catalog-reference values.
+    r.m_groups.reserve(groups);
+    for (std::uint64_t g = 0; g < groups; ++g) {
+        if (!base) {
+            r.m_groups.push_back(*resolved);
+            continue;
+        }
+        model::Scenario scenario = *base;
+        for (std::size_t a = 0; a < r.m_axes.size(); ++a) {
+            const Axis& axis = r.m_axes[a];
+            if (!axis.patcher.isCatalogReference())
+                continue;
+            const std::size_t value = (g / axis.groupStride) % spec.axes[a].values.size();
+            const std::string valuePath =
+                spec.axes[a].specPath + "/values/" + std::to_string(value);
+            const std::string problem =
+                axis.patcher.setReference(scenario, spec.axes[a].values[value]);
+            if (!problem.empty())
+                return makeError(file, valuePath, "invalid value for " + axis.patcher.pointer(),
+                                 problem);
+        }
+        auto result = model::resolveScenario(scenario, *catalog, spec.base.string());
+        if (!result.resolved) {
+            // Name the axis value that broke resolution when we can tell.
+            for (const auto& d : result.diagnostics)
+                if (d.severity == Severity::Error)
+                    for (std::size_t a = 0; a < r.m_axes.size(); ++a)
+                        if (r.m_axes[a].patcher.isCatalogReference() &&
+                            d.path.rfind(r.m_axes[a].patcher.pointer(), 0) == 0) {
+                            const std::size_t value =
+                                (g / r.m_axes[a].groupStride) % spec.axes[a].values.size();
+                            return makeError(file,
+                                             spec.axes[a].specPath + "/values/" +
+                                                 std::to_string(value),
+                                             d.message, d.hint);
+                        }
+            std::string text;
+            for (const auto& d : result.diagnostics)
+                if (d.severity == Severity::Error)
+                    text += (text.empty() ? "" : "; ") + d.path + ": " + d.message;
+            return makeError(file, "/base", "the base scenario does not resolve: " + text);
+        }
+        r.m_groups.push_back(std::move(*result.resolved));
+    }
+
+    // The columns: all metrics of the base, or the chosen ones plus those filters and the
+    // Pareto front need. Evaluating the base (not a variant) gives every shard the same header.
+    const solvers::Evaluation probe = r.m_evaluate(r.m_groups.front());
+    std::vector<std::string> available;
+    for (const auto& m : probe.metrics)
+        available.push_back(m.key);
+    auto known = [&](const std::string& key) {
+        return std::find(available.begin(), available.end(), key) != available.end();
+    };
+    auto acceptedKeys = [&] {
+        std::string text;
+        for (std::size_t i = 0; i < available.size() && i < 40; ++i)
+            text += (text.empty() ? "" : ", ") + available[i];
+        return available.size() > 40 ? text + ", ..." : text;
+    };
+    if (!probe.ok() && spec.metrics.empty())
+        return makeError(file, "/base",
+                         "the base scenario does not evaluate, so the metrics are unknown",
+                         "a base scenario without errors, or a \"metrics\" list");
+    auto addColumn = [&](const std::string& key, const std::string& path) -> Result<std::size_t> {
+        if (probe.ok() && !known(key))
+            return makeError(file, path, "unknown metric '" + key + "'",
+                             "one of " + acceptedKeys());
+        const auto it = std::find(r.m_metrics.begin(), r.m_metrics.end(), key);
+        if (it != r.m_metrics.end())
+            return static_cast<std::size_t>(it - r.m_metrics.begin());
+        r.m_metrics.push_back(key);
+        const std::size_t hint = findMetric(probe.metrics, key, 0);
+        r.m_columns.push_back({key, hint == std::string::npos ? 0 : hint});
+        return r.m_metrics.size() - 1;
+    };
+    if (spec.metrics.empty()) {
+        for (const auto& key : available)
+            addColumn(key, "/metrics").value();
+    } else {
+        for (std::size_t i = 0; i < spec.metrics.size(); ++i)
+            if (auto c = addColumn(spec.metrics[i], "/metrics/" + std::to_string(i)); !c)
+                return tl::unexpected(c.error());
+    }
+    for (const auto& f : spec.filters) {
+        auto c = addColumn(f.metric, f.specPath + "/metric");
+        if (!c)
+            return tl::unexpected(c.error());
+        r.m_filterColumns.push_back(*c);
+    }
+    for (const auto& o : spec.objectives) {
+        auto c = addColumn(o.metric, o.specPath + "/metric");
+        if (!c)
+            return tl::unexpected(c.error());
+        r.m_objectiveColumns.push_back(*c);
+    }
+    return r;
+}
+
+std::pair<std::uint64_t, std::uint64_t> SweepRunner::shardRange(const SweepShard& shard) const
+{
+    // Contiguous blocks: shard i gets [n i / N, n (i + 1) / N), the same on every machine.
+    const auto n = static_cast<unsigned __int128>(m_variantCount);
+    const auto count = static_cast<unsigned __int128>(std::max(1, shard.count));
+    const auto begin = static_cast<std::uint64_t>(n * static_cast<unsigned>(shard.index) / count);
+    const auto end =
+        static_cast<std::uint64_t>(n * static_cast<unsigned>(shard.index + 1) / count);
+    return {begin, end};
+}
+
+std::string SweepRunner::header(SweepFormat format) const
+{
+    if (format == SweepFormat::Jsonl)
+        return {};
+    std::string line = "variant";
+    for (const auto& axis : m_spec.axes)
+        line += "," + csvField(axis.pointer);
+    line += ",ok";
+    for (const auto& key : m_metrics)
+        line += "," + csvField(key);
+    return line + "\n";
+}
+
+SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format,
+                              std::ostream& out) const
+{
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    const auto [first, last] = shardRange(options.shard);
+    SweepSummary summary;
+    summary.variants = last - first;
+    const std::size_t chunkSize = std::max<std::size_t>(1, options.chunkVariants);
+    const std::uint64_t chunks = (summary.variants + chunkSize - 1) / chunkSize;
+    unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
+    threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(
+                                                            std::max<std::uint64_t>(1, chunks))));
+    const bool jsonl = format == SweepFormat::Jsonl;
+    const bool pareto = m_objectiveColumns.size() >= 2;
+    std::vector<bool> minimize;
+    for (const auto& o : m_spec.objectives)
+        minimize.push_back(o.minimize);
+
+    // JSON keys written before each value, computed once.
+    std::vector<std::string> axisKeys, metricKeys;
+    for (const auto& axis : m_spec.axes)
+        axisKeys.push_back(json(axis.pointer).dump() + ":");
+    for (const auto& key : m_metrics)
+        metricKeys.push_back(json(key).dump() + ":");
+
+    struct Candidate
+    {
+        std::vector<double> objectives;
+        std::string row;
+    };
+    struct Chunk
+    {
+        bool done = false;
+        std::string text;
+        std::vector<Candidate> candidates;
+        std::uint64_t written = 0, failed = 0, filteredOut = 0;
+    };
+
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::map<std::uint64_t, Chunk> finished; // chunk number -> result, until written
+    std::uint64_t nextClaim = 0;
+    std::uint64_t nextWrite = 0;
+    const std::uint64_t window = threads * 8ULL; // chunks in flight, bounds memory
+
+    auto worker = [&] {
+        // Each thread edits its own copies of the resolved bases; every swept field is set
+        // for every variant, so no copy is needed between variants.
+        std::vector<model::ResolvedScenario> work(m_groups.size());
+        std::vector<bool> copied(m_groups.size(), false);
+        std::vector<double> values(m_columns.size());
+        // Reused for every variant: its metrics keep their strings' storage (evaluate()).
+        solvers::Evaluation e;
+        std::vector<std::size_t> hints(m_columns.size());
+        for (std::size_t c = 0; c < m_columns.size(); ++c)
+            hints[c] = m_columns[c].hint;
+        for (;;) {
+            std::uint64_t chunk = 0;
+            {
+                std::unique_lock lock(mutex);
+                changed.wait(lock, [&] { return nextClaim >= chunks || nextClaim < nextWrite + window; });
+                if (nextClaim >= chunks)
+                    return;
+                chunk = nextClaim++;
+            }
+            Chunk result;
+            const std::uint64_t begin = first + chunk * chunkSize;
+            const std::uint64_t end = std::min<std::uint64_t>(last, begin + chunkSize);
+            std::string& text = result.text;
+            text.reserve((end - begin) * (32 + 20 * m_columns.size()));
+            for (std::uint64_t index = begin; index < end; ++index) {
+                std::size_t group = 0;
+                for (std::size_t a = 0; a < m_axes.size(); ++a)
+                    if (m_axes[a].patcher.isCatalogReference())
+                        group += ((index / m_axes[a].stride) %
+                                  m_axes[a].csvText.size()) * m_axes[a].groupStride;
+                if (!copied[group]) {
+                    work[group] = m_groups[group];
+                    copied[group] = true;
+                }
+                model::ResolvedScenario& scenario = work[group];
+                for (const Axis& axis : m_axes)
+                    if (!axis.patcher.isCatalogReference())
+                        axis.patcher.apply(scenario, axis.numbers[(index / axis.stride) %
+                                                                  axis.numbers.size()]);
+                ScenarioPatcher::updateDerived(scenario);
+                if (m_evaluateInPlace)
+                    solvers::evaluate(scenario, e);
+                else
+                    e = m_evaluate(scenario);
+                const bool ok = e.ok();
+                if (ok) {
+                    for (std::size_t c = 0; c < m_columns.size(); ++c) {
+                        const std::size_t at = findMetric(e.metrics, m_columns[c].key, hints[c]);
+                        if (at != std::string::npos)
+                            hints[c] = at;
+                        values[c] = at == std::string::npos
+                                        ? std::numeric_limits<double>::quiet_NaN()
+                                        : e.metrics[at].value;
+                    }
+                    bool keep = true;
+                    for (std::size_t f = 0; f < m_filterColumns.size(); ++f) {
+                        const double v = values[m_filterColumns[f]];
+                        keep &= v >= m_spec.filters[f].minimum && v <= m_spec.filters[f].maximum;
+                    }
+                    if (!keep) {
+                        ++result.filteredOut;
+                        continue;
+                    }
+                } else {
+                    ++result.failed;
+                }
+                const std::size_t rowStart = text.size();
+                char buffer[24];
+                const auto indexEnd = std::to_chars(buffer, buffer + sizeof buffer, index).ptr;
+                if (jsonl) {
+                    text += "{\"variant\":";
+                    text.append(buffer, indexEnd);
+                    text += ",\"values\":{";
+                    for (std::size_t a = 0; a < m_axes.size(); ++a) {
+                        if (a)
+                            text += ',';
+                        text += axisKeys[a];
+                        text += m_axes[a].jsonText[(index / m_axes[a].stride) %
+                                                   m_axes[a].jsonText.size()];
+                    }
+                    text += ok ? "},\"ok\":true,\"metrics\":{" : "},\"ok\":false,\"metrics\":{";
+                    if (ok)
+                        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+                            if (c)
+                                text += ',';
+                            text += metricKeys[c];
+                            appendNumber(text, values[c], true);
+                        }
+                    text += "}";
+                    if (!ok) {
+                        std::string message;
+                        for (const auto& d : e.diagnostics)
+                            if (d.severity == Severity::Error) {
+                                message = d.path + ": " + d.message;
+                                break;
+                            }
+                        text += ",\"error\":" + json(message).dump();
+                    }
+                    text += "}\n";
+                } else {
+                    text.append(buffer, indexEnd);
+                    for (const Axis& axis : m_axes) {
+                        text += ',';
+                        text += axis.csvText[(index / axis.stride) % axis.csvText.size()];
+                    }
+                    text += ok ? ",1" : ",0";
+                    for (std::size_t c = 0; c < m_columns.size(); ++c) {
+                        text += ',';
+                        if (ok)
+                            appendNumber(text, values[c], false);
+                    }
+                    text += '\n';
+                }
+                ++result.written;
+                if (pareto && ok) {
+                    Candidate candidate;
+                    for (const std::size_t c : m_objectiveColumns)
+                        candidate.objectives.push_back(values[c]);
+                    candidate.row = text.substr(rowStart);
+                    result.candidates.push_back(std::move(candidate));
+                }
+            }
+            {
+                std::lock_guard lock(mutex);
+                result.done = true;
+                finished[chunk] = std::move(result);
+            }
+            changed.notify_all();
+        }
+    };
+
+    out << header(format);
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+        pool.emplace_back(worker);
+
+    // Write the chunks in order on this thread, keep the Pareto front and report progress.
+    std::deque<Candidate> front;
+    auto lastReport = Clock::now();
+    std::uint64_t done = 0;
+    while (nextWrite < chunks) {
+        Chunk chunk;
+        {
+            std::unique_lock lock(mutex);
+            changed.wait_for(lock, std::chrono::milliseconds(100),
+                             [&] { return finished.count(nextWrite) > 0; });
+            auto it = finished.find(nextWrite);
+            if (it != finished.end()) {
+                chunk = std::move(it->second);
+                finished.erase(it);
+                ++nextWrite;
+            }
+        }
+        if (chunk.done) {
+            changed.notify_all();
+            out << chunk.text;
+            summary.written += chunk.written;
+            summary.failed += chunk.failed;
+            summary.filteredOut += chunk.filteredOut;
+            done = std::min(summary.variants, (nextWrite)*chunkSize);
+            for (auto& candidate : chunk.candidates) {
+                bool dominated = false;
+                for (const auto& f : front)
+                    if (dominates(f.objectives, candidate.objectives, minimize)) {
+                        dominated = true;
+                        break;
+                    }
+                if (dominated ||
+                    std::any_of(candidate.objectives.begin(), candidate.objectives.end(),
+                                [](double v) { return std::isnan(v); }))
+                    continue;
+                std::erase_if(front, [&](const Candidate& f) {
+                    return dominates(candidate.objectives, f.objectives, minimize);
+                });
+                front.push_back(std::move(candidate));
+            }
+        }
+        if (options.progress && Clock::now() - lastReport > std::chrono::milliseconds(100)) {
+            lastReport = Clock::now();
+            options.progress(done, summary.variants);
+        }
+    }
+    for (auto& t : pool)
+        t.join();
+    if (options.progress)
+        options.progress(summary.variants, summary.variants);
+    // Rows were added in variant order, so the front is in variant order too.
+    for (auto& f : front)
+        summary.paretoRows.push_back(std::move(f.row));
+    summary.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return summary;
+}
+
+} // namespace dct::study

@@ -1,0 +1,382 @@
+// Sweeps: the grid a spec describes, values set by JSON pointer, shards that merge into exactly
+// the unsharded output, filters, the Pareto front, and spec errors that say where they are.
+#include "testsupport.h"
+
+#include "dct/model/resolver.h"
+#include "dct/model/scenarioio.h"
+#include "dct/study/paretofront.h"
+#include "dct/study/scenariopatcher.h"
+#include "dct/study/sweepmerge.h"
+#include "dct/study/sweeprunner.h"
+#include "dct/study/sweepspec.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <unistd.h>
+
+using namespace dct;
+using namespace dct::solvers;
+using namespace dct::study;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+model::Scenario seedScenario()
+{
+    auto read = model::readScenarioFile(test::dataDir() / "examples" / "seed-h100-dallas-d2c.json");
+    REQUIRE(read.scenario);
+    return *read.scenario;
+}
+
+model::ResolvedScenario seedResolved()
+{
+    auto resolved = model::resolveScenario(seedScenario(), test::catalog());
+    REQUIRE(resolved.resolved);
+    return *resolved.resolved;
+}
+
+SweepSpec specOf(const json& j)
+{
+    auto spec = parseSweepSpec(j, "spec.json");
+    if (!spec)
+        FAIL(spec.error().toString());
+    return *spec;
+}
+
+/** A spec over the seed case with a catalog-reference axis and numeric axes. */
+json mixedSpec()
+{
+    return {{"base", (test::dataDir() / "examples" / "seed-h100-dallas-d2c.json").string()},
+            {"axes",
+             {{{"field", "/compute/node_count"}, {"values", {8, 16, 32, 48, 64}}},
+              {{"field", "/cooling/system"}, {"values", {"crac-air", "d2c-rdhx"}}},
+              {{"field", "/workload/mfu"}, {"from", 0.3}, {"to", 0.5}, {"step", 0.05}},
+              {{"field", "/workload/precision"}, {"values", {"bf16", "fp8"}}}}},
+            {"metrics", {"compute.training_days", "compute.gpus"}}};
+}
+
+std::string runToText(const SweepRunner& runner, SweepFormat format, SweepShard shard = {},
+                      unsigned threads = 2, SweepSummary* summary = nullptr)
+{
+    SweepRunOptions options;
+    options.shard = shard;
+    options.threads = threads;
+    options.chunkVariants = 7; // small chunks: many hand-offs between threads
+    std::ostringstream out;
+    SweepSummary s = runner.run(options, format, out);
+    if (summary)
+        *summary = s;
+    return out.str();
+}
+
+fs::path scratch(const std::string& name)
+{
+    const fs::path dir = fs::temp_directory_path() /
+                         ("dct-sweep-" + name + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+/** A fast stand-in for evaluate(): two metrics from two fields, with known values. */
+Evaluation syntheticEvaluation(const model::ResolvedScenario& r)
+{
+    Evaluation e;
+    const double nodes = r.scenario.compute.nodeCount;
+    const double mfu = r.scenario.workload.mfu;
+    e.add("cost.usd", "Cost", nodes * 10.0 + mfu * 100.0, "USD");
+    e.add("compute.days", "Days", 1000.0 / (nodes * mfu), "days");
+    return e;
+}
+
+} // namespace
+
+TEST_CASE("a spec's grid is the product of its axes", "[sweep][spec]")
+{
+    const SweepSpec spec = specOf(mixedSpec());
+    REQUIRE(spec.axes.size() == 4);
+    CHECK(spec.axes[2].values.size() == 5); // 0.30, 0.35, 0.40, 0.45, 0.50
+    CHECK(spec.axes[2].values.back().get<double>() == Approx(0.5).epsilon(1e-12));
+    CHECK(spec.variantCount() == 5 * 2 * 5 * 2);
+
+    auto runner = SweepRunner::create(spec, seedScenario(), test::catalog());
+    REQUIRE(runner);
+    CHECK(runner->variantCount() == 100);
+    SweepSummary summary;
+    const std::string text = runToText(*runner, SweepFormat::Csv, {}, 2, &summary);
+    CHECK(summary.variants == 100);
+    CHECK(summary.written + summary.filteredOut == 100);
+    CHECK(std::count(text.begin(), text.end(), '\n') == 101); // header + one row per variant
+}
+
+TEST_CASE("integer ranges stay integers and the fields object form works", "[sweep][spec]")
+{
+    const SweepSpec spec = specOf(
+        {{"base", "x.json"},
+         {"fields", {{"/compute/node_count", {{"from", 4}, {"to", 20}, {"step", 4}}}}}});
+    REQUIRE(spec.axes.size() == 1);
+    CHECK(spec.axes[0].values == std::vector<json>{4, 8, 12, 16, 20});
+    CHECK(spec.base == fs::path("x.json"));
+}
+
+TEST_CASE("random samples are fixed by their seed", "[sweep][spec][sample]")
+{
+    auto sample = [](int seed, const char* kind) {
+        return specOf({{"base", "x.json"},
+                       {"axes",
+                        {{{"field", "/compute/utilization"},
+                          {"sample", kind},
+                          {"min", 0.5},
+                          {"max", 0.9},
+                          {"count", 50},
+                          {"seed", seed}}}}})
+            .axes[0]
+            .values;
+    };
+    const auto a = sample(42, "uniform");
+    CHECK(a == sample(42, "uniform"));
+    CHECK(a != sample(43, "uniform"));
+    REQUIRE(a.size() == 50);
+    std::set<double> distinct;
+    for (const auto& v : a) {
+        CHECK(v.get<double>() >= 0.5);
+        CHECK(v.get<double>() < 0.9);
+        distinct.insert(v.get<double>());
+    }
+    CHECK(distinct.size() == 50);
+    for (const auto& v : sample(1, "log_uniform"))
+        CHECK((v.get<double>() >= 0.5 && v.get<double>() < 0.9));
+}
+
+TEST_CASE("bad specs name the file and the JSON path", "[sweep][spec][errors]")
+{
+    const std::string base = (test::dataDir() / "examples" / "seed-h100-dallas-d2c.json").string();
+    struct Case
+    {
+        json spec;
+        std::string path;
+        std::string words;
+    };
+    const std::vector<Case> parseCases = {
+        {{{"axes", json::array()}}, "/base", "base"},
+        {{{"base", base}, {"axes", {{{"field", "/compute/node_count"}}}}}, "/axes/0", "no values"},
+        {{{"base", base}, {"axes", {{{"values", {1}}}}}}, "/axes/0/field", "pointer"},
+        {{{"base", base},
+          {"axes", {{{"field", "/compute/node_count"}, {"from", 1}, {"to", "x"}, {"step", 1}}}}},
+         "/axes/0/to", "number"},
+        {{{"base", base}, {"axes", {{{"field", "/a"}, {"values", {1}}}}}, {"bogus", 1}},
+         "/bogus", "unknown key"},
+        {{{"base", base},
+          {"axes", {{{"field", "/compute/node_count"}, {"values", {1}}}}},
+          {"pareto", {{{"metric", "a"}, {"goal", "up"}}, "b"}}},
+         "/pareto/0/goal", "goal"},
+    };
+    for (const auto& c : parseCases) {
+        INFO(c.spec.dump());
+        auto spec = parseSweepSpec(c.spec, "bad.json");
+        REQUIRE_FALSE(spec);
+        CHECK(spec.error().file == "bad.json");
+        CHECK(spec.error().path == c.path);
+        CHECK(spec.error().toString().find(c.words) != std::string::npos);
+    }
+
+    const std::vector<Case> prepareCases = {
+        {{{"base", base}, {"axes", {{{"field", "/compute/nodes"}, {"values", {1}}}}}},
+         "/axes/0",
+         "node_count"},
+        {{{"base", base}, {"axes", {{{"field", "/compute/node_count"}, {"values", {8, 0}}}}}},
+         "/axes/0/values/1",
+         ">= 1"},
+        {{{"base", base},
+          {"axes", {{{"field", "/cooling/system"}, {"values", {"d2c-rdhx", "ice-cubes"}}}}}},
+         "/axes/0/values/1",
+         "ice-cubes"},
+        {{{"base", base}, {"axes", {{{"field", "/workload/precision"}, {"values", {"fp4"}}}}}},
+         "/axes/0/values/0",
+         "bf16"},
+        {{{"base", base}, {"axes", {{{"field", "/name"}, {"values", {"x"}}}}}}, "/axes/0",
+         "field key"},
+        {{{"base", base},
+          {"axes", {{{"field", "/compute/node_count"}, {"values", {8}}}}},
+          {"filters", {{{"metric", "compute.nonsense"}, {"max", 1}}}}},
+         "/filters/0/metric",
+         "compute.training_days"},
+    };
+    for (const auto& c : prepareCases) {
+        INFO(c.spec.dump());
+        auto spec = parseSweepSpec(c.spec, "bad.json");
+        REQUIRE(spec);
+        auto runner = SweepRunner::create(*spec, seedScenario(), test::catalog());
+        REQUIRE_FALSE(runner);
+        CHECK(runner.error().file == "bad.json");
+        CHECK(runner.error().path == c.path);
+        CHECK(runner.error().toString().find(c.words) != std::string::npos);
+    }
+}
+
+TEST_CASE("fields are set by JSON pointer through the field tables", "[sweep][patcher]")
+{
+    model::ResolvedScenario r = seedResolved();
+    auto nodes = ScenarioPatcher::compile("/compute/node_count", "s.json", "/axes/0");
+    REQUIRE(nodes);
+    nodes->apply(r, nodes->toNumber(64, "/v").value());
+    ScenarioPatcher::updateDerived(r);
+    CHECK(r.scenario.compute.nodeCount == 64);
+    CHECK(r.gpuCount() == 64 * r.gpusPerNode);
+    CHECK(r.dataParallel == r.gpuCount() / (r.scenario.workload.tensorParallel *
+                                            r.scenario.workload.pipelineParallel));
+
+    auto tdp = ScenarioPatcher::compile("/compute/gpu/tdp_w", "s.json", "/axes/1");
+    REQUIRE(tdp);
+    tdp->apply(r, 650.0);
+    CHECK(r.gpu.tdpW == 650.0);
+
+    auto precision = ScenarioPatcher::compile("/workload/precision", "s.json", "/axes/2");
+    REQUIRE(precision);
+    precision->apply(r, precision->toNumber("fp8", "/v").value());
+    CHECK(r.scenario.workload.precision == model::Precision::Fp8);
+
+    auto economizer = ScenarioPatcher::compile("/cooling/economizer", "s.json", "/axes/3");
+    REQUIRE(economizer);
+    economizer->apply(r, economizer->toNumber(false, "/v").value());
+    CHECK_FALSE(r.scenario.cooling.economizer);
+
+    auto site = ScenarioPatcher::compile("/site", "s.json", "/axes/4");
+    REQUIRE(site);
+    CHECK(site->isCatalogReference());
+    CHECK_FALSE(site->toNumber("dallas", "/v"));
+}
+
+TEST_CASE("sharded runs merged give exactly the unsharded output", "[sweep][shard]")
+{
+    json j = mixedSpec();
+    j["filters"] = {{{"metric", "compute.training_days"}, {"max", 40}}};
+    const SweepSpec spec = specOf(j);
+    auto runner = SweepRunner::create(spec, seedScenario(), test::catalog());
+    REQUIRE(runner);
+    const fs::path dir = scratch("shard");
+    for (const auto format : {SweepFormat::Csv, SweepFormat::Jsonl}) {
+        const std::string whole = runToText(*runner, format);
+        CHECK(whole == runToText(*runner, format, {}, 1)); // thread count does not matter
+        for (const int n : {1, 3, 7, 150}) {
+            std::vector<fs::path> parts;
+            std::uint64_t covered = 0;
+            for (int i = n - 1; i >= 0; --i) { // any order of parts
+                const auto range = runner->shardRange({i, n});
+                covered += range.second - range.first;
+                const fs::path part = dir / ("part" + std::to_string(i));
+                std::ofstream(part, std::ios::binary) << runToText(*runner, format, {i, n});
+                parts.push_back(part);
+            }
+            CHECK(covered == runner->variantCount());
+            auto merged = mergeSweepParts(parts);
+            REQUIRE(merged);
+            INFO("shards: " << n);
+            CHECK(merged->text() == whole);
+        }
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("merging refuses overlapping or mismatched parts", "[sweep][shard]")
+{
+    auto runner = SweepRunner::create(specOf(mixedSpec()), seedScenario(), test::catalog());
+    REQUIRE(runner);
+    const fs::path dir = scratch("overlap");
+    std::ofstream(dir / "a", std::ios::binary) << runToText(*runner, SweepFormat::Csv, {0, 2});
+    std::ofstream(dir / "b", std::ios::binary) << runToText(*runner, SweepFormat::Csv, {0, 2});
+    std::ofstream(dir / "c", std::ios::binary) << runToText(*runner, SweepFormat::Jsonl, {1, 2});
+    auto twice = mergeSweepParts({dir / "a", dir / "b"});
+    REQUIRE_FALSE(twice);
+    CHECK(twice.error().message.find("is also in") != std::string::npos);
+    auto mixed = mergeSweepParts({dir / "a", dir / "c"});
+    REQUIRE_FALSE(mixed);
+    CHECK(mixed.error().file == (dir / "c").string());
+    CHECK(SweepShard::parse("3/3").has_value() == false);
+    CHECK(SweepShard::parse("2/3").value().index == 2);
+    CHECK_FALSE(SweepShard::parse("a/b"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("filters keep only the variants within bounds", "[sweep][filter]")
+{
+    json j = mixedSpec();
+    j["filters"] = {{{"metric", "compute.training_days"}, {"min", 5}, {"max", 30}}};
+    auto runner = SweepRunner::create(specOf(j), seedScenario(), test::catalog());
+    REQUIRE(runner);
+    SweepSummary summary;
+    const std::string text = runToText(*runner, SweepFormat::Jsonl, {}, 2, &summary);
+    CHECK(summary.filteredOut > 0);
+    CHECK(summary.written > 0);
+    CHECK(summary.written + summary.filteredOut == summary.variants);
+    std::istringstream lines(text);
+    std::string line;
+    std::uint64_t rows = 0;
+    while (std::getline(lines, line)) {
+        const json row = json::parse(line);
+        REQUIRE(row["ok"] == true);
+        const double days = row["metrics"]["compute.training_days"];
+        CHECK(days >= 5.0);
+        CHECK(days <= 30.0);
+        ++rows;
+    }
+    CHECK(rows == summary.written);
+}
+
+TEST_CASE("the Pareto front of a small known set", "[sweep][pareto]")
+{
+    // (cost, days): 0 and 1 trade off, 2 is dominated by 1, 3 is best in days, 4 duplicates 1,
+    // 5 is dominated by everything, 6 has a NaN.
+    const std::vector<std::vector<double>> points = {
+        {1, 5}, {2, 3}, {3, 4}, {4, 1}, {2, 3}, {5, 5}, {0, std::nan("")}};
+    CHECK(paretoFront(points, {true, true}) == std::vector<std::size_t>{0, 1, 3, 4});
+    // Maximizing the second objective instead: larger days are better.
+    CHECK(paretoFront(points, {true, false}) == std::vector<std::size_t>{0});
+    CHECK(dominates({1, 1}, {1, 2}, {true, true}));
+    CHECK_FALSE(dominates({1, 2}, {1, 2}, {true, true}));
+}
+
+TEST_CASE("the sweep's Pareto front matches the front of all its rows", "[sweep][pareto]")
+{
+    model::ResolvedScenario base = seedResolved();
+    const SweepSpec spec = specOf(
+        {{"base", "seed.json"},
+         {"axes",
+          {{{"field", "/compute/node_count"}, {"from", 1}, {"to", 40}, {"step", 1}},
+           {{"field", "/workload/mfu"},
+            {"sample", "uniform"},
+            {"min", 0.2},
+            {"max", 0.6},
+            {"count", 30},
+            {"seed", 3}}}},
+         {"pareto", {"cost.usd", "compute.days"}}});
+    auto runner = SweepRunner::create(spec, base, syntheticEvaluation);
+    REQUIRE(runner);
+    SweepSummary summary;
+    const std::string text = runToText(*runner, SweepFormat::Csv, {}, 2, &summary);
+    const fs::path dir = scratch("pareto");
+    std::ofstream(dir / "all.csv", std::ios::binary) << text;
+    auto merged = mergeSweepParts({dir / "all.csv"});
+    REQUIRE(merged);
+    auto front = paretoRows(*merged, spec.objectives);
+    REQUIRE(front);
+    CHECK_FALSE(summary.paretoRows.empty());
+    CHECK(summary.paretoRows == *front);
+    // On this front, cost rises exactly as days fall.
+    std::vector<std::pair<double, double>> pointsOnFront;
+    for (const auto& row : summary.paretoRows) {
+        std::vector<std::string> fields;
+        std::stringstream ss(row);
+        std::string field;
+        while (std::getline(ss, field, ','))
+            fields.push_back(field);
+        pointsOnFront.emplace_back(std::stod(fields[4]), std::stod(fields[5]));
+    }
+    std::sort(pointsOnFront.begin(), pointsOnFront.end());
+    for (std::size_t i = 1; i < pointsOnFront.size(); ++i)
+        CHECK(pointsOnFront[i].second < pointsOnFront[i - 1].second);
+    fs::remove_all(dir);
+}
