@@ -4,6 +4,7 @@
 
 #include "dct/model/atomicfile.h"
 #include "dct/model/textformat.h"
+#include "dct/solvers/metricsection.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,31 +14,6 @@
 namespace dct::report {
 
 namespace {
-
-const std::vector<std::pair<std::string, std::string>>& sectionTitles()
-{
-    static const std::vector<std::pair<std::string, std::string>> titles = {
-        {"compute", "Compute and workload"},
-        {"network", "Network fabric"},
-        {"collectives", "Collectives"},
-        {"power", "Power"},
-        {"cooling", "Cooling"},
-        {"egress", "Egress and WAN"},
-        {"cost", "Cost"},
-        {"coupling", "Coupling"}};
-    return titles;
-}
-
-/** The figures a reader looks at first. */
-const std::vector<std::string>& headlineKeys()
-{
-    static const std::vector<std::string> keys = {
-        "compute.gpus",          "compute.training_days", "power.it_kw",
-        "power.facility_kw",     "cooling.pue",           "power.racks",
-        "network.switches",      "cost.capex_usd",        "cost.tco_usd_per_year",
-        "cost.usd_per_gpu_hour", "cost.training_run_usd", "egress.usd_per_month"};
-    return keys;
-}
 
 std::string h(const std::string& text)
 {
@@ -117,10 +93,9 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
                    h(s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName) +
                    "</th>";
         out += "</tr>\n";
-        for (const auto& key : headlineKeys()) {
-            const solvers::Metric* first = m_scenarios.front().evaluation.metric(key);
-            if (!first)
-                continue;
+        for (const solvers::Metric* headline : m_scenarios.front().evaluation.headlines()) {
+            const std::string& key = headline->key;
+            const solvers::Metric* first = headline;
             out += "<tr><td>" + h(first->label) +
                    (first->unit.empty() ? "" : " (" + h(first->unit) + ")") + "</td>";
             for (std::size_t i = 0; i < m_scenarios.size(); ++i) {
@@ -171,10 +146,7 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
         out += "<h2>Headline figures</h2>\n";
         out += table;
         out += "<tr><th>Figure</th><th>Value</th><th>Figure</th><th>Value</th></tr>\n";
-        std::vector<const solvers::Metric*> headline;
-        for (const auto& key : headlineKeys())
-            if (const auto* m = e.metric(key))
-                headline.push_back(m);
+        const std::vector<const solvers::Metric*> headline = e.headlines();
         for (std::size_t i = 0; i < headline.size(); i += 2) {
             out += "<tr>";
             for (std::size_t k = i; k < i + 2; ++k) {
@@ -266,8 +238,8 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
             out += "</table>\n";
             bySection.erase(it);
         };
-        for (const auto& [section, title] : sectionTitles())
-            writeSection(section, title);
+        for (const auto& section : solvers::metricSections())
+            writeSection(std::string(section.key), std::string(section.title));
         while (!bySection.empty()) {
             const std::string section = bySection.begin()->first;
             writeSection(section, section);

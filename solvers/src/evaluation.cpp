@@ -1,5 +1,6 @@
 #include "dct/solvers/evaluation.h"
 
+#include <algorithm>
 #include <cstddef>
 
 namespace dct::solvers {
@@ -19,10 +20,11 @@ double Evaluation::value(const std::string& key, double fallback) const
 }
 
 void Evaluation::add(std::string_view key, std::string_view label, double value,
-                     std::string_view unit, MetricInputs inputs)
+                     std::string_view unit, MetricTraits traits, MetricInputs inputs)
 {
     if (!m_refilling || m_metricsFilled == metrics.size()) {
-        metrics.push_back({std::string(key), std::string(label), value, std::string(unit), inputs});
+        metrics.push_back(
+            {std::string(key), std::string(label), value, std::string(unit), inputs, traits});
         if (m_refilling)
             ++m_metricsFilled;
         return;
@@ -38,6 +40,32 @@ void Evaluation::add(std::string_view key, std::string_view label, double value,
     if (m.unit != unit)
         m.unit.assign(unit);
     m.inputs = inputs;
+    m.traits = traits;
+}
+
+std::vector<const Metric*> Evaluation::headlines() const
+{
+    std::vector<const Metric*> list;
+    for (const auto& m : metrics)
+        if (m.headline())
+            list.push_back(&m);
+    std::stable_sort(list.begin(), list.end(), [](const Metric* a, const Metric* b) {
+        return a->traits.headlineRank < b->traits.headlineRank;
+    });
+    return list;
+}
+
+const char* betterName(Better better)
+{
+    switch (better) {
+    case Better::Lower:
+        return "lower";
+    case Better::Higher:
+        return "higher";
+    case Better::Neither:
+        break;
+    }
+    return "neither";
 }
 
 void Evaluation::restartMetrics()

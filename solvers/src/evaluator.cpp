@@ -27,45 +27,50 @@ void addComputeMetrics(Evaluation& e)
     const MetricInputs work =
         metricInputs<"/workload/parameters_billion", "/workload/tokens_billion", "/workload/mfu",
                      "/compute/gpu/peak_tflops_bf16", "/compute/node_count">();
-    e.add("compute.gpus", "GPUs", c.gpuCount, "",
+    e.add("compute.gpus", "GPUs", c.gpuCount, "", MetricTraits{Better::Neither, 1},
           metricInputs<"/compute/node_count", "/compute/node">());
     e.add("compute.peak_tflops_per_gpu", "Peak per GPU", c.peakTflopsPerGpu, "TFLOP/s",
-          metricInputs<"/compute/gpu", "/workload/precision">());
+          Better::Higher, metricInputs<"/compute/gpu", "/workload/precision">());
     e.add("compute.cluster_peak_pflops", "Cluster peak", c.clusterPeakPflops, "PFLOP/s",
-          metricInputs<"/compute/gpu", "/compute/node_count">());
+          Better::Higher, metricInputs<"/compute/gpu", "/compute/node_count">());
     e.add("compute.training_flops", "Training compute (6PD)", c.trainingFlops, "FLOP",
+          Better::Neither,
           metricInputs<"/workload/parameters_billion", "/workload/tokens_billion">());
-    e.add("compute.tokens_per_step", "Tokens per step", c.tokensPerStep, "",
+    e.add("compute.tokens_per_step", "Tokens per step", c.tokensPerStep, "", Better::Neither,
           metricInputs<"/workload/sequence_length", "/workload/global_batch_sequences">());
-    e.add("compute.steps", "Optimizer steps", c.steps, "",
+    e.add("compute.steps", "Optimizer steps", c.steps, "", Better::Neither,
           metricInputs<"/workload/tokens_billion">());
     e.add("compute.compute_seconds_per_step", "Compute per step", c.computeSecondsPerStep, "s",
-          work);
+          Better::Lower, work);
     e.add("compute.allreduce_seconds_per_step", "Gradient all-reduce per step",
-          c.allReduceSecondsPerStep, "s", metricInputs<"/network", "/workload/tensor_parallel">());
+          c.allReduceSecondsPerStep, "s", Better::Lower,
+          metricInputs<"/network", "/workload/tensor_parallel">());
     e.add("compute.exposed_comm_seconds_per_step", "Exposed communication per step",
-          c.exposedCommSecondsPerStep, "s", metricInputs<"/workload/overlap_fraction">());
+          c.exposedCommSecondsPerStep, "s", Better::Lower,
+          metricInputs<"/workload/overlap_fraction">());
     e.add("compute.straggler_seconds_per_step", "Straggler loss per step",
-          c.stragglerSecondsPerStep, "s",
+          c.stragglerSecondsPerStep, "s", Better::Lower,
           metricInputs<"/workload/jitter_cv", "/workload/virtualized">());
-    e.add("compute.step_seconds", "Step time", c.stepSeconds, "s", work);
-    e.add("compute.clock_factor", "Thermal clock factor", c.clockFactor, "",
+    e.add("compute.step_seconds", "Step time", c.stepSeconds, "s", Better::Lower, work);
+    e.add("compute.clock_factor", "Thermal clock factor", c.clockFactor, "", Better::Higher,
           metricInputs<"/cooling">());
     e.add("compute.ideal_training_days", "Training time at MFU (6PD / GPUs x peak x MFU)",
-          c.idealTrainingDays, "days", work);
-    e.add("compute.training_days", "Training time", c.trainingDays, "days", work);
-    e.add("compute.gpu_hours", "GPU-hours", c.gpuHours, "h", work);
-    e.add("compute.effective_mfu", "Effective MFU", c.effectiveMfu, "", work);
-    e.add("compute.tokens_per_second", "Throughput", c.tokensPerSecond, "tokens/s", work);
+          c.idealTrainingDays, "days", Better::Lower, work);
+    e.add("compute.training_days", "Training time", c.trainingDays, "days",
+          MetricTraits{Better::Lower, 2}, work);
+    e.add("compute.gpu_hours", "GPU-hours", c.gpuHours, "h", Better::Lower, work);
+    e.add("compute.effective_mfu", "Effective MFU", c.effectiveMfu, "", Better::Higher, work);
+    e.add("compute.tokens_per_second", "Throughput", c.tokensPerSecond, "tokens/s", Better::Higher,
+          work);
     e.add(
-        "compute.checkpoint_gb", "Checkpoint size", c.checkpointGb, "GB",
+        "compute.checkpoint_gb", "Checkpoint size", c.checkpointGb, "GB", Better::Neither,
         metricInputs<"/workload/parameters_billion", "/workload/checkpoint_bytes_per_parameter">());
     e.add("compute.checkpoint_write_seconds", "Checkpoint write time", c.checkpointWriteSeconds,
-          "s", metricInputs<"/storage/write_gbyte_per_s">());
+          "s", Better::Lower, metricInputs<"/storage/write_gbyte_per_s">());
     e.add("compute.dataloader_gbyte_per_s", "Data loader read bandwidth", c.dataLoaderGbytePerS,
-          "GB/s", metricInputs<"/workload/sample_bytes_per_token">());
+          "GB/s", Better::Neither, metricInputs<"/workload/sample_bytes_per_token">());
     e.add("compute.dataloader_iops", "Data loader read IOPS", c.dataLoaderIops, "IOPS",
-          metricInputs<"/workload/read_size_kb", "/storage/read_iops">());
+          Better::Neither, metricInputs<"/workload/read_size_kb", "/storage/read_iops">());
 }
 
 } // namespace
@@ -142,7 +147,8 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     if (!e.coupling.converged)
         e.diagnostics.warning("/cooling/system",
                               "the thermal loop (clock -> power -> temperature -> clock) did not "
-                              "settle in " + std::to_string(maxIterations) +
+                              "settle in " +
+                                  std::to_string(maxIterations) +
                                   " iterations; last clock change " +
                                   std::to_string(e.coupling.residual),
                               "GPUs likely cycle in and out of thermal slowdown: cool the racks "
@@ -167,9 +173,11 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     addComputeMetrics(e);
     addFacilityMetrics(e);
     addNetworkMetrics(e);
-    e.add("coupling.iterations", "Coupling iterations", e.coupling.iterations, "");
-    e.add("coupling.converged", "Coupling converged (1 = yes)", e.coupling.converged ? 1 : 0, "");
-    e.add("coupling.residual", "Coupling residual (clock factor)", e.coupling.residual, "");
+    e.add("coupling.iterations", "Coupling iterations", e.coupling.iterations, "", Better::Neither);
+    e.add("coupling.converged", "Coupling converged (1 = yes)", e.coupling.converged ? 1 : 0, "",
+          Better::Higher);
+    e.add("coupling.residual", "Coupling residual (clock factor)", e.coupling.residual, "",
+          Better::Lower);
     e.finishMetrics();
 }
 

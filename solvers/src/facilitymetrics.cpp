@@ -15,44 +15,53 @@ void addPowerMetrics(Evaluation& e)
     const MetricInputs node =
         metricInputs<"/compute/node", "/compute/gpu", "/compute/utilization">();
     const MetricInputs chain = metricInputs<"/facility/design_load_fraction", "/facility/hvdc">();
-    e.add("power.gpu_w", "GPU power", p.gpuPowerW, "W", node);
-    e.add("power.node_kw", "Node power", p.nodePowerKw, "kW", node);
-    e.add("power.nodes_kw", "Nodes power", p.nodesPowerKw, "kW",
+    e.add("power.gpu_w", "GPU power", p.gpuPowerW, "W", Better::Neither, node);
+    e.add("power.node_kw", "Node power", p.nodePowerKw, "kW", Better::Neither, node);
+    e.add("power.nodes_kw", "Nodes power", p.nodesPowerKw, "kW", Better::Lower,
           metricInputs<"/compute/node_count">());
-    e.add("power.network_kw", "Network power", p.networkPowerKw, "kW", metricInputs<"/network">());
-    e.add("power.storage_kw", "Storage power", p.storagePowerKw, "kW",
+    e.add("power.network_kw", "Network power", p.networkPowerKw, "kW", Better::Lower,
+          metricInputs<"/network">());
+    e.add("power.storage_kw", "Storage power", p.storagePowerKw, "kW", Better::Lower,
           metricInputs<"/storage/power_kw">());
-    e.add("power.it_kw", "IT power", p.itPowerKw, "kW", node);
-    e.add("power.nodes_per_rack", "Nodes per rack", p.nodesPerRack, "",
+    e.add("power.it_kw", "IT power", p.itPowerKw, "kW", MetricTraits{Better::Lower, 4}, node);
+    e.add("power.nodes_per_rack", "Nodes per rack", p.nodesPerRack, "", Better::Neither,
           metricInputs<"/facility/rack_power_limit_kw", "/facility/rack_units",
                        "/facility/rack_layout", "/cooling/system">());
-    e.add("power.racks", "Compute racks", p.racks, "", metricInputs<"/compute/node_count">());
-    e.add("power.rows", "Rows", p.rows, "", metricInputs<"/facility/racks_per_row">());
-    e.add("power.floor_m2", "Floor area", p.floorM2, "m²",
+    e.add("power.racks", "Compute racks", p.racks, "", MetricTraits{Better::Neither, 8},
+          metricInputs<"/compute/node_count">());
+    e.add("power.rows", "Rows", p.rows, "", Better::Neither,
+          metricInputs<"/facility/racks_per_row">());
+    e.add("power.floor_m2", "Floor area", p.floorM2, "m²", Better::Lower,
           metricInputs<"/facility/floor_m2_per_rack">());
-    e.add("power.rack_kw", "Rack power (fullest rack)", p.rackPowerKw, "kW", node);
-    e.add("power.rack_design_kw", "Rack heat at full clocks", p.rackDesignPowerKw, "kW", node);
-    e.add("power.rack_nameplate_kw", "Rack nameplate", p.rackNameplateKw, "kW",
+    e.add("power.rack_kw", "Rack power (fullest rack)", p.rackPowerKw, "kW",
+          MetricTraits{Better::Lower, 7}, node);
+    e.add("power.rack_design_kw", "Rack heat at full clocks", p.rackDesignPowerKw, "kW",
+          Better::Neither, node);
+    e.add("power.rack_nameplate_kw", "Rack nameplate", p.rackNameplateKw, "kW", Better::Neither,
           metricInputs<"/compute/node">());
     e.add("power.racks_over_capacity", "Racks over cooling capacity", p.racksOverCapacity, "",
-          metricInputs<"/cooling/system", "/facility/rack_layout">());
+          Better::Lower, metricInputs<"/cooling/system", "/facility/rack_layout">());
     e.add("power.spread_layout", "Racks spread to cooling capacity (1 = spread, 0 = dense)",
-          p.rackLayout == "spread" ? 1.0 : 0.0, "", metricInputs<"/facility/rack_layout">());
-    e.add("power.pdu_loss_kw", "PDU loss", p.pduLossKw, "kW", chain);
-    e.add("power.ups_loss_kw", "UPS (or HVDC rectifier) loss", p.upsLossKw, "kW", chain);
-    e.add("power.transformer_loss_kw", "Transformer loss", p.transformerLossKw, "kW", chain);
-    e.add("power.losses_kw", "Power-chain losses", p.lossesKw, "kW", chain);
-    e.add("power.lighting_kw", "Lighting", p.lightingKw, "kW",
+          p.rackLayout == "spread" ? 1.0 : 0.0, "", Better::Neither,
+          metricInputs<"/facility/rack_layout">());
+    e.add("power.pdu_loss_kw", "PDU loss", p.pduLossKw, "kW", Better::Lower, chain);
+    e.add("power.ups_loss_kw", "UPS (or HVDC rectifier) loss", p.upsLossKw, "kW", Better::Lower,
+          chain);
+    e.add("power.transformer_loss_kw", "Transformer loss", p.transformerLossKw, "kW", Better::Lower,
+          chain);
+    e.add("power.losses_kw", "Power-chain losses", p.lossesKw, "kW", Better::Lower, chain);
+    e.add("power.lighting_kw", "Lighting", p.lightingKw, "kW", Better::Lower,
           metricInputs<"/facility/lighting_w_per_m2">());
-    e.add("power.cooling_kw", "Cooling power", p.coolingPowerKw, "kW",
+    e.add("power.cooling_kw", "Cooling power", p.coolingPowerKw, "kW", Better::Lower,
           metricInputs<"/cooling/system">());
     e.add("power.facility_kw", "Facility power (annual average)", p.facilityPowerKw, "kW",
-          metricInputs<"/cooling/system", "/site">());
+          MetricTraits{Better::Lower, 5}, metricInputs<"/cooling/system", "/site">());
     e.add("power.peak_facility_kw", "Facility power (hottest bin)", p.peakFacilityPowerKw, "kW",
-          metricInputs<"/cooling/system", "/site">());
-    e.add("power.annual_it_mwh", "IT energy per year", p.annualItEnergyMwh, "MWh", node);
+          Better::Lower, metricInputs<"/cooling/system", "/site">());
+    e.add("power.annual_it_mwh", "IT energy per year", p.annualItEnergyMwh, "MWh", Better::Lower,
+          node);
     e.add("power.annual_facility_mwh", "Facility energy per year", p.annualFacilityEnergyMwh, "MWh",
-          metricInputs<"/cooling/system", "/site">());
+          Better::Lower, metricInputs<"/cooling/system", "/site">());
 }
 
 void addCoolingMetrics(Evaluation& e)
@@ -60,36 +69,43 @@ void addCoolingMetrics(Evaluation& e)
     const CoolingResult& c = e.cooling;
     thread_local MetricText key, label; // dynamic keys and labels without allocating
     const MetricInputs sys = metricInputs<"/cooling/system", "/site">();
-    e.add("cooling.pue", "PUE (annual)", c.pue, "", sys);
-    e.add("cooling.cooling_kw", "Cooling power (annual average)", c.coolingKw, "kW", sys);
-    e.add("cooling.peak_cooling_kw", "Cooling power (hottest bin)", c.peakCoolingKw, "kW", sys);
-    e.add("cooling.fan_kw", "Fans (CRAC/CRAH/RDHx)", c.fanKw, "kW", sys);
-    e.add("cooling.pump_kw", "Pumps", c.pumpKw, "kW", sys);
-    e.add("cooling.chiller_kw", "Chillers (annual average)", c.chillerKw, "kW", sys);
-    e.add("cooling.heat_rejection_kw", "Heat rejection (annual average)", c.heatRejectionKw, "kW",
+    e.add("cooling.pue", "PUE (annual)", c.pue, "", MetricTraits{Better::Lower, 6}, sys);
+    e.add("cooling.cooling_kw", "Cooling power (annual average)", c.coolingKw, "kW", Better::Lower,
           sys);
-    e.add("cooling.liquid_heat_kw", "Heat to liquid", c.liquidHeatKw, "kW", sys);
-    e.add("cooling.air_heat_kw", "Heat to air", c.airHeatKw, "kW", sys);
-    e.add("cooling.chiller_cop", "Chiller COP (annual)", c.averageChillerCop, "", sys);
+    e.add("cooling.peak_cooling_kw", "Cooling power (hottest bin)", c.peakCoolingKw, "kW",
+          Better::Lower, sys);
+    e.add("cooling.fan_kw", "Fans (CRAC/CRAH/RDHx)", c.fanKw, "kW", Better::Lower, sys);
+    e.add("cooling.pump_kw", "Pumps", c.pumpKw, "kW", Better::Lower, sys);
+    e.add("cooling.chiller_kw", "Chillers (annual average)", c.chillerKw, "kW", Better::Lower, sys);
+    e.add("cooling.heat_rejection_kw", "Heat rejection (annual average)", c.heatRejectionKw, "kW",
+          Better::Lower, sys);
+    e.add("cooling.liquid_heat_kw", "Heat to liquid", c.liquidHeatKw, "kW", Better::Neither, sys);
+    e.add("cooling.air_heat_kw", "Heat to air", c.airHeatKw, "kW", Better::Neither, sys);
+    e.add("cooling.chiller_cop", "Chiller COP (annual)", c.averageChillerCop, "", Better::Higher,
+          sys);
     e.add("cooling.free_cooling_hours", "Full free-cooling hours", c.fullFreeCoolingHours, "h",
-          metricInputs<"/cooling/economizer", "/site">());
+          Better::Higher, metricInputs<"/cooling/economizer", "/site">());
     e.add("cooling.partial_free_cooling_hours", "Partial free-cooling hours",
-          c.partialFreeCoolingHours, "h", metricInputs<"/cooling/economizer", "/site">());
-    e.add("cooling.economizer_share", "Heat removed by free cooling", c.economizerHeatShare, "",
+          c.partialFreeCoolingHours, "h", Better::Higher,
           metricInputs<"/cooling/economizer", "/site">());
-    e.add("cooling.rack_capacity_kw", "Rack cooling capacity", c.rackCapacityKw, "kW", sys);
-    e.add("cooling.rack_overload", "Rack heat over cooling capacity (ratio)", c.rackOverloadRatio, "", sys);
-    e.add("cooling.inlet_temp_c", "Server inlet temperature", c.inletTempC, "°C", sys);
+    e.add("cooling.economizer_share", "Heat removed by free cooling", c.economizerHeatShare, "",
+          Better::Higher, metricInputs<"/cooling/economizer", "/site">());
+    e.add("cooling.rack_capacity_kw", "Rack cooling capacity", c.rackCapacityKw, "kW",
+          Better::Neither, sys);
+    e.add("cooling.rack_overload", "Rack heat over cooling capacity (ratio)", c.rackOverloadRatio,
+          "", Better::Lower, sys);
+    e.add("cooling.inlet_temp_c", "Server inlet temperature", c.inletTempC, "°C", Better::Lower,
+          sys);
     if (c.coolantTempC > 0.0)
         e.add("cooling.coolant_temp_c", "Cold-plate coolant temperature", c.coolantTempC, "°C",
-              sys);
-    e.add("cooling.gpu_temp_c", "GPU temperature", c.gpuTempC, "°C",
+              Better::Lower, sys);
+    e.add("cooling.gpu_temp_c", "GPU temperature", c.gpuTempC, "°C", Better::Lower,
           metricInputs<"/cooling/system", "/compute/gpu">());
     e.add("cooling.clock_factor", "Thermal clock factor", c.throttle.clockFactor, "",
-          metricInputs<"/cooling/system", "/compute/gpu">());
+          Better::Higher, metricInputs<"/cooling/system", "/compute/gpu">());
     for (const auto& option : e.coolingOptions)
         e.add(key({"cooling.option_pue.", option.systemId}), label({"PUE with ", option.systemId}),
-              option.pue, "", metricInputs<"/cooling/system", "/site">());
+              option.pue, "", Better::Lower, metricInputs<"/cooling/system", "/site">());
 }
 
 void addEgressMetrics(Evaluation& e)
@@ -97,48 +113,52 @@ void addEgressMetrics(Evaluation& e)
     const EgressResult& g = e.egress;
     thread_local MetricText label; // dynamic labels without allocating
     const MetricInputs eco = metricInputs<"/economics/egress_tb_per_month">();
-    e.add("egress.monthly_tb", "Egress per month", g.monthlyGb / 1000.0, "TB", eco);
-    e.add("egress.average_gbps", "Average egress rate", g.averageGbps, "Gb/s", eco);
+    e.add("egress.monthly_tb", "Egress per month", g.monthlyGb / 1000.0, "TB", Better::Neither,
+          eco);
+    e.add("egress.average_gbps", "Average egress rate", g.averageGbps, "Gb/s", Better::Neither,
+          eco);
     if (g.hasMetered) {
         e.add("egress.metered_usd_per_month", label({"Metered egress (", g.pricingId, ")"}),
-              g.meteredUsdPerMonth, "USD/month", metricInputs<"/economics/egress_pricing">());
-        e.add("egress.metered_usd_per_gb", "Metered average price", g.meteredUsdPerGb, "USD/GB",
+              g.meteredUsdPerMonth, "USD/month", Better::Lower,
               metricInputs<"/economics/egress_pricing">());
+        e.add("egress.metered_usd_per_gb", "Metered average price", g.meteredUsdPerGb, "USD/GB",
+              Better::Lower, metricInputs<"/economics/egress_pricing">());
     }
     if (g.hasPort) {
         e.add("egress.port_usd_per_month", label({"Unmetered port (", g.portId, ")"}),
-              g.portUsdPerMonth, "USD/month", metricInputs<"/economics/unmetered_port">());
-        e.add("egress.port_gbps", "Port rate", g.portGbps, "Gb/s",
+              g.portUsdPerMonth, "USD/month", Better::Lower,
               metricInputs<"/economics/unmetered_port">());
-        e.add("egress.port_utilization", "Port utilization", g.portUtilization, "",
+        e.add("egress.port_gbps", "Port rate", g.portGbps, "Gb/s", Better::Neither,
+              metricInputs<"/economics/unmetered_port">());
+        e.add("egress.port_utilization", "Port utilization", g.portUtilization, "", Better::Neither,
               metricInputs<"/economics/unmetered_port">());
         e.add("egress.port_carries", "Port carries the volume (1 = yes)", g.portCarries ? 1 : 0, "",
-              metricInputs<"/economics/unmetered_port">());
+              Better::Higher, metricInputs<"/economics/unmetered_port">());
         if (g.hasMetered)
             e.add("egress.break_even_tb_per_month", "Break-even volume", g.breakEvenTbPerMonth,
-                  "TB/month",
+                  "TB/month", Better::Neither,
                   metricInputs<"/economics/egress_pricing", "/economics/unmetered_port">());
     }
     if (g.hasCheapestPort) {
         e.add("egress.cheapest_port_gbps",
               label({"Cheapest carrying port (", g.cheapestPortId, ")"}), g.cheapestPortGbps,
-              "Gb/s", eco);
+              "Gb/s", Better::Neither, eco);
         e.add("egress.cheapest_port_usd_per_month", "Cheapest carrying port price",
-              g.cheapestPortUsdPerMonth, "USD/month", eco);
+              g.cheapestPortUsdPerMonth, "USD/month", Better::Lower, eco);
     }
     e.add("egress.usd_per_month", label({"Egress cost (", g.choice, ")"}), g.egressUsdPerMonth,
-          "USD/month", eco);
+          "USD/month", MetricTraits{Better::Lower, 14}, eco);
     const MetricInputs wan = metricInputs<"/economics/wan_dataset_tb", "/economics/wan_rtt_ms",
                                           "/economics/tcp_window_mb">();
     e.add("egress.wan_stream_gbps", "TCP stream rate (window / RTT)", g.perStreamGbps, "Gb/s",
-          wan);
+          Better::Higher, wan);
     e.add("egress.wan_single_stream_hours", "Data set over one stream", g.singleStreamHours, "h",
-          wan);
+          Better::Lower, wan);
     if (g.pathGbps > 0.0) {
         e.add("egress.wan_streams_to_fill_port", "Streams to fill the port", g.streamsToFillPort,
-              "", wan);
-        e.add("egress.wan_port_limited_hours", "Data set at the port rate", g.portLimitedHours,
-              "h", wan);
+              "", Better::Neither, wan);
+        e.add("egress.wan_port_limited_hours", "Data set at the port rate", g.portLimitedHours, "h",
+              Better::Lower, wan);
     }
 }
 
@@ -146,38 +166,40 @@ void addCostMetrics(Evaluation& e)
 {
     const CostResult& c = e.cost;
     const MetricInputs eco = metricInputs<"/economics">();
-    e.add("cost.capex_nodes_usd", "Capex: nodes", c.capexNodesUsd, "USD",
+    e.add("cost.capex_nodes_usd", "Capex: nodes", c.capexNodesUsd, "USD", Better::Lower,
           metricInputs<"/compute/node">());
-    e.add("cost.capex_network_usd", "Capex: network", c.capexNetworkUsd, "USD",
+    e.add("cost.capex_network_usd", "Capex: network", c.capexNetworkUsd, "USD", Better::Lower,
           metricInputs<"/network">());
-    e.add("cost.capex_storage_usd", "Capex: storage", c.capexStorageUsd, "USD",
+    e.add("cost.capex_storage_usd", "Capex: storage", c.capexStorageUsd, "USD", Better::Lower,
           metricInputs<"/storage">());
-    e.add("cost.capex_racks_usd", "Capex: racks", c.capexRacksUsd, "USD",
+    e.add("cost.capex_racks_usd", "Capex: racks", c.capexRacksUsd, "USD", Better::Lower,
           metricInputs<"/economics/rack_price_usd">());
-    e.add("cost.capex_cooling_usd", "Capex: cooling plant", c.capexCoolingUsd, "USD",
+    e.add("cost.capex_cooling_usd", "Capex: cooling plant", c.capexCoolingUsd, "USD", Better::Lower,
           metricInputs<"/cooling/system">());
-    e.add("cost.capex_power_usd", "Capex: power plant", c.capexPowerUsd, "USD",
+    e.add("cost.capex_power_usd", "Capex: power plant", c.capexPowerUsd, "USD", Better::Lower,
           metricInputs<"/economics/power_capex_usd_per_kw">());
-    e.add("cost.capex_usd", "Capex", c.capexUsd, "USD", eco);
-    e.add("cost.energy_usd_per_year", "Energy", c.energyUsdPerYear, "USD/year",
+    e.add("cost.capex_usd", "Capex", c.capexUsd, "USD", MetricTraits{Better::Lower, 10}, eco);
+    e.add("cost.energy_usd_per_year", "Energy", c.energyUsdPerYear, "USD/year", Better::Lower,
           metricInputs<"/site", "/cooling/system">());
-    e.add("cost.egress_usd_per_year", "Egress", c.egressUsdPerYear, "USD/year",
+    e.add("cost.egress_usd_per_year", "Egress", c.egressUsdPerYear, "USD/year", Better::Lower,
           metricInputs<"/economics/egress_tb_per_month">());
     e.add("cost.maintenance_usd_per_year", "Maintenance", c.maintenanceUsdPerYear, "USD/year",
-          metricInputs<"/economics/maintenance_fraction_per_year">());
-    e.add("cost.opex_usd_per_year", "Opex", c.opexUsdPerYear, "USD/year", eco);
+          Better::Lower, metricInputs<"/economics/maintenance_fraction_per_year">());
+    e.add("cost.opex_usd_per_year", "Opex", c.opexUsdPerYear, "USD/year", Better::Lower, eco);
     e.add("cost.amortized_capex_usd_per_year", "Amortized capex", c.amortizedCapexUsdPerYear,
-          "USD/year", metricInputs<"/economics/amortization_years">());
-    e.add("cost.tco_usd_per_year", "Total cost of ownership", c.tcoUsdPerYear, "USD/year", eco);
-    e.add("cost.usd_per_gpu_hour", "Cost per GPU-hour", c.usdPerGpuHour, "USD/GPU-h", eco);
+          "USD/year", Better::Lower, metricInputs<"/economics/amortization_years">());
+    e.add("cost.tco_usd_per_year", "Total cost of ownership", c.tcoUsdPerYear, "USD/year",
+          MetricTraits{Better::Lower, 11}, eco);
+    e.add("cost.usd_per_gpu_hour", "Cost per GPU-hour", c.usdPerGpuHour, "USD/GPU-h",
+          MetricTraits{Better::Lower, 12}, eco);
     e.add("cost.training_run_usd", "Training run", c.trainingRunUsd, "USD",
-          metricInputs<"/workload", "/economics">());
+          MetricTraits{Better::Lower, 13}, metricInputs<"/workload", "/economics">());
     e.add("cost.training_run_energy_mwh", "Training run energy", c.trainingRunEnergyMwh, "MWh",
-          metricInputs<"/workload">());
+          Better::Lower, metricInputs<"/workload">());
     e.add("cost.training_run_energy_usd", "Training run energy cost", c.trainingRunEnergyUsd, "USD",
-          metricInputs<"/workload", "/site">());
+          Better::Lower, metricInputs<"/workload", "/site">());
     e.add("cost.carbon_tonnes_per_year", "Carbon per year", c.carbonTonnesPerYear, "t CO2e",
-          metricInputs<"/site">());
+          Better::Lower, metricInputs<"/site">());
 }
 
 } // namespace

@@ -69,74 +69,80 @@ void addNetworkMetrics(Evaluation& e)
     const MetricInputs shape =
         metricInputs<"/network/topology", "/network/tiers", "/network/planes", "/network/switch",
                      "/network/oversubscription", "/compute/node_count">();
-    e.add("network.planes", "Fabric planes", t.planes, "", shape);
-    e.add("network.tiers", "Switch tiers", t.tiers, "", shape);
-    e.add("network.endpoints", "Fabric endpoints (NIC ports)", static_cast<double>(t.endpoints),
-          "", shape);
-    e.add("network.nics", "NICs", static_cast<double>(t.nics), "",
+    e.add("network.planes", "Fabric planes", t.planes, "", Better::Neither, shape);
+    e.add("network.tiers", "Switch tiers", t.tiers, "", Better::Neither, shape);
+    e.add("network.endpoints", "Fabric endpoints (NIC ports)", static_cast<double>(t.endpoints), "",
+          Better::Neither, shape);
+    e.add("network.nics", "NICs", static_cast<double>(t.nics), "", Better::Neither,
           metricInputs<"/network/rails">());
     for (const auto& c : t.tiersCounts) {
         const TierText& text = tierText(c.tier);
-        e.add(text.switchesKey, text.switchesLabel, static_cast<double>(c.switches), "", shape);
-        e.add(text.usedKey, text.usedLabel, static_cast<double>(c.portsUsed), "", shape);
-        e.add(text.freeKey, text.freeLabel, static_cast<double>(c.portsFree), "", shape);
+        e.add(text.switchesKey, text.switchesLabel, static_cast<double>(c.switches), "",
+              Better::Neither, shape);
+        e.add(text.usedKey, text.usedLabel, static_cast<double>(c.portsUsed), "", Better::Neither,
+              shape);
+        e.add(text.freeKey, text.freeLabel, static_cast<double>(c.portsFree), "", Better::Neither,
+              shape);
     }
-    e.add("network.switches", "Switches", static_cast<double>(t.switches), "", shape);
-    e.add("network.switch_links", "Switch-to-switch links", static_cast<double>(t.switchLinks),
-          "", shape);
+    e.add("network.switches", "Switches", static_cast<double>(t.switches), "",
+          MetricTraits{Better::Neither, 9}, shape);
+    e.add("network.switch_links", "Switch-to-switch links", static_cast<double>(t.switchLinks), "",
+          Better::Neither, shape);
     e.add("network.endpoint_links", "NIC-to-leaf links", static_cast<double>(t.endpointLinks), "",
-          shape);
+          Better::Neither, shape);
     long long transceivers = 0;
     thread_local MetricText key, label; // dynamic keys and labels without allocating
     for (const auto& c : t.cables) {
         e.add(key({"network.cables_", c.linkClass}),
               label({"Cables ", c.linkClass, " (", c.cableKind, ")"}),
-              static_cast<double>(c.cables), "",
+              static_cast<double>(c.cables), "", Better::Neither,
               metricInputs<"/network/cable_length_in_row_m",
                            "/network/cable_length_across_rows_m">());
         transceivers += c.transceivers;
     }
     e.add("network.transceivers", "Optical transceivers", static_cast<double>(transceivers), "",
-          metricInputs<"/network/cable_length_across_rows_m">());
+          Better::Neither, metricInputs<"/network/cable_length_across_rows_m">());
     e.add("network.power_kw", "Fabric power (switches, NICs, optics)", t.powerW / 1000.0, "kW",
-          metricInputs<"/network/switch", "/network/nic">());
+          Better::Lower, metricInputs<"/network/switch", "/network/nic">());
     e.add("network.capex_usd", "Fabric cost (switches, NICs, cables, optics)", t.costUsd, "USD",
-          metricInputs<"/network/switch", "/network/nic">());
+          Better::Lower, metricInputs<"/network/switch", "/network/nic">());
     e.add("network.bisection_gbps", "Bisection bandwidth (closed form)", t.fullBisectionGbps,
-          "Gbps", shape);
+          "Gbps", Better::Higher, shape);
     e.add("network.protocol_efficiency", "Wire efficiency at the MTU", n.wire.efficiency, "",
-          metricInputs<"/network/protocol", "/network/mtu_bytes">());
+          Better::Higher, metricInputs<"/network/protocol", "/network/mtu_bytes">());
     e.add("network.oversubscription_share", "Uplink share under oversubscription",
-          n.oversubscriptionShare, "", metricInputs<"/network/oversubscription">());
+          n.oversubscriptionShare, "", Better::Higher, metricInputs<"/network/oversubscription">());
     e.add("network.routing_share", "Uplink share delivered by routing", n.routingShare, "",
-          metricInputs<"/network/routing">());
-    e.add("network.ecmp_share", "Uplink share, static ECMP", n.ecmpShare, "",
+          Better::Higher, metricInputs<"/network/routing">());
+    e.add("network.ecmp_share", "Uplink share, static ECMP", n.ecmpShare, "", Better::Higher,
           metricInputs<"/network/routing">());
     e.add("network.multirail_share", "Uplink share, ECMP split over rails", n.multiRailShare, "",
-          metricInputs<"/network/routing", "/network/rails">());
+          Better::Higher, metricInputs<"/network/routing", "/network/rails">());
     e.add("network.adaptive_share", "Uplink share, adaptive routing", n.adaptiveShare, "",
-          metricInputs<"/network/routing">());
+          Better::Higher, metricInputs<"/network/routing">());
     e.add("network.fabric_gbyte_per_s_per_gpu", "Fabric bandwidth per GPU (effective)",
-          n.fabricGbytePerSPerGpu, "GB/s", shape);
+          n.fabricGbytePerSPerGpu, "GB/s", Better::Higher, shape);
     e.add("network.scaleup_gbyte_per_s_per_gpu", "NVLink bandwidth per GPU (effective)",
-          n.scaleUpGbytePerSPerGpu, "GB/s", metricInputs<"/compute/gpu/scale_up_gbyte_per_s">());
-    e.add("network.fabric_alpha_us", "Fabric step latency", n.fabricAlphaUs, "us",
+          n.scaleUpGbytePerSPerGpu, "GB/s", Better::Higher,
+          metricInputs<"/compute/gpu/scale_up_gbyte_per_s">());
+    e.add("network.fabric_alpha_us", "Fabric step latency", n.fabricAlphaUs, "us", Better::Lower,
           metricInputs<"/network/nic", "/network/switch", "/network/cable_length_across_rows_m">());
-    e.add("network.switch_hops", "Switches on the longest path", n.worstSwitchHops, "", shape);
+    e.add("network.switch_hops", "Switches on the longest path", n.worstSwitchHops, "",
+          Better::Lower, shape);
     for (const auto& c : n.collectives) {
         if (!c.available)
             continue;
         const CollectiveText& text = collectiveText(c.op, c.algorithm);
-        e.add(text.secondsKey, text.secondsLabel, c.seconds, "s",
+        e.add(text.secondsKey, text.secondsLabel, c.seconds, "s", Better::Lower,
               metricInputs<"/network", "/compute/node_count">());
-        e.add(text.busbwKey, text.busbwLabel, c.busbwGbytePerS, "GB/s",
+        e.add(text.busbwKey, text.busbwLabel, c.busbwGbytePerS, "GB/s", Better::Higher,
               metricInputs<"/network", "/compute/node_count">());
     }
     e.add("collectives.gradient_allreduce_seconds", "Gradient all-reduce per step",
-          n.gradientAllReduce.seconds, "s",
+          n.gradientAllReduce.seconds, "s", MetricTraits{Better::Lower, 3},
           metricInputs<"/network", "/workload/tensor_parallel">());
     e.add("collectives.gradient_allreduce_busbw_gbyte_per_s", "Gradient all-reduce bus bandwidth",
-          n.gradientAllReduce.busbwGbytePerS, "GB/s", metricInputs<"/network">());
+          n.gradientAllReduce.busbwGbytePerS, "GB/s", Better::Higher, metricInputs<"/network">());
 }
 
 } // namespace dct::solvers

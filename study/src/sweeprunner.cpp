@@ -246,11 +246,21 @@ Result<SweepRunner> SweepRunner::prepare(const SweepSpec& spec, const model::Sce
             return tl::unexpected(c.error());
         r.m_filterColumns.push_back(*c);
     }
-    for (const auto& o : spec.objectives) {
+    for (auto& o : r.m_spec.objectives) {
         auto c = addColumn(o.metric, o.specPath + "/metric");
         if (!c)
             return tl::unexpected(c.error());
         r.m_objectiveColumns.push_back(*c);
+        if (o.goalGiven)
+            continue;
+        // Without a goal in the spec, the objective goes the way its metric declares.
+        const solvers::Metric* m = probe.metric(o.metric);
+        if (!m || m->traits.better == solvers::Better::Neither)
+            return makeError(file, o.specPath + "/goal",
+                             "metric '" + o.metric + "' is neither better lower nor higher, so "
+                             "the objective needs a goal",
+                             "\"minimize\" or \"maximize\"");
+        o.minimize = m->traits.better == solvers::Better::Lower;
     }
     return r;
 }

@@ -278,6 +278,7 @@ Result<SweepSpec> parseSweepSpec(const json& j, const std::string& file)
                     return r.error(path + "/goal", "unknown goal " + goal.dump(),
                                    "\"minimize\" or \"maximize\"");
                 o.minimize = goal == "minimize";
+                o.goalGiven = true;
             }
             spec.objectives.push_back(o);
         }

@@ -87,8 +87,8 @@ Evaluation syntheticEvaluation(const model::ResolvedScenario& r)
     Evaluation e;
     const double nodes = r.scenario.compute.nodeCount;
     const double mfu = r.scenario.workload.mfu;
-    e.add("cost.usd", "Cost", nodes * 10.0 + mfu * 100.0, "USD");
-    e.add("compute.days", "Days", 1000.0 / (nodes * mfu), "days");
+    e.add("cost.usd", "Cost", nodes * 10.0 + mfu * 100.0, "USD", Better::Lower);
+    e.add("compute.days", "Days", 1000.0 / (nodes * mfu), "days", Better::Lower);
     return e;
 }
 
@@ -379,4 +379,28 @@ TEST_CASE("the sweep's Pareto front matches the front of all its rows", "[sweep]
     for (std::size_t i = 1; i < pointsOnFront.size(); ++i)
         CHECK(pointsOnFront[i].second < pointsOnFront[i - 1].second);
     fs::remove_all(dir);
+}
+
+TEST_CASE("an objective without a goal goes the way its metric declares", "[sweep][pareto]")
+{
+    const json axes = {{{"field", "/compute/node_count"}, {"values", {16, 32}}}};
+    const SweepSpec spec = specOf(
+        {{"base", "seed.json"},
+         {"axes", axes},
+         {"pareto",
+          {"cost.tco_usd_per_year", "compute.effective_mfu",
+           {{"metric", "compute.training_days"}, {"goal", "maximize"}}}}});
+    auto runner = SweepRunner::create(spec, seedResolved());
+    REQUIRE(runner);
+    REQUIRE(runner->objectives().size() == 3);
+    CHECK(runner->objectives()[0].minimize);       // cost: lower is better
+    CHECK_FALSE(runner->objectives()[1].minimize); // MFU: higher is better
+    CHECK_FALSE(runner->objectives()[2].minimize); // the spec's goal wins
+
+    // A count declares no direction: the objective then needs a goal, and says where.
+    const SweepSpec neither = specOf(
+        {{"base", "seed.json"}, {"axes", axes}, {"pareto", {"compute.gpus", "cost.capex_usd"}}});
+    auto refused = SweepRunner::create(neither, seedResolved());
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().path == "/pareto/0/goal");
 }

@@ -1,6 +1,7 @@
 #include "dct/cli/output.h"
 
 #include "dct/model/textformat.h"
+#include "dct/solvers/metricsection.h"
 
 #include <fmt/format.h>
 
@@ -10,20 +11,6 @@
 namespace dct::cli {
 
 using nlohmann::json;
-
-namespace {
-
-const std::map<std::string, std::string>& sectionTitles()
-{
-    static const std::map<std::string, std::string> titles = {
-        {"compute", "Compute and workload"}, {"network", "Network fabric"},
-        {"collectives", "Collectives"},      {"power", "Power"},
-        {"cooling", "Cooling"},              {"egress", "Egress and WAN"},
-        {"cost", "Cost"},                    {"coupling", "Coupling"}};
-    return titles;
-}
-
-} // namespace
 
 std::string evaluationTable(const solvers::Evaluation& e, const std::string& file)
 {
@@ -37,8 +24,7 @@ std::string evaluationTable(const solvers::Evaluation& e, const std::string& fil
     for (const auto& m : e.metrics) {
         if (m.section() != section) {
             section = m.section();
-            auto it = sectionTitles().find(section);
-            out += "\n" + (it != sectionTitles().end() ? it->second : section) + "\n";
+            out += "\n" + std::string(solvers::metricSectionTitle(section)) + "\n";
         }
         out += fmt::format("  {:<{}}  {:>16} {}\n", m.label, labelWidth, formatNumber(m.value),
                            m.unit);

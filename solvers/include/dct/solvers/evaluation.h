@@ -51,7 +51,9 @@ struct Evaluation
      * allocates nothing while its metrics keep their keys and labels.
      */
     void add(std::string_view key, std::string_view label, double value, std::string_view unit,
-             MetricInputs inputs = {});
+             MetricTraits traits, MetricInputs inputs = {});
+    /** Returns the headline metrics in the order of their headline rank. */
+    std::vector<const Metric*> headlines() const;
     /** Starts refilling the metrics: the next add()s overwrite them from the first. */
     void restartMetrics();
     /** Ends the refill: drops the metrics the new evaluation did not overwrite. */

@@ -54,14 +54,44 @@ template <InputPointer... Pointers> MetricInputs metricInputs()
     return MetricInputs(list);
 }
 
-/** One figure of an evaluation, with its unit and the inputs it came from. */
+/** Which way a figure is better, as a planner reads it: compare, reports and Pareto use it. */
+enum class Better
+{
+    Neither, ///< A size or a count that is neither good nor bad in itself (GPUs, racks).
+    Lower,   ///< Less is better (cost, time, power, PUE, latency, temperature).
+    Higher   ///< More is better (bandwidth, MFU, clock factor, free-cooling hours).
+};
+
+/** Returns "neither", "lower" or "higher". */
+const char* betterName(Better better);
+
+/**
+ * What a metric declares of itself beside its value, written where the solver adds it: which
+ * way is better, and whether (and in which place) it is a headline figure that the dashboard
+ * and the reports show first.
+ */
+struct MetricTraits
+{
+    Better better = Better::Neither;
+    int headlineRank = 0; ///< 1, 2, ... for headline figures in the order shown; 0 for others.
+
+    constexpr MetricTraits() = default;
+    constexpr MetricTraits(Better direction, int rank = 0) : better(direction), headlineRank(rank)
+    {}
+};
+
+/** One figure of an evaluation, with its unit, its traits and the inputs it came from. */
 struct Metric
 {
-    std::string key;     ///< Stable key, "<section>.<name>", e.g. "compute.training_days".
-    std::string label;   ///< Human label, e.g. "Training time".
+    std::string key;   ///< Stable key, "<section>.<name>", e.g. "compute.training_days".
+    std::string label; ///< Human label, e.g. "Training time".
     double value = 0.0;
     std::string unit;    ///< Unit as printed, e.g. "days", "kW", "USD".
     MetricInputs inputs; ///< JSON pointers of the inputs it depends on.
+    MetricTraits traits; ///< Which way is better; headline or not.
+
+    /** Returns true when the metric is one of the headline figures. */
+    bool headline() const { return traits.headlineRank > 0; }
 
     /** Returns the section part of the key ("compute" for "compute.training_days"). */
     std::string section() const { return key.substr(0, key.find('.')); }

@@ -81,6 +81,9 @@ public:
     /** Returns the header line of \a format ("" for JSON lines). */
     std::string header(SweepFormat format) const;
 
+    /** Returns the Pareto objectives, each with its goal (from the spec or the metric). */
+    const std::vector<SweepObjective>& objectives() const { return m_spec.objectives; }
+
     /** Runs the variants of options.shard, writing rows (and the CSV header) to \a out. */
     SweepSummary run(const SweepRunOptions& options, SweepFormat format, std::ostream& out) const;
 

@@ -33,7 +33,8 @@ struct SweepFilter
 struct SweepObjective
 {
     std::string metric;
-    bool minimize = true;
+    bool minimize = true;   ///< The spec's "goal", else the direction the metric declares.
+    bool goalGiven = false; ///< True when the spec names the goal.
     std::string specPath;
 };
 

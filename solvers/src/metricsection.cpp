@@ -1,0 +1,28 @@
+#include "dct/solvers/metricsection.h"
+
+namespace dct::solvers {
+
+const std::vector<MetricSection>& metricSections()
+{
+    static const std::vector<MetricSection> sections = {
+        {"compute", "Compute and workload"},
+        {"network", "Network fabric"},
+        {"collectives", "Collectives"},
+        {"power", "Power"},
+        {"cooling", "Cooling"},
+        {"egress", "Egress and WAN"},
+        {"cost", "Cost"},
+        {"coupling", "Coupling"},
+    };
+    return sections;
+}
+
+std::string_view metricSectionTitle(std::string_view key)
+{
+    for (const auto& section : metricSections())
+        if (section.key == key)
+            return section.title;
+    return key;
+}
+
+} // namespace dct::solvers
