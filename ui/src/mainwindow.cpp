@@ -359,16 +359,6 @@ void MainWindow::refreshViews()
     m_form->setDiagnostics(outcome->diagnostics);
     m_topology->setPicture(outcome->evaluation ? FabricPicture::fromEvaluation(*outcome->evaluation)
                                                : FabricPicture{});
-    if (current && current->json().contains("network") &&
-        current->json()["network"].contains("topology")) {
-        FabricPicture picture = m_topology->picture();
-        if (picture.available && picture.topology.isEmpty()) {
-            picture.topology = qstr(current->value("/network/topology").dump());
-            picture.topology.remove(QLatin1Char('"'));
-            picture.topology.replace(QLatin1Char('_'), QLatin1Char('-'));
-            m_topology->setPicture(picture);
-        }
-    }
     const auto& d = outcome->diagnostics;
     if (current)
         m_status->setText(tr("%1: %2 figures, %3 errors, %4 warnings")
