@@ -219,8 +219,11 @@ QChart* Dashboard::resetChart(int index, const QString& title)
 {
     QChart* chart = m_views[static_cast<std::size_t>(index)]->chart();
     chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes())
+    // removeAxis() gives the axis back to the caller: delete it, or every evaluation leaks one.
+    for (QAbstractAxis* axis : chart->axes()) {
         chart->removeAxis(axis);
+        delete axis;
+    }
     chart->setTitle(title);
     chart->legend()->setVisible(false);
     chart->setMargins(QMargins(4, 4, 4, 4));
