@@ -188,7 +188,8 @@ TEST_CASE("the topology of a 16k-GPU fabric is drawn in groups", "[ui][topology]
     picture.nodes = 2048;
     picture.nics = 16384;
     picture.switchPorts = 64;
-    picture.tiers = {{"leaf", 64, 4096, 0, 2048}, {"spine", 32, 2048, 0, 2048}};
+    picture.tiers = {{solvers::FabricTier::Leaf, 64, 4096, 0, 2048},
+                     {solvers::FabricTier::Spine, 32, 2048, 0, 2048}};
     ui::TopologyView view;
     view.setPicture(picture);
     // A handful of boxes, links and labels per tier, not one item per switch or link.

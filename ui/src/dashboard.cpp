@@ -29,28 +29,32 @@ struct Headline
     const char* solver;                  ///< Named when no key is there.
 };
 
+/** The index of the switches card, whose detail line sums the ports of every tier. */
+constexpr std::size_t kSwitchesCard = 1;
+
+// Every key here is one a solver emits (tests/golden holds them all for every example).
 const std::vector<Headline>& headlines()
 {
     static const std::vector<Headline> list = {
         {"GPUs", {"compute.gpus"}, {"compute.cluster_peak_pflops"}, "compute"},
-        {"Switches and ports", {"network.switches", "network.switch_count"}, {}, "network"},
+        {"Switches and ports", {"network.switches"}, {}, "network"},
         {"All-reduce time",
          {"collectives.gradient_allreduce_seconds", "compute.allreduce_seconds_per_step"},
          {"collectives.gradient_allreduce_busbw_gbyte_per_s"},
          "collectives"},
         {"Rack power",
-         {"power.rack_kw", "power.rack_power_kw"},
+         {"power.rack_kw"},
          {"power.rack_nameplate_kw", "power.nodes_per_rack"},
          "power"},
-        {"Racks", {"power.racks", "power.rack_count"}, {"power.rows", "power.floor_m2"}, "power"},
-        {"PUE", pueKeys(), {"cooling.cooling_kw", "power.cooling_kw"}, "cooling"},
-        {"Facility power", {"power.facility_kw", "power.facility_mw"}, {"power.it_kw"}, "power"},
+        {"Racks", {"power.racks"}, {"power.rows", "power.floor_m2"}, "power"},
+        {"PUE", {"cooling.pue"}, {"cooling.cooling_kw", "power.cooling_kw"}, "cooling"},
+        {"Facility power", {"power.facility_kw"}, {"power.it_kw"}, "power"},
         {"Egress a month",
          {"egress.usd_per_month", "egress.metered_usd_per_month"},
          {"egress.metered_usd_per_month"},
          "egress"},
         {"Training time", {"compute.training_days"}, {"compute.gpu_hours"}, "compute"},
-        {"TCO", {"cost.tco_usd_per_year", "cost.tco_usd"}, {"cost.usd_per_gpu_hour"}, "cost"},
+        {"TCO", {"cost.tco_usd_per_year"}, {"cost.usd_per_gpu_hour"}, "cost"},
     };
     return list;
 }
@@ -65,63 +69,30 @@ QString formatMetric(const solvers::Metric& m)
     return formatValue(m.value, m.unit);
 }
 
-// Breakdowns read the solvers' result structs when the evaluation carries them; the templates
-// compile to nothing before those solvers land (see fabricpicture.cpp).
 using Slices = std::vector<std::pair<QString, double>>;
 
-template <class E> Slices powerSlices(const E& e)
+/** Returns the parts of the facility power of \a p, in kW. */
+Slices powerSlices(const solvers::PowerResult& p)
 {
-    Slices s;
-    if constexpr (requires {
-                      e.power.nodesPowerKw;
-                      e.power.coolingPowerKw;
-                  }) {
-        const auto& p = e.power;
-        s = {{QObject::tr("GPU nodes"), p.nodesPowerKw}, {QObject::tr("Network"), p.networkPowerKw},
-             {QObject::tr("Storage"), p.storagePowerKw}, {QObject::tr("Cooling"), p.coolingPowerKw},
-             {QObject::tr("Power losses"), p.lossesKw},  {QObject::tr("Lighting"), p.lightingKw}};
-    }
-    return s;
+    return {{QObject::tr("GPU nodes"), p.nodesPowerKw}, {QObject::tr("Network"), p.networkPowerKw},
+            {QObject::tr("Storage"), p.storagePowerKw}, {QObject::tr("Cooling"), p.coolingPowerKw},
+            {QObject::tr("Power losses"), p.lossesKw},  {QObject::tr("Lighting"), p.lightingKw}};
 }
 
-/** Returns the figures of \a outcome in section \a section whose key has one of \a parts. */
-Slices metricSlices(const EvaluationOutcome& outcome, const std::string& section,
-                    const std::vector<std::string>& units, const std::vector<std::string>& skip)
+/** Returns the parts of the yearly cost of \a c, in USD a year. */
+Slices costSlices(const solvers::CostResult& c)
 {
-    Slices s;
-    for (const auto& m : outcome.metrics()) {
-        if (m.section() != section || std::find(units.begin(), units.end(), m.unit) == units.end())
-            continue;
-        bool skipped = false;
-        for (const auto& part : skip)
-            skipped = skipped || m.key.find(part) != std::string::npos;
-        if (!skipped && m.value > 0.0)
-            s.push_back({qstr(m.label), m.value});
-    }
-    return s;
-}
-
-template <class E> Slices costSlices(const E& e)
-{
-    Slices s;
-    if constexpr (requires {
-                      e.cost.capexNodesUsd;
-                      e.cost.amortizedCapexUsdPerYear;
-                  }) {
-        const auto& c = e.cost;
-        // Capex spread over the amortization period, so that it adds up with the yearly opex.
-        const double perYear = c.capexUsd > 0.0 ? c.amortizedCapexUsdPerYear / c.capexUsd : 0.0;
-        s = {{QObject::tr("Nodes"), c.capexNodesUsd * perYear},
-             {QObject::tr("Network"), c.capexNetworkUsd * perYear},
-             {QObject::tr("Storage"), c.capexStorageUsd * perYear},
-             {QObject::tr("Racks"), c.capexRacksUsd * perYear},
-             {QObject::tr("Cooling plant"), c.capexCoolingUsd * perYear},
-             {QObject::tr("Power plant"), c.capexPowerUsd * perYear},
-             {QObject::tr("Energy"), c.energyUsdPerYear},
-             {QObject::tr("Egress"), c.egressUsdPerYear},
-             {QObject::tr("Maintenance"), c.maintenanceUsdPerYear}};
-    }
-    return s;
+    // Capex spread over the amortization period, so that it adds up with the yearly opex.
+    const double perYear = c.capexUsd > 0.0 ? c.amortizedCapexUsdPerYear / c.capexUsd : 0.0;
+    return {{QObject::tr("Nodes"), c.capexNodesUsd * perYear},
+            {QObject::tr("Network"), c.capexNetworkUsd * perYear},
+            {QObject::tr("Storage"), c.capexStorageUsd * perYear},
+            {QObject::tr("Racks"), c.capexRacksUsd * perYear},
+            {QObject::tr("Cooling plant"), c.capexCoolingUsd * perYear},
+            {QObject::tr("Power plant"), c.capexPowerUsd * perYear},
+            {QObject::tr("Energy"), c.energyUsdPerYear},
+            {QObject::tr("Egress"), c.egressUsdPerYear},
+            {QObject::tr("Maintenance"), c.maintenanceUsdPerYear}};
 }
 
 /** Adds \a bars to \a chart as labelled horizontal bars (first bar at the bottom) on a value axis
@@ -227,22 +198,18 @@ void Dashboard::showHeadlines(const EvaluationOutcome& outcome)
         QString detail = qstr(m->label);
         if (const solvers::Metric* d = outcome.metric(list[i].detailKeys))
             detail = qstr(d->label) + QStringLiteral(": ") + formatMetric(*d);
-        if (i == 1) {
-            // Ports are reported per tier; the card sums them.
-            double used = 0.0;
-            double free = 0.0;
-            for (const auto& metric : outcome.metrics()) {
-                if (metric.section() != "network")
-                    continue;
-                if (metric.key.size() > 11 &&
-                    metric.key.compare(metric.key.size() - 11, 11, "_ports_used") == 0)
-                    used += metric.value;
-                if (metric.key.size() > 11 &&
-                    metric.key.compare(metric.key.size() - 11, 11, "_ports_free") == 0)
-                    free += metric.value;
+        if (i == kSwitchesCard && outcome.evaluation) {
+            // Ports are counted per tier; the card sums them.
+            long long used = 0;
+            long long free = 0;
+            for (const auto& tier : outcome.evaluation->network.topology.tiersCounts) {
+                used += tier.portsUsed;
+                free += tier.portsFree;
             }
-            if (used > 0.0)
-                detail = tr("%1 ports used, %2 free").arg(formatNumber(used), formatNumber(free));
+            if (used > 0)
+                detail = tr("%1 ports used, %2 free")
+                             .arg(formatNumber(static_cast<double>(used)),
+                                  formatNumber(static_cast<double>(free)));
         }
         c->setValue(formatMetric(*m), detail);
     }
@@ -252,8 +219,11 @@ QChart* Dashboard::resetChart(int index, const QString& title)
 {
     QChart* chart = m_views[static_cast<std::size_t>(index)]->chart();
     chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes())
+    // removeAxis() gives the axis back to the caller: delete it, or every evaluation leaks one.
+    for (QAbstractAxis* axis : chart->axes()) {
         chart->removeAxis(axis);
+        delete axis;
+    }
     chart->setTitle(title);
     chart->legend()->setVisible(false);
     chart->setMargins(QMargins(4, 4, 4, 4));
@@ -272,11 +242,7 @@ void Dashboard::showPower(const EvaluationOutcome& outcome)
     QChart* chart = resetChart(0, tr("Power breakdown (kW)"));
     Slices slices;
     if (outcome.evaluation)
-        slices = powerSlices(*outcome.evaluation);
-    if (slices.empty())
-        slices = metricSlices(
-            outcome, "power", {"kW"},
-            {"facility", "peak", "rack", "it_", "design", "nameplate", "node_", "indoor", "gpu"});
+        slices = powerSlices(outcome.evaluation->power);
     slices.erase(std::remove_if(slices.begin(), slices.end(),
                                 [](const auto& s) { return !(s.second > 0.0); }),
                  slices.end());
@@ -294,20 +260,23 @@ void Dashboard::showPower(const EvaluationOutcome& outcome)
 void Dashboard::showCooling(const EvaluationOutcome& outcome)
 {
     QChart* chart = resetChart(1, tr("PUE of the cooling options"));
-    if (outcome.coolingOptions.empty()) {
+    if (!outcome.evaluation || outcome.evaluation->coolingOptions.empty()) {
         showEmpty(chart, tr("the cooling solver has not reported a PUE"));
         return;
     }
+    const solvers::Evaluation& evaluation = *outcome.evaluation;
     auto* selected = new QBarSet(tr("this scenario"));
     auto* other = new QBarSet(tr("alternative"));
     selected->setColor(QColor(0x0f, 0x9d, 0x58));
     other->setColor(QColor(0xb0, 0xbe, 0xc5));
     QStringList categories;
     double top = 1.0;
-    for (const auto& option : outcome.coolingOptions) {
+    for (const auto& option : evaluation.coolingOptions) {
+        // The scenario's own system is drawn in its colour, the alternatives beside it.
+        const bool own = option.systemId == evaluation.cooling.systemId;
         categories << qstr(option.systemId);
-        *selected << (option.selected ? option.pue : 0.0);
-        *other << (option.selected ? 0.0 : option.pue);
+        *selected << (own ? option.pue : 0.0);
+        *other << (own ? 0.0 : option.pue);
         top = std::max(top, option.pue);
     }
     auto* series = new QStackedBarSeries;
@@ -392,7 +361,7 @@ void Dashboard::showCost(const EvaluationOutcome& outcome)
     QChart* chart = resetChart(3, tr("Cost breakdown (k USD a year)"));
     Slices slices;
     if (outcome.evaluation)
-        slices = costSlices(*outcome.evaluation);
+        slices = costSlices(outcome.evaluation->cost);
     slices.erase(std::remove_if(slices.begin(), slices.end(),
                                 [](const auto& s) { return !(s.second > 0.0); }),
                  slices.end());

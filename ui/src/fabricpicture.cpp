@@ -1,63 +1,49 @@
 #include "dct/ui/fabricpicture.h"
 
+#include <QObject>
 #include <algorithm>
 
 namespace dct::ui {
 
-namespace {
-
-// The network solver lands in parallel with this view. These templates read its result when the
-// evaluation has one (by the member names of solvers::TopologyResult) and compile to nothing
-// before, so the view works on either side of that change.
-
-template <class T> void fillFromTopology(const T& t, FabricPicture& picture)
+QString FabricPicture::Tier::name() const
 {
-    if constexpr (requires {
-                      t.tiersCounts;
-                      t.planes;
-                      t.nodes;
-                  }) {
-        picture.available = !t.tiersCounts.empty();
-        picture.planes = std::max(1, static_cast<int>(t.planes));
-        picture.nodes = static_cast<long long>(t.nodes);
-        if constexpr (requires { t.nics; })
-            picture.nics = static_cast<long long>(t.nics);
-        if constexpr (requires { t.switchPorts; })
-            picture.switchPorts = static_cast<int>(t.switchPorts);
-        if constexpr (requires { t.scalableUnits; })
-            picture.scalableUnits = static_cast<int>(t.scalableUnits);
-        static const char* const names[] = {"leaf", "spine", "core"};
-        const long long planes = picture.planes;
-        for (const auto& c : t.tiersCounts) {
-            FabricPicture::Tier tier;
-            const int index = static_cast<int>(c.tier);
-            tier.name = QString::fromLatin1(index >= 0 && index < 3 ? names[index] : "tier");
-            // The solver sums over planes; the view draws one plane and says how many there are.
-            tier.switches = static_cast<long long>(c.switches) / planes;
-            tier.portsUsed = static_cast<long long>(c.portsUsed) / planes;
-            tier.portsFree = static_cast<long long>(c.portsFree) / planes;
-            tier.linksDown = static_cast<long long>(c.linksDown) / planes;
-            picture.tiers.push_back(tier);
-        }
+    return QString::fromLatin1(solvers::fabricTierName(tier));
+}
+
+QString FabricPicture::topologyName(model::TopologyKind kind)
+{
+    switch (kind) {
+    case model::TopologyKind::FatTree:
+        return QObject::tr("fat-tree");
+    case model::TopologyKind::RailOptimized:
+        return QObject::tr("rail-optimized");
+    case model::TopologyKind::RailOnly:
+        return QObject::tr("rail-only");
+    case model::TopologyKind::MultiPlane:
+        return QObject::tr("multi-plane");
     }
+    return {};
 }
-
-template <class E> void fillFromEvaluation(const E& e, FabricPicture& picture)
-{
-    if constexpr (requires { e.network.topology.tiersCounts; })
-        fillFromTopology(e.network.topology, picture);
-    else if constexpr (requires { e.network.tiersCounts; })
-        fillFromTopology(e.network, picture);
-    else if constexpr (requires { e.topology.tiersCounts; })
-        fillFromTopology(e.topology, picture);
-}
-
-} // namespace
 
 FabricPicture FabricPicture::fromEvaluation(const solvers::Evaluation& evaluation)
 {
+    const solvers::TopologyResult& t = evaluation.network.topology;
     FabricPicture picture;
-    fillFromEvaluation(evaluation, picture);
+    picture.available = !t.tiersCounts.empty();
+    if (!picture.available)
+        return picture;
+    picture.topology = topologyName(evaluation.network.spec.kind);
+    picture.planes = std::max(1, t.planes);
+    picture.nodes = t.nodes;
+    picture.nics = t.nics;
+    picture.switchPorts = t.switchPorts;
+    picture.scalableUnits = t.scalableUnits;
+    const long long planes = picture.planes;
+    for (const auto& c : t.tiersCounts) {
+        // The solver sums over planes; the view draws one plane and says how many there are.
+        picture.tiers.push_back({c.tier, c.switches / planes, c.portsUsed / planes,
+                                 c.portsFree / planes, c.linksDown / planes});
+    }
     return picture;
 }
 

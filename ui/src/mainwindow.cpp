@@ -1,15 +1,13 @@
 #include "dct/ui/mainwindow.h"
 
-#include "dct/model/catalog.h"
-#include "dct/model/scenarioio.h"
-#include "dct/store/scenariostore.h"
 #include "dct/ui/catalogprovider.h"
 #include "dct/ui/compareview.h"
 #include "dct/ui/dashboard.h"
 #include "dct/ui/diagnosticsmodel.h"
+#include "dct/ui/documentmanager.h"
 #include "dct/ui/fabricpicture.h"
-#include "dct/ui/folderscenariosource.h"
 #include "dct/ui/format.h"
+#include "dct/ui/librarycontroller.h"
 #include "dct/ui/metricsmodel.h"
 #include "dct/ui/reportexport.h"
 #include "dct/ui/scenariodocument.h"
@@ -21,10 +19,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -34,30 +29,21 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTableWidget>
 #include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QUndoGroup>
-#include <QUndoStack>
-#include <QVBoxLayout>
 
 namespace dct::ui {
 
-namespace {
-
-constexpr int kMaxRecent = 8;
-const char* const kRecentKey = "recentFiles";
-
-} // namespace
-
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_undoGroup(new QUndoGroup(this))
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_documents(new DocumentManager(this)),
+      m_library(new LibraryController(m_documents, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     m_tabs = new QTabWidget(this);
@@ -84,6 +70,28 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_undoGroup(new Q
     createDocks();
     createActions();
 
+    // Both report errors and notes to the window; the views follow the current document.
+    connect(m_documents, &DocumentManager::errorOccurred, this, &MainWindow::reportError);
+    connect(m_library, &LibraryController::errorOccurred, this, &MainWindow::reportError);
+    connect(m_documents, &DocumentManager::statusMessage, m_status, &QLabel::setText);
+    connect(m_library, &LibraryController::statusMessage, m_status, &QLabel::setText);
+    connect(m_documents, &DocumentManager::currentChanged, this, &MainWindow::showCurrent);
+    connect(m_documents, &DocumentManager::documentEvaluated, this,
+            [this](ScenarioDocument* document) {
+                if (document == m_documents->current())
+                    refreshViews();
+            });
+    connect(m_documents, &DocumentManager::documentTitleChanged, this, &MainWindow::updateTitle);
+    connect(m_documents, &DocumentManager::documentsChanged, this,
+            [this] { m_compare->setDocuments(m_documents->documents()); });
+    connect(m_documents, &DocumentManager::recentFilesChanged, this,
+            &MainWindow::rebuildRecentMenu);
+    connect(m_library, &LibraryController::libraryChanged, m_libraryView, &QTreeView::expandAll);
+    connect(m_library, &LibraryController::storeChanged, this, [this](bool available) {
+        for (QAction* a : std::as_const(m_storeActions))
+            a->setEnabled(available);
+    });
+
     openStore();
 
     const QSettings settings;
@@ -102,25 +110,44 @@ MainWindow::~MainWindow() = default;
 
 ScenarioDocument* MainWindow::currentDocument() const
 {
-    return m_current;
+    return m_documents->current();
+}
+
+const QList<ScenarioDocument*>& MainWindow::documents() const
+{
+    return m_documents->documents();
+}
+
+StoreScenarioSource* MainWindow::store() const
+{
+    return m_library->store();
+}
+
+ScenarioLibraryModel* MainWindow::libraryModel() const
+{
+    return m_library->model();
+}
+
+QUndoGroup* MainWindow::undoGroup() const
+{
+    return m_documents->undoGroup();
 }
 
 void MainWindow::createDocks()
 {
-    m_libraryModel = new ScenarioLibraryModel(this);
-    m_library = new QTreeView(this);
-    m_library->setModel(m_libraryModel);
-    m_library->setHeaderHidden(true);
-    m_library->setRootIsDecorated(true);
-    connect(m_library, &QTreeView::activated, this, &MainWindow::activateLibraryItem);
-    connect(m_library, &QTreeView::clicked, this, [this](const QModelIndex& index) {
+    m_libraryView = new QTreeView(this);
+    m_libraryView->setModel(m_library->model());
+    m_libraryView->setHeaderHidden(true);
+    m_libraryView->setRootIsDecorated(true);
+    connect(m_libraryView, &QTreeView::activated, this, &MainWindow::activateLibraryItem);
+    connect(m_libraryView, &QTreeView::clicked, this, [this](const QModelIndex& index) {
         // One click switches between open scenarios; opening from a source takes a double one.
         if (index.data(ScenarioLibraryModel::DocumentRole).value<QObject*>())
             activateLibraryItem(index);
     });
     auto* libraryDock = new QDockWidget(tr("Scenario library"), this);
     libraryDock->setObjectName(QStringLiteral("libraryDock"));
-    libraryDock->setWidget(m_library);
+    libraryDock->setWidget(m_libraryView);
     addDockWidget(Qt::LeftDockWidgetArea, libraryDock);
 
     m_form = new ScenarioForm(this);
@@ -174,7 +201,8 @@ void MainWindow::createActions()
         return a;
     };
     QAction* newAction = add(
-        file, tr("&New"), QKeySequence::New, [this] { newDocument(); }, QStyle::SP_FileIcon);
+        file, tr("&New"), QKeySequence::New, [this] { m_documents->newDocument(); },
+        QStyle::SP_FileIcon);
     QAction* openAction = add(
         file, tr("&Open..."), QKeySequence::Open, [this] { openDialog(); },
         QStyle::SP_DialogOpenButton);
@@ -195,7 +223,7 @@ void MainWindow::createActions()
     historyAction->setToolTip(tr("List the saved versions of the selected library scenario"));
     m_storeActions = {saveToLibraryAction, historyAction};
     for (QAction* a : std::as_const(m_storeActions))
-        a->setEnabled(m_store != nullptr);
+        a->setEnabled(m_library->store() != nullptr);
     file->addSeparator();
     QAction* exportAction = add(
         file, tr("&Export report..."), QKeySequence(tr("Ctrl+E")), [this] { exportReportDialog(); },
@@ -206,15 +234,16 @@ void MainWindow::createActions()
     QAction* whatIf = add(
         file, tr("&Duplicate as what-if"), QKeySequence(tr("Ctrl+D")),
         [this] { duplicateAsWhatIf(); }, QStyle::SP_FileDialogNewFolder);
-    add(file, tr("&Close scenario"), QKeySequence::Close, [this] { closeDocument(m_current); });
+    add(file, tr("&Close scenario"), QKeySequence::Close,
+        [this] { closeDocument(m_documents->current()); });
     file->addSeparator();
     add(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = m_undoGroup->createUndoAction(this, tr("&Undo"));
+    QAction* undo = m_documents->undoGroup()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     undo->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
-    QAction* redo = m_undoGroup->createRedoAction(this, tr("&Redo"));
+    QAction* redo = m_documents->undoGroup()->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
     redo->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
     edit->addAction(undo);
@@ -249,101 +278,37 @@ void MainWindow::createActions()
     tools->addAction(whatIf);
 
     // The library's own menu: open the selected scenario or list its versions.
-    auto* openSelected = new QAction(tr("Open"), m_library);
+    auto* openSelected = new QAction(tr("Open"), m_libraryView);
     connect(openSelected, &QAction::triggered, this,
-            [this] { activateLibraryItem(m_library->currentIndex()); });
-    m_library->addAction(openSelected);
-    m_library->addAction(historyAction);
-    m_library->setContextMenuPolicy(Qt::ActionsContextMenu);
+            [this] { activateLibraryItem(m_libraryView->currentIndex()); });
+    m_libraryView->addAction(openSelected);
+    m_libraryView->addAction(historyAction);
+    m_libraryView->setContextMenuPolicy(Qt::ActionsContextMenu);
 }
 
 ScenarioDocument* MainWindow::openJson(const nlohmann::json& json, const QString& filePath)
 {
-    auto* document = new ScenarioDocument(json, filePath, this);
-    m_documents << document;
-    m_undoGroup->addStack(document->undoStack());
-    connect(document, &ScenarioDocument::evaluated, this, [this, document] {
-        if (document == m_current)
-            refreshViews();
-    });
-    connect(document, &ScenarioDocument::titleChanged, this, [this] { updateTitle(); });
-    refreshLibrary();
-    m_compare->setDocuments(m_documents);
-    setCurrentDocument(document);
-    document->evaluate();
-    return document;
+    return m_documents->openJson(json, filePath);
 }
 
 ScenarioDocument* MainWindow::openFile(const QString& path)
 {
-    for (ScenarioDocument* d : std::as_const(m_documents))
-        if (!d->filePath().isEmpty() && QFileInfo(d->filePath()) == QFileInfo(path)) {
-            setCurrentDocument(d);
-            return d;
-        }
-    model::ScenarioReadResult read;
-    try {
-        read = model::readScenarioFile(path.toStdString());
-    } catch (const std::exception& e) {
-        read.diagnostics.error("", e.what(), {}, "io");
-    }
-    if (!read.scenario || read.diagnostics.hasErrors()) {
-        QStringList lines;
-        for (const auto& d : read.diagnostics) {
-            if (d.severity != Severity::Error)
-                continue;
-            QString line = QStringLiteral("%1: %2").arg(
-                d.path.empty() ? tr("(document)") : qstr(d.path), qstr(d.message));
-            if (!d.hint.empty())
-                line += tr("\n    accepted: %1").arg(qstr(d.hint));
-            lines << line;
-        }
-        reportError(tr("Cannot open scenario"),
-                    tr("The file %1 is not a scenario DC Twin can read:\n\n%2")
-                        .arg(QDir::toNativeSeparators(path), lines.join(QStringLiteral("\n"))),
-                    qstr(read.diagnostics.empty() ? std::string()
-                                                  : read.diagnostics.items().front().toString()));
-        return nullptr;
-    }
-    nlohmann::json json;
-    QFile file(path);
-    if (read.migratedFrom == 0 && file.open(QIODevice::ReadOnly)) {
-        const QByteArray bytes = file.readAll();
-        json = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
-    }
-    // A migrated file is edited in the current schema; saving writes that version.
-    if (json.is_discarded() || !json.is_object())
-        json = model::writeScenario(*read.scenario);
-    ScenarioDocument* document = openJson(json, read.migratedFrom == 0 ? path : QString());
-    addRecent(path);
-    return document;
+    return m_documents->openFile(path);
 }
 
 bool MainWindow::saveTo(const QString& path)
 {
-    if (!m_current)
-        return false;
-    const QString problem = m_current->saveAs(path);
-    if (!problem.isEmpty()) {
-        reportError(tr("Cannot save scenario"), tr("The scenario could not be saved to %1.\n\n%2")
-                                                    .arg(QDir::toNativeSeparators(path), problem));
-        return false;
-    }
-    addRecent(path);
-    m_status->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-    refreshLibrary();
-    return true;
+    return m_documents->save(m_documents->current(), path);
 }
 
 ScenarioDocument* MainWindow::duplicateAsWhatIf()
 {
-    if (!m_current)
+    ScenarioDocument* base = m_documents->current();
+    if (!base)
         return nullptr;
-    ScenarioDocument* base = m_current;
     nlohmann::json json = base->json();
     json["name"] = (base->title() + tr(" (what-if)")).toStdString();
-    ScenarioDocument* copy = openJson(json);
-    m_compare->setDocuments(m_documents);
+    ScenarioDocument* copy = m_documents->openJson(json);
     m_compare->compare({base, copy});
     return copy;
 }
@@ -352,21 +317,17 @@ bool MainWindow::closeDocument(ScenarioDocument* document)
 {
     if (!document || !maybeSave(document))
         return false;
-    m_documents.removeAll(document);
-    m_undoGroup->removeStack(document->undoStack());
-    if (m_current == document)
-        setCurrentDocument(m_documents.isEmpty() ? nullptr : m_documents.last());
-    m_compare->setDocuments(m_documents);
-    refreshLibrary();
-    document->deleteLater();
-    return true;
+    return m_documents->close(document);
 }
 
 void MainWindow::setCurrentDocument(ScenarioDocument* document)
 {
-    m_current = document;
-    m_undoGroup->setActiveStack(document ? document->undoStack() : nullptr);
-    m_form->setDocument(document);
+    m_documents->setCurrent(document);
+}
+
+void MainWindow::showCurrent()
+{
+    m_form->setDocument(m_documents->current());
     refreshViews();
     updateTitle();
 }
@@ -390,74 +351,45 @@ void MainWindow::showView(View view)
 
 void MainWindow::refreshViews()
 {
-    const auto outcome =
-        m_current ? m_current->outcome() : std::make_shared<const EvaluationOutcome>();
+    ScenarioDocument* current = m_documents->current();
+    const auto outcome = current ? current->outcome() : std::make_shared<const EvaluationOutcome>();
     m_dashboard->setOutcome(outcome);
     m_metricsModel->setMetrics(outcome->metrics());
     m_diagnosticsModel->setDiagnostics(outcome->diagnostics);
     m_form->setDiagnostics(outcome->diagnostics);
     m_topology->setPicture(outcome->evaluation ? FabricPicture::fromEvaluation(*outcome->evaluation)
                                                : FabricPicture{});
-    if (m_current && m_current->json().contains("network") &&
-        m_current->json()["network"].contains("topology")) {
-        FabricPicture picture = m_topology->picture();
-        if (picture.available && picture.topology.isEmpty()) {
-            picture.topology = qstr(m_current->value("/network/topology").dump());
-            picture.topology.remove(QLatin1Char('"'));
-            picture.topology.replace(QLatin1Char('_'), QLatin1Char('-'));
-            m_topology->setPicture(picture);
-        }
-    }
     const auto& d = outcome->diagnostics;
-    if (m_current)
+    if (current)
         m_status->setText(tr("%1: %2 figures, %3 errors, %4 warnings")
-                              .arg(m_current->title())
+                              .arg(current->title())
                               .arg(outcome->metrics().size())
                               .arg(d.count(Severity::Error))
                               .arg(d.count(Severity::Warning)));
 }
 
-void MainWindow::refreshLibrary()
-{
-    m_libraryModel->setOpenDocuments(m_documents);
-    m_library->expandAll();
-}
-
 void MainWindow::updateTitle()
 {
-    if (!m_current) {
+    const ScenarioDocument* current = m_documents->current();
+    if (!current) {
         setWindowTitle(tr("DC Twin"));
         return;
     }
     setWindowTitle(
         tr("%1%2 - DC Twin")
-            .arg(m_current->title(), m_current->isModified() ? QStringLiteral(" *") : QString()));
-    refreshLibrary();
-}
-
-void MainWindow::addRecent(const QString& path)
-{
-    QSettings settings;
-    QStringList recent = settings.value(QLatin1String(kRecentKey)).toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    settings.setValue(QLatin1String(kRecentKey), recent);
-    rebuildRecentMenu();
+            .arg(current->title(), current->isModified() ? QStringLiteral(" *") : QString()));
 }
 
 void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    const QStringList recent = m_documents->recentFiles();
     for (int i = 0; i < recent.size(); ++i) {
         QAction* a = m_recentMenu->addAction(
             QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(recent[i]).fileName()));
         a->setToolTip(recent[i]);
         const QString path = recent[i];
-        connect(a, &QAction::triggered, this, [this, path] { openFile(path); });
+        connect(a, &QAction::triggered, this, [this, path] { m_documents->openFile(path); });
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
@@ -514,172 +446,51 @@ void MainWindow::openDialog()
 
 bool MainWindow::saveCurrent()
 {
-    if (!m_current)
+    ScenarioDocument* current = m_documents->current();
+    if (!current)
         return false;
     // A scenario that came from the library and was never saved to a file goes back there.
-    if (m_current->filePath().isEmpty() && !m_current->storeName().isEmpty() && m_store)
-        return saveToLibrary() > 0;
-    if (m_current->filePath().isEmpty())
+    if (current->filePath().isEmpty() && !current->storeName().isEmpty() && m_library->store())
+        return m_library->saveToLibrary(current) > 0;
+    if (current->filePath().isEmpty())
         return saveCurrentAs();
-    return saveTo(m_current->filePath());
+    return m_documents->save(current, current->filePath());
 }
 
 bool MainWindow::saveCurrentAs()
 {
-    if (!m_current)
+    ScenarioDocument* current = m_documents->current();
+    if (!current)
         return false;
     QString path = QFileDialog::getSaveFileName(
         this, tr("Save scenario"),
-        m_current->filePath().isEmpty() ? m_current->title() + ".json" : m_current->filePath(),
+        current->filePath().isEmpty() ? current->title() + ".json" : current->filePath(),
         tr("Scenario JSON (*.json)"));
     if (path.isEmpty())
         return false;
     if (!path.endsWith(QLatin1String(".json")))
         path += QLatin1String(".json");
-    return saveTo(path);
-}
-
-void MainWindow::newDocument()
-{
-    // A new scenario starts from the seed example, so that it evaluates at once.
-    const auto examples =
-        model::Catalog::dataDirectory() / "examples" / "seed-h100-dallas-d2c.json";
-    auto read = model::readScenarioFile(examples);
-    nlohmann::json json = read.scenario ? model::writeScenario(*read.scenario)
-                                        : nlohmann::json{{"schema_version", 2}};
-    json["name"] = tr("New scenario").toStdString();
-    openJson(json);
+    return m_documents->save(current, path);
 }
 
 void MainWindow::activateLibraryItem(const QModelIndex& index)
 {
-    if (auto* object = index.data(ScenarioLibraryModel::DocumentRole).value<QObject*>()) {
-        if (auto* document = qobject_cast<ScenarioDocument*>(object))
-            setCurrentDocument(document);
-        return;
-    }
-    const int sourceIndex = index.data(ScenarioLibraryModel::SourceRole).toInt();
-    const auto source = m_libraryModel->source(sourceIndex);
-    if (!source)
-        return;
-    const QString id = index.data(ScenarioLibraryModel::EntryIdRole).toString();
-    if (m_store && sourceIndex == m_storeSourceIndex) {
-        openStored(id);
-        return;
-    }
-    const QString path = source->filePath(id);
-    if (!path.isEmpty()) {
-        openFile(path);
-        return;
-    }
-    nlohmann::json json;
-    const QString problem = source->load(id, json);
-    if (!problem.isEmpty())
-        reportError(tr("Cannot open scenario"), problem);
-    else
-        openJson(json);
+    m_library->activate(index);
 }
 
 bool MainWindow::openStore(const QString& path)
 {
-    m_libraryModel->clearSources();
-    m_store.reset();
-    m_storeSourceIndex = -1;
-    const auto examples = model::Catalog::dataDirectory() / "examples";
-    std::filesystem::path file;
-    QString problem;
-    try {
-        file = path.isEmpty() ? store::ScenarioStore::defaultPath()
-                              : std::filesystem::path(path.toStdString());
-        store::StoreOpenOptions options;
-        options.seedDirectory = examples;
-        auto opened = store::ScenarioStore::open(file, options);
-        if (opened)
-            m_store = std::make_shared<StoreScenarioSource>(tr("Library"), std::move(*opened));
-        else
-            problem = qstr(opened.error().toString());
-    } catch (const std::exception& e) {
-        problem = QStringLiteral("%1: %2").arg(qstr(file.string()), QString::fromUtf8(e.what()));
-    }
-    if (m_store) {
-        m_storeSourceIndex = 0;
-        m_libraryModel->addSource(m_store);
-    } else {
-        m_libraryModel->addSource(
-            std::make_shared<FolderScenarioSource>(tr("Examples"), qstr(examples.string())));
-    }
-    for (QAction* a : std::as_const(m_storeActions))
-        a->setEnabled(m_store != nullptr);
-    m_library->expandAll();
-    if (!m_store) {
-        reportError(tr("Scenario library not available"),
-                    tr("The scenario library %1 cannot be used, so the library shows the "
-                       "bundled examples and saving to the library is off. The file was left "
-                       "untouched.\n\n%2\n\nSet DCT_STORE to another file to use a library "
-                       "there.")
-                        .arg(QDir::toNativeSeparators(qstr(file.string())), problem));
-        return false;
-    }
-    return true;
+    return m_library->openStore(path);
 }
 
 ScenarioDocument* MainWindow::openStored(const QString& name, int version)
 {
-    if (!m_store)
-        return nullptr;
-    if (version == 0)
-        for (ScenarioDocument* d : std::as_const(m_documents))
-            if (d->storeName() == name && d->filePath().isEmpty()) {
-                setCurrentDocument(d);
-                return d;
-            }
-    nlohmann::json json;
-    const QString problem = m_store->loadVersion(name, version, json);
-    if (!problem.isEmpty()) {
-        reportError(
-            tr("Cannot open scenario"),
-            tr("The scenario \"%1\" could not be read from the library.\n\n%2").arg(name, problem));
-        return nullptr;
-    }
-    ScenarioDocument* document = openJson(json);
-    document->setStoreName(name);
-    document->markSaved();
-    if (version > 0)
-        m_status->setText(
-            tr("Opened version %1 of %2; saving to the library makes it the latest version")
-                .arg(version)
-                .arg(name));
-    return document;
+    return m_library->openStored(name, version);
 }
 
 int MainWindow::saveToLibrary(const QString& name)
 {
-    if (!m_current || !m_store)
-        return 0;
-    ScenarioDocument* document = m_current;
-    QString storeName = name;
-    if (storeName.isEmpty())
-        storeName = document->storeName().isEmpty() ? document->title() : document->storeName();
-    const QString comment =
-        document->filePath().isEmpty()
-            ? tr("saved from the desktop")
-            : tr("saved from %1").arg(QFileInfo(document->filePath()).fileName());
-    QString problem;
-    const int version = m_store->save(storeName, document->json(), comment, &problem);
-    if (version <= 0) {
-        reportError(tr("Cannot save to the library"),
-                    tr("The scenario could not be saved to the library %1.\n\n%2")
-                        .arg(QDir::toNativeSeparators(m_store->path()), problem));
-        return 0;
-    }
-    document->setStoreName(storeName);
-    // A scenario kept only in the library is saved now; one with a file still owes the file.
-    if (document->filePath().isEmpty())
-        document->markSaved();
-    m_libraryModel->refresh();
-    m_library->expandAll();
-    m_status->setText(tr("Saved version %1 of %2 to the library").arg(version).arg(storeName));
-    return version;
+    return m_library->saveToLibrary(m_documents->current(), name);
 }
 
 QList<ScenarioDocument*> MainWindow::reportDocuments() const
@@ -689,8 +500,8 @@ QList<ScenarioDocument*> MainWindow::reportDocuments() const
         if (!compared.isEmpty())
             return compared;
     }
-    if (m_current)
-        return {m_current.data()};
+    if (ScenarioDocument* current = m_documents->current())
+        return {current};
     return {};
 }
 
@@ -742,88 +553,42 @@ void MainWindow::exportReportDialog()
 
 void MainWindow::saveToLibraryDialog()
 {
-    if (!m_current || !m_store)
+    ScenarioDocument* current = m_documents->current();
+    if (!current || !m_library->store())
         return;
-    QString name = m_current->storeName();
+    QString name = current->storeName();
     if (name.isEmpty() && !m_quiet) {
         bool ok = false;
         name = QInputDialog::getText(this, tr("Save to library"),
                                      tr("Name in the library (an existing name gets a new "
                                         "version):"),
-                                     QLineEdit::Normal, m_current->title(), &ok)
+                                     QLineEdit::Normal, current->title(), &ok)
                    .trimmed();
         if (!ok || name.isEmpty())
             return;
     }
-    saveToLibrary(name);
+    m_library->saveToLibrary(current, name);
 }
 
 QString MainWindow::selectedStoredName() const
 {
-    const QModelIndex index = m_library->currentIndex();
-    if (index.isValid() && m_store &&
-        index.data(ScenarioLibraryModel::SourceRole).toInt() == m_storeSourceIndex &&
-        index.parent().isValid())
-        return index.data(ScenarioLibraryModel::EntryIdRole).toString();
-    return m_current ? m_current->storeName() : QString();
+    const QString selected = m_library->storedName(m_libraryView->currentIndex());
+    if (!selected.isEmpty())
+        return selected;
+    const ScenarioDocument* current = m_documents->current();
+    return current ? current->storeName() : QString();
 }
 
 void MainWindow::showHistory()
 {
-    if (!m_store)
-        return;
-    const QString name = selectedStoredName();
-    if (name.isEmpty()) {
-        reportError(tr("No library scenario selected"),
-                    tr("Select a scenario of the library (or open one from it) to see its "
-                       "history."));
-        return;
-    }
-    QString problem;
-    const auto versions = m_store->history(name, &problem);
-    if (!problem.isEmpty()) {
-        reportError(tr("Cannot read the history"), problem);
-        return;
-    }
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("History of %1").arg(name));
-    auto* layout = new QVBoxLayout(&dialog);
-    auto* table = new QTableWidget(static_cast<int>(versions.size()), 3, &dialog);
-    table->setHorizontalHeaderLabels({tr("Version"), tr("Saved (UTC)"), tr("Comment")});
-    table->verticalHeader()->setVisible(false);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setSelectionMode(QAbstractItemView::SingleSelection);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->horizontalHeader()->setStretchLastSection(true);
-    // Newest first: the version a planner usually wants to go back to is near the top.
-    for (int row = 0; row < versions.size(); ++row) {
-        const auto& v = versions[versions.size() - 1 - row];
-        auto* number = new QTableWidgetItem(QString::number(v.version));
-        number->setData(Qt::UserRole, v.version);
-        table->setItem(row, 0, number);
-        table->setItem(row, 1, new QTableWidgetItem(v.savedAt));
-        table->setItem(row, 2, new QTableWidgetItem(v.comment));
-    }
-    table->resizeColumnsToContents();
-    table->selectRow(0);
-    layout->addWidget(table);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Close, &dialog);
-    buttons->button(QDialogButtonBox::Open)->setText(tr("Open version"));
-    layout->addWidget(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    connect(table, &QTableWidget::cellDoubleClicked, &dialog, &QDialog::accept);
-    dialog.resize(620, 360);
-    if (dialog.exec() != QDialog::Accepted || table->currentRow() < 0)
-        return;
-    const int version = table->item(table->currentRow(), 0)->data(Qt::UserRole).toInt();
-    const bool latest = !versions.isEmpty() && version == versions.back().version;
-    openStored(name, latest ? 0 : version);
+    if (m_library->store())
+        m_library->showHistory(selectedStoredName(), this);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    for (ScenarioDocument* d : std::as_const(m_documents))
+    const QList<ScenarioDocument*> documents = m_documents->documents();
+    for (ScenarioDocument* d : documents)
         if (!maybeSave(d)) {
             event->ignore();
             return;

@@ -21,14 +21,16 @@ constexpr double kSlot = 96.0;    // Horizontal room of one drawn switch.
 constexpr double kRowGap = 120.0; // Vertical distance of two tiers.
 constexpr double kLeft = 330.0;   // Room for the tier labels on the left.
 
-QColor tierColor(const QString& name)
+QColor tierColor(solvers::FabricTier tier)
 {
-    if (name == QLatin1String("leaf"))
+    switch (tier) {
+    case solvers::FabricTier::Leaf:
         return QColor(0x42, 0x85, 0xf4);
-    if (name == QLatin1String("spine"))
+    case solvers::FabricTier::Spine:
         return QColor(0x0f, 0x9d, 0x58);
-    if (name == QLatin1String("core"))
+    case solvers::FabricTier::Core:
         return QColor(0xdb, 0x44, 0x37);
+    }
     return QColor(0x75, 0x75, 0x75);
 }
 
@@ -157,8 +159,8 @@ void TopologyView::rebuild()
         auto* linkLabel = s->addSimpleText(
             tr("\u2195 %1 links %2 \u2013 %3")
                 .arg(count(tier.linksDown),
-                     t == 0 ? tr("node") : m_picture.tiers[static_cast<std::size_t>(t - 1)].name,
-                     tier.name));
+                     t == 0 ? tr("node") : m_picture.tiers[static_cast<std::size_t>(t - 1)].name(),
+                     tier.name()));
         linkLabel->setBrush(QColor(0x57, 0x60, 0x6a));
         linkLabel->setPos(0, (belowY + y + kBoxHeight) / 2 - 8);
         below = xs;
@@ -168,7 +170,7 @@ void TopologyView::rebuild()
     // Switch tiers.
     for (int t = 0; t < tiers; ++t) {
         const auto& tier = m_picture.tiers[static_cast<std::size_t>(t)];
-        const QColor color = tierColor(tier.name);
+        const QColor color = tierColor(tier.tier);
         const auto xs = centres(tier.switches, rowWidth);
         const double y = rowY(t);
         for (std::size_t i = 0; i < xs.size(); ++i) {
@@ -180,7 +182,7 @@ void TopologyView::rebuild()
             }
             auto* box = s->addRect(xs[i] - kBoxWidth / 2, y, kBoxWidth, kBoxHeight,
                                    QPen(color.darker(130)), QBrush(color.lighter(160)));
-            box->setToolTip(tr("%1 switch").arg(tier.name));
+            box->setToolTip(tr("%1 switch").arg(tier.name()));
             const long long number = (tier.switches > kMaxDrawn && i == xs.size() - 1)
                                          ? tier.switches
                                          : static_cast<long long>(i + 1);
@@ -190,7 +192,7 @@ void TopologyView::rebuild()
         QFont bold = font();
         bold.setBold(true);
         auto* name =
-            s->addSimpleText(tr("%1: %2 switches").arg(tier.name, count(tier.switches)), bold);
+            s->addSimpleText(tr("%1: %2 switches").arg(tier.name(), count(tier.switches)), bold);
         name->setBrush(color.darker(150));
         name->setPos(0, y - 2);
         auto* ports = s->addSimpleText(

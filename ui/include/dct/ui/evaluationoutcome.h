@@ -13,14 +13,6 @@
 
 namespace dct::ui {
 
-/** The annual PUE the same cluster would have with one cooling system of the catalog. */
-struct CoolingOption
-{
-    std::string systemId;
-    double pue = 0.0;
-    bool selected = false; ///< The scenario's own cooling system.
-};
-
 /** All-reduce time against message size for one algorithm over every GPU of the cluster. */
 struct AllReduceCurve
 {
@@ -39,7 +31,6 @@ struct EvaluationOutcome
     std::optional<model::Scenario> scenario;       ///< Empty when the JSON could not be read.
     std::optional<solvers::Evaluation> evaluation; ///< Empty when it could not be resolved.
     Diagnostics diagnostics;
-    std::vector<CoolingOption> coolingOptions;   ///< Empty until a solver reports a PUE.
     std::vector<AllReduceCurve> allReduceCurves; ///< Empty without a network result.
 
     /** Returns the first metric among \a keys that the evaluation has, or nullptr. */
@@ -47,9 +38,6 @@ struct EvaluationOutcome
     /** Returns the metrics of the evaluation (empty when there is none). */
     const std::vector<solvers::Metric>& metrics() const;
 };
-
-/** Returns the metric keys that may hold the annual PUE, in order of preference. */
-const std::vector<std::string>& pueKeys();
 
 /**
  * Reads, resolves and evaluates the scenario \a document against \a catalog. Never throws: an

@@ -2,8 +2,6 @@
 
 #include <QList>
 #include <QMainWindow>
-#include <QPointer>
-#include <memory>
 #include <nlohmann/json.hpp>
 
 class QLabel;
@@ -18,6 +16,8 @@ namespace dct::ui {
 class CompareView;
 class Dashboard;
 class DiagnosticsModel;
+class DocumentManager;
+class LibraryController;
 class MetricsModel;
 class ScenarioDocument;
 class ScenarioForm;
@@ -30,6 +30,10 @@ class TopologyView;
  * dashboard, topology, compare and all-figures views in the middle, the diagnostics below. The
  * library shows the scenario store at ScenarioStore::defaultPath() ($DCT_STORE overrides it), or
  * the bundled examples when the store cannot be used.
+ *
+ * The open documents live in a DocumentManager and the library in a LibraryController; the
+ * window holds the widgets, menus and actions, asks the questions (unsaved changes, file names)
+ * and shows the errors both report.
  */
 class MainWindow : public QMainWindow
 {
@@ -62,7 +66,7 @@ public:
      */
     bool openStore(const QString& path = {});
     /** Returns the store shown in the library, or nullptr when the store could not be used. */
-    StoreScenarioSource* store() const { return m_store.get(); }
+    StoreScenarioSource* store() const;
     /** Opens version \a version (0: the latest) of stored scenario \a name. */
     ScenarioDocument* openStored(const QString& name, int version = 0);
     /**
@@ -86,7 +90,7 @@ public:
     /** Makes \a document the one edited and shown. */
     void setCurrentDocument(ScenarioDocument* document);
     ScenarioDocument* currentDocument() const;
-    const QList<ScenarioDocument*>& documents() const { return m_documents; }
+    const QList<ScenarioDocument*>& documents() const;
     /** Selects the first diagnostic that names a field and focuses that field's editor. */
     bool focusFirstDiagnostic();
     /** Shows central view \a view. */
@@ -103,10 +107,14 @@ public:
     CompareView* compareView() const { return m_compare; }
     DiagnosticsModel* diagnosticsModel() const { return m_diagnosticsModel; }
     MetricsModel* metricsModel() const { return m_metricsModel; }
-    ScenarioLibraryModel* libraryModel() const { return m_libraryModel; }
-    QTreeView* libraryView() const { return m_library; }
+    ScenarioLibraryModel* libraryModel() const;
+    QTreeView* libraryView() const { return m_libraryView; }
     QTableView* diagnosticsTable() const { return m_diagnosticsTable; }
-    QUndoGroup* undoGroup() const { return m_undoGroup; }
+    QUndoGroup* undoGroup() const;
+    /** Returns the open documents, the current one and their undo stacks. */
+    DocumentManager* documentManager() const { return m_documents; }
+    /** Returns the scenario library: its model, the store, opening and saving stored ones. */
+    LibraryController* libraryController() const { return m_library; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -114,39 +122,33 @@ protected:
 private:
     void createActions();
     void createDocks();
+    void showCurrent();
     void refreshViews();
-    void refreshLibrary();
     void updateTitle();
-    void addRecent(const QString& path);
     void rebuildRecentMenu();
     void reportError(const QString& title, const QString& text, const QString& details = {});
     bool maybeSave(ScenarioDocument* document);
     void openDialog();
     bool saveCurrent();
     bool saveCurrentAs();
-    void newDocument();
     void activateLibraryItem(const QModelIndex& index);
     void exportReportDialog();
     void saveToLibraryDialog();
     void showHistory();
     QString selectedStoredName() const;
 
-    QList<ScenarioDocument*> m_documents;
-    QPointer<ScenarioDocument> m_current;
-    QUndoGroup* m_undoGroup;
+    DocumentManager* m_documents;
+    LibraryController* m_library;
     QTabWidget* m_tabs = nullptr;
     Dashboard* m_dashboard = nullptr;
     TopologyView* m_topology = nullptr;
     CompareView* m_compare = nullptr;
     ScenarioForm* m_form = nullptr;
-    QTreeView* m_library = nullptr;
+    QTreeView* m_libraryView = nullptr;
     QTableView* m_figuresTable = nullptr;
     QTableView* m_diagnosticsTable = nullptr;
     MetricsModel* m_metricsModel = nullptr;
     DiagnosticsModel* m_diagnosticsModel = nullptr;
-    ScenarioLibraryModel* m_libraryModel = nullptr;
-    std::shared_ptr<StoreScenarioSource> m_store;
-    int m_storeSourceIndex = -1;
     QList<QAction*> m_storeActions;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_status = nullptr;
