@@ -79,12 +79,22 @@ TEST_CASE("compare model shows deltas and marks the better value", "[ui][models]
 {
     CompareModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    const auto a = outcomeOf({{"cost.tco_usd", "TCO", 100e6, "USD", {}},
+    const auto a = outcomeOf({{"cost.tco_usd", "TCO", 100e6, "USD", {}, {solvers::Better::Lower}},
                               {"compute.gpus", "GPUs", 256, "", {}},
-                              {"compute.tokens_per_second", "Throughput", 1e6, "tokens/s", {}}});
-    const auto b = outcomeOf({{"cost.tco_usd", "TCO", 80e6, "USD", {}},
+                              {"compute.tokens_per_second",
+                               "Throughput",
+                               1e6,
+                               "tokens/s",
+                               {},
+                               {solvers::Better::Higher}}});
+    const auto b = outcomeOf({{"cost.tco_usd", "TCO", 80e6, "USD", {}, {solvers::Better::Lower}},
                               {"compute.gpus", "GPUs", 512, "", {}},
-                              {"compute.tokens_per_second", "Throughput", 2e6, "tokens/s", {}}});
+                              {"compute.tokens_per_second",
+                               "Throughput",
+                               2e6,
+                               "tokens/s",
+                               {},
+                               {solvers::Better::Higher}}});
     model.setScenarios({"A", "B"}, {a, b});
     REQUIRE(model.rowCount() == 3);
     REQUIRE(model.columnCount() == 5);
@@ -108,7 +118,7 @@ TEST_CASE("compare model shows deltas and marks the better value", "[ui][models]
           QStringLiteral("\u0394 B vs A"));
 
     // A figure only one scenario has is "n/a" in the other.
-    const auto c = outcomeOf({{"power.pue", "PUE", 1.2, "", {}}});
+    const auto c = outcomeOf({{"power.pue", "PUE", 1.2, "", {}, {solvers::Better::Lower}}});
     model.setScenarios({"A", "B", "C"}, {a, b, c});
     CHECK(model.columnCount() == 7);
     const int pue = model.rowOf("power.pue");
@@ -116,11 +126,22 @@ TEST_CASE("compare model shows deltas and marks the better value", "[ui][models]
     CHECK(model.index(pue, CompareModel::valueColumn(0)).data().toString() == "n/a");
 }
 
-TEST_CASE("compare directions: lower cost, time and PUE, higher throughput", "[ui][compare]")
+TEST_CASE("compare directions come from each metric's declared traits", "[ui][compare]")
 {
-    CHECK(CompareModel::direction("cost.tco_usd", "USD") < 0);
-    CHECK(CompareModel::direction("compute.training_days", "days") < 0);
-    CHECK(CompareModel::direction("power.pue", "") < 0);
-    CHECK(CompareModel::direction("compute.tokens_per_second", "tokens/s") > 0);
-    CHECK(CompareModel::direction("compute.gpus", "") == 0);
+    CHECK(CompareModel::direction(solvers::Better::Lower) < 0);
+    CHECK(CompareModel::direction(solvers::Better::Higher) > 0);
+    CHECK(CompareModel::direction(solvers::Better::Neither) == 0);
+
+    // A metric named like a power figure but declared neither (nodes per rack) marks no winner:
+    // a smaller cluster is not a better one.
+    CompareModel model;
+    const auto a = outcomeOf({{"power.nodes_per_rack", "Nodes per rack", 4, "", {}, {}}});
+    const auto b = outcomeOf({{"power.nodes_per_rack", "Nodes per rack", 2, "", {}, {}}});
+    model.setScenarios({"A", "B"}, {a, b});
+    const int row = model.rowOf("power.nodes_per_rack");
+    REQUIRE(row >= 0);
+    CHECK_FALSE(
+        model.index(row, CompareModel::valueColumn(0)).data(CompareModel::BestRole).toBool());
+    CHECK_FALSE(
+        model.index(row, CompareModel::valueColumn(1)).data(CompareModel::BestRole).toBool());
 }

@@ -5,7 +5,6 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
-#include <array>
 #include <cmath>
 #include <map>
 
@@ -24,27 +23,17 @@ int CompareModel::deltaColumn(int index)
     return 2 * index + 2;
 }
 
-int CompareModel::direction(const std::string& key, const std::string& unit)
+int CompareModel::direction(solvers::Better better)
 {
-    const auto has = [&key](const char* part) { return key.find(part) != std::string::npos; };
-    static const std::array<const char*, 13> higher = {
-        "tflops",     "pflops", "tokens_per_second", "mfu",          "bisection", "throughput",
-        "bandwidth",  "gbps",   "clock_factor",      "free_cooling", "busbw",     "algbw",
-        "utilization"};
-    for (const char* part : higher)
-        if (has(part))
-            return +1;
-    static const std::array<const char*, 14> lower = {"pue", "seconds", "days",  "cost", "tco",
-                                                      "usd", "hours",   "power", "loss", "_kw",
-                                                      "_mw", "latency", "capex", "opex"};
-    for (const char* part : lower)
-        if (has(part))
-            return -1;
-    static const std::array<const char*, 10> lowerUnits = {
-        "USD", "USD/month", "USD/year", "days", "h", "s", "ms", "us", "kW", "MW"};
-    for (const char* u : lowerUnits)
-        if (unit == u)
-            return -1;
+    // The direction each metric declares where the solver adds it (solvers/metric.h).
+    switch (better) {
+    case solvers::Better::Lower:
+        return -1;
+    case solvers::Better::Higher:
+        return +1;
+    case solvers::Better::Neither:
+        break;
+    }
     return 0;
 }
 
@@ -64,14 +53,14 @@ void CompareModel::setScenarios(
             auto it = rowOfKey.find(m.key);
             if (it == rowOfKey.end()) {
                 it = rowOfKey.emplace(m.key, m_rows.size()).first;
-                m_rows.push_back(
-                    {m.key, m.label, m.unit, std::vector<std::optional<double>>(n), -1});
+                m_rows.push_back({m.key, m.label, m.unit, std::vector<std::optional<double>>(n), -1,
+                                  direction(m.traits.better)});
             }
             m_rows[it->second].values[s] = m.value;
         }
     }
     for (auto& row : m_rows) {
-        const int dir = direction(row.key, row.unit);
+        const int dir = row.direction;
         if (dir == 0 || n < 2)
             continue;
         std::optional<double> best;
@@ -161,7 +150,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
             return text;
         }
         if (role == Qt::ForegroundRole && delta && *delta != 0.0) {
-            const int dir = direction(row.key, row.unit);
+            const int dir = row.direction;
             if (dir == 0)
                 return {};
             const bool better = (dir < 0) == (*delta < 0);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dct/solvers/metric.h"
 #include "dct/ui/evaluationoutcome.h"
 
 #include <QAbstractTableModel>
@@ -30,8 +31,9 @@ public:
     void setScenarios(const QStringList& titles,
                       const std::vector<std::shared_ptr<const EvaluationOutcome>>& outcomes);
 
-    /** Returns -1 when a lower value of the figure is better, +1 when higher, 0 when neither. */
-    static int direction(const std::string& key, const std::string& unit);
+    /** Returns -1 when a lower value is better, +1 when higher, 0 when neither (\a better is
+     *  what the metric declares). */
+    static int direction(solvers::Better better);
 
     /** Returns the column of scenario \a index's value. */
     static int valueColumn(int index);
@@ -56,6 +58,7 @@ private:
         std::string unit;
         std::vector<std::optional<double>> values; // One per scenario.
         int best = -1;                             // Scenario holding the better value.
+        int direction = 0;                         // -1 lower is better, +1 higher, 0 neither.
     };
     std::optional<double> deltaOf(const Row& row, int scenario) const;
 
