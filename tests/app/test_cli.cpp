@@ -4,10 +4,10 @@
 #include <sstream>
 
 using namespace dct;
+using nlohmann::json;
 using test::CliRun;
 using test::example;
 using test::runCli;
-using nlohmann::json;
 
 namespace {
 
@@ -69,8 +69,7 @@ TEST_CASE("eval --format csv has a header and one row per metric", "[cli][eval][
     CHECK(rows > 10);
 }
 
-TEST_CASE("Bad input exits 2 with a message naming the file and the path",
-          "[cli][bad-input]")
+TEST_CASE("Bad input exits 2 with a message naming the file and the path", "[cli][bad-input]")
 {
     struct Case
     {
@@ -127,8 +126,7 @@ TEST_CASE("validate reports valid examples", "[cli][validate]")
     const CliRun r = runCli({"validate", example("seed-h100-dallas-d2c.json")});
     CHECK(r.code == cli::ExitOk);
     CHECK_THAT(r.out, Catch::Contains("valid"));
-    const CliRun j =
-        runCli({"validate", "--format", "json", example("seed-h100-dallas-d2c.json")});
+    const CliRun j = runCli({"validate", "--format", "json", example("seed-h100-dallas-d2c.json")});
     CHECK(json::parse(j.out)["valid"] == true);
 }
 

@@ -4,10 +4,10 @@
 #include <sstream>
 
 using namespace dct;
+using nlohmann::json;
 using test::CliRun;
 using test::example;
 using test::runCli;
-using nlohmann::json;
 
 namespace {
 

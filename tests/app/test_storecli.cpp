@@ -4,7 +4,6 @@
 
 #include <fstream>
 #include <sstream>
-
 #include <unistd.h>
 
 using namespace dct;
@@ -16,8 +15,8 @@ namespace {
 
 fs::path scratch(const std::string& name)
 {
-    const fs::path dir = fs::temp_directory_path() /
-                         ("dct-storecli-" + name + "-" + std::to_string(::getpid()));
+    const fs::path dir =
+        fs::temp_directory_path() / ("dct-storecli-" + name + "-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
@@ -42,7 +41,8 @@ TEST_CASE("store list, import, history, restore and export", "[cli][store]")
     CHECK(list.out.find("seed-h100-dallas-d2c") != std::string::npos);
     CHECK(list.out.find("example") != std::string::npos);
 
-    Run imported = runCli({"store", "--store", store, "import", seed, "--name", "plan", "-t", "q3"});
+    Run imported =
+        runCli({"store", "--store", store, "import", seed, "--name", "plan", "-t", "q3"});
     REQUIRE(imported.code == 0);
     CHECK(imported.out == "plan: version 1\n");
     // A second import of another document is version 2.
@@ -62,7 +62,8 @@ TEST_CASE("store list, import, history, restore and export", "[cli][store]")
     CHECK(restored.out.find("restored as version 3") != std::string::npos);
 
     const fs::path exported = dir / "out.json";
-    REQUIRE(runCli({"store", "--store", store, "export", "plan", "-o", exported.string()}).code == 0);
+    REQUIRE(runCli({"store", "--store", store, "export", "plan", "-o", exported.string()}).code ==
+            0);
     CHECK(nlohmann::json::parse(slurp(exported)) == nlohmann::json::parse(slurp(seed)));
     Run v2 = runCli({"store", "--store", store, "show", "plan", "--version", "2"});
     CHECK(nlohmann::json::parse(v2.out)["compute"]["node_count"] == 64);

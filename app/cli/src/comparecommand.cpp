@@ -6,10 +6,9 @@
 #include "dct/model/catalog.h"
 #include "dct/solvers/evaluator.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -39,8 +38,8 @@ std::vector<Row> rows(const std::vector<ComparedScenario>& scenarios)
             auto it = index.find(m.key);
             if (it == index.end()) {
                 it = index.emplace(m.key, out.size()).first;
-                out.push_back({m.key, m.label, m.unit,
-                               std::vector<std::optional<double>>(scenarios.size())});
+                out.push_back(
+                    {m.key, m.label, m.unit, std::vector<std::optional<double>>(scenarios.size())});
             }
             out[it->second].values[s] = m.value;
         }

@@ -1,21 +1,18 @@
 #include "dct/cli/sweepcommand.h"
 
-#include "dct/model/atomicfile.h"
-
 #include "dct/cli/cli.h"
+#include "dct/model/atomicfile.h"
 #include "dct/model/catalog.h"
 #include "dct/model/scenarioio.h"
 #include "dct/study/sweepmerge.h"
 #include "dct/study/sweeprunner.h"
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
-
 #include <cmath>
+#include <fmt/format.h>
 #include <fstream>
 #include <ostream>
 #include <sstream>
-
 #include <unistd.h>
 
 namespace dct::cli {
@@ -47,8 +44,7 @@ std::string duration(double seconds)
 }
 
 /** Writes \a text (built by \a write) to \a path atomically, or to \a out when it is empty. */
-template <class F>
-Result<void> writeOutput(const std::string& path, std::ostream& out, F&& write)
+template <class F> Result<void> writeOutput(const std::string& path, std::ostream& out, F&& write)
 {
     if (path.empty()) {
         write(out);
@@ -69,8 +65,9 @@ SweepCommand::SweepCommand(CLI::App& app)
     m_sweep->add_option("spec", m_spec, "Sweep spec JSON file")->required();
     m_sweep->add_option("-f,--format", m_format, "Row format: csv or jsonl")
         ->check(CLI::IsMember({"csv", "jsonl"}));
-    m_sweep->add_option("-o,--output", m_output, "Output file (written atomically); stdout if "
-                                                 "absent");
+    m_sweep->add_option("-o,--output", m_output,
+                        "Output file (written atomically); stdout if "
+                        "absent");
     m_sweep->add_option("--shard", m_shard,
                         "Run part i of N (0 <= i < N), e.g. --shard "
                         "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT");
@@ -80,8 +77,9 @@ SweepCommand::SweepCommand(CLI::App& app)
     m_sweep->add_option("--merge", m_parts,
                         "Instead of running, join these shard outputs (as sweep-merge)");
     m_sweep->add_flag("-q,--quiet", m_quiet, "No progress bar and no summary");
-    m_sweep->add_flag("--progress", m_progress, "Show the progress bar even when stderr is not "
-                                                "a terminal");
+    m_sweep->add_flag("--progress", m_progress,
+                      "Show the progress bar even when stderr is not "
+                      "a terminal");
 
     m_mergeCommand = app.add_subcommand(
         "sweep-merge", "Join the outputs of sharded sweeps into exactly the unsharded output");
@@ -151,8 +149,8 @@ int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
             const double left = rate > 0 ? static_cast<double>(total - done) / rate : NAN;
-            const double share = total ? static_cast<double>(done) / static_cast<double>(total)
-                                       : 1.0;
+            const double share =
+                total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
             constexpr int width = 30;
             const int filled = static_cast<int>(share * width);
             err << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
@@ -163,8 +161,7 @@ int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std
                                duration(left))
                 << std::flush;
         };
-    const auto format = m_format == "jsonl" ? study::SweepFormat::Jsonl
-                                            : study::SweepFormat::Csv;
+    const auto format = m_format == "jsonl" ? study::SweepFormat::Jsonl : study::SweepFormat::Csv;
     study::SweepSummary summary;
     auto written = writeOutput(m_output, out, [&](std::ostream& stream) {
         summary = runner->run(options, format, stream);
@@ -187,17 +184,16 @@ int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std
         }
     }
     if (!m_quiet) {
-        const double rate = summary.seconds > 0
-                                ? static_cast<double>(summary.variants) / summary.seconds
-                                : 0.0;
+        const double rate =
+            summary.seconds > 0 ? static_cast<double>(summary.variants) / summary.seconds : 0.0;
         err << fmt::format("sweep: {} variants{} in {:.2f} s ({}/s): {} rows, {} filtered out, "
                            "{} failed",
                            summary.variants,
                            shard.count > 1 ? fmt::format(" (shard {}/{} of {})", shard.index,
                                                          shard.count, runner->variantCount())
                                            : std::string(),
-                           summary.seconds, shortCount(rate), summary.written,
-                           summary.filteredOut, summary.failed);
+                           summary.seconds, shortCount(rate), summary.written, summary.filteredOut,
+                           summary.failed);
         if (spec->objectives.size() >= 2)
             err << fmt::format(", {} on the Pareto front{}", summary.paretoRows.size(),
                                shard.count > 1 ? " of this shard" : "");

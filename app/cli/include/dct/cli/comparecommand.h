@@ -2,9 +2,8 @@
 
 #include "dct/solvers/evaluation.h"
 
-#include <nlohmann/json.hpp>
-
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
