@@ -45,12 +45,12 @@ ReportCommand::ReportCommand(CLI::App& app)
     m_report->add_option("--html", m_html, "Write the self-contained HTML report here");
 }
 
-bool ReportCommand::parsed() const
+CLI::App* ReportCommand::subcommand() const
 {
-    return m_report->parsed();
+    return m_report;
 }
 
-int ReportCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
+int ReportCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
 {
     if (m_pdf.empty() && m_html.empty()) {
         err << "dctwin-cli: error: report: nothing to write (accepted: --pdf FILE and/or "
@@ -60,7 +60,7 @@ int ReportCommand::run(const std::string& catalogDir, std::ostream& out, std::os
     int code = ExitOk;
     if (!m_html.empty()) {
         // HTML is rendered here, in process: the report layer needs no Qt.
-        auto catalog = loadCatalog(catalogDir, err);
+        auto catalog = loadCatalog(context.catalogDirectory, err);
         if (!catalog)
             return ExitUsage;
         std::vector<report::ReportScenario> scenarios;
@@ -88,8 +88,8 @@ int ReportCommand::run(const std::string& catalogDir, std::ostream& out, std::os
     const std::string found = rendererPath();
     std::vector<std::string> args = {found.empty() ? "dctwin-report" : found};
     args.insert(args.end(), m_files.begin(), m_files.end());
-    for (const auto& [flag, value] :
-         {std::pair<const char*, const std::string&>{"--pdf", m_pdf}, {"--catalog", catalogDir}})
+    for (const auto& [flag, value] : {std::pair<const char*, const std::string&>{"--pdf", m_pdf},
+                                      {"--catalog", context.catalogDirectory}})
         if (!value.empty()) {
             args.push_back(flag);
             args.push_back(value);

@@ -106,12 +106,12 @@ StoreCommand::StoreCommand(CLI::App& app)
     m_eval->add_option("-v,--version", m_version, "Version number (default: latest)");
 }
 
-bool StoreCommand::parsed() const
+CLI::App* StoreCommand::subcommand() const
 {
-    return m_store->parsed();
+    return m_store;
 }
 
-int StoreCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
+int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
 {
     store::StoreOpenOptions options;
     options.seedDirectory = model::Catalog::dataDirectory() / "examples";
@@ -266,8 +266,9 @@ int StoreCommand::run(const std::string& catalogDir, std::ostream& out, std::ost
         auto version = store.load(m_name, m_version);
         if (!version)
             return fail(version.error());
-        const auto dir = catalogDir.empty() ? model::Catalog::defaultDirectory()
-                                            : std::filesystem::path(catalogDir);
+        const auto dir = context.catalogDirectory.empty()
+                             ? model::Catalog::defaultDirectory()
+                             : std::filesystem::path(context.catalogDirectory);
         auto catalog = model::Catalog::load(dir);
         if (!catalog)
             return fail(catalog.error());

@@ -1,11 +1,11 @@
 #include "dct/cli/sweepcommand.h"
 
 #include "dct/cli/cli.h"
-#include "dct/model/atomicfile.h"
+#include "dct/cli/sweepmergecommand.h"
 #include "dct/model/catalog.h"
 #include "dct/model/scenarioio.h"
-#include "dct/study/sweepmerge.h"
 #include "dct/study/sweeprunner.h"
+#include "sweepoutput.h"
 
 #include <CLI/CLI.hpp>
 #include <cmath>
@@ -18,11 +18,6 @@
 namespace dct::cli {
 
 namespace {
-
-void printError(std::ostream& err, const Error& error)
-{
-    err << "dctwin-cli: error: " << error.toString() << "\n";
-}
 
 std::string shortCount(double n)
 {
@@ -41,18 +36,6 @@ std::string duration(double seconds)
     if (s >= 3600)
         return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
     return fmt::format("{}:{:02}", s / 60, s % 60);
-}
-
-/** Writes \a text (built by \a write) to \a path atomically, or to \a out when it is empty. */
-template <class F> Result<void> writeOutput(const std::string& path, std::ostream& out, F&& write)
-{
-    if (path.empty()) {
-        write(out);
-        return {};
-    }
-    // Beside the target, renamed at the end: a killed job leaves no half file that looks
-    // finished.
-    return writeFileAtomically(path, [&write](std::ostream& file) { write(file); });
 }
 
 } // namespace
@@ -80,48 +63,36 @@ SweepCommand::SweepCommand(CLI::App& app)
     m_sweep->add_flag("--progress", m_progress,
                       "Show the progress bar even when stderr is not "
                       "a terminal");
-
-    m_mergeCommand = app.add_subcommand(
-        "sweep-merge", "Join the outputs of sharded sweeps into exactly the unsharded output");
-    m_mergeCommand->add_option("parts", m_parts, "Shard outputs")->required();
-    m_mergeCommand->add_option("-o,--output", m_output, "Output file; stdout if absent");
-    m_mergeCommand->add_option("--spec", m_spec,
-                               "The sweep spec, to compute the Pareto front of the whole sweep");
-    m_mergeCommand->add_option("--pareto", m_pareto, "Write the Pareto front here (needs --spec)");
 }
 
-bool SweepCommand::parsed() const
+CLI::App* SweepCommand::subcommand() const
 {
-    return m_sweep->parsed() || m_mergeCommand->parsed();
+    return m_sweep;
 }
 
-int SweepCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
+int SweepCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
 {
-    if (m_mergeCommand->parsed() || !m_parts.empty())
-        return runMerge(out, err);
-    return runSweep(catalogDir, out, err);
-}
-
-int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std::ostream& err)
-{
+    if (!m_parts.empty())
+        return mergeSweepShards({m_parts, m_output, m_spec, m_pareto}, out, err);
     auto spec = study::readSweepSpecFile(m_spec);
     if (!spec) {
-        printError(err, spec.error());
+        printSweepError(err, spec.error());
         return ExitUsage;
     }
     study::SweepShard shard;
     if (!m_shard.empty()) {
         auto parsedShard = study::SweepShard::parse(m_shard);
         if (!parsedShard) {
-            printError(err, parsedShard.error());
+            printSweepError(err, parsedShard.error());
             return ExitUsage;
         }
         shard = *parsedShard;
     }
-    auto catalog = model::Catalog::load(catalogDir.empty() ? model::Catalog::defaultDirectory()
-                                                           : std::filesystem::path(catalogDir));
+    auto catalog = model::Catalog::load(context.catalogDirectory.empty()
+                                            ? model::Catalog::defaultDirectory()
+                                            : std::filesystem::path(context.catalogDirectory));
     if (!catalog) {
-        printError(err, catalog.error());
+        printSweepError(err, catalog.error());
         return ExitUsage;
     }
     auto base = model::readScenarioFile(spec->base);
@@ -134,7 +105,7 @@ int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std
     }
     auto runner = study::SweepRunner::create(*spec, *base.scenario, *catalog);
     if (!runner) {
-        printError(err, runner.error());
+        printSweepError(err, runner.error());
         return ExitUsage;
     }
 
@@ -163,23 +134,23 @@ int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std
         };
     const auto format = m_format == "jsonl" ? study::SweepFormat::Jsonl : study::SweepFormat::Csv;
     study::SweepSummary summary;
-    auto written = writeOutput(m_output, out, [&](std::ostream& stream) {
+    auto written = writeSweepOutput(m_output, out, [&](std::ostream& stream) {
         summary = runner->run(options, format, stream);
     });
     if (bar)
         err << "\n";
     if (!written) {
-        printError(err, written.error());
+        printSweepError(err, written.error());
         return ExitUsage;
     }
     if (!m_pareto.empty()) {
-        auto front = writeOutput(m_pareto, out, [&](std::ostream& stream) {
+        auto front = writeSweepOutput(m_pareto, out, [&](std::ostream& stream) {
             stream << runner->header(format);
             for (const auto& row : summary.paretoRows)
                 stream << row;
         });
         if (!front) {
-            printError(err, front.error());
+            printSweepError(err, front.error());
             return ExitUsage;
         }
     }
@@ -200,53 +171,6 @@ int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std
         err << "\n";
     }
     return summary.failed > 0 ? ExitEvaluation : ExitOk;
-}
-
-int SweepCommand::runMerge(std::ostream& out, std::ostream& err)
-{
-    std::vector<std::filesystem::path> parts(m_parts.begin(), m_parts.end());
-    auto merged = study::mergeSweepParts(parts);
-    if (!merged) {
-        printError(err, merged.error());
-        return ExitUsage;
-    }
-    if (!m_pareto.empty() && m_spec.empty()) {
-        err << "dctwin-cli: error: --pareto needs --spec (the objectives come from the spec)\n";
-        return ExitUsage;
-    }
-    auto written = writeOutput(m_output, out, [&](std::ostream& stream) {
-        stream << merged->header;
-        for (const auto& row : merged->rows)
-            stream << row.second;
-    });
-    if (!written) {
-        printError(err, written.error());
-        return ExitUsage;
-    }
-    if (!m_pareto.empty()) {
-        auto spec = study::readSweepSpecFile(m_spec);
-        if (!spec) {
-            printError(err, spec.error());
-            return ExitUsage;
-        }
-        auto front = study::paretoRows(*merged, spec->objectives);
-        if (!front) {
-            Error e = front.error();
-            e.file = m_spec;
-            printError(err, e);
-            return ExitUsage;
-        }
-        auto frontWritten = writeOutput(m_pareto, out, [&](std::ostream& stream) {
-            stream << merged->header;
-            for (const auto& row : *front)
-                stream << row;
-        });
-        if (!frontWritten) {
-            printError(err, frontWritten.error());
-            return ExitUsage;
-        }
-    }
-    return ExitOk;
 }
 
 } // namespace dct::cli

@@ -230,14 +230,14 @@ TopologyCommand::TopologyCommand(CLI::App& app)
                         "Skip building the explicit graph (max-flow, BFS, what-ifs)");
 }
 
-bool TopologyCommand::parsed() const
+CLI::App* TopologyCommand::subcommand() const
 {
-    return m_command && m_command->parsed();
+    return m_command;
 }
 
-int TopologyCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
+int TopologyCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
 {
-    auto catalog = loadCatalog(catalogDir, err);
+    auto catalog = loadCatalog(context.catalogDirectory, err);
     if (!catalog)
         return ExitUsage;
     LoadedScenario loaded = loadScenario(m_file, *catalog);
