@@ -145,6 +145,14 @@ TEST_CASE("Bad usage exits 2; --help exits 0 on every command", "[cli][usage]")
     }
 }
 
+TEST_CASE("dctwin-cli --version prints the project version", "[cli][version]")
+{
+    const CliRun r = runCli({"--version"});
+    CHECK(r.code == cli::ExitOk);
+    CHECK(r.out == "dctwin-cli " DCT_VERSION "\n");
+    CHECK(r.err.empty());
+}
+
 TEST_CASE("catalog lists kinds and shows an entry with its source", "[cli][catalog]")
 {
     const CliRun all = runCli({"catalog"});

@@ -6,6 +6,10 @@
 #include <memory>
 #include <ostream>
 
+#ifndef DCT_VERSION
+#error "DCT_VERSION must be defined (the CMake project version)"
+#endif
+
 namespace dct::cli {
 
 namespace {
@@ -17,6 +21,7 @@ void describeProgram(CLI::App& app, CommandContext& context)
                     "Evaluates scenario files (cluster, fabric, power, cooling, site, workload).");
     app.name("dctwin-cli");
     app.require_subcommand(1);
+    app.set_version_flag("--version", "dctwin-cli " DCT_VERSION);
     app.add_option("--catalog", context.catalogDirectory,
                    "Catalog folder (default: $DCT_DATA_DIR/catalog or the bundled data)");
 }
