@@ -18,6 +18,7 @@ TEST_CASE("compare: D2C and air twins side by side, deltas against the first", "
     REQUIRE(run.code == 0);
     const json doc = json::parse(run.out);
     REQUIRE(doc["scenarios"].size() == 2);
+    REQUIRE_FALSE(doc["metrics"].empty());
     bool sawPue = false;
     for (const auto& m : doc["metrics"]) {
         REQUIRE(m["values"].size() == 2);
@@ -33,7 +34,7 @@ TEST_CASE("compare: D2C and air twins side by side, deltas against the first", "
     CHECK(sawPue);
 }
 
-TEST_CASE("compare: table and csv formats; one file is a usage error", "[cli][compare]")
+TEST_CASE("compare: table and csv formats, and one file is a usage error", "[cli][compare]")
 {
     const std::string catalog = (test::dataDir() / "catalog").string();
     const auto table =
@@ -51,4 +52,6 @@ TEST_CASE("compare: table and csv formats; one file is a usage error", "[cli][co
     const auto one =
         runCli({"--catalog", catalog, "compare", example("seed-h100-dallas-d2c.json")});
     CHECK(one.code == 2);
+    CHECK(one.out.empty());
+    CHECK_THAT(one.err, Catch::Contains("files"));
 }
