@@ -4,10 +4,10 @@
 #include <sstream>
 
 using namespace dct;
+using nlohmann::json;
 using test::CliRun;
 using test::example;
 using test::runCli;
-using nlohmann::json;
 
 namespace {
 
@@ -31,7 +31,9 @@ std::string seedWith(const std::function<void(json&)>& edit)
 
 TEST_CASE("eval prints a table of figures for every example", "[cli][eval]")
 {
-    for (const auto& file : test::examples()) {
+    const auto files = test::examples();
+    REQUIRE_FALSE(files.empty());
+    for (const auto& file : files) {
         INFO(file.string());
         const CliRun r = runCli({"eval", file.string()});
         INFO(r.err);
@@ -69,8 +71,7 @@ TEST_CASE("eval --format csv has a header and one row per metric", "[cli][eval][
     CHECK(rows > 10);
 }
 
-TEST_CASE("Bad input exits 2 with a message naming the file and the path",
-          "[cli][bad-input]")
+TEST_CASE("Bad input exits 2 with a message naming the file and the path", "[cli][bad-input]")
 {
     struct Case
     {
@@ -127,24 +128,75 @@ TEST_CASE("validate reports valid examples", "[cli][validate]")
     const CliRun r = runCli({"validate", example("seed-h100-dallas-d2c.json")});
     CHECK(r.code == cli::ExitOk);
     CHECK_THAT(r.out, Catch::Contains("valid"));
-    const CliRun j =
-        runCli({"validate", "--format", "json", example("seed-h100-dallas-d2c.json")});
+    const CliRun j = runCli({"validate", "--format", "json", example("seed-h100-dallas-d2c.json")});
+    CHECK(j.code == cli::ExitOk);
     CHECK(json::parse(j.out)["valid"] == true);
 }
 
-TEST_CASE("Bad usage exits 2; --help exits 0 on every command", "[cli][usage]")
+TEST_CASE("Bad usage exits 2 and --help exits 0 on every command", "[cli][usage]")
 {
-    CHECK(runCli({}).code == cli::ExitUsage);
-    CHECK(runCli({"frobnicate"}).code == cli::ExitUsage);
-    CHECK(runCli({"eval"}).code == cli::ExitUsage);
-    CHECK(runCli({"eval", "--format", "xml", example("seed-h100-dallas-d2c.json")}).code ==
-          cli::ExitUsage);
-    for (const char* command : {"validate", "eval", "catalog", "schema"}) {
+    const CliRun none = runCli({});
+    CHECK(none.code == cli::ExitUsage);
+    CHECK_THAT(none.err, Catch::Contains("subcommand"));
+    const CliRun noFiles = runCli({"eval"});
+    CHECK(noFiles.code == cli::ExitUsage);
+    CHECK_THAT(noFiles.err, Catch::Contains("files"));
+    const CliRun xml = runCli({"eval", "--format", "xml", example("seed-h100-dallas-d2c.json")});
+    CHECK(xml.code == cli::ExitUsage);
+    CHECK_THAT(xml.err, Catch::Contains("xml"));
+    CHECK(xml.out.empty());
+    const auto commands = cli::commandNames();
+    REQUIRE_FALSE(commands.empty());
+    for (const auto& command : commands) {
         INFO(command);
         const CliRun r = runCli({command, "--help"});
         CHECK(r.code == cli::ExitOk);
         CHECK_THAT(r.out, Catch::Contains("Usage") || Catch::Contains("usage"));
+        CHECK_THAT(r.out, Catch::Contains(command));
     }
+}
+
+TEST_CASE("Every command of the table is listed by --help and an unknown one exits 2",
+          "[cli][usage][commands]")
+{
+    const std::vector<std::string> expected = {"validate", "eval",     "compare",    "catalog",
+                                               "schema",   "store",    "sweep",      "sweep-merge",
+                                               "report",   "topology", "collectives"};
+    const auto commands = cli::commandNames();
+    CHECK(commands == expected);
+
+    const CliRun help = runCli({"--help"});
+    CHECK(help.code == cli::ExitOk);
+    CHECK(help.err.empty());
+    REQUIRE_FALSE(commands.empty());
+    for (const auto& command : commands) {
+        INFO(command);
+        // Each subcommand is one line of the help: "  <name>  <description>".
+        CHECK_THAT(help.out, Catch::Contains("\n  " + command + " "));
+    }
+
+    const CliRun unknown = runCli({"frobnicate"});
+    CHECK(unknown.code == cli::ExitUsage);
+    // CLI11 reports an unknown name as a missing subcommand (it does not name it).
+    CHECK_THAT(unknown.err, Catch::Contains("A subcommand is required"));
+    CHECK(unknown.out.empty());
+}
+
+TEST_CASE("dctwin-cli --version prints the project version", "[cli][version]")
+{
+    const CliRun r = runCli({"--version"});
+    CHECK(r.code == cli::ExitOk);
+    CHECK(r.out == "dctwin-cli " DCT_VERSION "\n");
+    CHECK(r.err.empty());
+}
+
+TEST_CASE("schema prints the JSON Schema of scenario files", "[cli][schema]")
+{
+    const CliRun r = runCli({"schema"});
+    REQUIRE(r.code == cli::ExitOk);
+    CHECK(r.err.empty());
+    const json schema = json::parse(r.out);
+    CHECK(schema.contains("properties"));
 }
 
 TEST_CASE("catalog lists kinds and shows an entry with its source", "[cli][catalog]")
@@ -157,6 +209,66 @@ TEST_CASE("catalog lists kinds and shows an entry with its source", "[cli][catal
     const json entry = json::parse(one.out);
     CHECK(entry["ports"] == 64);
     CHECK_FALSE(entry["source"].get<std::string>().empty());
-    CHECK(runCli({"catalog", "gpu", "nonexistent"}).code == cli::ExitUsage);
-    CHECK(runCli({"catalog", "spaceship"}).code == cli::ExitUsage);
+    const CliRun gpus = runCli({"catalog", "gpu"});
+    CHECK(gpus.code == cli::ExitOk);
+    CHECK_THAT(gpus.out, Catch::Contains("h100-sxm5\n"));
+    const CliRun missing = runCli({"catalog", "gpu", "nonexistent"});
+    CHECK(missing.code == cli::ExitUsage);
+    CHECK_THAT(missing.err, Catch::Contains("no gpu with id 'nonexistent'"));
+    const CliRun kind = runCli({"catalog", "spaceship"});
+    CHECK(kind.code == cli::ExitUsage);
+    CHECK_THAT(kind.err, Catch::Contains("unknown catalog kind 'spaceship'"));
+}
+
+TEST_CASE("sweep --merge and sweep-merge join shards into the unsharded sweep", "[cli][sweep]")
+{
+    const auto dir = std::filesystem::temp_directory_path() / "dct-cli-sweep-merge";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string spec =
+        (test::dataDir() / "examples" / "sweeps" / "seed-nodes-cooling-site.json").string();
+    const std::string first = (dir / "part-0.csv").string();
+    const std::string second = (dir / "part-1.csv").string();
+
+    const CliRun whole = runCli({"sweep", spec, "-q"});
+    INFO(whole.err);
+    REQUIRE(whole.code == cli::ExitOk);
+    CHECK_THAT(whole.out, Catch::StartsWith("variant"));
+    for (const auto& [shard, path] : {std::pair{"0/2", first}, std::pair{"1/2", second}}) {
+        const CliRun part = runCli({"sweep", spec, "-q", "--shard", shard, "-o", path});
+        CHECK(part.code == cli::ExitOk);
+        CHECK(part.out.empty());
+    }
+
+    const CliRun merged = runCli({"sweep-merge", first, second});
+    CHECK(merged.code == cli::ExitOk);
+    CHECK(merged.out == whole.out);
+    const CliRun viaSweep = runCli({"sweep", spec, "--merge", first, second});
+    CHECK(viaSweep.code == cli::ExitOk);
+    CHECK(viaSweep.out == whole.out);
+
+    const CliRun noSpec = runCli({"sweep-merge", first, second, "--pareto", "front.csv"});
+    CHECK(noSpec.code == cli::ExitUsage);
+    CHECK_THAT(noSpec.err, Catch::Contains("--pareto needs --spec"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("report writes HTML in process and exits 2 with nothing to write", "[cli][report]")
+{
+    const CliRun nothing = runCli({"report", example("seed-h100-dallas-d2c.json")});
+    CHECK(nothing.code == cli::ExitUsage);
+    CHECK_THAT(nothing.err, Catch::Contains("nothing to write"));
+
+    const auto html = std::filesystem::temp_directory_path() / "dct-cli-report.html";
+    std::filesystem::remove(html);
+    const CliRun r =
+        runCli({"report", example("seed-h100-dallas-d2c.json"), "--html", html.string()});
+    INFO(r.err);
+    CHECK(r.code == cli::ExitOk);
+    std::ifstream in(html);
+    REQUIRE(in.good());
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK_THAT(text.str(), Catch::Contains("<html"));
+    std::filesystem::remove(html);
 }

@@ -3,21 +3,22 @@
 #include <sstream>
 
 using namespace dct;
+using nlohmann::json;
 using test::CliRun;
 using test::example;
 using test::runCli;
-using nlohmann::json;
 
 TEST_CASE("compare: D2C and air twins side by side, deltas against the first", "[cli][compare]")
 {
     const std::string catalog = (test::dataDir() / "catalog").string();
-    const auto run = runCli({"--catalog", catalog, "compare", "--format", "json",
-                             example("seed-h100-dallas-d2c.json"),
-                             example("legacy-air-h100-dallas.json")});
+    const auto run =
+        runCli({"--catalog", catalog, "compare", "--format", "json",
+                example("seed-h100-dallas-d2c.json"), example("legacy-air-h100-dallas.json")});
     INFO(run.err);
     REQUIRE(run.code == 0);
     const json doc = json::parse(run.out);
     REQUIRE(doc["scenarios"].size() == 2);
+    REQUIRE_FALSE(doc["metrics"].empty());
     bool sawPue = false;
     for (const auto& m : doc["metrics"]) {
         REQUIRE(m["values"].size() == 2);
@@ -33,20 +34,24 @@ TEST_CASE("compare: D2C and air twins side by side, deltas against the first", "
     CHECK(sawPue);
 }
 
-TEST_CASE("compare: table and csv formats; one file is a usage error", "[cli][compare]")
+TEST_CASE("compare: table and csv formats, and one file is a usage error", "[cli][compare]")
 {
     const std::string catalog = (test::dataDir() / "catalog").string();
-    const auto table = runCli({"--catalog", catalog, "compare", example("seed-h100-dallas-d2c.json"),
-                               example("legacy-air-h100-dallas.json")});
+    const auto table =
+        runCli({"--catalog", catalog, "compare", example("seed-h100-dallas-d2c.json"),
+                example("legacy-air-h100-dallas.json")});
     CHECK(table.code == 0);
     CHECK(table.out.find("PUE (annual)") != std::string::npos);
     CHECK(table.out.find("dB") != std::string::npos);
-    const auto csv = runCli({"--catalog", catalog, "compare", "-f", "csv",
-                             example("seed-h100-dallas-d2c.json"),
-                             example("legacy-air-h100-dallas.json")});
+    const auto csv =
+        runCli({"--catalog", catalog, "compare", "-f", "csv", example("seed-h100-dallas-d2c.json"),
+                example("legacy-air-h100-dallas.json")});
     CHECK(csv.code == 0);
     CHECK(csv.out.rfind("key,label,unit,", 0) == 0);
     CHECK(csv.out.find("\ncooling.pue,") != std::string::npos);
-    const auto one = runCli({"--catalog", catalog, "compare", example("seed-h100-dallas-d2c.json")});
+    const auto one =
+        runCli({"--catalog", catalog, "compare", example("seed-h100-dallas-d2c.json")});
     CHECK(one.code == 2);
+    CHECK(one.out.empty());
+    CHECK_THAT(one.err, Catch::Contains("files"));
 }

@@ -4,10 +4,10 @@
 #include <sstream>
 
 using namespace dct;
+using nlohmann::json;
 using test::CliRun;
 using test::example;
 using test::runCli;
-using nlohmann::json;
 
 namespace {
 
@@ -79,6 +79,8 @@ TEST_CASE("topology: a missing file exits 2", "[cli][topology][bad-input]")
 {
     const CliRun r = runCli({"topology", "/nonexistent/scenario.json"});
     CHECK(r.code == cli::ExitUsage);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::Contains("/nonexistent/scenario.json"));
 }
 
 // nccl-tests doc/PERFORMANCE.md: busbw = algbw x 2(n-1)/n for all-reduce, x (n-1)/n for
@@ -159,4 +161,6 @@ TEST_CASE("collectives: an algorithm that does not apply exits 1, a bad op exits
     const CliRun bad =
         runCli({"collectives", "--op", "broadcast", example("dgx-superpod-4su.json")});
     CHECK(bad.code == cli::ExitUsage);
+    CHECK(bad.out.empty());
+    CHECK_THAT(bad.err, Catch::Contains("broadcast"));
 }

@@ -4,7 +4,6 @@
 
 #include <fstream>
 #include <sstream>
-
 #include <unistd.h>
 
 using namespace dct;
@@ -16,8 +15,8 @@ namespace {
 
 fs::path scratch(const std::string& name)
 {
-    const fs::path dir = fs::temp_directory_path() /
-                         ("dct-storecli-" + name + "-" + std::to_string(::getpid()));
+    const fs::path dir =
+        fs::temp_directory_path() / ("dct-storecli-" + name + "-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
@@ -42,7 +41,8 @@ TEST_CASE("store list, import, history, restore and export", "[cli][store]")
     CHECK(list.out.find("seed-h100-dallas-d2c") != std::string::npos);
     CHECK(list.out.find("example") != std::string::npos);
 
-    Run imported = runCli({"store", "--store", store, "import", seed, "--name", "plan", "-t", "q3"});
+    Run imported =
+        runCli({"store", "--store", store, "import", seed, "--name", "plan", "-t", "q3"});
     REQUIRE(imported.code == 0);
     CHECK(imported.out == "plan: version 1\n");
     // A second import of another document is version 2.
@@ -50,8 +50,9 @@ TEST_CASE("store list, import, history, restore and export", "[cli][store]")
     changed["compute"]["node_count"] = 64;
     const fs::path changedFile = dir / "changed.json";
     std::ofstream(changedFile) << changed.dump(2);
-    REQUIRE(runCli({"store", "--store", store, "import", changedFile.string(), "-n", "plan"}).out ==
-            "plan: version 2\n");
+    Run second = runCli({"store", "--store", store, "import", changedFile.string(), "-n", "plan"});
+    REQUIRE(second.code == 0);
+    REQUIRE(second.out == "plan: version 2\n");
 
     Run history = runCli({"store", "--store", store, "history", "plan", "-f", "json"});
     REQUIRE(history.code == 0);
@@ -62,12 +63,16 @@ TEST_CASE("store list, import, history, restore and export", "[cli][store]")
     CHECK(restored.out.find("restored as version 3") != std::string::npos);
 
     const fs::path exported = dir / "out.json";
-    REQUIRE(runCli({"store", "--store", store, "export", "plan", "-o", exported.string()}).code == 0);
+    Run exportRun = runCli({"store", "--store", store, "export", "plan", "-o", exported.string()});
+    REQUIRE(exportRun.code == 0);
+    CHECK(exportRun.out == "plan: version 3 written to " + exported.string() + "\n");
     CHECK(nlohmann::json::parse(slurp(exported)) == nlohmann::json::parse(slurp(seed)));
     Run v2 = runCli({"store", "--store", store, "show", "plan", "--version", "2"});
+    REQUIRE(v2.code == 0);
     CHECK(nlohmann::json::parse(v2.out)["compute"]["node_count"] == 64);
 
     Run tagged = runCli({"store", "--store", store, "list", "--tag", "q3", "-f", "json"});
+    REQUIRE(tagged.code == 0);
     REQUIRE(nlohmann::json::parse(tagged.out).size() == 1);
     fs::remove_all(dir);
 }
@@ -106,6 +111,8 @@ TEST_CASE("store refuses bad input with exit code 2 and a clear message", "[cli]
     Run junk = runCli({"store", "--store", store, "import", broken.string()});
     CHECK(junk.code == 2);
     CHECK(junk.err.find("/compute/node_count") != std::string::npos);
-    CHECK(runCli({"store", "--store", store, "show", "broken"}).code == 2); // nothing was saved
+    Run unsaved = runCli({"store", "--store", store, "show", "broken"}); // nothing was saved
+    CHECK(unsaved.code == 2);
+    CHECK(unsaved.err.find("no scenario named 'broken'") != std::string::npos);
     fs::remove_all(dir);
 }

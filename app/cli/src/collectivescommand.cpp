@@ -115,14 +115,14 @@ CollectivesCommand::CollectivesCommand(CLI::App& app)
         ->check(CLI::IsMember({"table", "csv", "json"}));
 }
 
-bool CollectivesCommand::parsed() const
+CLI::App* CollectivesCommand::subcommand() const
 {
-    return m_command && m_command->parsed();
+    return m_command;
 }
 
-int CollectivesCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
+int CollectivesCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
 {
-    auto catalog = loadCatalog(catalogDir, err);
+    auto catalog = loadCatalog(context.catalogDirectory, err);
     if (!catalog)
         return ExitUsage;
     LoadedScenario loaded = loadScenario(m_file, *catalog);

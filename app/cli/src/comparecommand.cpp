@@ -6,10 +6,10 @@
 #include "dct/model/catalog.h"
 #include "dct/solvers/evaluator.h"
 
-#include <fmt/format.h>
-
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -39,8 +39,8 @@ std::vector<Row> rows(const std::vector<ComparedScenario>& scenarios)
             auto it = index.find(m.key);
             if (it == index.end()) {
                 it = index.emplace(m.key, out.size()).first;
-                out.push_back({m.key, m.label, m.unit,
-                               std::vector<std::optional<double>>(scenarios.size())});
+                out.push_back(
+                    {m.key, m.label, m.unit, std::vector<std::optional<double>>(scenarios.size())});
             }
             out[it->second].values[s] = m.value;
         }
@@ -183,19 +183,34 @@ std::string comparisonCsv(const std::vector<ComparedScenario>& scenarios)
     return out;
 }
 
-int commandCompare(const std::vector<std::string>& files, const std::string& catalogDir,
-                   const std::string& format, std::ostream& out, std::ostream& err)
+CompareCommand::CompareCommand(CLI::App& app)
 {
-    if (files.size() < 2) {
+    m_subcommand = app.add_subcommand(
+        "compare", "Evaluate scenario files and print them side by side with deltas to the first");
+    m_subcommand->add_option("files", m_files, "Scenario JSON files (at least two)")
+        ->required()
+        ->expected(2, -1);
+    m_subcommand->add_option("-f,--format", m_format, "Output format: table, json or csv")
+        ->check(CLI::IsMember({"table", "json", "csv"}));
+}
+
+CLI::App* CompareCommand::subcommand() const
+{
+    return m_subcommand;
+}
+
+int CompareCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
+{
+    if (m_files.size() < 2) {
         err << "dctwin-cli: error: compare needs at least two scenario files\n";
         return ExitUsage;
     }
-    auto catalog = loadCatalog(catalogDir, err);
+    auto catalog = loadCatalog(context.catalogDirectory, err);
     if (!catalog)
         return ExitUsage;
     std::vector<ComparedScenario> scenarios;
     int code = ExitOk;
-    for (const auto& file : files) {
+    for (const auto& file : m_files) {
         LoadedScenario loaded = loadScenario(file, *catalog);
         if (!loaded.resolved) {
             for (const auto& d : loaded.diagnostics)
@@ -215,9 +230,9 @@ int commandCompare(const std::vector<std::string>& files, const std::string& cat
         }
         scenarios.push_back(std::move(s));
     }
-    if (format == "json")
+    if (m_format == "json")
         out << comparisonJson(scenarios).dump(2) << "\n";
-    else if (format == "csv")
+    else if (m_format == "csv")
         out << comparisonCsv(scenarios);
     else
         out << comparisonTable(scenarios);

@@ -5,11 +5,9 @@
 #include "dct/report/reportrenderer.h"
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <filesystem>
 #include <ostream>
-
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,9 +24,9 @@ std::string rendererPath()
     std::error_code ec;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        for (const auto& candidate : {self.parent_path() / "dctwin-report",
-                                      self.parent_path().parent_path() / "report" /
-                                          "dctwin-report"})
+        for (const auto& candidate :
+             {self.parent_path() / "dctwin-report",
+              self.parent_path().parent_path() / "report" / "dctwin-report"})
             if (std::filesystem::exists(candidate, ec))
                 return candidate.string();
     }
@@ -39,19 +37,20 @@ std::string rendererPath()
 
 ReportCommand::ReportCommand(CLI::App& app)
 {
-    m_report = app.add_subcommand("report", "Render a PDF and/or HTML report of one scenario, or "
-                                            "a comparison of several (the PDF through dctwin-report)");
+    m_report =
+        app.add_subcommand("report", "Render a PDF and/or HTML report of one scenario, or "
+                                     "a comparison of several (the PDF through dctwin-report)");
     m_report->add_option("files", m_files, "Scenario JSON files")->required();
     m_report->add_option("--pdf", m_pdf, "Write the PDF report here");
     m_report->add_option("--html", m_html, "Write the self-contained HTML report here");
 }
 
-bool ReportCommand::parsed() const
+CLI::App* ReportCommand::subcommand() const
 {
-    return m_report->parsed();
+    return m_report;
 }
 
-int ReportCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
+int ReportCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
 {
     if (m_pdf.empty() && m_html.empty()) {
         err << "dctwin-cli: error: report: nothing to write (accepted: --pdf FILE and/or "
@@ -61,7 +60,7 @@ int ReportCommand::run(const std::string& catalogDir, std::ostream& out, std::os
     int code = ExitOk;
     if (!m_html.empty()) {
         // HTML is rendered here, in process: the report layer needs no Qt.
-        auto catalog = loadCatalog(catalogDir, err);
+        auto catalog = loadCatalog(context.catalogDirectory, err);
         if (!catalog)
             return ExitUsage;
         std::vector<report::ReportScenario> scenarios;
@@ -90,7 +89,7 @@ int ReportCommand::run(const std::string& catalogDir, std::ostream& out, std::os
     std::vector<std::string> args = {found.empty() ? "dctwin-report" : found};
     args.insert(args.end(), m_files.begin(), m_files.end());
     for (const auto& [flag, value] : {std::pair<const char*, const std::string&>{"--pdf", m_pdf},
-                                      {"--catalog", catalogDir}})
+                                      {"--catalog", context.catalogDirectory}})
         if (!value.empty()) {
             args.push_back(flag);
             args.push_back(value);
@@ -111,8 +110,8 @@ int ReportCommand::run(const std::string& catalogDir, std::ostream& out, std::os
     }
     int status = 0;
     if (::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) {
-        err << "dctwin-cli: error: report: dctwin-report stopped abnormally while writing "
-            << m_pdf << "\n";
+        err << "dctwin-cli: error: report: dctwin-report stopped abnormally while writing " << m_pdf
+            << "\n";
         return ExitUsage;
     }
     return std::max(code, WEXITSTATUS(status));

@@ -1,20 +1,18 @@
 #include "dct/cli/storecommand.h"
 
-#include "dct/model/atomicfile.h"
-
 #include "dct/cli/cli.h"
 #include "dct/cli/output.h"
+#include "dct/model/atomicfile.h"
 #include "dct/model/catalog.h"
 #include "dct/model/contenthash.h"
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
-#include "dct/store/scenariostore.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/modelversion.h"
+#include "dct/store/scenariostore.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-
 #include <fstream>
 #include <ostream>
 
@@ -39,9 +37,12 @@ std::string joined(const std::vector<std::string>& items, const char* separator 
 
 json summaryJson(const store::StoredScenario& s)
 {
-    return {{"name", s.name},       {"latest_version", s.latestVersion},
-            {"versions", s.versionCount}, {"created_at", s.createdAt},
-            {"updated_at", s.updatedAt},  {"tags", s.tags},
+    return {{"name", s.name},
+            {"latest_version", s.latestVersion},
+            {"versions", s.versionCount},
+            {"created_at", s.createdAt},
+            {"updated_at", s.updatedAt},
+            {"tags", s.tags},
             {"notes", s.notes}};
 }
 
@@ -105,12 +106,12 @@ StoreCommand::StoreCommand(CLI::App& app)
     m_eval->add_option("-v,--version", m_version, "Version number (default: latest)");
 }
 
-bool StoreCommand::parsed() const
+CLI::App* StoreCommand::subcommand() const
 {
-    return m_store->parsed();
+    return m_store;
 }
 
-int StoreCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
+int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
 {
     store::StoreOpenOptions options;
     options.seedDirectory = model::Catalog::dataDirectory() / "examples";
@@ -165,8 +166,9 @@ int StoreCommand::run(const std::string& catalogDir, std::ostream& out, std::ost
     }
     if (m_import->parsed()) {
         if (!m_name.empty() && m_files.size() > 1)
-            return fail(Error{"", "", "--name applies to one file, but " +
-                                          std::to_string(m_files.size()) + " were given",
+            return fail(Error{"", "",
+                              "--name applies to one file, but " + std::to_string(m_files.size()) +
+                                  " were given",
                               "one file with --name, or several without"});
         int code = ExitOk;
         for (const auto& file : m_files) {
@@ -187,8 +189,8 @@ int StoreCommand::run(const std::string& catalogDir, std::ostream& out, std::ost
             }
             const std::string name =
                 m_name.empty() ? std::filesystem::path(file).stem().string() : m_name;
-            auto version = store.save(name, text,
-                                      m_comment.empty() ? "imported from " + file : m_comment);
+            auto version =
+                store.save(name, text, m_comment.empty() ? "imported from " + file : m_comment);
             if (!version) {
                 code = fail(version.error());
                 continue;
@@ -239,8 +241,7 @@ int StoreCommand::run(const std::string& catalogDir, std::ostream& out, std::ost
         auto version = store.restore(m_name, m_version);
         if (!version)
             return fail(version.error());
-        out << m_name << ": version " << m_version << " restored as version " << *version
-            << "\n";
+        out << m_name << ": version " << m_version << " restored as version " << *version << "\n";
         return ExitOk;
     }
     if (m_tag->parsed()) {
@@ -265,22 +266,22 @@ int StoreCommand::run(const std::string& catalogDir, std::ostream& out, std::ost
         auto version = store.load(m_name, m_version);
         if (!version)
             return fail(version.error());
-        const auto dir = catalogDir.empty() ? model::Catalog::defaultDirectory()
-                                            : std::filesystem::path(catalogDir);
+        const auto dir = context.catalogDirectory.empty()
+                             ? model::Catalog::defaultDirectory()
+                             : std::filesystem::path(context.catalogDirectory);
         auto catalog = model::Catalog::load(dir);
         if (!catalog)
             return fail(catalog.error());
-        const std::string hash = store::ScenarioStore::inputsHash(
-            version->json, model::catalogFingerprint(*catalog));
-        auto cached = store.cachedEvaluation(m_name, version->version, hash,
-                                             solvers::modelVersion);
+        const std::string hash =
+            store::ScenarioStore::inputsHash(version->json, model::catalogFingerprint(*catalog));
+        auto cached = store.cachedEvaluation(m_name, version->version, hash, solvers::modelVersion);
         if (!cached)
             return fail(cached.error());
         if (cached->has_value()) {
             err << m_name << ": version " << version->version << ": cached result\n";
             out << **cached << "\n";
             return json::parse(**cached, nullptr, false).value("ok", true) ? ExitOk
-                                                                          : ExitEvaluation;
+                                                                           : ExitEvaluation;
         }
         const std::string label = "store:" + m_name + "@" + std::to_string(version->version);
         auto read = model::readScenarioText(version->json, label);
@@ -297,8 +298,8 @@ int StoreCommand::run(const std::string& catalogDir, std::ostream& out, std::ost
         }
         solvers::Evaluation e = solvers::evaluate(*resolved.resolved);
         const std::string result = evaluationJson(e, label).dump(2);
-        if (auto r = store.storeEvaluation(m_name, version->version, hash,
-                                           solvers::modelVersion, result);
+        if (auto r = store.storeEvaluation(m_name, version->version, hash, solvers::modelVersion,
+                                           result);
             !r)
             return fail(r.error());
         out << result << "\n";

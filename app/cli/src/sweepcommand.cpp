@@ -1,31 +1,23 @@
 #include "dct/cli/sweepcommand.h"
 
-#include "dct/model/atomicfile.h"
-
 #include "dct/cli/cli.h"
+#include "dct/cli/sweepmergecommand.h"
 #include "dct/model/catalog.h"
 #include "dct/model/scenarioio.h"
-#include "dct/study/sweepmerge.h"
 #include "dct/study/sweeprunner.h"
+#include "sweepoutput.h"
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
-
 #include <cmath>
+#include <fmt/format.h>
 #include <fstream>
 #include <ostream>
 #include <sstream>
-
 #include <unistd.h>
 
 namespace dct::cli {
 
 namespace {
-
-void printError(std::ostream& err, const Error& error)
-{
-    err << "dctwin-cli: error: " << error.toString() << "\n";
-}
 
 std::string shortCount(double n)
 {
@@ -46,19 +38,6 @@ std::string duration(double seconds)
     return fmt::format("{}:{:02}", s / 60, s % 60);
 }
 
-/** Writes \a text (built by \a write) to \a path atomically, or to \a out when it is empty. */
-template <class F>
-Result<void> writeOutput(const std::string& path, std::ostream& out, F&& write)
-{
-    if (path.empty()) {
-        write(out);
-        return {};
-    }
-    // Beside the target, renamed at the end: a killed job leaves no half file that looks
-    // finished.
-    return writeFileAtomically(path, [&write](std::ostream& file) { write(file); });
-}
-
 } // namespace
 
 SweepCommand::SweepCommand(CLI::App& app)
@@ -69,8 +48,9 @@ SweepCommand::SweepCommand(CLI::App& app)
     m_sweep->add_option("spec", m_spec, "Sweep spec JSON file")->required();
     m_sweep->add_option("-f,--format", m_format, "Row format: csv or jsonl")
         ->check(CLI::IsMember({"csv", "jsonl"}));
-    m_sweep->add_option("-o,--output", m_output, "Output file (written atomically); stdout if "
-                                                 "absent");
+    m_sweep->add_option("-o,--output", m_output,
+                        "Output file (written atomically); stdout if "
+                        "absent");
     m_sweep->add_option("--shard", m_shard,
                         "Run part i of N (0 <= i < N), e.g. --shard "
                         "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT");
@@ -80,50 +60,39 @@ SweepCommand::SweepCommand(CLI::App& app)
     m_sweep->add_option("--merge", m_parts,
                         "Instead of running, join these shard outputs (as sweep-merge)");
     m_sweep->add_flag("-q,--quiet", m_quiet, "No progress bar and no summary");
-    m_sweep->add_flag("--progress", m_progress, "Show the progress bar even when stderr is not "
-                                                "a terminal");
-
-    m_mergeCommand = app.add_subcommand(
-        "sweep-merge", "Join the outputs of sharded sweeps into exactly the unsharded output");
-    m_mergeCommand->add_option("parts", m_parts, "Shard outputs")->required();
-    m_mergeCommand->add_option("-o,--output", m_output, "Output file; stdout if absent");
-    m_mergeCommand->add_option("--spec", m_spec,
-                               "The sweep spec, to compute the Pareto front of the whole sweep");
-    m_mergeCommand->add_option("--pareto", m_pareto, "Write the Pareto front here (needs --spec)");
+    m_sweep->add_flag("--progress", m_progress,
+                      "Show the progress bar even when stderr is not "
+                      "a terminal");
 }
 
-bool SweepCommand::parsed() const
+CLI::App* SweepCommand::subcommand() const
 {
-    return m_sweep->parsed() || m_mergeCommand->parsed();
+    return m_sweep;
 }
 
-int SweepCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
+int SweepCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
 {
-    if (m_mergeCommand->parsed() || !m_parts.empty())
-        return runMerge(out, err);
-    return runSweep(catalogDir, out, err);
-}
-
-int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std::ostream& err)
-{
+    if (!m_parts.empty())
+        return mergeSweepShards({m_parts, m_output, m_spec, m_pareto}, out, err);
     auto spec = study::readSweepSpecFile(m_spec);
     if (!spec) {
-        printError(err, spec.error());
+        printSweepError(err, spec.error());
         return ExitUsage;
     }
     study::SweepShard shard;
     if (!m_shard.empty()) {
         auto parsedShard = study::SweepShard::parse(m_shard);
         if (!parsedShard) {
-            printError(err, parsedShard.error());
+            printSweepError(err, parsedShard.error());
             return ExitUsage;
         }
         shard = *parsedShard;
     }
-    auto catalog = model::Catalog::load(catalogDir.empty() ? model::Catalog::defaultDirectory()
-                                                           : std::filesystem::path(catalogDir));
+    auto catalog = model::Catalog::load(context.catalogDirectory.empty()
+                                            ? model::Catalog::defaultDirectory()
+                                            : std::filesystem::path(context.catalogDirectory));
     if (!catalog) {
-        printError(err, catalog.error());
+        printSweepError(err, catalog.error());
         return ExitUsage;
     }
     auto base = model::readScenarioFile(spec->base);
@@ -136,7 +105,7 @@ int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std
     }
     auto runner = study::SweepRunner::create(*spec, *base.scenario, *catalog);
     if (!runner) {
-        printError(err, runner.error());
+        printSweepError(err, runner.error());
         return ExitUsage;
     }
 
@@ -151,8 +120,8 @@ int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
             const double left = rate > 0 ? static_cast<double>(total - done) / rate : NAN;
-            const double share = total ? static_cast<double>(done) / static_cast<double>(total)
-                                       : 1.0;
+            const double share =
+                total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
             constexpr int width = 30;
             const int filled = static_cast<int>(share * width);
             err << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
@@ -163,94 +132,45 @@ int SweepCommand::runSweep(const std::string& catalogDir, std::ostream& out, std
                                duration(left))
                 << std::flush;
         };
-    const auto format = m_format == "jsonl" ? study::SweepFormat::Jsonl
-                                            : study::SweepFormat::Csv;
+    const auto format = m_format == "jsonl" ? study::SweepFormat::Jsonl : study::SweepFormat::Csv;
     study::SweepSummary summary;
-    auto written = writeOutput(m_output, out, [&](std::ostream& stream) {
+    auto written = writeSweepOutput(m_output, out, [&](std::ostream& stream) {
         summary = runner->run(options, format, stream);
     });
     if (bar)
         err << "\n";
     if (!written) {
-        printError(err, written.error());
+        printSweepError(err, written.error());
         return ExitUsage;
     }
     if (!m_pareto.empty()) {
-        auto front = writeOutput(m_pareto, out, [&](std::ostream& stream) {
+        auto front = writeSweepOutput(m_pareto, out, [&](std::ostream& stream) {
             stream << runner->header(format);
             for (const auto& row : summary.paretoRows)
                 stream << row;
         });
         if (!front) {
-            printError(err, front.error());
+            printSweepError(err, front.error());
             return ExitUsage;
         }
     }
     if (!m_quiet) {
-        const double rate = summary.seconds > 0
-                                ? static_cast<double>(summary.variants) / summary.seconds
-                                : 0.0;
+        const double rate =
+            summary.seconds > 0 ? static_cast<double>(summary.variants) / summary.seconds : 0.0;
         err << fmt::format("sweep: {} variants{} in {:.2f} s ({}/s): {} rows, {} filtered out, "
                            "{} failed",
                            summary.variants,
                            shard.count > 1 ? fmt::format(" (shard {}/{} of {})", shard.index,
                                                          shard.count, runner->variantCount())
                                            : std::string(),
-                           summary.seconds, shortCount(rate), summary.written,
-                           summary.filteredOut, summary.failed);
+                           summary.seconds, shortCount(rate), summary.written, summary.filteredOut,
+                           summary.failed);
         if (spec->objectives.size() >= 2)
             err << fmt::format(", {} on the Pareto front{}", summary.paretoRows.size(),
                                shard.count > 1 ? " of this shard" : "");
         err << "\n";
     }
     return summary.failed > 0 ? ExitEvaluation : ExitOk;
-}
-
-int SweepCommand::runMerge(std::ostream& out, std::ostream& err)
-{
-    std::vector<std::filesystem::path> parts(m_parts.begin(), m_parts.end());
-    auto merged = study::mergeSweepParts(parts);
-    if (!merged) {
-        printError(err, merged.error());
-        return ExitUsage;
-    }
-    if (!m_pareto.empty() && m_spec.empty()) {
-        err << "dctwin-cli: error: --pareto needs --spec (the objectives come from the spec)\n";
-        return ExitUsage;
-    }
-    auto written = writeOutput(m_output, out, [&](std::ostream& stream) {
-        stream << merged->header;
-        for (const auto& row : merged->rows)
-            stream << row.second;
-    });
-    if (!written) {
-        printError(err, written.error());
-        return ExitUsage;
-    }
-    if (!m_pareto.empty()) {
-        auto spec = study::readSweepSpecFile(m_spec);
-        if (!spec) {
-            printError(err, spec.error());
-            return ExitUsage;
-        }
-        auto front = study::paretoRows(*merged, spec->objectives);
-        if (!front) {
-            Error e = front.error();
-            e.file = m_spec;
-            printError(err, e);
-            return ExitUsage;
-        }
-        auto frontWritten = writeOutput(m_pareto, out, [&](std::ostream& stream) {
-            stream << merged->header;
-            for (const auto& row : *front)
-                stream << row;
-        });
-        if (!frontWritten) {
-            printError(err, frontWritten.error());
-            return ExitUsage;
-        }
-    }
-    return ExitOk;
 }
 
 } // namespace dct::cli

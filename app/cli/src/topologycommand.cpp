@@ -10,9 +10,8 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
 namespace dct::cli {
@@ -165,8 +164,8 @@ std::string topologyTable(const model::ResolvedScenario& r, const solvers::Netwo
     const solvers::TopologyResult& t = n.topology;
     std::string s;
     s += fmt::format("{}\nFabric: {}, {} tier(s), {} plane(s) of {}-port {} switches\n",
-                     r.scenario.name, topologyName(r.scenario.network.topology), t.tiers,
-                     t.planes, t.switchPorts, r.fabricSwitch.id);
+                     r.scenario.name, topologyName(r.scenario.network.topology), t.tiers, t.planes,
+                     t.switchPorts, r.fabricSwitch.id);
     s += fmt::format("Nodes {}   NICs {}   endpoints {}", formatNumber(double(t.nodes)),
                      formatNumber(double(t.nics)), formatNumber(double(t.endpoints)));
     if (t.scalableUnits > 0)
@@ -221,7 +220,8 @@ TopologyCommand::TopologyCommand(CLI::App& app)
     m_command = app.add_subcommand(
         "topology", "Print the fabric of a scenario: switches, ports, links and cables per tier");
     m_command->add_option("file", m_file, "Scenario JSON file")->required();
-    m_command->add_option("--dot", m_dotPath, "Write the fabric graph as Graphviz DOT to this file");
+    m_command->add_option("--dot", m_dotPath,
+                          "Write the fabric graph as Graphviz DOT to this file");
     m_command->add_option("-f,--format", m_format, "Output format: table or json")
         ->check(CLI::IsMember({"table", "json"}));
     m_command->add_flag("--nccl-env", m_ncclEnv,
@@ -230,14 +230,14 @@ TopologyCommand::TopologyCommand(CLI::App& app)
                         "Skip building the explicit graph (max-flow, BFS, what-ifs)");
 }
 
-bool TopologyCommand::parsed() const
+CLI::App* TopologyCommand::subcommand() const
 {
-    return m_command && m_command->parsed();
+    return m_command;
 }
 
-int TopologyCommand::run(const std::string& catalogDir, std::ostream& out, std::ostream& err)
+int TopologyCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
 {
-    auto catalog = loadCatalog(catalogDir, err);
+    auto catalog = loadCatalog(context.catalogDirectory, err);
     if (!catalog)
         return ExitUsage;
     LoadedScenario loaded = loadScenario(m_file, *catalog);

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
+#include <vector>
 
 namespace dct::cli {
 
@@ -14,5 +16,8 @@ enum ExitCode
 
 /** Runs dctwin-cli with \a argv, writing results to \a out and messages to \a err. */
 int run(int argc, char** argv, std::ostream& out, std::ostream& err);
+
+/** Returns the name of every command registered in the command table, in the order of --help. */
+std::vector<std::string> commandNames();
 
 } // namespace dct::cli

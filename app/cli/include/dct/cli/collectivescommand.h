@@ -1,11 +1,9 @@
 #pragma once
 
+#include "dct/cli/command.h"
+
 #include <iosfwd>
 #include <string>
-
-namespace CLI {
-class App;
-}
 
 namespace dct::cli {
 
@@ -14,16 +12,16 @@ namespace dct::cli {
  * collective over every GPU of a scenario, from 8 B to 16 GiB in powers of two, as nccl-tests
  * prints them, from the network solver's alpha-beta model.
  */
-class CollectivesCommand
+class CollectivesCommand : public Command
 {
 public:
     /** Registers `collectives` on \a app. */
     explicit CollectivesCommand(CLI::App& app);
 
-    /** Returns true when the command line chose `collectives`. */
-    bool parsed() const;
-    /** Runs it; \a catalogDir is the --catalog option (may be empty). Returns the exit code. */
-    int run(const std::string& catalogDir, std::ostream& out, std::ostream& err);
+    /** Returns the `collectives` subcommand. */
+    CLI::App* subcommand() const override;
+    /** Runs it and returns the exit code. */
+    int run(const CommandContext& context, std::ostream& out, std::ostream& err) override;
 
 private:
     CLI::App* m_command = nullptr;

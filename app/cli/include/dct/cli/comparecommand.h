@@ -1,10 +1,10 @@
 #pragma once
 
+#include "dct/cli/command.h"
 #include "dct/solvers/evaluation.h"
 
-#include <nlohmann/json.hpp>
-
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -27,11 +27,24 @@ nlohmann::json comparisonJson(const std::vector<ComparedScenario>& scenarios);
 std::string comparisonCsv(const std::vector<ComparedScenario>& scenarios);
 
 /**
- * Runs `dctwin-cli compare`: evaluates \a files against the catalog in \a catalogDir (empty for
- * the default) and prints them side by side in \a format ("table", "json" or "csv"). Returns the
- * exit code.
+ * The `compare` subcommand: evaluates two or more scenario files and prints them side by side,
+ * with deltas against the first, as a table, JSON or CSV.
  */
-int commandCompare(const std::vector<std::string>& files, const std::string& catalogDir,
-                   const std::string& format, std::ostream& out, std::ostream& err);
+class CompareCommand : public Command
+{
+public:
+    /** Registers `compare` and its options on \a app. */
+    explicit CompareCommand(CLI::App& app);
+
+    /** Returns the `compare` subcommand. */
+    CLI::App* subcommand() const override;
+    /** Runs it and returns the exit code. */
+    int run(const CommandContext& context, std::ostream& out, std::ostream& err) override;
+
+private:
+    CLI::App* m_subcommand = nullptr;
+    std::vector<std::string> m_files;
+    std::string m_format = "table";
+};
 
 } // namespace dct::cli

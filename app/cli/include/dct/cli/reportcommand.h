@@ -1,12 +1,10 @@
 #pragma once
 
+#include "dct/cli/command.h"
+
 #include <iosfwd>
 #include <string>
 #include <vector>
-
-namespace CLI {
-class App;
-}
 
 namespace dct::cli {
 
@@ -14,16 +12,16 @@ namespace dct::cli {
  * The `report` subcommand: hands the files to dctwin-report (the Qt-linked renderer, found
  * beside dctwin-cli, in the build tree or on PATH), so that dctwin-cli itself needs no Qt.
  */
-class ReportCommand
+class ReportCommand : public Command
 {
 public:
     /** Registers `report` on \a app. */
     explicit ReportCommand(CLI::App& app);
 
-    /** Returns true when the command line chose `report`. */
-    bool parsed() const;
-    /** Runs dctwin-report and returns its exit code. */
-    int run(const std::string& catalogDir, std::ostream& out, std::ostream& err);
+    /** Returns the `report` subcommand. */
+    CLI::App* subcommand() const override;
+    /** Writes the HTML in process and the PDF through dctwin-report; returns the exit code. */
+    int run(const CommandContext& context, std::ostream& out, std::ostream& err) override;
 
 private:
     CLI::App* m_report = nullptr;

@@ -1,12 +1,10 @@
 #pragma once
 
+#include "dct/cli/command.h"
+
 #include <iosfwd>
 #include <string>
 #include <vector>
-
-namespace CLI {
-class App;
-}
 
 namespace dct::cli {
 
@@ -14,16 +12,16 @@ namespace dct::cli {
  * The `store` subcommand: list, show, import, export, history, restore, tag, notes and eval of
  * scenarios in the SQLite scenario library.
  */
-class StoreCommand
+class StoreCommand : public Command
 {
 public:
     /** Registers `store` and its subcommands on \a app. */
     explicit StoreCommand(CLI::App& app);
 
-    /** Returns true when the command line chose `store`. */
-    bool parsed() const;
-    /** Runs the chosen subcommand; \a catalogDir is the --catalog option (may be empty). */
-    int run(const std::string& catalogDir, std::ostream& out, std::ostream& err);
+    /** Returns the `store` subcommand. */
+    CLI::App* subcommand() const override;
+    /** Runs the chosen subcommand and returns the exit code. */
+    int run(const CommandContext& context, std::ostream& out, std::ostream& err) override;
 
 private:
     CLI::App* m_store = nullptr;

@@ -1,36 +1,30 @@
 #pragma once
 
+#include "dct/cli/command.h"
+
 #include <iosfwd>
 #include <string>
 #include <vector>
 
-namespace CLI {
-class App;
-}
-
 namespace dct::cli {
 
 /**
- * The `sweep` and `sweep-merge` subcommands: evaluate the grid of a sweep spec on every core
- * (optionally one shard of it) and join shard outputs into the unsharded result.
+ * The `sweep` subcommand: evaluates the grid of a sweep spec on every core (optionally one shard
+ * of it); with --merge, joins shard outputs instead, as `sweep-merge` does.
  */
-class SweepCommand
+class SweepCommand : public Command
 {
 public:
-    /** Registers `sweep` and `sweep-merge` on \a app. */
+    /** Registers `sweep` and its options on \a app. */
     explicit SweepCommand(CLI::App& app);
 
-    /** Returns true when the command line chose `sweep` or `sweep-merge`. */
-    bool parsed() const;
-    /** Runs the chosen subcommand; \a catalogDir is the --catalog option (may be empty). */
-    int run(const std::string& catalogDir, std::ostream& out, std::ostream& err);
+    /** Returns the `sweep` subcommand. */
+    CLI::App* subcommand() const override;
+    /** Runs the sweep (or the merge) and returns the exit code. */
+    int run(const CommandContext& context, std::ostream& out, std::ostream& err) override;
 
 private:
-    int runSweep(const std::string& catalogDir, std::ostream& out, std::ostream& err);
-    int runMerge(std::ostream& out, std::ostream& err);
-
     CLI::App* m_sweep = nullptr;
-    CLI::App* m_mergeCommand = nullptr;
     std::string m_spec;
     std::string m_format = "csv";
     std::string m_output;

@@ -1,11 +1,9 @@
 #pragma once
 
+#include "dct/cli/command.h"
+
 #include <iosfwd>
 #include <string>
-
-namespace CLI {
-class App;
-}
 
 namespace dct::cli {
 
@@ -14,16 +12,16 @@ namespace dct::cli {
  * cost, checked against the explicit graph (max-flow bisection, BFS hops, failure what-ifs);
  * optionally its Graphviz DOT and an NCCL environment for its rails.
  */
-class TopologyCommand
+class TopologyCommand : public Command
 {
 public:
     /** Registers `topology` on \a app. */
     explicit TopologyCommand(CLI::App& app);
 
-    /** Returns true when the command line chose `topology`. */
-    bool parsed() const;
-    /** Runs it; \a catalogDir is the --catalog option (may be empty). Returns the exit code. */
-    int run(const std::string& catalogDir, std::ostream& out, std::ostream& err);
+    /** Returns the `topology` subcommand. */
+    CLI::App* subcommand() const override;
+    /** Runs it and returns the exit code. */
+    int run(const CommandContext& context, std::ostream& out, std::ostream& err) override;
 
 private:
     CLI::App* m_command = nullptr;

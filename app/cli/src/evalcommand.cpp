@@ -1,0 +1,84 @@
+#include "dct/cli/evalcommand.h"
+
+#include "dct/cli/cli.h"
+#include "dct/cli/output.h"
+#include "dct/cli/scenariofile.h"
+#include "dct/solvers/evaluator.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace dct::cli {
+
+using nlohmann::json;
+
+namespace {
+
+void printDiagnostics(const Diagnostics& diagnostics, std::ostream& err)
+{
+    for (const auto& item : diagnostics)
+        err << item.toString() << "\n";
+}
+
+} // namespace
+
+EvalCommand::EvalCommand(CLI::App& app)
+{
+    m_subcommand = app.add_subcommand("eval", "Evaluate scenario files and print every figure");
+    m_subcommand->add_option("files", m_files, "Scenario JSON files")->required();
+    m_subcommand->add_option("-f,--format", m_format, "Output format: table, json or csv")
+        ->check(CLI::IsMember({"table", "json", "csv"}));
+}
+
+CLI::App* EvalCommand::subcommand() const
+{
+    return m_subcommand;
+}
+
+int EvalCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
+{
+    auto catalog = loadCatalog(context.catalogDirectory, err);
+    if (!catalog)
+        return ExitUsage;
+    int code = ExitOk;
+    json documents = json::array();
+    if (m_format == "csv")
+        out << evaluationCsvHeader();
+    bool first = true;
+    for (const auto& file : m_files) {
+        LoadedScenario loaded = loadScenario(file, *catalog);
+        if (!loaded.resolved) {
+            printDiagnostics(loaded.diagnostics, err);
+            if (m_format == "json")
+                documents.push_back({{"file", file},
+                                     {"ok", false},
+                                     {"diagnostics", diagnosticsJson(loaded.diagnostics)}});
+            code = std::max(code, static_cast<int>(ExitUsage));
+            continue;
+        }
+        solvers::Evaluation evaluation = solvers::evaluate(*loaded.resolved);
+        Diagnostics all = loaded.diagnostics;
+        all.append(evaluation.diagnostics);
+        all.setFile(file);
+        evaluation.diagnostics = all;
+        if (!evaluation.ok()) {
+            code = std::max(code, static_cast<int>(ExitEvaluation));
+            printDiagnostics(evaluation.diagnostics, err);
+        }
+        if (m_format == "json") {
+            documents.push_back(evaluationJson(evaluation, file));
+        } else if (m_format == "csv") {
+            out << evaluationCsvRows(evaluation, file);
+        } else if (evaluation.ok()) {
+            out << (first ? "" : "\n") << evaluationTable(evaluation, file);
+            first = false;
+        }
+    }
+    if (m_format == "json")
+        out << (documents.size() == 1 ? documents[0] : documents).dump(2) << "\n";
+    return code;
+}
+
+} // namespace dct::cli
