@@ -51,7 +51,7 @@ TEST_CASE("a file, its text, its JSON and its scenario evaluate to the same figu
     }
 }
 
-TEST_CASE("each step that fails is an error naming the document; later steps are not run",
+TEST_CASE("each step that fails is an error naming the document, later steps are not run",
           "[evaluator][document]")
 {
     SECTION("unreadable JSON")

@@ -10,7 +10,7 @@ using namespace dct;
 using namespace dct::model;
 using namespace dct::solvers;
 
-TEST_CASE("Every example evaluates; training time agrees with 6PD / (GPUs x peak x MFU)",
+TEST_CASE("Every example evaluates, training time agrees with 6PD / (GPUs x peak x MFU)",
           "[evaluator][examples]")
 {
     for (const auto& file : test::examples()) {

@@ -64,7 +64,7 @@ TEST_CASE("Thermal throttle: full clocks, SW thermal slowdown, then HW slowdown"
     CHECK(hot.clockFactor == Approx(0.5 * 1590.0 / 1980.0).epsilon(1e-12));
 }
 
-TEST_CASE("PUE: D2C+RDHx beats air; a hot humid site costs more than a cool one", "[cooling]")
+TEST_CASE("PUE: D2C+RDHx beats air, a hot humid site costs more than a cool one", "[cooling]")
 {
     auto variant = [](const std::string& site, const std::string& cooling) {
         return test::resolvedExample("seed-h100-dallas-d2c", [&](model::Scenario& s) {
@@ -81,7 +81,7 @@ TEST_CASE("PUE: D2C+RDHx beats air; a hot humid site costs more than a cool one"
     CHECK(airDallas < airSingapore);
 }
 
-TEST_CASE("Free cooling: more hours in London than in Singapore; none without economizer",
+TEST_CASE("Free cooling: more hours in London than in Singapore, none without economizer",
           "[cooling]")
 {
     auto cooling = [](const std::string& site, bool economizer) {

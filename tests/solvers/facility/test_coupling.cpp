@@ -21,7 +21,7 @@ model::ResolvedScenario underCooled()
 
 } // namespace
 
-TEST_CASE("Under-cooled racks throttle the GPUs; the loop converges and training slows",
+TEST_CASE("Under-cooled racks throttle the GPUs, the loop converges and training slows",
           "[coupling][cooling]")
 {
     const Evaluation cool = evaluate(test::resolvedExample("seed-h100-dallas-d2c"));

@@ -28,7 +28,7 @@ TEST_CASE("Power-chain stage loss: no-load + proportional + square law at the lo
     CHECK(stageLossKw(0.0, 500.0, 0.01, 0.02, 0.01) == Approx(5.0).epsilon(1e-12));
 }
 
-TEST_CASE("Seed case: IT power from the nodes at their utilization; racks and floor follow",
+TEST_CASE("Seed case: IT power from the nodes at their utilization, racks and floor follow",
           "[power]")
 {
     const auto r = test::resolvedExample("seed-h100-dallas-d2c");
@@ -91,7 +91,7 @@ TEST_CASE("Air cooling past its rack capacity: 'dense' flags the racks, 'spread'
     CHECK_FALSE(ds.hasCode("rack-over-capacity"));
 }
 
-TEST_CASE("Facility power adds up: IT + cooling + losses + lighting; PUE >= 1", "[power]")
+TEST_CASE("Facility power adds up: IT + cooling + losses + lighting, PUE >= 1", "[power]")
 {
     for (const auto& file : test::examples()) {
         INFO(file.string());

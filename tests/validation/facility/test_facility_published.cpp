@@ -76,7 +76,7 @@ TEST_CASE("Seed whitepaper and NVIDIA: an 8-GPU H100 chassis pulls up to about 1
     CHECK(p.nodePowerKw >= 8.0);
 }
 
-TEST_CASE("Seed whitepaper: air cooling struggles past 15 kW a rack; D2C+RDHx holds 50 kW+",
+TEST_CASE("Seed whitepaper: air cooling struggles past 15 kW a rack, D2C+RDHx holds 50 kW+",
           "[validation][cooling]")
 {
     // Five H100 nodes in a 50 kW rack: about 38 kW. Air flags it; D2C+RDHx carries it.
