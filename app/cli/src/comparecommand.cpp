@@ -4,6 +4,7 @@
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
 #include "dct/model/catalog.h"
+#include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
 
 #include <CLI/CLI.hpp>
@@ -211,20 +212,16 @@ int CompareCommand::run(const CommandContext& context, std::ostream& out, std::o
     std::vector<ComparedScenario> scenarios;
     int code = ExitOk;
     for (const auto& file : m_files) {
-        LoadedScenario loaded = loadScenario(file, *catalog);
-        if (!loaded.resolved) {
-            for (const auto& d : loaded.diagnostics)
+        solvers::DocumentEvaluation document = solvers::evaluateDocumentFile(file, *catalog);
+        if (!document.evaluated()) {
+            for (const auto& d : document.diagnostics)
                 err << d.toString() << "\n";
             return ExitUsage;
         }
-        ComparedScenario s{file, solvers::evaluate(*loaded.resolved)};
-        Diagnostics all = loaded.diagnostics;
-        all.append(s.evaluation.diagnostics);
-        all.setFile(file);
-        s.evaluation.diagnostics = all;
+        ComparedScenario s{file, std::move(*document.evaluation)};
         if (!s.evaluation.ok()) {
             code = ExitEvaluation;
-            for (const auto& d : all)
+            for (const auto& d : s.evaluation.diagnostics)
                 if (d.severity == Severity::Error)
                     err << d.toString() << "\n";
         }

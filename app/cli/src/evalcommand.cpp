@@ -3,6 +3,7 @@
 #include "dct/cli/cli.h"
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
+#include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
 
 #include <CLI/CLI.hpp>
@@ -48,21 +49,17 @@ int EvalCommand::run(const CommandContext& context, std::ostream& out, std::ostr
         out << evaluationCsvHeader();
     bool first = true;
     for (const auto& file : m_files) {
-        LoadedScenario loaded = loadScenario(file, *catalog);
-        if (!loaded.resolved) {
-            printDiagnostics(loaded.diagnostics, err);
+        solvers::DocumentEvaluation document = solvers::evaluateDocumentFile(file, *catalog);
+        if (!document.evaluated()) {
+            printDiagnostics(document.diagnostics, err);
             if (m_format == "json")
                 documents.push_back({{"file", file},
                                      {"ok", false},
-                                     {"diagnostics", diagnosticsJson(loaded.diagnostics)}});
+                                     {"diagnostics", diagnosticsJson(document.diagnostics)}});
             code = std::max(code, static_cast<int>(ExitUsage));
             continue;
         }
-        solvers::Evaluation evaluation = solvers::evaluate(*loaded.resolved);
-        Diagnostics all = loaded.diagnostics;
-        all.append(evaluation.diagnostics);
-        all.setFile(file);
-        evaluation.diagnostics = all;
+        const solvers::Evaluation& evaluation = *document.evaluation;
         if (!evaluation.ok()) {
             code = std::max(code, static_cast<int>(ExitEvaluation));
             printDiagnostics(evaluation.diagnostics, err);

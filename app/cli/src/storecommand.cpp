@@ -7,6 +7,7 @@
 #include "dct/model/contenthash.h"
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
+#include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/modelversion.h"
 #include "dct/store/scenariostore.h"
@@ -284,19 +285,14 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
                                                                            : ExitEvaluation;
         }
         const std::string label = "store:" + m_name + "@" + std::to_string(version->version);
-        auto read = model::readScenarioText(version->json, label);
-        if (!read.scenario || read.diagnostics.hasErrors()) {
-            for (const auto& d : read.diagnostics)
+        solvers::DocumentEvaluation document =
+            solvers::evaluateDocumentText(version->json, *catalog, label);
+        if (!document.evaluated()) {
+            for (const auto& d : document.diagnostics)
                 err << d.toString() << "\n";
             return ExitUsage;
         }
-        auto resolved = model::resolveScenario(*read.scenario, *catalog, label);
-        if (!resolved.resolved) {
-            for (const auto& d : resolved.diagnostics)
-                err << d.toString() << "\n";
-            return ExitUsage;
-        }
-        solvers::Evaluation e = solvers::evaluate(*resolved.resolved);
+        const solvers::Evaluation& e = *document.evaluation;
         const std::string result = evaluationJson(e, label).dump(2);
         if (auto r = store.storeEvaluation(m_name, version->version, hash, solvers::modelVersion,
                                            result);
