@@ -3,6 +3,7 @@
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
 #include "dct/solvers/collectives.h"
+#include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
 
 namespace dct::ui {
@@ -54,22 +55,20 @@ EvaluationOutcome evaluateScenarioJson(const nlohmann::json& document,
 {
     EvaluationOutcome outcome;
     try {
-        auto read = model::readScenario(document, file);
-        outcome.diagnostics.append(read.diagnostics);
-        if (!read.scenario || read.diagnostics.hasErrors())
-            return outcome;
-        outcome.scenario = std::move(read.scenario);
         if (!catalog) {
+            auto read = model::readScenario(document, file);
+            outcome.diagnostics.append(read.diagnostics);
+            outcome.scenario = std::move(read.scenario);
             outcome.diagnostics.error("", "the catalog could not be read",
                                       "a data/catalog folder (set DCT_DATA_DIR)", "catalog");
             return outcome;
         }
-        auto resolved = model::resolveScenario(*outcome.scenario, *catalog, file);
-        outcome.diagnostics.append(resolved.diagnostics);
-        if (!resolved.resolved || resolved.diagnostics.hasErrors())
+        solvers::DocumentEvaluation result = solvers::evaluateDocument(document, *catalog, file);
+        outcome.scenario = std::move(result.scenario);
+        outcome.diagnostics = std::move(result.diagnostics);
+        outcome.evaluation = std::move(result.evaluation);
+        if (!outcome.evaluation)
             return outcome;
-        outcome.evaluation = solvers::evaluate(*resolved.resolved);
-        outcome.diagnostics.append(outcome.evaluation->diagnostics);
 
         addCurves(outcome.evaluation->network, outcome);
     } catch (const std::exception& e) {
