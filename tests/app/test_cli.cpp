@@ -272,3 +272,42 @@ TEST_CASE("report writes HTML in process and exits 2 with nothing to write", "[c
     CHECK_THAT(text.str(), Catch::Contains("<html"));
     std::filesystem::remove(html);
 }
+
+TEST_CASE("objectives without a goal: sweep and sweep-merge give the same Pareto front",
+          "[cli][sweep][pareto]")
+{
+    const auto dir = std::filesystem::temp_directory_path() / "dct-cli-sweep-goals";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const json spec = {
+        {"base", (test::dataDir() / "examples" / "seed-h100-dallas-d2c.json").string()},
+        {"axes",
+         {{{"field", "/compute/node_count"}, {"values", {8, 16, 32, 64}}},
+          {{"field", "/cooling/system"}, {"values", {"crac-air", "d2c-rdhx"}}}}},
+        {"metrics", {"cost.tco_usd_per_year", "compute.training_days"}},
+        // No goals: TCO and training days both declare that lower is better.
+        {"pareto", {"cost.tco_usd_per_year", "compute.training_days"}}};
+    const std::string specFile = (dir / "spec.json").string();
+    std::ofstream(specFile) << spec.dump(2);
+    const std::string front = (dir / "front.csv").string();
+    const std::string part = (dir / "all.csv").string();
+    const std::string mergedFront = (dir / "merged-front.csv").string();
+
+    const CliRun sweep = runCli({"sweep", specFile, "-q", "-o", part, "--pareto", front});
+    INFO(sweep.err);
+    REQUIRE(sweep.code == cli::ExitOk);
+    const CliRun merge =
+        runCli({"sweep-merge", part, "--spec", specFile, "--pareto", mergedFront});
+    INFO(merge.err);
+    REQUIRE(merge.code == cli::ExitOk);
+    auto slurp = [](const std::string& path) {
+        std::ifstream in(path);
+        std::stringstream text;
+        text << in.rdbuf();
+        return text.str();
+    };
+    const std::string frontText = slurp(front);
+    CHECK(std::count(frontText.begin(), frontText.end(), '\n') >= 2); // header and a row
+    CHECK(frontText == slurp(mergedFront));
+    std::filesystem::remove_all(dir);
+}

@@ -73,7 +73,8 @@ CLI::App* SweepCommand::subcommand() const
 int SweepCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
 {
     if (!m_parts.empty())
-        return mergeSweepShards({m_parts, m_output, m_spec, m_pareto}, out, err);
+        return mergeSweepShards({m_parts, m_output, m_spec, m_pareto, context.catalogDirectory},
+                                out, err);
     auto spec = study::readSweepSpecFile(m_spec);
     if (!spec) {
         printSweepError(err, spec.error());
@@ -88,26 +89,9 @@ int SweepCommand::run(const CommandContext& context, std::ostream& out, std::ost
         }
         shard = *parsedShard;
     }
-    auto catalog = model::Catalog::load(context.catalogDirectory.empty()
-                                            ? model::Catalog::defaultDirectory()
-                                            : std::filesystem::path(context.catalogDirectory));
-    if (!catalog) {
-        printSweepError(err, catalog.error());
+    auto runner = prepareSweepRunner(m_spec, *spec, context.catalogDirectory, err);
+    if (!runner)
         return ExitUsage;
-    }
-    auto base = model::readScenarioFile(spec->base);
-    if (!base.scenario || base.diagnostics.hasErrors()) {
-        err << "dctwin-cli: error: " << m_spec << ": /base: the base scenario "
-            << spec->base.string() << " cannot be read\n";
-        for (const auto& d : base.diagnostics)
-            err << d.toString() << "\n";
-        return ExitUsage;
-    }
-    auto runner = study::SweepRunner::create(*spec, *base.scenario, *catalog);
-    if (!runner) {
-        printSweepError(err, runner.error());
-        return ExitUsage;
-    }
 
     study::SweepRunOptions options;
     options.shard = shard;

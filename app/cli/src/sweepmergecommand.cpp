@@ -6,6 +6,7 @@
 #include "sweepoutput.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <ostream>
 
@@ -38,7 +39,17 @@ int mergeSweepShards(const SweepMergeRequest& request, std::ostream& out, std::o
             printSweepError(err, spec.error());
             return ExitUsage;
         }
-        auto front = study::paretoRows(*merged, spec->objectives);
+        std::vector<study::SweepObjective> objectives = spec->objectives;
+        if (std::any_of(objectives.begin(), objectives.end(),
+                        [](const auto& o) { return !o.goalGiven; })) {
+            // A goal left out goes the way the metric declares: prepare the sweep (it evaluates
+            // the base once) as `sweep` did, so both fronts agree.
+            auto runner = prepareSweepRunner(request.spec, *spec, request.catalogDirectory, err);
+            if (!runner)
+                return ExitUsage;
+            objectives = runner->objectives();
+        }
+        auto front = study::paretoRows(*merged, objectives);
         if (!front) {
             Error error = front.error();
             error.file = request.spec;

@@ -15,6 +15,7 @@ struct SweepMergeRequest
     std::string output;             ///< The merged output file; stdout when empty.
     std::string spec;               ///< The sweep spec, for the Pareto front; may be empty.
     std::string pareto;             ///< Where to write the Pareto front; not written when empty.
+    std::string catalogDirectory;   ///< For objectives whose goal comes from their metric.
 };
 
 /**
