@@ -63,8 +63,7 @@ T readCatalogEntry(const json& entry, const std::string& path, Diagnostics& diag
     return value;
 }
 
-template <class T>
-json writeCatalogEntry(const T& entry)
+template <class T> json writeCatalogEntry(const T& entry)
 {
     json j = writeFields(T::fields(), entry);
     j["id"] = entry.id;
@@ -76,8 +75,8 @@ json writeCatalogEntry(const T& entry)
     return j;
 }
 
-#define DCT_INSTANTIATE(T)                                                                        \
-    template T readCatalogEntry<T>(const json&, const std::string&, Diagnostics&);                \
+#define DCT_INSTANTIATE(T)                                                                         \
+    template T readCatalogEntry<T>(const json&, const std::string&, Diagnostics&);                 \
     template json writeCatalogEntry<T>(const T&);
 DCT_INSTANTIATE(GpuSpec)
 DCT_INSTANTIATE(NodeSpec)
@@ -111,8 +110,7 @@ Result<void> loadShelf(const std::filesystem::path& directory, const char* fileN
     } catch (const json::parse_error& e) {
         return makeError(file, "", std::string("not valid JSON: ") + e.what(), "a JSON object");
     }
-    if (!document.is_object() || !document.contains("entries") ||
-        !document["entries"].is_array())
+    if (!document.is_object() || !document.contains("entries") || !document["entries"].is_array())
         return makeError(file, "/entries", "missing the 'entries' array",
                          std::string("{\"kind\": \"") + T::kind + "\", \"entries\": [...]}");
     if (document.value("kind", std::string()) != T::kind)
@@ -124,9 +122,8 @@ Result<void> loadShelf(const std::filesystem::path& directory, const char* fileN
         const std::string path = "/entries/" + std::to_string(i);
         T entry = readCatalogEntry<T>(entries[i], path, d);
         if (d.hasErrors()) {
-            const Diagnostic& first = *std::find_if(d.begin(), d.end(), [](const auto& x) {
-                return x.severity == Severity::Error;
-            });
+            const Diagnostic& first = *std::find_if(
+                d.begin(), d.end(), [](const auto& x) { return x.severity == Severity::Error; });
             return makeError(file, first.path, first.message, first.hint);
         }
         if (shelf.entries.count(entry.id))
@@ -144,15 +141,11 @@ Result<Catalog> Catalog::load(const std::filesystem::path& directory)
 {
     Catalog c;
     Result<void> r;
-    if (!(r = loadShelf(directory, "gpus.json", c.m_gpus)) ||
-        !(r = loadShelf(directory, "nodes.json", c.m_nodes)) ||
-        !(r = loadShelf(directory, "nics.json", c.m_nics)) ||
-        !(r = loadShelf(directory, "switches.json", c.m_switches)) ||
-        !(r = loadShelf(directory, "cables.json", c.m_cables)) ||
-        !(r = loadShelf(directory, "cooling.json", c.m_cooling)) ||
-        !(r = loadShelf(directory, "sites.json", c.m_sites)) ||
-        !(r = loadShelf(directory, "egress.json", c.m_egress)) ||
-        !(r = loadShelf(directory, "ports.json", c.m_ports)))
+    visitShelves(c, [&](const char* fileName, auto& shelf) {
+        if (r)
+            r = loadShelf(directory, fileName, shelf);
+    });
+    if (!r)
         return tl::unexpected(r.error());
     return c;
 }
@@ -164,8 +157,8 @@ std::filesystem::path Catalog::dataDirectory()
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        for (const auto& candidate : {exe.parent_path() / "../share/dctwin/data",
-                                      exe.parent_path() / "data"})
+        for (const auto& candidate :
+             {exe.parent_path() / "../share/dctwin/data", exe.parent_path() / "data"})
             if (std::filesystem::exists(candidate / "catalog", ec))
                 return std::filesystem::weakly_canonical(candidate, ec);
     }
@@ -179,59 +172,58 @@ std::filesystem::path Catalog::defaultDirectory()
 
 std::vector<std::string> Catalog::kinds()
 {
-    return {GpuSpec::kind,           NodeSpec::kind, NicSpec::kind,
-            SwitchSpec::kind,        CableSpec::kind, CoolingSystemSpec::kind,
-            SiteSpec::kind,          EgressPricing::kind, PortOffer::kind};
+    std::vector<std::string> out;
+    Catalog().forEachShelf(
+        [&](const auto& shelf) { out.push_back(std::decay_t<decltype(shelf)>::Entry::kind); });
+    return out;
 }
 
 std::vector<std::string> Catalog::ids(const std::string& kind) const
 {
     std::vector<std::string> out;
-    auto collect = [&](const auto& shelf) {
-        for (const auto& [id, entry] : shelf.entries)
-            out.push_back(id);
-    };
-    if (kind == GpuSpec::kind)
-        collect(m_gpus);
-    else if (kind == NodeSpec::kind)
-        collect(m_nodes);
-    else if (kind == NicSpec::kind)
-        collect(m_nics);
-    else if (kind == SwitchSpec::kind)
-        collect(m_switches);
-    else if (kind == CableSpec::kind)
-        collect(m_cables);
-    else if (kind == CoolingSystemSpec::kind)
-        collect(m_cooling);
-    else if (kind == SiteSpec::kind)
-        collect(m_sites);
-    else if (kind == EgressPricing::kind)
-        collect(m_egress);
-    else if (kind == PortOffer::kind)
-        collect(m_ports);
+    forEachShelf([&](const auto& shelf) {
+        if (kind == std::decay_t<decltype(shelf)>::Entry::kind)
+            for (const auto& [id, entry] : shelf.entries)
+                out.push_back(id);
+    });
     return out;
 }
 
-template <>
-const CatalogShelf<GpuSpec>& Catalog::shelf<GpuSpec>() const { return m_gpus; }
-template <>
-const CatalogShelf<NodeSpec>& Catalog::shelf<NodeSpec>() const { return m_nodes; }
-template <>
-const CatalogShelf<NicSpec>& Catalog::shelf<NicSpec>() const { return m_nics; }
-template <>
-const CatalogShelf<SwitchSpec>& Catalog::shelf<SwitchSpec>() const { return m_switches; }
-template <>
-const CatalogShelf<CableSpec>& Catalog::shelf<CableSpec>() const { return m_cables; }
-template <>
-const CatalogShelf<CoolingSystemSpec>& Catalog::shelf<CoolingSystemSpec>() const
+template <> const CatalogShelf<GpuSpec>& Catalog::shelf<GpuSpec>() const
+{
+    return m_gpus;
+}
+template <> const CatalogShelf<NodeSpec>& Catalog::shelf<NodeSpec>() const
+{
+    return m_nodes;
+}
+template <> const CatalogShelf<NicSpec>& Catalog::shelf<NicSpec>() const
+{
+    return m_nics;
+}
+template <> const CatalogShelf<SwitchSpec>& Catalog::shelf<SwitchSpec>() const
+{
+    return m_switches;
+}
+template <> const CatalogShelf<CableSpec>& Catalog::shelf<CableSpec>() const
+{
+    return m_cables;
+}
+template <> const CatalogShelf<CoolingSystemSpec>& Catalog::shelf<CoolingSystemSpec>() const
 {
     return m_cooling;
 }
-template <>
-const CatalogShelf<SiteSpec>& Catalog::shelf<SiteSpec>() const { return m_sites; }
-template <>
-const CatalogShelf<EgressPricing>& Catalog::shelf<EgressPricing>() const { return m_egress; }
-template <>
-const CatalogShelf<PortOffer>& Catalog::shelf<PortOffer>() const { return m_ports; }
+template <> const CatalogShelf<SiteSpec>& Catalog::shelf<SiteSpec>() const
+{
+    return m_sites;
+}
+template <> const CatalogShelf<EgressPricing>& Catalog::shelf<EgressPricing>() const
+{
+    return m_egress;
+}
+template <> const CatalogShelf<PortOffer>& Catalog::shelf<PortOffer>() const
+{
+    return m_ports;
+}
 
 } // namespace dct::model

@@ -19,20 +19,17 @@ class Resolver
 public:
     Resolver(const Catalog& catalog, std::string file, ResolvedScenario& out, Diagnostics& d)
         : m_catalog(catalog), m_file(std::move(file)), m_out(out), m_diagnostics(d)
-    {
-    }
+    {}
 
     /** Looks up \a ref in the catalog, applies its overrides and records provenance. */
-    template <class T>
-    bool entry(const CatalogRef& ref, const std::string& path, T& value)
+    template <class T> bool entry(const CatalogRef& ref, const std::string& path, T& value)
     {
         const auto& shelf = m_catalog.shelf<T>();
         auto it = shelf.entries.find(ref.id);
         if (it == shelf.entries.end()) {
-            m_diagnostics.error(path,
-                                std::string("no ") + T::kind + " with id '" + ref.id +
-                                    "' in the catalog",
-                                "one of " + idList(m_catalog.ids(T::kind)), "unknown-id");
+            m_diagnostics.error(
+                path, std::string("no ") + T::kind + " with id '" + ref.id + "' in the catalog",
+                "one of " + idList(m_catalog.ids(T::kind)), "unknown-id");
             return false;
         }
         value = it->second;
@@ -54,8 +51,7 @@ public:
     }
 
     /** Records the provenance of every field of a scenario section. */
-    template <class S>
-    void section(const std::string& path, const std::set<std::string>& present)
+    template <class S> void section(const std::string& path, const std::set<std::string>& present)
     {
         for (const auto& field : S::fields()) {
             if (field.kind == FieldKind::CatalogRef)
@@ -124,27 +120,27 @@ ResolveResult resolveScenario(const Scenario& scenario, const Catalog& catalog,
     for (const auto& [id, port] : catalog.ports().entries)
         r.portOffers.push_back(port);
 
-    resolver.section<ComputeSection>("/compute", scenario.present);
-    resolver.section<NetworkSection>("/network", scenario.present);
-    resolver.section<StorageSection>("/storage", scenario.present);
-    resolver.section<FacilitySection>("/facility", scenario.present);
-    resolver.section<CoolingSection>("/cooling", scenario.present);
-    resolver.section<WorkloadSection>("/workload", scenario.present);
-    resolver.section<EconomicsSection>("/economics", scenario.present);
-
-    r.gpusPerNode = scenario.compute.gpusPerNode > 0 ? scenario.compute.gpusPerNode
-                                                     : r.node.gpusPerNode;
-    r.rails = scenario.network.rails > 0 ? scenario.network.rails : r.node.computeNics;
-    const int modelParallel =
-        scenario.workload.tensorParallel * scenario.workload.pipelineParallel;
-    r.dataParallel = scenario.workload.dataParallel > 0
-                         ? scenario.workload.dataParallel
-                         : std::max(1, r.gpuCount() / std::max(1, modelParallel));
+    forEachSection([&](const SectionInfo& info, auto member) {
+        using S = std::decay_t<decltype(Scenario{}.*member)>;
+        resolver.template section<S>(std::string("/") + info.key, scenario.present);
+    });
+    applyDerivedRules(r);
 
     d.setFile(file);
     if (ok && !d.hasErrors())
         result.resolved = std::move(r);
     return result;
+}
+
+void applyDerivedRules(ResolvedScenario& r)
+{
+    const Scenario& s = r.scenario;
+    r.gpusPerNode = s.compute.gpusPerNode > 0 ? s.compute.gpusPerNode : r.node.gpusPerNode;
+    r.rails = s.network.rails > 0 ? s.network.rails : r.node.computeNics;
+    const int modelParallel = s.workload.tensorParallel * s.workload.pipelineParallel;
+    r.dataParallel = s.workload.dataParallel > 0
+                         ? s.workload.dataParallel
+                         : std::max(1, r.gpuCount() / std::max(1, modelParallel));
 }
 
 } // namespace dct::model

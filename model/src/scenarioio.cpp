@@ -6,7 +6,6 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
-
 #include <unistd.h>
 
 namespace dct::model {
@@ -15,8 +14,13 @@ using nlohmann::json;
 
 namespace {
 
-const char* const kSectionKeys = "schema_version, name, description, site, compute, network, "
-                                 "storage, facility, cooling, workload, economics";
+/** Returns the top-level keys of a scenario document, for messages. */
+std::string topLevelKeys()
+{
+    std::string keys = "schema_version, name, description, site";
+    forEachSection([&](const SectionInfo& info, auto) { keys += std::string(", ") + info.key; });
+    return keys;
+}
 
 template <class S>
 void readSection(const json& document, const char* key, bool required, S& section,
@@ -63,9 +67,9 @@ void migrate1to2(json& document)
 Result<int> migrateScenario(json& document, const std::string& file)
 {
     if (!document.is_object())
-        return makeError(file, "", "a scenario must be a JSON object, found " +
-                                       jsonTypeName(document),
-                         "an object with the keys " + std::string(kSectionKeys));
+        return makeError(file, "",
+                         "a scenario must be a JSON object, found " + jsonTypeName(document),
+                         "an object with the keys " + topLevelKeys());
     if (!document.contains("schema_version"))
         return makeError(file, "/schema_version", "missing required key 'schema_version'",
                          "an integer from 1 to " + std::to_string(Scenario::currentSchemaVersion));
@@ -76,12 +80,11 @@ Result<int> migrateScenario(json& document, const std::string& file)
                          "an integer from 1 to " + std::to_string(Scenario::currentSchemaVersion));
     const auto from = version.get<long long>();
     if (from < 1 || from > Scenario::currentSchemaVersion)
-        return makeError(file, "/schema_version",
-                         "unsupported schema version " + std::to_string(from) +
-                             (from > Scenario::currentSchemaVersion
-                                  ? " (written by a newer DC Twin)"
-                                  : ""),
-                         "an integer from 1 to " + std::to_string(Scenario::currentSchemaVersion));
+        return makeError(
+            file, "/schema_version",
+            "unsupported schema version " + std::to_string(from) +
+                (from > Scenario::currentSchemaVersion ? " (written by a newer DC Twin)" : ""),
+            "an integer from 1 to " + std::to_string(Scenario::currentSchemaVersion));
     if (from == 1)
         migrate1to2(document);
     return static_cast<int>(from);
@@ -138,23 +141,16 @@ ScenarioReadResult readScenario(const json& input, const std::string& file)
                 continue;
             }
             scenario.present.insert(path);
-        } else if (key != "compute" && key != "network" && key != "storage" &&
-                   key != "facility" && key != "cooling" && key != "workload" &&
-                   key != "economics") {
-            d.error(path, "unknown key '" + key + "'", std::string("one of ") + kSectionKeys,
-                    "unknown-key");
+        } else if (!isSectionKey(key)) {
+            d.error(path, "unknown key '" + key + "'", "one of " + topLevelKeys(), "unknown-key");
         }
     }
     if (!document.contains("site"))
         d.error("/site", "missing required key 'site'", "a site catalog id such as \"dallas\"",
                 "missing");
-    readSection(document, "compute", true, scenario.compute, d, scenario.present);
-    readSection(document, "network", true, scenario.network, d, scenario.present);
-    readSection(document, "storage", false, scenario.storage, d, scenario.present);
-    readSection(document, "facility", false, scenario.facility, d, scenario.present);
-    readSection(document, "cooling", true, scenario.cooling, d, scenario.present);
-    readSection(document, "workload", false, scenario.workload, d, scenario.present);
-    readSection(document, "economics", false, scenario.economics, d, scenario.present);
+    forEachSection([&](const SectionInfo& info, auto member) {
+        readSection(document, info.key, info.required, scenario.*member, d, scenario.present);
+    });
     d.setFile(file);
     result.scenario = std::move(scenario);
     return result;
@@ -209,23 +205,24 @@ json writeScenario(const Scenario& s)
     if (!s.description.empty())
         j["description"] = s.description;
     j["site"] = s.site.toJson();
-    auto section = [&](const char* key, const auto& value) {
+    forEachSection([&](const SectionInfo& info, auto member) {
+        const auto& value = s.*member;
         using S = std::decay_t<decltype(value)>;
         json out = writeFields(S::fields(), value);
         // An empty catalog reference means "not set"; leave it out rather than write "".
         for (const auto& field : S::fields())
             if (field.kind == FieldKind::CatalogRef && out[field.key] == json(""))
                 out.erase(field.key);
-        j[key] = std::move(out);
-    };
-    section("compute", s.compute);
-    section("network", s.network);
-    section("storage", s.storage);
-    section("facility", s.facility);
-    section("cooling", s.cooling);
-    section("workload", s.workload);
-    section("economics", s.economics);
+        j[info.key] = std::move(out);
+    });
     return j;
+}
+
+bool isSectionKey(const std::string& key)
+{
+    bool found = false;
+    forEachSection([&](const SectionInfo& info, auto) { found = found || key == info.key; });
+    return found;
 }
 
 Result<void> saveScenarioFile(const Scenario& scenario, const std::filesystem::path& path)

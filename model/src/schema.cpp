@@ -8,8 +8,7 @@ using nlohmann::json;
 
 namespace {
 
-template <class S>
-json fieldSchema(const Field<S>& field)
+template <class S> json fieldSchema(const Field<S>& field)
 {
     json p;
     switch (field.kind) {
@@ -31,11 +30,11 @@ json fieldSchema(const Field<S>& field)
         p["enum"] = field.choices;
         break;
     case FieldKind::CatalogRef:
-        p["oneOf"] = json::array(
-            {json{{"type", "string"}, {"minLength", 1}},
-             json{{"type", "object"},
-                  {"required", json::array({"id"})},
-                  {"properties", {{"id", {{"type", "string"}, {"minLength", 1}}}}}}});
+        p["oneOf"] =
+            json::array({json{{"type", "string"}, {"minLength", 1}},
+                         json{{"type", "object"},
+                              {"required", json::array({"id"})},
+                              {"properties", {{"id", {{"type", "string"}, {"minLength", 1}}}}}}});
         p["x-catalog-kind"] = field.catalogKind;
         break;
     case FieldKind::Custom:
@@ -49,8 +48,7 @@ json fieldSchema(const Field<S>& field)
     return p;
 }
 
-template <class S>
-json sectionSchema(const std::string& description)
+template <class S> json sectionSchema(const std::string& description)
 {
     json properties = json::object();
     json required = json::array();
@@ -87,21 +85,21 @@ json scenarioJsonSchema()
                                       {"properties", {{"id", {{"type", "string"}}}}}}})},
           {"x-catalog-kind", "site"},
           {"description", "Site catalog id, or an object with \"id\" and fields to override"}}},
-        {"compute", sectionSchema<ComputeSection>("GPUs and nodes")},
-        {"network", sectionSchema<NetworkSection>("Scale-out fabric")},
-        {"storage", sectionSchema<StorageSection>("Shared storage")},
-        {"facility", sectionSchema<FacilitySection>("Racks, floor and power chain")},
-        {"cooling", sectionSchema<CoolingSection>("Cooling plant")},
-        {"workload", sectionSchema<WorkloadSection>("The training job")},
-        {"economics", sectionSchema<EconomicsSection>("Prices, egress, WAN and amortization")},
     };
+    json required = json::array({"schema_version", "site"});
+    forEachSection([&](const SectionInfo& info, auto member) {
+        using S = std::decay_t<decltype(Scenario{}.*member)>;
+        properties[info.key] = sectionSchema<S>(info.description);
+        if (info.required)
+            required.push_back(info.key);
+    });
     return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
             {"$id", "https://dctwin.invalid/schema/scenario.schema.json"},
             {"title", "DC Twin scenario"},
             {"description", "A cluster, its site and its workload, as read by DC Twin"},
             {"type", "object"},
             {"additionalProperties", false},
-            {"required", json::array({"schema_version", "site", "compute", "network", "cooling"})},
+            {"required", required},
             {"properties", properties}};
 }
 

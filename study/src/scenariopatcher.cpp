@@ -1,12 +1,14 @@
 #include "dct/study/scenariopatcher.h"
 
+#include "dct/model/resolver.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace dct::study {
 
-using nlohmann::json;
 using model::ResolvedScenario;
+using nlohmann::json;
 
 namespace {
 
@@ -119,59 +121,46 @@ Result<ScenarioPatcher> ScenarioPatcher::compile(const std::string& pointer,
         if (entry) {
             const std::string& sub = tokens[2];
             if (section == "compute" && key == "node")
-                bound = bindEntry(model::NodeSpec::fields(), sub,
-                                  [](ResolvedScenario& r) -> auto& { return r.node; });
+                bound = bindEntry(
+                    model::NodeSpec::fields(), sub,
+                    [](ResolvedScenario & r) -> auto& { return r.node; });
             else if (section == "compute" && key == "gpu")
-                bound = bindEntry(model::GpuSpec::fields(), sub,
-                                  [](ResolvedScenario& r) -> auto& { return r.gpu; });
+                bound = bindEntry(
+                    model::GpuSpec::fields(), sub,
+                    [](ResolvedScenario & r) -> auto& { return r.gpu; });
             else if (section == "network" && key == "nic")
-                bound = bindEntry(model::NicSpec::fields(), sub,
-                                  [](ResolvedScenario& r) -> auto& { return r.nic; });
+                bound = bindEntry(
+                    model::NicSpec::fields(), sub,
+                    [](ResolvedScenario & r) -> auto& { return r.nic; });
             else if (section == "network" && key == "switch")
-                bound = bindEntry(model::SwitchSpec::fields(), sub,
-                                  [](ResolvedScenario& r) -> auto& { return r.fabricSwitch; });
+                bound = bindEntry(
+                    model::SwitchSpec::fields(), sub,
+                    [](ResolvedScenario & r) -> auto& { return r.fabricSwitch; });
             else if (section == "cooling" && key == "system")
-                bound = bindEntry(model::CoolingSystemSpec::fields(), sub,
-                                  [](ResolvedScenario& r) -> auto& { return r.cooling; });
+                bound = bindEntry(
+                    model::CoolingSystemSpec::fields(), sub,
+                    [](ResolvedScenario & r) -> auto& { return r.cooling; });
             else if (section == "economics" && key == "egress_pricing")
-                bound = bindEntry(model::EgressPricing::fields(), sub,
-                                  [](ResolvedScenario& r) -> auto& { return r.egressPricing; });
+                bound = bindEntry(
+                    model::EgressPricing::fields(), sub,
+                    [](ResolvedScenario & r) -> auto& { return r.egressPricing; });
             else if (section == "economics" && key == "unmetered_port")
-                bound = bindEntry(model::PortOffer::fields(), sub,
-                                  [](ResolvedScenario& r) -> auto& { return r.unmeteredPort; });
+                bound = bindEntry(
+                    model::PortOffer::fields(), sub,
+                    [](ResolvedScenario & r) -> auto& { return r.unmeteredPort; });
             else
                 return fail("'" + key + "' of '" + section + "' is not a catalog entry",
                             "/compute/node, /compute/gpu, /network/nic, /network/switch, "
                             "/cooling/system, /economics/egress_pricing or "
                             "/economics/unmetered_port followed by a field key");
-        } else if (section == "compute") {
-            bound = bindPlain(model::ComputeSection::fields(), key,
-                              [](ResolvedScenario& r) -> auto& { return r.scenario.compute; },
-                              true);
-        } else if (section == "network") {
-            bound = bindPlain(model::NetworkSection::fields(), key,
-                              [](ResolvedScenario& r) -> auto& { return r.scenario.network; },
-                              true);
-        } else if (section == "storage") {
-            bound = bindPlain(model::StorageSection::fields(), key,
-                              [](ResolvedScenario& r) -> auto& { return r.scenario.storage; },
-                              true);
-        } else if (section == "facility") {
-            bound = bindPlain(model::FacilitySection::fields(), key,
-                              [](ResolvedScenario& r) -> auto& { return r.scenario.facility; },
-                              true);
-        } else if (section == "cooling") {
-            bound = bindPlain(model::CoolingSection::fields(), key,
-                              [](ResolvedScenario& r) -> auto& { return r.scenario.cooling; },
-                              true);
-        } else if (section == "workload") {
-            bound = bindPlain(model::WorkloadSection::fields(), key,
-                              [](ResolvedScenario& r) -> auto& { return r.scenario.workload; },
-                              true);
-        } else if (section == "economics") {
-            bound = bindPlain(model::EconomicsSection::fields(), key,
-                              [](ResolvedScenario& r) -> auto& { return r.scenario.economics; },
-                              true);
+        } else if (model::isSectionKey(section)) {
+            model::forEachSection([&](const model::SectionInfo& info, auto member) {
+                using S = std::decay_t<decltype(model::Scenario{}.*member)>;
+                if (section == info.key)
+                    bound = bindPlain(
+                        S::fields(), key,
+                        [member](ResolvedScenario& r) -> S& { return r.scenario.*member; }, true);
+            });
         } else {
             return fail("unknown section '" + section + "'", sections);
         }
@@ -186,8 +175,8 @@ Result<ScenarioPatcher> ScenarioPatcher::compile(const std::string& pointer,
 Result<double> ScenarioPatcher::toNumber(const json& value, const std::string& valuePath) const
 {
     auto fail = [&](const std::string& accepted) {
-        return makeError(m_file, valuePath,
-                         "invalid value " + value.dump() + " for " + m_pointer, accepted);
+        return makeError(m_file, valuePath, "invalid value " + value.dump() + " for " + m_pointer,
+                         accepted);
     };
     if (m_catalogReference)
         return fail("a catalog id (string); catalog references are resolved, not set by number");
@@ -219,14 +208,7 @@ std::string ScenarioPatcher::setReference(model::Scenario& scenario, const json&
 
 void ScenarioPatcher::updateDerived(ResolvedScenario& r)
 {
-    // The same rules as resolveScenario() (model/src/resolver.cpp), kept in step with it.
-    const model::Scenario& s = r.scenario;
-    r.gpusPerNode = s.compute.gpusPerNode > 0 ? s.compute.gpusPerNode : r.node.gpusPerNode;
-    r.rails = s.network.rails > 0 ? s.network.rails : r.node.computeNics;
-    const int modelParallel = s.workload.tensorParallel * s.workload.pipelineParallel;
-    r.dataParallel = s.workload.dataParallel > 0
-                         ? s.workload.dataParallel
-                         : std::max(1, r.gpuCount() / std::max(1, modelParallel));
+    model::applyDerivedRules(r);
 }
 
 } // namespace dct::study

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <type_traits>
 
 namespace dct::cli {
 
@@ -67,23 +68,12 @@ int CatalogCommand::run(const CommandContext& context, std::ostream& out, std::o
         out << model::writeCatalogEntry(it->second).dump(2) << "\n";
         return ExitOk;
     };
-    if (m_kind == "gpu")
-        return show(catalog->gpus());
-    if (m_kind == "node")
-        return show(catalog->nodes());
-    if (m_kind == "nic")
-        return show(catalog->nics());
-    if (m_kind == "switch")
-        return show(catalog->switches());
-    if (m_kind == "cable")
-        return show(catalog->cables());
-    if (m_kind == "cooling")
-        return show(catalog->coolingSystems());
-    if (m_kind == "site")
-        return show(catalog->sites());
-    if (m_kind == "egress")
-        return show(catalog->egressPricing());
-    return show(catalog->ports());
+    int code = ExitUsage;
+    catalog->forEachShelf([&](const auto& shelf) {
+        if (m_kind == std::decay_t<decltype(shelf)>::Entry::kind)
+            code = show(shelf);
+    });
+    return code;
 }
 
 } // namespace dct::cli

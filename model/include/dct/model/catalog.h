@@ -12,19 +12,18 @@
 #include "dct/model/sitespec.h"
 #include "dct/model/switchspec.h"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 namespace dct::model {
 
 /** One kind of catalog entry, keyed by id, keeping each entry's JSON for overrides. */
-template <class T>
-struct CatalogShelf
+template <class T> struct CatalogShelf
 {
+    using Entry = T;
     std::map<std::string, T> entries;
     std::map<std::string, nlohmann::json> json; ///< Entry as read, for applying overrides.
     std::string file;                           ///< The file the entries came from.
@@ -61,10 +60,33 @@ public:
     static std::vector<std::string> kinds();
 
     /** Returns the shelf of entries of type T. */
-    template <class T>
-    const CatalogShelf<T>& shelf() const;
+    template <class T> const CatalogShelf<T>& shelf() const;
+
+    /**
+     * Calls \a visit(shelf) for every kind in the catalog's order: the one registry of catalog
+     * kinds (a shelf's kind is CatalogShelf::Entry::kind), read by load, kinds(), ids() and the
+     * CLI's catalog command.
+     */
+    template <class F> void forEachShelf(F&& visit) const
+    {
+        visitShelves(*this, [&](const char*, const auto& shelf) { visit(shelf); });
+    }
 
 private:
+    /** Calls \a visit(fileName, shelf) for every kind of \a self, const or not. */
+    template <class Self, class F> static void visitShelves(Self& self, F&& visit)
+    {
+        visit("gpus.json", self.m_gpus);
+        visit("nodes.json", self.m_nodes);
+        visit("nics.json", self.m_nics);
+        visit("switches.json", self.m_switches);
+        visit("cables.json", self.m_cables);
+        visit("cooling.json", self.m_cooling);
+        visit("sites.json", self.m_sites);
+        visit("egress.json", self.m_egress);
+        visit("ports.json", self.m_ports);
+    }
+
     CatalogShelf<GpuSpec> m_gpus;
     CatalogShelf<NodeSpec> m_nodes;
     CatalogShelf<NicSpec> m_nics;
@@ -76,31 +98,21 @@ private:
     CatalogShelf<PortOffer> m_ports;
 };
 
-template <>
-const CatalogShelf<GpuSpec>& Catalog::shelf<GpuSpec>() const;
-template <>
-const CatalogShelf<NodeSpec>& Catalog::shelf<NodeSpec>() const;
-template <>
-const CatalogShelf<NicSpec>& Catalog::shelf<NicSpec>() const;
-template <>
-const CatalogShelf<SwitchSpec>& Catalog::shelf<SwitchSpec>() const;
-template <>
-const CatalogShelf<CableSpec>& Catalog::shelf<CableSpec>() const;
-template <>
-const CatalogShelf<CoolingSystemSpec>& Catalog::shelf<CoolingSystemSpec>() const;
-template <>
-const CatalogShelf<SiteSpec>& Catalog::shelf<SiteSpec>() const;
-template <>
-const CatalogShelf<EgressPricing>& Catalog::shelf<EgressPricing>() const;
-template <>
-const CatalogShelf<PortOffer>& Catalog::shelf<PortOffer>() const;
+template <> const CatalogShelf<GpuSpec>& Catalog::shelf<GpuSpec>() const;
+template <> const CatalogShelf<NodeSpec>& Catalog::shelf<NodeSpec>() const;
+template <> const CatalogShelf<NicSpec>& Catalog::shelf<NicSpec>() const;
+template <> const CatalogShelf<SwitchSpec>& Catalog::shelf<SwitchSpec>() const;
+template <> const CatalogShelf<CableSpec>& Catalog::shelf<CableSpec>() const;
+template <> const CatalogShelf<CoolingSystemSpec>& Catalog::shelf<CoolingSystemSpec>() const;
+template <> const CatalogShelf<SiteSpec>& Catalog::shelf<SiteSpec>() const;
+template <> const CatalogShelf<EgressPricing>& Catalog::shelf<EgressPricing>() const;
+template <> const CatalogShelf<PortOffer>& Catalog::shelf<PortOffer>() const;
 
 /** Reads one catalog entry of type T from \a json; problems go to \a diagnostics at \a path. */
 template <class T>
 T readCatalogEntry(const nlohmann::json& json, const std::string& path, Diagnostics& diagnostics);
 
 /** Writes one catalog entry of type T as JSON (id, name, source, sources, notes and fields). */
-template <class T>
-nlohmann::json writeCatalogEntry(const T& entry);
+template <class T> nlohmann::json writeCatalogEntry(const T& entry);
 
 } // namespace dct::model

@@ -23,4 +23,11 @@ struct ResolveResult
 ResolveResult resolveScenario(const Scenario& scenario, const Catalog& catalog,
                               const std::string& file = {});
 
+/**
+ * Sets what a resolved scenario derives from its fields and catalog entries (GPUs per node,
+ * rails, the data-parallel size when left at 0): the one place of these rules, applied by
+ * resolveScenario() and again by sweeps after they set a field.
+ */
+void applyDerivedRules(ResolvedScenario& scenario);
+
 } // namespace dct::model

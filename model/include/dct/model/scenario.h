@@ -12,10 +12,10 @@ namespace dct::model {
 /** GPUs and nodes. */
 struct ComputeSection
 {
-    CatalogRef node;       ///< Node type; required.
-    CatalogRef gpu;        ///< GPU type; empty means the node's own.
+    CatalogRef node; ///< Node type; required.
+    CatalogRef gpu;  ///< GPU type; empty means the node's own.
     int nodeCount = 1;
-    int gpusPerNode = 0;   ///< 0 means the node type's count.
+    int gpusPerNode = 0;       ///< 0 means the node type's count.
     double utilization = 0.85; ///< Share of the GPU's power range (idle to TDP) drawn on average.
 
     static const FieldTable<ComputeSection>& fields();
@@ -26,22 +26,22 @@ struct NetworkSection
 {
     Protocol protocol = Protocol::RoceV2;
     TopologyKind topology = TopologyKind::FatTree;
-    int tiers = 0;            ///< 2 or 3; 0 means the fewest that hold the endpoints.
-    int planes = 1;           ///< Independent planes (multi-plane fabrics).
-    int rails = 0;            ///< Scale-out NICs per node; 0 means the node type's count.
-    CatalogRef fabricSwitch;  ///< Switch type; required.
-    CatalogRef nic;           ///< NIC type; empty means the node type's.
+    int tiers = 0;                 ///< 2 or 3; 0 means the fewest that hold the endpoints.
+    int planes = 1;                ///< Independent planes (multi-plane fabrics).
+    int rails = 0;                 ///< Scale-out NICs per node; 0 means the node type's count.
+    CatalogRef fabricSwitch;       ///< Switch type; required.
+    CatalogRef nic;                ///< NIC type; empty means the node type's.
     double oversubscription = 1.0; ///< Leaf downlink to uplink bandwidth ratio.
     Routing routing = Routing::Ecmp;
-    int mtuBytes = 4096;      ///< RDMA path MTU (payload bytes per packet).
-    int scalableUnitNodes = 32;     ///< Nodes per scalable unit (rail-optimized fabrics).
-    bool reserveNodePerUnit = false; ///< Leave one node slot per unit for the fabric manager.
-    double cableLengthInRowM = 5.0;  ///< Typical run from a node to a leaf in its row.
+    int mtuBytes = 4096;                  ///< RDMA path MTU (payload bytes per packet).
+    int scalableUnitNodes = 32;           ///< Nodes per scalable unit (rail-optimized fabrics).
+    bool reserveNodePerUnit = false;      ///< Leave one node slot per unit for the fabric manager.
+    double cableLengthInRowM = 5.0;       ///< Typical run from a node to a leaf in its row.
     double cableLengthAcrossRowsM = 30.0; ///< Typical run from a leaf to a spine.
     bool pfcEnabled = true;
     bool ecnEnabled = true;
     bool pfcWatchdog = true;
-    int layer2DomainNodes = 0;       ///< Nodes in one flat layer-2 domain; 0 means routed.
+    int layer2DomainNodes = 0; ///< Nodes in one flat layer-2 domain; 0 means routed.
     bool rdmaPubliclyRoutable = false;
     bool managementSeparated = true;
 
@@ -67,10 +67,10 @@ struct FacilitySection
     double rackPowerLimitKw = 40.0; ///< Power the rack's feeds and PDUs can deliver.
     int rackUnits = 42;
     int racksPerRow = 10;
-    double floorM2PerRack = 2.8;    ///< Rack plus its share of aisles.
-    double upsNoLoadFraction = 0.01;      ///< UPS loss at no load, share of rated power.
+    double floorM2PerRack = 2.8;           ///< Rack plus its share of aisles.
+    double upsNoLoadFraction = 0.01;       ///< UPS loss at no load, share of rated power.
     double upsProportionalFraction = 0.02; ///< UPS loss proportional to load.
-    double upsSquareFraction = 0.01;      ///< UPS loss with the square of load.
+    double upsSquareFraction = 0.01;       ///< UPS loss with the square of load.
     double pduNoLoadFraction = 0.002;
     double pduProportionalFraction = 0.0;
     double pduSquareFraction = 0.01;
@@ -100,14 +100,14 @@ struct WorkloadSection
     double parametersBillion = 70.0;
     double tokensBillion = 2000.0;
     Precision precision = Precision::Bf16;
-    double mfu = 0.40;              ///< Model FLOPs utilization at full clocks.
-    int dataParallel = 0;           ///< 0 means GPUs / (tensor x pipeline).
+    double mfu = 0.40;    ///< Model FLOPs utilization at full clocks.
+    int dataParallel = 0; ///< 0 means GPUs / (tensor x pipeline).
     int tensorParallel = 8;
     int pipelineParallel = 1;
     int sequenceLength = 4096;
     int globalBatchSequences = 1024;
-    double overlapFraction = 0.7;   ///< Share of the gradient all-reduce hidden under compute.
-    double jitterCv = 0.01;         ///< Coefficient of variation of a rank's step time.
+    double overlapFraction = 0.7; ///< Share of the gradient all-reduce hidden under compute.
+    double jitterCv = 0.01;       ///< Coefficient of variation of a rank's step time.
     bool virtualized = false;
     double virtualizationJitterCv = 0.03; ///< Added jitter under a hypervisor.
     double checkpointIntervalHours = 2.0;
@@ -122,8 +122,8 @@ struct WorkloadSection
 struct EconomicsSection
 {
     double egressTbPerMonth = 0.0;
-    CatalogRef egressPricing;    ///< Metered cloud price table; empty for none.
-    CatalogRef unmeteredPort;    ///< Fixed-price port; empty for none.
+    CatalogRef egressPricing; ///< Metered cloud price table; empty for none.
+    CatalogRef unmeteredPort; ///< Fixed-price port; empty for none.
     double amortizationYears = 4.0;
     double maintenanceFractionPerYear = 0.05; ///< Of hardware capex.
     double rackPriceUsd = 25000.0;
@@ -158,5 +158,33 @@ struct Scenario
     /** The schema version this program writes. */
     static constexpr int currentSchemaVersion = 2;
 };
+
+/** A section of a scenario document: its key, whether a file must hold it, what it is. */
+struct SectionInfo
+{
+    const char* key;         ///< "compute".
+    bool required;           ///< A scenario file without it is an error.
+    const char* description; ///< "GPUs and nodes" (the JSON Schema's description).
+};
+
+/**
+ * Calls \a visit(info, member) for every section of a scenario in document order, where
+ * \a member points at the section in Scenario (`scenario.*member`): the one registry of the
+ * sections, read by the reader, the writer, the JSON Schema and the sweep patcher.
+ */
+template <class F> void forEachSection(F&& visit)
+{
+    visit(SectionInfo{"compute", true, "GPUs and nodes"}, &Scenario::compute);
+    visit(SectionInfo{"network", true, "Scale-out fabric"}, &Scenario::network);
+    visit(SectionInfo{"storage", false, "Shared storage"}, &Scenario::storage);
+    visit(SectionInfo{"facility", false, "Racks, floor and power chain"}, &Scenario::facility);
+    visit(SectionInfo{"cooling", true, "Cooling plant"}, &Scenario::cooling);
+    visit(SectionInfo{"workload", false, "The training job"}, &Scenario::workload);
+    visit(SectionInfo{"economics", false, "Prices, egress, WAN and amortization"},
+          &Scenario::economics);
+}
+
+/** Returns true when \a key names a section of the registry above. */
+bool isSectionKey(const std::string& key);
 
 } // namespace dct::model
