@@ -66,9 +66,10 @@ const FieldTable<NetworkSection>& NetworkSection::fields()
 {
     using S = NetworkSection;
     static const FieldTable<S> table = {
-        f::choice<S, Protocol>("protocol", &S::protocol,
-                               {{Protocol::RoceV2, "roce_v2"}, {Protocol::Infiniband, "infiniband"}},
-                               "Fabric transport"),
+        f::choice<S, Protocol>(
+            "protocol", &S::protocol,
+            {{Protocol::RoceV2, "roce_v2"}, {Protocol::Infiniband, "infiniband"}},
+            "Fabric transport"),
         f::choice<S, TopologyKind>("topology", &S::topology,
                                    {{TopologyKind::FatTree, "fat_tree"},
                                     {TopologyKind::RailOptimized, "rail_optimized"},
@@ -91,8 +92,8 @@ const FieldTable<NetworkSection>& NetworkSection::fields()
         f::integer<S>("mtu_bytes", &S::mtuBytes, "bytes",
                       "RDMA path MTU: 256, 512, 1024, 2048 or 4096", 256, 4096),
         f::integer<S>("scalable_unit_nodes", &S::scalableUnitNodes, "",
-                      "Nodes per scalable unit of a rail-optimized fabric (32 in DGX SuperPOD)",
-                      1, 100000),
+                      "Nodes per scalable unit of a rail-optimized fabric (32 in DGX SuperPOD)", 1,
+                      100000),
         f::boolean<S>("reserve_node_per_unit", &S::reserveNodePerUnit,
                       "Leave one node slot per scalable unit for the fabric manager (UFM)"),
         f::number<S>("cable_length_in_row_m", &S::cableLengthInRowM, "m",
@@ -117,12 +118,12 @@ const FieldTable<StorageSection>& StorageSection::fields()
     using S = StorageSection;
     static const FieldTable<S> table = {
         f::number<S>("capacity_tb", &S::capacityTb, "TB", "Usable capacity", 0.0, 1e9),
-        f::number<S>("read_gbyte_per_s", &S::readGbytePerS, "GB/s", "Aggregate read bandwidth",
+        f::number<S>("read_gbyte_per_s", &S::readGbytePerS, "GB/s", "Aggregate read bandwidth", 0.0,
+                     1e7, true),
+        f::number<S>("write_gbyte_per_s", &S::writeGbytePerS, "GB/s", "Aggregate write bandwidth",
                      0.0, 1e7, true),
-        f::number<S>("write_gbyte_per_s", &S::writeGbytePerS, "GB/s",
-                     "Aggregate write bandwidth", 0.0, 1e7, true),
-        f::number<S>("read_iops", &S::readIops, "IOPS", "Aggregate read operations per second",
-                     0.0, 1e12, true),
+        f::number<S>("read_iops", &S::readIops, "IOPS", "Aggregate read operations per second", 0.0,
+                     1e12, true),
         f::number<S>("power_kw", &S::powerKw, "kW", "Storage system power", 0.0, 1e6),
         f::number<S>("price_usd_per_tb", &S::priceUsdPerTb, "USD/TB", "Price per usable TB", 0.0,
                      1e6),
@@ -142,28 +143,48 @@ const FieldTable<FacilitySection>& FacilitySection::fields()
                      "Floor per rack with its share of aisles (assumption: 2.8 m²)", 0.0, 100.0,
                      true),
         f::number<S>("ups_no_load_fraction", &S::upsNoLoadFraction, "",
-                     "UPS loss at no load, share of rated power", 0.0, 0.5),
-        f::number<S>("ups_proportional_fraction", &S::upsProportionalFraction, "",
-                     "UPS loss proportional to load", 0.0, 0.5),
-        f::number<S>("ups_square_fraction", &S::upsSquareFraction, "",
-                     "UPS loss with the square of load", 0.0, 0.5),
-        f::number<S>("pdu_no_load_fraction", &S::pduNoLoadFraction, "", "PDU loss at no load",
+                     "UPS loss at no load, share of rated power (assumption; loss model of "
+                     "Schneider Electric WP113)",
                      0.0, 0.5),
-        f::number<S>("pdu_proportional_fraction", &S::pduProportionalFraction, "",
-                     "PDU loss proportional to load", 0.0, 0.5),
-        f::number<S>("pdu_square_fraction", &S::pduSquareFraction, "",
-                     "PDU loss with the square of load", 0.0, 0.5),
-        f::number<S>("transformer_no_load_fraction", &S::transformerNoLoadFraction, "",
-                     "Transformer loss at no load", 0.0, 0.5),
+        f::number<S>(
+            "ups_proportional_fraction", &S::upsProportionalFraction, "",
+            "UPS loss proportional to load (assumption; loss model of Schneider Electric WP113)",
+            0.0, 0.5),
+        f::number<S>(
+            "ups_square_fraction", &S::upsSquareFraction, "",
+            "UPS loss with the square of load (assumption; loss model of Schneider Electric WP113)",
+            0.0, 0.5),
+        f::number<S>("pdu_no_load_fraction", &S::pduNoLoadFraction, "",
+                     "PDU loss at no load (assumption; loss model of Schneider Electric WP113)",
+                     0.0, 0.5),
+        f::number<S>(
+            "pdu_proportional_fraction", &S::pduProportionalFraction, "",
+            "PDU loss proportional to load (assumption; loss model of Schneider Electric WP113)",
+            0.0, 0.5),
+        f::number<S>(
+            "pdu_square_fraction", &S::pduSquareFraction, "",
+            "PDU loss with the square of load (assumption; loss model of Schneider Electric WP113)",
+            0.0, 0.5),
+        f::number<S>(
+            "transformer_no_load_fraction", &S::transformerNoLoadFraction, "",
+            "Transformer loss at no load (assumption; loss model of Schneider Electric WP113)", 0.0,
+            0.5),
         f::number<S>("transformer_proportional_fraction", &S::transformerProportionalFraction, "",
-                     "Transformer loss proportional to load", 0.0, 0.5),
+                     "Transformer loss proportional to load (assumption; loss model of Schneider "
+                     "Electric WP113)",
+                     0.0, 0.5),
         f::number<S>("transformer_square_fraction", &S::transformerSquareFraction, "",
-                     "Transformer loss with the square of load", 0.0, 0.5),
-        f::number<S>("design_load_fraction", &S::designLoadFraction, "",
-                     "IT load over the power chain's rated capacity", 0.0, 1.0, true),
+                     "Transformer loss with the square of load (assumption; loss model of "
+                     "Schneider Electric WP113)",
+                     0.0, 0.5),
+        f::number<S>(
+            "design_load_fraction", &S::designLoadFraction, "",
+            "IT load over the power chain's rated capacity (assumption: 0.8, 20% headroom)", 0.0,
+            1.0, true),
         f::boolean<S>("hvdc", &S::hvdc, "High-voltage DC distribution"),
         f::number<S>("lighting_w_per_m2", &S::lightingWPerM2, "W/m²",
-                     "Lighting and building loads per floor area", 0.0, 1000.0),
+                     "Lighting and building loads per floor area (assumption: 10 W/m²)", 0.0,
+                     1000.0),
         f::choice<S, RackLayout>("rack_layout", &S::rackLayout,
                                  {{RackLayout::Dense, "dense"}, {RackLayout::Spread, "spread"}},
                                  "When the rack power limit exceeds the cooling capacity: 'dense' "
@@ -187,8 +208,8 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
 {
     using S = WorkloadSection;
     static const FieldTable<S> table = {
-        f::number<S>("parameters_billion", &S::parametersBillion, "B", "Model parameters", 0.0,
-                     1e6, true),
+        f::number<S>("parameters_billion", &S::parametersBillion, "B", "Model parameters", 0.0, 1e6,
+                     true),
         f::number<S>("tokens_billion", &S::tokensBillion, "B", "Training tokens", 0.0, 1e9, true),
         f::choice<S, Precision>("precision", &S::precision,
                                 {{Precision::Fp8, "fp8"},
@@ -206,8 +227,7 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
         f::integer<S>("tensor_parallel", &S::tensorParallel, "", "Tensor-parallel size", 1, 1024),
         f::integer<S>("pipeline_parallel", &S::pipelineParallel, "", "Pipeline-parallel size", 1,
                       1024),
-        f::integer<S>("sequence_length", &S::sequenceLength, "tokens", "Sequence length", 1,
-                      1e7),
+        f::integer<S>("sequence_length", &S::sequenceLength, "tokens", "Sequence length", 1, 1e7),
         f::integer<S>("global_batch_sequences", &S::globalBatchSequences, "",
                       "Sequences per optimizer step", 1, 1e8),
         f::number<S>("overlap_fraction", &S::overlapFraction, "",
@@ -225,8 +245,8 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
                      0.0, 1000.0, true),
         f::number<S>("sample_bytes_per_token", &S::sampleBytesPerToken, "B",
                      "Bytes the data loader reads per token", 0.0, 1e6),
-        f::number<S>("read_size_kb", &S::readSizeKb, "KB", "Size of one data loader read", 0.0,
-                     1e7, true),
+        f::number<S>("read_size_kb", &S::readSizeKb, "KB", "Size of one data loader read", 0.0, 1e7,
+                     true),
     };
     return table;
 }
@@ -244,18 +264,18 @@ const FieldTable<EconomicsSection>& EconomicsSection::fields()
         f::number<S>("amortization_years", &S::amortizationYears, "years",
                      "Hardware depreciation period", 0.0, 50.0, true),
         f::number<S>("maintenance_fraction_per_year", &S::maintenanceFractionPerYear, "1/year",
-                     "Maintenance and support per year, share of hardware capex (assumption)",
-                     0.0, 1.0),
+                     "Maintenance and support per year, share of hardware capex (assumption)", 0.0,
+                     1.0),
         f::number<S>("rack_price_usd", &S::rackPriceUsd, "USD",
                      "One rack with PDUs and containment (assumption)", 0.0, 1e7),
         f::number<S>("power_capex_usd_per_kw", &S::powerCapexUsdPerKw, "USD/kW",
                      "Electrical plant per kW of IT capacity (assumption)", 0.0, 1e6),
         f::number<S>("wan_rtt_ms", &S::wanRttMs, "ms", "Round-trip time of the WAN path", 0.0,
                      10000.0),
-        f::number<S>("wan_dataset_tb", &S::wanDatasetTb, "TB", "Data set moved over the WAN",
-                     0.0, 1e9),
-        f::number<S>("tcp_window_mb", &S::tcpWindowMb, "MB", "TCP window of one stream", 0.0,
-                     1e6, true),
+        f::number<S>("wan_dataset_tb", &S::wanDatasetTb, "TB", "Data set moved over the WAN", 0.0,
+                     1e9),
+        f::number<S>("tcp_window_mb", &S::tcpWindowMb, "MB", "TCP window of one stream", 0.0, 1e6,
+                     true),
     };
     return table;
 }
