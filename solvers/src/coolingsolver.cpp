@@ -8,6 +8,21 @@
 
 namespace dct::solvers {
 
+const char* throttleStateName(ThrottleState state)
+{
+    switch (state) {
+    case ThrottleState::SwThermal:
+        return "sw-thermal";
+    case ThrottleState::SwThermalFloor:
+        return "sw-thermal-floor";
+    case ThrottleState::HwSlowdown:
+        return "hw-slowdown";
+    case ThrottleState::None:
+        break;
+    }
+    return "none";
+}
+
 namespace {
 
 // Outside-world numbers of the component model. Each is an engineering assumption stated here,
@@ -91,8 +106,7 @@ LoopBin solveLoop(const model::CoolingSystemSpec& system, bool economizer, const
     // The economizer (free cooling) and the heat rejection of the chiller both reach the outdoor
     // temperature only to within the approach of the tower or dry cooler.
     const double coldestC = outdoorC + system.economizerApproachC;
-    out.economizerShare =
-        economizer ? economizerShare(loop.supplyC, loop.returnC, coldestC) : 0.0;
+    out.economizerShare = economizer ? economizerShare(loop.supplyC, loop.returnC, coldestC) : 0.0;
     out.chillerHeatKw = (1.0 - out.economizerShare) * loop.heatKw;
     if (out.chillerHeatKw <= 0.0)
         return out;
@@ -110,7 +124,8 @@ double economizerShare(double supplyC, double returnC, double economizerC)
 {
     // A water-side economizer in series ahead of the chiller cools the return water as far as
     // the outdoor air allows (to economizerC); the chiller takes it the rest of the way to
-    // supply. Energy balance on the loop's flow: share = (T_return - T_econ) / (T_return - T_supply).
+    // supply. Energy balance on the loop's flow: share = (T_return - T_econ) / (T_return -
+    // T_supply).
     const double rangeK = returnC - supplyC;
     if (rangeK <= 0.0)
         return economizerC <= supplyC ? 1.0 : 0.0;
@@ -161,19 +176,19 @@ ThrottleResult thermalThrottle(const model::GpuSpec& gpu, double utilization,
         if (c >= floor && allowedW > gpu.idleW) {
             out.clockFactor = c;
             out.gpuTempC = tempAt(c);
-            out.state = "sw-thermal";
+            out.state = ThrottleState::SwThermal;
             return out;
         }
     }
     if (tempAt(floor) <= gpu.slowdownTempC) {
         out.clockFactor = floor;
         out.gpuTempC = tempAt(floor);
-        out.state = "sw-thermal-floor";
+        out.state = ThrottleState::SwThermalFloor;
         return out;
     }
     out.clockFactor = floor / 2.0;
     out.gpuTempC = tempAt(out.clockFactor);
-    out.state = "hw-slowdown";
+    out.state = ThrottleState::HwSlowdown;
     return out;
 }
 
@@ -291,16 +306,16 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
         bin.chillerCop = a.cop;
         bin.chillerKw = a.chillerKw + l.chillerKw;
         // Heat rejection: tower or dry-cooler fans move the loops' heat plus the compressors'.
-        bin.heatRejectionKw = sys.heatRejectionWPerKw / 1000.0 *
-                              (airLoop.heatKw + liquidLoop.heatKw + bin.chillerKw);
+        bin.heatRejectionKw =
+            sys.heatRejectionWPerKw / 1000.0 * (airLoop.heatKw + liquidLoop.heatKw + bin.chillerKw);
         bin.coolingKw = out.fanKw + out.pumpKw + bin.chillerKw + bin.heatRejectionKw;
         out.bins.push_back(bin);
 
         out.climateHours += b.hours;
         chillerHeatKwh += b.hours * (a.chillerHeatKw + l.chillerHeatKw);
         chillerKwh += b.hours * bin.chillerKw;
-        economizerKwh += b.hours * (a.economizerShare * airLoop.heatKw +
-                                    l.economizerShare * liquidLoop.heatKw);
+        economizerKwh +=
+            b.hours * (a.economizerShare * airLoop.heatKw + l.economizerShare * liquidLoop.heatKw);
         heatKwh += b.hours * (airLoop.heatKw + liquidLoop.heatKw);
         coolingKwh += b.hours * bin.coolingKw;
         rejectionKwh += b.hours * bin.heatRejectionKw;
@@ -337,12 +352,13 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
                              "fewer nodes per rack (rack_layout \"spread\") or a cooling system "
                              "of higher max_rack_kw",
                              "inlet-temperature");
-    if (out.throttle.state != "none")
-        diagnostics->warning(
-            "/cooling/system",
-            "GPUs reach " + num(out.throttle.gpuTempC) + " C and throttle (" + out.throttle.state +
-                "): clock factor " + num(out.throttle.clockFactor),
-            "cooler inlet or coolant, fewer nodes per rack, or liquid cooling", "gpu-throttle");
+    if (out.throttle.state != ThrottleState::None)
+        diagnostics->warning("/cooling/system",
+                             "GPUs reach " + num(out.throttle.gpuTempC) + " C and throttle (" +
+                                 throttleStateName(out.throttle.state) + "): clock factor " +
+                                 num(out.throttle.clockFactor),
+                             "cooler inlet or coolant, fewer nodes per rack, or liquid cooling",
+                             "gpu-throttle");
     if (out.throttle.gpuTempC >= r.gpu.shutdownTempC)
         diagnostics->error(
             "/cooling/system",

@@ -42,7 +42,7 @@ void addPowerMetrics(Evaluation& e)
     e.add("power.racks_over_capacity", "Racks over cooling capacity", p.racksOverCapacity, "",
           Better::Lower, metricInputs<"/cooling/system", "/facility/rack_layout">());
     e.add("power.spread_layout", "Racks spread to cooling capacity (1 = spread, 0 = dense)",
-          p.rackLayout == "spread" ? 1.0 : 0.0, "", Better::Neither,
+          p.rackLayout == model::RackLayout::Spread ? 1.0 : 0.0, "", Better::Neither,
           metricInputs<"/facility/rack_layout">());
     e.add("power.pdu_loss_kw", "PDU loss", p.pduLossKw, "kW", Better::Lower, chain);
     e.add("power.ups_loss_kw", "UPS (or HVDC rectifier) loss", p.upsLossKw, "kW", Better::Lower,

@@ -103,7 +103,7 @@ PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
     const int dense = std::max(1, std::min(out.nodesPerRackByPower, out.nodesPerRackByUnits));
     out.rackLimit = out.nodesPerRackByPower <= out.nodesPerRackByUnits ? "power" : "units";
     const bool spread = fac.rackLayout == model::RackLayout::Spread;
-    out.rackLayout = spread ? "spread" : "dense";
+    out.rackLayout = fac.rackLayout;
     out.nodesPerRack = dense;
     if (spread && out.nodesPerRackByCooling < dense) {
         out.nodesPerRack = std::max(1, out.nodesPerRackByCooling);
@@ -119,14 +119,15 @@ PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
     out.rackNameplateKw = fullest * out.nodeNameplateKw;
     const int fullRacks = nodes / out.nodesPerRack;
     const int lastRackNodes = nodes % out.nodesPerRack;
-    out.racksOverCapacity = (out.nodesPerRack * out.nodeDesignPowerKw > capacityKw ? fullRacks : 0) +
-                            (lastRackNodes * out.nodeDesignPowerKw > capacityKw ? 1 : 0);
+    out.racksOverCapacity =
+        (out.nodesPerRack * out.nodeDesignPowerKw > capacityKw ? fullRacks : 0) +
+        (lastRackNodes * out.nodeDesignPowerKw > capacityKw ? 1 : 0);
 
     if (diagnostics && out.racksOverCapacity > 0) {
         const std::string what = num(out.racksOverCapacity) + " of " + num(out.racks) +
                                  " racks carry " + num(out.rackDesignPowerKw) +
-                                 " kW of heat, above the " + num(capacityKw) + " kW per rack that '" +
-                                 r.cooling.id + "' removes";
+                                 " kW of heat, above the " + num(capacityKw) +
+                                 " kW per rack that '" + r.cooling.id + "' removes";
         if (spread)
             diagnostics->warning(
                 "/cooling/system", what + " even with one node per rack (rack_layout 'spread')",
@@ -166,9 +167,9 @@ PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
     }
     out.pduLossKw =
         stageLossKw(out.itPowerKw, ratedKw, pduNoLoad, pduProportional, fac.pduSquareFraction);
-    out.upsLossKw = upsScale * stageLossKw(out.itPowerKw + out.pduLossKw, ratedKw,
-                                           fac.upsNoLoadFraction, fac.upsProportionalFraction,
-                                           fac.upsSquareFraction);
+    out.upsLossKw =
+        upsScale * stageLossKw(out.itPowerKw + out.pduLossKw, ratedKw, fac.upsNoLoadFraction,
+                               fac.upsProportionalFraction, fac.upsSquareFraction);
     out.lightingKw = out.floorM2 * fac.lightingWPerM2 / 1000.0;
     out.indoorHeatKw = out.itPowerKw + out.pduLossKw + out.upsLossKw + out.lightingKw;
     return out;

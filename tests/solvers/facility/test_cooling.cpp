@@ -49,18 +49,19 @@ TEST_CASE("Thermal throttle: full clocks, SW thermal slowdown, then HW slowdown"
     const double rAir = 0.08;
     // 25 C inlet: 25 + 0.08 x 700 = 81 C, full clocks.
     const auto cool = thermalThrottle(gpu, u, 25.0, rAir);
-    CHECK(cool.state == "none");
+    CHECK(cool.state == ThrottleState::None);
     CHECK(cool.clockFactor == 1.0);
     CHECK(cool.gpuTempC == Approx(81.0).epsilon(1e-12));
     // 35 C inlet: 91 C at full clocks; SW slowdown holds 87 C: P = 52 / 0.08 = 650 W,
     // c = sqrt((650 - 70) / 630).
     const auto warm = thermalThrottle(gpu, u, 35.0, rAir);
-    CHECK(warm.state == "sw-thermal");
+    CHECK(warm.state == ThrottleState::SwThermal);
     CHECK(warm.gpuTempC == Approx(87.0).epsilon(1e-9));
     CHECK(warm.clockFactor == Approx(std::sqrt(580.0 / 630.0)).epsilon(1e-9));
     // 55 C inlet: even at base clock (0.803) the GPU passes 90 C: HW slowdown halves the clock.
     const auto hot = thermalThrottle(gpu, u, 55.0, rAir);
-    CHECK(hot.state == "hw-slowdown");
+    CHECK(hot.state == ThrottleState::HwSlowdown);
+    CHECK(std::string(throttleStateName(hot.state)) == "hw-slowdown");
     CHECK(hot.clockFactor == Approx(0.5 * 1590.0 / 1980.0).epsilon(1e-12));
 }
 

@@ -39,7 +39,7 @@ TEST_CASE("Under-cooled racks throttle the GPUs, the loop converges and training
     CHECK(hot.diagnostics.hasCode("gpu-throttle"));
     // At the fixed point the GPU sits at its max operating temperature (SW thermal slowdown) or
     // below the slowdown temperature at the base clock.
-    if (hot.cooling.throttle.state == "sw-thermal")
+    if (hot.cooling.throttle.state == ThrottleState::SwThermal)
         CHECK(hot.cooling.gpuTempC == Approx(hot.power.clockFactor > 0 ? 87.0 : 0.0).margin(0.05));
     CHECK(hot.compute.trainingDays > cool.compute.trainingDays);
     // Throttled GPUs draw less power than at full clocks.
@@ -62,6 +62,6 @@ TEST_CASE("A well-cooled cluster settles at once at full clocks", "[coupling]")
     const Evaluation e = evaluate(test::resolvedExample("seed-h100-dallas-d2c"));
     CHECK(e.coupling.converged);
     CHECK(e.coupling.iterations == 1);
-    CHECK(e.cooling.throttle.state == "none");
+    CHECK(e.cooling.throttle.state == ThrottleState::None);
     CHECK_FALSE(e.diagnostics.hasCode("coupling-not-converged"));
 }

@@ -72,7 +72,7 @@ TEST_CASE("Air cooling past its rack capacity: 'dense' flags the racks, 'spread'
     const PowerResult pd = solvePower(dense, {}, dd);
     const PowerResult ps = solvePower(spread, {}, ds);
     CHECK(pd.nodesPerRack == 4);
-    CHECK(pd.rackLayout == "dense");
+    CHECK(pd.rackLayout == model::RackLayout::Dense);
     CHECK(pd.rackDesignPowerKw > dense.cooling.maxRackKw);
     CHECK(pd.racksOverCapacity == pd.racks);
     REQUIRE(dd.hasCode("rack-over-capacity"));
@@ -81,7 +81,7 @@ TEST_CASE("Air cooling past its rack capacity: 'dense' flags the racks, 'spread'
             CHECK(item.path == "/cooling/system");
             CHECK(item.message.find("dense") != std::string::npos);
         }
-    CHECK(ps.rackLayout == "spread");
+    CHECK(ps.rackLayout == model::RackLayout::Spread);
     CHECK(ps.rackLimit == "cooling");
     CHECK(ps.nodesPerRack < pd.nodesPerRack);
     CHECK(ps.rackDesignPowerKw <= spread.cooling.maxRackKw);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "dct/model/enums.h"
+
 #include <string>
 
 namespace dct::solvers {
@@ -15,36 +17,36 @@ struct PowerResult
     double nodesPowerKw = 0.0;      ///< All nodes.
     double networkPowerKw = 0.0;    ///< Switches, NICs and optics (from the network solver).
     double storagePowerKw = 0.0;
-    double itPowerKw = 0.0;         ///< Nodes + network + storage.
-    double itDesignPowerKw = 0.0;   ///< IT power at full clocks: sizes the power chain.
+    double itPowerKw = 0.0;       ///< Nodes + network + storage.
+    double itDesignPowerKw = 0.0; ///< IT power at full clocks: sizes the power chain.
 
     int nodesPerRack = 0;
-    int nodesPerRackByPower = 0;    ///< Rack power limit over node nameplate.
-    int nodesPerRackByUnits = 0;    ///< Rack units over node height.
-    int nodesPerRackByCooling = 0;  ///< Cooling capacity over the node's design heat.
-    std::string rackLimit;          ///< What set nodesPerRack: "power", "units" or "cooling".
-    std::string rackLayout;         ///< "dense" or "spread".
-    int racks = 0;                  ///< Compute racks.
+    int nodesPerRackByPower = 0;   ///< Rack power limit over node nameplate.
+    int nodesPerRackByUnits = 0;   ///< Rack units over node height.
+    int nodesPerRackByCooling = 0; ///< Cooling capacity over the node's design heat.
+    std::string rackLimit;         ///< What set nodesPerRack: "power", "units" or "cooling".
+    model::RackLayout rackLayout = model::RackLayout::Dense; ///< As laid out.
+    int racks = 0;                                           ///< Compute racks.
     int rows = 0;
     double floorM2 = 0.0;
     double rackPowerKw = 0.0;       ///< Heat of the fullest rack at the operating point.
     double rackDesignPowerKw = 0.0; ///< Heat of the fullest rack at full clocks (layout, flags).
     double rackNameplateKw = 0.0;   ///< Nameplate of the fullest rack.
     double rackCoolingCapacityKw = 0.0; ///< The cooling system's max_rack_kw.
-    int racksOverCapacity = 0;      ///< Racks whose heat exceeds the cooling capacity.
+    int racksOverCapacity = 0;          ///< Racks whose heat exceeds the cooling capacity.
 
     double pduLossKw = 0.0;
-    double upsLossKw = 0.0;         ///< UPS, or the rectifier of an HVDC system.
+    double upsLossKw = 0.0; ///< UPS, or the rectifier of an HVDC system.
     double lightingKw = 0.0;
-    double indoorHeatKw = 0.0;      ///< IT + PDU + UPS losses + lighting: heat the cooling removes.
+    double indoorHeatKw = 0.0; ///< IT + PDU + UPS losses + lighting: heat the cooling removes.
 
     // Filled by completeFacilityPower() once cooling is known (annual, hours-weighted).
     double transformerLossKw = 0.0;
-    double lossesKw = 0.0;          ///< PDU + UPS + transformer.
+    double lossesKw = 0.0; ///< PDU + UPS + transformer.
     double coolingPowerKw = 0.0;
-    double facilityPowerKw = 0.0;   ///< IT + cooling + losses + lighting, annual average.
+    double facilityPowerKw = 0.0;     ///< IT + cooling + losses + lighting, annual average.
     double peakFacilityPowerKw = 0.0; ///< In the hottest climate bin.
-    double pue = 0.0;               ///< Annual facility energy over IT energy.
+    double pue = 0.0;                 ///< Annual facility energy over IT energy.
     double annualItEnergyMwh = 0.0;
     double annualFacilityEnergyMwh = 0.0;
 };
