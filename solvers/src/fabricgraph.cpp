@@ -298,12 +298,14 @@ double bisectionGbps(const FabricGraph& f, const FailureSet& failures)
     FlowGraph flow(n + 2);
     auto capacity = boost::get(boost::edge_capacity, flow);
     auto reverse = boost::get(boost::edge_reverse, flow);
-    // Capacities in Mbps as integers keep push-relabel exact.
-    auto addPair = [&](std::size_t a, std::size_t b, long long capAB, long long capBA) {
+    // Capacities in Mbps as integers keep push-relabel exact. The residual graph Boost expects:
+    // every capacitated arc a->b has its own reverse arc b->a of capacity 0 (a cable, usable
+    // both ways, is two such arcs, a->b and b->a, each with its own zero-capacity reverse).
+    auto addArc = [&](std::size_t a, std::size_t b, long long cap) {
         auto ab = boost::add_edge(a, b, flow).first;
         auto ba = boost::add_edge(b, a, flow).first;
-        capacity[ab] = capAB;
-        capacity[ba] = capBA;
+        capacity[ab] = cap;
+        capacity[ba] = 0;
         reverse[ab] = ba;
         reverse[ba] = ab;
     };
@@ -312,7 +314,8 @@ double bisectionGbps(const FabricGraph& f, const FailureSet& failures)
         if (g[*e].kind == LinkKind::HostNic || !edgeUp(f, mask, *e))
             continue;
         const long long c = mbps(g[*e].capacityGbps);
-        addPair(boost::source(*e, g), boost::target(*e, g), c, c);
+        addArc(boost::source(*e, g), boost::target(*e, g), c);
+        addArc(boost::target(*e, g), boost::source(*e, g), c);
     }
     const std::size_t source = n;
     const std::size_t sink = n + 1;
@@ -322,9 +325,9 @@ double bisectionGbps(const FabricGraph& f, const FailureSet& failures)
         for (std::size_t i = 0; i < 2 * half; ++i) {
             const auto v = static_cast<std::size_t>(plane[i]);
             if (i < half)
-                addPair(source, v, unlimited, 0);
+                addArc(source, v, unlimited);
             else
-                addPair(v, sink, unlimited, 0);
+                addArc(v, sink, unlimited);
         }
     }
     const long long value = boost::push_relabel_max_flow(flow, source, sink);
