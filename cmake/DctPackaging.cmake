@@ -67,7 +67,7 @@ set(CPACK_PACKAGE_NAME "dctwin")
 set(CPACK_PACKAGE_VENDOR "DC Twin")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
-set(CPACK_PACKAGE_DESCRIPTION
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION # the summary above comes first
     "DC Twin describes a GPU cluster (nodes, fabric, racks, power chain, cooling plant, site and
 prices) and a training workload, and evaluates network, collectives, facility power and
 cooling, and cost together. The package holds the desktop program (dctwin), the batch

@@ -69,13 +69,10 @@ gate_package() {
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y ./build/dctwin_*.deb || return 1
     local status=0
     # The installed programs, away from the source tree and without its environment.
-    (
-        cd /
-        unset DCT_DATA_DIR
-        set -e
-        /usr/bin/dctwin-cli --version
-        /usr/bin/dctwin-cli eval /usr/share/dctwin/examples/seed-h100-dallas-d2c.json
-    ) || status=1
+    local run=(env -u DCT_DATA_DIR -C /)
+    "${run[@]}" /usr/bin/dctwin-cli --version || status=1
+    "${run[@]}" /usr/bin/dctwin-cli eval /usr/share/dctwin/examples/seed-h100-dallas-d2c.json ||
+        status=1
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq dctwin >/dev/null || status=1
     return $status
 }
