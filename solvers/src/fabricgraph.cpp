@@ -310,24 +310,30 @@ double bisectionGbps(const FabricGraph& f, const FailureSet& failures)
         reverse[ba] = ab;
     };
     auto mbps = [](double gbps) { return static_cast<long long>(std::llround(gbps * 1000.0)); };
+    std::vector<long long> linked(n, 0); // Capacity of the links up at each vertex.
     for (auto [e, end] = boost::edges(g); e != end; ++e) {
         if (g[*e].kind == LinkKind::HostNic || !edgeUp(f, mask, *e))
             continue;
         const long long c = mbps(g[*e].capacityGbps);
         addArc(boost::source(*e, g), boost::target(*e, g), c);
         addArc(boost::target(*e, g), boost::source(*e, g), c);
+        linked[boost::source(*e, g)] += c;
+        linked[boost::target(*e, g)] += c;
     }
+    // Half of each plane's endpoints send, the other half receive. An endpoint sends (receives)
+    // at most what its links carry, so that is the capacity of its arc from the source (to the
+    // sink): the maximum flow is the same as with unbounded arcs, and the sum of the source's
+    // capacities, which push-relabel adds up first, cannot overflow.
     const std::size_t source = n;
     const std::size_t sink = n + 1;
-    const long long unlimited = std::numeric_limits<long long>::max() / 4;
     for (const auto& plane : f.endpointsByPlane) {
         const std::size_t half = plane.size() / 2;
         for (std::size_t i = 0; i < 2 * half; ++i) {
             const auto v = static_cast<std::size_t>(plane[i]);
             if (i < half)
-                addArc(source, v, unlimited);
+                addArc(source, v, linked[v]);
             else
-                addArc(v, sink, unlimited);
+                addArc(v, sink, linked[v]);
         }
     }
     const long long value = boost::push_relabel_max_flow(flow, source, sink);
