@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages DC Twin needs (only those missing), then configures and builds
 # the project in build/ with the default preset. Safe to run again: it does only what is left.
+# scripts/setup.sh --packages-only: only the packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +11,7 @@ packages=(
     libeigen3-dev libboost-graph-dev libsqlite3-dev nlohmann-json3-dev catch2
     libcli11-dev libexpected-dev libfmt-dev libbenchmark-dev
     xvfb xauth poppler-utils fonts-dejavu-core libxkbcommon-dev
+    clang-format desktop-file-utils appstream
 )
 
 missing=()
@@ -24,6 +26,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
         "${missing[@]}" >/dev/null
 fi
+
+[ "${1:-}" = "--packages-only" ] && exit 0
 
 if [ ! -f build/CMakeCache.txt ]; then
     cmake --preset default >/dev/null

@@ -4,28 +4,62 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QStringList>
 #include <QTemporaryDir>
 #include <cstdio>
 
-int main(int argc, char** argv)
-{
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("DC Twin"));
-    QApplication::setApplicationName(QStringLiteral("dctwin"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+namespace {
 
-    QCommandLineParser parser;
+/** The command line of dctwin, the same before and after the QApplication is made. */
+void describe(QCommandLineParser& parser, const QCommandLineOption& screenshots)
+{
     parser.setApplicationDescription(
         QStringLiteral("DC Twin: digital twin and capacity planner for AI data centers"));
     parser.addHelpOption();
     parser.addVersionOption();
+    parser.addOption(screenshots);
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Scenarios to open."),
+                                 QStringLiteral("[files...]"));
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
     const QCommandLineOption screenshots(
         QStringLiteral("screenshots"),
         QStringLiteral("Write screenshots of the main views into <dir> and exit."),
         QStringLiteral("dir"));
-    parser.addOption(screenshots);
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Scenarios to open."),
-                                 QStringLiteral("[files...]"));
+    // --help and --version answer before the QApplication is made, so that they work without a
+    // display. A command line this parser refuses (Qt's own options such as -platform, or a
+    // mistake) is left to the QApplication's parser below.
+    {
+        QCommandLineParser early;
+        describe(early, screenshots);
+        QStringList arguments;
+        for (int i = 0; i < argc; ++i)
+            arguments << QString::fromLocal8Bit(argv[i]);
+        if (early.parse(arguments)) {
+            if (early.isSet(QStringLiteral("version"))) {
+                std::printf("dctwin %s\n", DCT_VERSION);
+                return 0;
+            }
+            if (early.isSet(QStringLiteral("help")) || early.isSet(QStringLiteral("help-all"))) {
+                QString help = early.helpText();
+                help.replace(QStringLiteral("<executable_name>"), QStringLiteral("dctwin"));
+                std::printf("%s", qPrintable(help));
+                return 0;
+            }
+        }
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("DC Twin"));
+    QApplication::setApplicationName(QStringLiteral("dctwin"));
+    QApplication::setApplicationVersion(QStringLiteral(DCT_VERSION));
+
+    QCommandLineParser parser;
+    describe(parser, screenshots);
     parser.process(app);
 
     // Screenshots show a fresh library seeded with the bundled examples, never the user's own.

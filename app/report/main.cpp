@@ -10,11 +10,13 @@
 #include <QGuiApplication>
 #include <cstdlib>
 #include <iostream>
+#include <string>
 
 int main(int argc, char** argv)
 {
     CLI::App app{"Render a DC Twin report (one scenario) or comparison (several) as PDF/HTML."};
     app.name("dctwin-report");
+    app.set_version_flag("--version", std::string("dctwin-report ") + DCT_VERSION);
     std::vector<std::string> files;
     std::string pdf, html, catalogDir;
     app.add_option("files", files, "Scenario JSON files")->required();

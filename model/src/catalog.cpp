@@ -154,13 +154,13 @@ std::filesystem::path Catalog::dataDirectory()
 {
     if (const char* env = std::getenv("DCT_DATA_DIR"); env && *env)
         return env;
+    // An installed program: <prefix>/bin/<program> with its data in <prefix>/share/dctwin.
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        for (const auto& candidate :
-             {exe.parent_path() / "../share/dctwin/data", exe.parent_path() / "data"})
-            if (std::filesystem::exists(candidate / "catalog", ec))
-                return std::filesystem::weakly_canonical(candidate, ec);
+        const auto installed = exe.parent_path() / ".." / "share" / "dctwin";
+        if (std::filesystem::is_directory(installed / "catalog", ec))
+            return installed.lexically_normal();
     }
     return DCT_SOURCE_DATA_DIR;
 }

@@ -298,33 +298,42 @@ double bisectionGbps(const FabricGraph& f, const FailureSet& failures)
     FlowGraph flow(n + 2);
     auto capacity = boost::get(boost::edge_capacity, flow);
     auto reverse = boost::get(boost::edge_reverse, flow);
-    // Capacities in Mbps as integers keep push-relabel exact.
-    auto addPair = [&](std::size_t a, std::size_t b, long long capAB, long long capBA) {
+    // Capacities in Mbps as integers keep push-relabel exact. The residual graph Boost expects:
+    // every capacitated arc a->b has its own reverse arc b->a of capacity 0 (a cable, usable
+    // both ways, is two such arcs, a->b and b->a, each with its own zero-capacity reverse).
+    auto addArc = [&](std::size_t a, std::size_t b, long long cap) {
         auto ab = boost::add_edge(a, b, flow).first;
         auto ba = boost::add_edge(b, a, flow).first;
-        capacity[ab] = capAB;
-        capacity[ba] = capBA;
+        capacity[ab] = cap;
+        capacity[ba] = 0;
         reverse[ab] = ba;
         reverse[ba] = ab;
     };
     auto mbps = [](double gbps) { return static_cast<long long>(std::llround(gbps * 1000.0)); };
+    std::vector<long long> linked(n, 0); // Capacity of the links up at each vertex.
     for (auto [e, end] = boost::edges(g); e != end; ++e) {
         if (g[*e].kind == LinkKind::HostNic || !edgeUp(f, mask, *e))
             continue;
         const long long c = mbps(g[*e].capacityGbps);
-        addPair(boost::source(*e, g), boost::target(*e, g), c, c);
+        addArc(boost::source(*e, g), boost::target(*e, g), c);
+        addArc(boost::target(*e, g), boost::source(*e, g), c);
+        linked[boost::source(*e, g)] += c;
+        linked[boost::target(*e, g)] += c;
     }
+    // Half of each plane's endpoints send, the other half receive. An endpoint sends (receives)
+    // at most what its links carry, so that is the capacity of its arc from the source (to the
+    // sink): the maximum flow is the same as with unbounded arcs, and the sum of the source's
+    // capacities, which push-relabel adds up first, cannot overflow.
     const std::size_t source = n;
     const std::size_t sink = n + 1;
-    const long long unlimited = std::numeric_limits<long long>::max() / 4;
     for (const auto& plane : f.endpointsByPlane) {
         const std::size_t half = plane.size() / 2;
         for (std::size_t i = 0; i < 2 * half; ++i) {
             const auto v = static_cast<std::size_t>(plane[i]);
             if (i < half)
-                addPair(source, v, unlimited, 0);
+                addArc(source, v, linked[v]);
             else
-                addPair(v, sink, unlimited, 0);
+                addArc(v, sink, linked[v]);
         }
     }
     const long long value = boost::push_relabel_max_flow(flow, source, sink);

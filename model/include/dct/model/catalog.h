@@ -38,10 +38,11 @@ class Catalog
 public:
     /** Reads every catalog file in \a directory; the first problem is returned as an Error. */
     static Result<Catalog> load(const std::filesystem::path& directory);
-    /** Returns the catalog folder: $DCT_DATA_DIR/catalog, else the data folder found beside
-     *  the program or the source tree. */
+    /** Returns the catalog folder: dataDirectory() / "catalog". */
     static std::filesystem::path defaultDirectory();
-    /** Returns the data folder (holding catalog/, examples/ and schema/). */
+    /** Returns the data folder (holding catalog/, examples/ and schema/), the first of:
+     *  $DCT_DATA_DIR; <folder of the running program>/../share/dctwin (an installed program,
+     *  found through /proc/self/exe) when it holds catalog/; the source tree's data folder. */
     static std::filesystem::path dataDirectory();
 
     const CatalogShelf<GpuSpec>& gpus() const { return m_gpus; }

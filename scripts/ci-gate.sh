@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Runs one CI gate (.ci/run runs them all, in this order):
+#   test     the README's test command: scripts/test.sh (setup, build and ctest of the default
+#            preset, in build/)
+#   dev      the dev preset (Debug, assertions, full warning set) with warnings as errors, and
+#            its tests (build-dev/)
+#   asan     the asan preset (ASan + UBSan + LeakSanitizer) and its tests (build-asan/)
+#   format   clang-format --dry-run --Werror on every tracked .cpp/.h (scripts/check-format.sh)
+#   package  the .deb from build/ (cpack), installed with apt-get and run from /usr/bin
+# Usage: scripts/ci-gate.sh NAME [NAME...]; prints the time each gate takes; exits 1 if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
+jobs=2
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+
+gate_test() {
+    ./scripts/test.sh
+}
+
+# Configures PRESET (extra cache variables after it), builds everything it can (ninja -k 0, so
+# that one run shows every error it can reach) and runs its tests when the build succeeded.
+build_and_test() {
+    local preset=$1
+    shift
+    cmake --preset "$preset" "$@" >/dev/null || return 1
+    if ! cmake --build --preset "$preset" -j "$jobs" -- -k 0; then
+        echo "ci: $preset: the build failed (errors above); tests not run"
+        return 1
+    fi
+    ctest --preset "$preset" -j "$jobs"
+}
+
+gate_dev() {
+    ./scripts/setup.sh --packages-only || return 1
+    # Benchmarks are not tests (not registered with ctest, no warning set): not built here.
+    build_and_test dev -DDCT_WARNINGS_AS_ERRORS=ON -DDCT_BUILD_BENCHMARKS=OFF
+}
+
+gate_asan() {
+    ./scripts/setup.sh --packages-only || return 1
+    # Set for the build too: catch_discover_tests runs every test program right after linking.
+    export ASAN_OPTIONS="detect_leaks=1"
+    export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+    build_and_test asan # the preset has DCT_BUILD_BENCHMARKS=OFF
+}
+
+gate_format() {
+    ./scripts/setup.sh --packages-only || return 1
+    ./scripts/check-format.sh
+}
+
+gate_package() {
+    ./scripts/setup.sh || return 1 # builds build/ if the test gate did not
+    rm -f build/dctwin_*.deb
+    (cd build && cpack) || return 1
+    local deb
+    deb=$(ls build/dctwin_*.deb) || return 1
+    dpkg-deb --info "$deb"
+    dpkg-deb --contents "$deb"
+    # A package of the same version already installed would not be replaced: remove it first.
+    if dpkg-query -W -f='${Status}' dctwin 2>/dev/null | grep -q "install ok installed"; then
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq dctwin >/dev/null
+    fi
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y ./build/dctwin_*.deb || return 1
+    local status=0
+    # The installed programs, away from the source tree and without its environment.
+    local run=(env -u DCT_DATA_DIR -C /)
+    "${run[@]}" /usr/bin/dctwin-cli --version || status=1
+    "${run[@]}" /usr/bin/dctwin-cli eval /usr/share/dctwin/examples/seed-h100-dallas-d2c.json ||
+        status=1
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq dctwin >/dev/null || status=1
+    return $status
+}
+
+if [ $# -eq 0 ]; then
+    echo "usage: $0 test|dev|asan|format|package [...]" >&2
+    exit 2
+fi
+for name in "$@"; do
+    if ! declare -F "gate_$name" >/dev/null; then
+        echo "ci: unknown gate '$name' (test, dev, asan, format, package)" >&2
+        exit 2
+    fi
+done
+
+failed=()
+summary=()
+for name in "$@"; do
+    echo
+    echo "=== ci: gate $name ($(date -u +%H:%M:%S) UTC) ==="
+    start=$SECONDS
+    (cd "$root" && "gate_$name")
+    status=$?
+    elapsed=$((SECONDS - start))
+    result=passed
+    if [ $status -ne 0 ]; then
+        result=FAILED
+        failed+=("$name")
+    fi
+    line=$(printf "%-8s %-6s %3dm%02ds" "$name" "$result" $((elapsed / 60)) $((elapsed % 60)))
+    summary+=("$line")
+    echo "=== ci: gate $line ==="
+done
+
+echo
+echo "=== ci: summary ==="
+printf '  %s\n' "${summary[@]}"
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "ci: failed gates: ${failed[*]}"
+    exit 1
+fi
+echo "ci: all gates passed"
