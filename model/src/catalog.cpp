@@ -119,15 +119,15 @@ Result<void> loadShelf(const std::filesystem::path& directory, const char* fileN
     const json& entries = document["entries"];
     for (std::size_t i = 0; i < entries.size(); ++i) {
         Diagnostics d;
-        const std::string path = "/entries/" + std::to_string(i);
-        T entry = readCatalogEntry<T>(entries[i], path, d);
+        const std::string entryPath = "/entries/" + std::to_string(i);
+        T entry = readCatalogEntry<T>(entries[i], entryPath, d);
         if (d.hasErrors()) {
             const Diagnostic& first = *std::find_if(
                 d.begin(), d.end(), [](const auto& x) { return x.severity == Severity::Error; });
             return makeError(file, first.path, first.message, first.hint);
         }
         if (shelf.entries.count(entry.id))
-            return makeError(file, path + "/id", "duplicate id '" + entry.id + "'",
+            return makeError(file, entryPath + "/id", "duplicate id '" + entry.id + "'",
                              "ids unique within their kind");
         shelf.json[entry.id] = entries[i];
         shelf.entries.emplace(entry.id, std::move(entry));

@@ -28,12 +28,15 @@ double ecmpThroughputShare(int uplinks, int flows, int subflowsPerFlow)
     double belowQ = 0.0;
     double massBelowQ = 0.0;
     // The terms that do not depend on x, computed once (the same values every iteration).
-    const double logNFactorial = std::lgamma(n + 1.0);
+    const double nReal = static_cast<double>(n);
+    const double logNFactorial = std::lgamma(nReal + 1.0);
     const double logP = std::log(p);
     const double logQ = std::log1p(-p);
     for (long long x = 0; x < q && x <= n; ++x) {
-        const double logPmf = logNFactorial - std::lgamma(x + 1.0) - std::lgamma(n - x + 1.0) +
-                              x * logP + (n - x) * logQ;
+        const double xReal = static_cast<double>(x);
+        const double logPmf = logNFactorial - std::lgamma(xReal + 1.0) -
+                              std::lgamma(nReal - xReal + 1.0) + xReal * logP +
+                              (nReal - xReal) * logQ;
         const double pmf = std::exp(logPmf);
         belowQ += pmf * static_cast<double>(x) / q;
         massBelowQ += pmf;

@@ -127,7 +127,7 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
             line.cableKind = cableKindName(c->cableKind);
             const bool optics = c->cableKind == CableKind::Transceiver;
             line.transceivers = optics ? 2 * lc.links : 0;
-            const double units = optics ? 2.0 * lc.links : static_cast<double>(lc.links);
+            const double units = static_cast<double>(optics ? 2 * lc.links : lc.links);
             line.powerW = units * c->powerW;
             line.costUsd = units * c->priceUsd;
         } else if (lc.links > 0) {

@@ -268,12 +268,14 @@ Result<SweepRunner> SweepRunner::prepare(const SweepSpec& spec, const model::Sce
 std::pair<std::uint64_t, std::uint64_t> SweepRunner::shardRange(const SweepShard& shard) const
 {
     // Contiguous blocks: shard i gets [n i / N, n (i + 1) / N), the same on every machine.
-    const auto n = static_cast<unsigned __int128>(m_variantCount);
-    const auto count = static_cast<unsigned __int128>(std::max(1, shard.count));
-    const auto begin = static_cast<std::uint64_t>(n * static_cast<unsigned>(shard.index) / count);
-    const auto end =
-        static_cast<std::uint64_t>(n * static_cast<unsigned>(shard.index + 1) / count);
-    return {begin, end};
+    // floor(n i / N) = q i + floor(r i / N) with n = q N + r: exact without a 128-bit product,
+    // since r i < N^2 fits in 64 bits for any int N.
+    const std::uint64_t count = static_cast<std::uint64_t>(std::max(1, shard.count));
+    const std::uint64_t q = m_variantCount / count;
+    const std::uint64_t r = m_variantCount % count;
+    auto boundary = [&](std::uint64_t i) { return q * i + r * i / count; };
+    const auto index = static_cast<std::uint64_t>(std::max(0, shard.index));
+    return {boundary(index), boundary(index + 1)};
 }
 
 std::string SweepRunner::header(SweepFormat format) const
