@@ -205,9 +205,12 @@ TopologyResult topologyCounts(const FabricPlan& p)
     }
     // Bisection of a Clos: half the endpoints at line rate, divided by the leaf oversubscription
     // (a single switch is non-blocking).
-    const double oversub = p.tiers > 1 ? static_cast<double>(p.leafDownPorts) / static_cast<double>(p.leafUpPorts) : 1.0;
+    const double oversub =
+        p.tiers > 1 ? static_cast<double>(p.leafDownPorts) / static_cast<double>(p.leafUpPorts)
+                    : 1.0;
     const double nicHalf = std::floor(static_cast<double>(p.endpointsPerPlane) / 2.0);
-    t.fullBisectionGbps = P * nicHalf * p.spec.endpointRateGbps / std::max(1.0, oversub);
+    t.fullBisectionGbps =
+        static_cast<double>(P) * nicHalf * p.spec.endpointRateGbps / std::max(1.0, oversub);
     return t;
 }
 
