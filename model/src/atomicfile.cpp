@@ -1,10 +1,9 @@
 #include "dct/model/atomicfile.h"
 
 #include <cstdio>
+#include <fcntl.h>
 #include <fstream>
 #include <system_error>
-
-#include <fcntl.h>
 #include <unistd.h>
 
 namespace dct {
@@ -47,8 +46,7 @@ Result<void> writeFileAtomically(const std::filesystem::path& path,
     std::filesystem::rename(tmp, path, ec);
     if (ec) {
         std::remove(tmp.c_str());
-        return makeError(file, "", "cannot replace the file: " + ec.message(),
-                         "a writable folder");
+        return makeError(file, "", "cannot replace the file: " + ec.message(), "a writable folder");
     }
     return {};
 }

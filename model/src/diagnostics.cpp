@@ -38,19 +38,32 @@ void Diagnostics::add(Diagnostic diagnostic)
 
 void Diagnostics::error(std::string path, std::string message, std::string hint, std::string code)
 {
-    add({Severity::Error, std::move(path), std::move(message), std::move(hint), std::move(code), {}});
+    add({Severity::Error,
+         std::move(path),
+         std::move(message),
+         std::move(hint),
+         std::move(code),
+         {}});
 }
 
-void Diagnostics::warning(std::string path, std::string message, std::string hint,
-                          std::string code)
+void Diagnostics::warning(std::string path, std::string message, std::string hint, std::string code)
 {
-    add({Severity::Warning, std::move(path), std::move(message), std::move(hint), std::move(code),
+    add({Severity::Warning,
+         std::move(path),
+         std::move(message),
+         std::move(hint),
+         std::move(code),
          {}});
 }
 
 void Diagnostics::note(std::string path, std::string message, std::string hint, std::string code)
 {
-    add({Severity::Note, std::move(path), std::move(message), std::move(hint), std::move(code), {}});
+    add({Severity::Note,
+         std::move(path),
+         std::move(message),
+         std::move(hint),
+         std::move(code),
+         {}});
 }
 
 void Diagnostics::append(const Diagnostics& other)
@@ -78,7 +91,8 @@ int Diagnostics::count(Severity severity) const
 
 bool Diagnostics::hasCode(const std::string& code) const
 {
-    return std::any_of(m_items.begin(), m_items.end(), [&](const auto& d) { return d.code == code; });
+    return std::any_of(m_items.begin(), m_items.end(),
+                       [&](const auto& d) { return d.code == code; });
 }
 
 } // namespace dct

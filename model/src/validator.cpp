@@ -25,14 +25,13 @@ Diagnostics validateScenario(const ResolvedScenario& r)
 
     // Parallelism must tile the GPUs exactly.
     const auto& w = s.workload;
-    const long long product = static_cast<long long>(r.dataParallel) * w.tensorParallel *
-                              w.pipelineParallel;
+    const long long product =
+        static_cast<long long>(r.dataParallel) * w.tensorParallel * w.pipelineParallel;
     if (product != gpus)
         d.error(w.dataParallel > 0 ? "/workload/data_parallel" : "/workload/tensor_parallel",
                 "data x tensor x pipeline parallel = " + num(static_cast<double>(product)) +
                     " does not equal the " + num(gpus) + " GPUs of the cluster",
-                "sizes whose product is " + num(gpus) +
-                    " (leave data_parallel at 0 to derive it)",
+                "sizes whose product is " + num(gpus) + " (leave data_parallel at 0 to derive it)",
                 "parallelism");
     if (w.tensorParallel > r.gpusPerNode)
         d.warning("/workload/tensor_parallel",
@@ -56,8 +55,7 @@ Diagnostics validateScenario(const ResolvedScenario& r)
         d.warning("/workload/parameters_billion",
                   "model state of about " + num(std::round(stateGb)) +
                       " GB per GPU exceeds the GPU's " + num(r.gpu.memoryGb) + " GB",
-                  "raise tensor_parallel or pipeline_parallel, or shard optimizer state",
-                  "memory");
+                  "raise tensor_parallel or pipeline_parallel, or shard optimizer state", "memory");
 
     if (s.compute.gpusPerNode > 0 && s.compute.gpusPerNode != r.node.gpusPerNode)
         d.warning("/compute/gpus_per_node",
@@ -113,8 +111,7 @@ Diagnostics validateScenario(const ResolvedScenario& r)
         d.error("/facility/rack_power_limit_kw",
                 "one " + r.node.id + " node (" + num(r.node.maxPowerKw) +
                     " kW) exceeds the rack power limit of " + num(fac.rackPowerLimitKw) + " kW",
-                "a rack power limit of at least " + num(r.node.maxPowerKw) + " kW",
-                "rack-power");
+                "a rack power limit of at least " + num(r.node.maxPowerKw) + " kW", "rack-power");
     if (r.node.heightU > fac.rackUnits)
         d.error("/facility/rack_units",
                 "one node (" + num(r.node.heightU) + "U) does not fit a " + num(fac.rackUnits) +

@@ -1,9 +1,8 @@
 #include "dct/report/reportrenderer.h"
 
-#include "dct/report/svgchart.h"
-
 #include "dct/model/atomicfile.h"
 #include "dct/model/textformat.h"
+#include "dct/report/svgchart.h"
 #include "dct/solvers/metricsection.h"
 
 #include <algorithm>

@@ -83,8 +83,7 @@ std::string horizontalBarChartSvg(const std::string& title, const std::vector<Ch
         svg += line;
         std::snprintf(line, sizeof line, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#222\">",
                       labelWidth + barWidth + 6, y + 16);
-        svg += line + escapeXml(formatQuantity(bars[i].value, unit)) +
-               "</text>\n";
+        svg += line + escapeXml(formatQuantity(bars[i].value, unit)) + "</text>\n";
     }
     svg += "</svg>\n";
     return svg;

@@ -70,10 +70,10 @@ CollectiveTiming collectiveTime(CollectiveOp op, CollectiveAlgorithm algorithm, 
     const bool multiNode = nodes > 1;
     const double nd = n;
     // A ring crossing nodes runs at its slowest hop: the fabric (or NVLink if slower).
-    const double ringGbps = multiNode ? std::min(in.fabricGbytePerS, in.scaleUpGbytePerS)
-                                      : in.scaleUpGbytePerS;
-    const double ringAlphaUs = multiNode ? std::max(in.fabricAlphaUs, in.scaleUpAlphaUs)
-                                         : in.scaleUpAlphaUs;
+    const double ringGbps =
+        multiNode ? std::min(in.fabricGbytePerS, in.scaleUpGbytePerS) : in.scaleUpGbytePerS;
+    const double ringAlphaUs =
+        multiNode ? std::max(in.fabricAlphaUs, in.scaleUpAlphaUs) : in.scaleUpAlphaUs;
     if (n == 1) {
         t.seconds = 0.0;
     } else if (ringGbps <= 0.0) {
@@ -83,8 +83,8 @@ CollectiveTiming collectiveTime(CollectiveOp op, CollectiveAlgorithm algorithm, 
         case CollectiveAlgorithm::Ring:
             if (op == CollectiveOp::AllReduce) {
                 // nccl-tests PERFORMANCE.md: t = 2(n-1) alpha + 2(n-1)/n S/B.
-                t.seconds = ringSeconds(2.0 * (nd - 1.0), 2.0 * (nd - 1.0) / nd, bytes,
-                                        ringAlphaUs, ringGbps);
+                t.seconds = ringSeconds(2.0 * (nd - 1.0), 2.0 * (nd - 1.0) / nd, bytes, ringAlphaUs,
+                                        ringGbps);
             } else if (op == CollectiveOp::AllToAll) {
                 // Pairwise exchange: (n-1) steps; data for other nodes leaves on the fabric,
                 // data for node peers on NVLink, both at once.
@@ -107,8 +107,7 @@ CollectiveTiming collectiveTime(CollectiveOp op, CollectiveAlgorithm algorithm, 
             // NCCL 2.4 trees): reduce up and broadcast down a tree of depth log2(nodes) across
             // nodes and a chain inside each node; pipelined, every rank moves about S each way
             // per phase, so the bandwidth term is 2 S / B against the ring's 2(n-1)/n S / B.
-            const double depth = multiNode ? std::ceil(std::log2(static_cast<double>(nodes)))
-                                           : 0.0;
+            const double depth = multiNode ? std::ceil(std::log2(static_cast<double>(nodes))) : 0.0;
             const double alpha = 2.0 * (depth * in.fabricAlphaUs + (g - 1.0) * in.scaleUpAlphaUs);
             t.seconds = alpha * us + 2.0 * bytes / (ringGbps * gbyte);
             break;
@@ -135,8 +134,8 @@ CollectiveTiming collectiveTime(CollectiveOp op, CollectiveAlgorithm algorithm, 
                 if (algorithm == CollectiveAlgorithm::InNetwork) {
                     // The switches add up the shards: one trip up and down the tree, each rank
                     // sends and receives its shard once (full duplex).
-                    const double alpha = in.fabricAlphaUs + in.fabricSwitchHops *
-                                                                in.switchLatencyUs;
+                    const double alpha =
+                        in.fabricAlphaUs + in.fabricSwitchHops * in.switchLatencyUs;
                     inter = alpha * us + shard / (in.fabricGbytePerS * gbyte);
                 } else if (op == CollectiveOp::AllReduce) {
                     inter = ringSeconds(2.0 * (nn - 1.0), 2.0 * (nn - 1.0) / nn, shard,

@@ -5,8 +5,8 @@
 namespace dct::solvers {
 
 CostResult solveCost(const model::ResolvedScenario& r, const PowerResult& power,
-                     const EgressResult& egress, const ComputeResult& compute,
-                     const CostInputs& in, Diagnostics& diagnostics)
+                     const EgressResult& egress, const ComputeResult& compute, const CostInputs& in,
+                     Diagnostics& diagnostics)
 {
     CostResult out;
     const auto& e = r.scenario.economics;
@@ -23,17 +23,18 @@ CostResult solveCost(const model::ResolvedScenario& r, const PowerResult& power,
     out.capexCoolingUsd = r.cooling.capexUsdPerKw * power.itDesignPowerKw;
     out.capexPowerUsd = e.powerCapexUsdPerKw * power.peakFacilityPowerKw;
     out.hardwareCapexUsd = out.capexNodesUsd + out.capexNetworkUsd + out.capexStorageUsd;
-    out.capexUsd = out.hardwareCapexUsd + out.capexRacksUsd + out.capexCoolingUsd +
-                   out.capexPowerUsd;
+    out.capexUsd =
+        out.hardwareCapexUsd + out.capexRacksUsd + out.capexCoolingUsd + out.capexPowerUsd;
 
-    out.energyUsdPerYear = power.annualFacilityEnergyMwh * 1000.0 * r.site.electricityPriceUsdPerKwh;
+    out.energyUsdPerYear =
+        power.annualFacilityEnergyMwh * 1000.0 * r.site.electricityPriceUsdPerKwh;
     out.egressUsdPerYear = 12.0 * egress.egressUsdPerMonth;
     out.maintenanceUsdPerYear = e.maintenanceFractionPerYear * out.hardwareCapexUsd;
     out.opexUsdPerYear = out.energyUsdPerYear + out.egressUsdPerYear + out.maintenanceUsdPerYear;
 
     // Straight-line amortization, no cost of capital.
-    out.amortizedCapexUsdPerYear = e.amortizationYears > 0.0 ? out.capexUsd / e.amortizationYears
-                                                             : out.capexUsd;
+    out.amortizedCapexUsdPerYear =
+        e.amortizationYears > 0.0 ? out.capexUsd / e.amortizationYears : out.capexUsd;
     out.tcoUsdPerYear = out.amortizedCapexUsdPerYear + out.opexUsdPerYear;
     const double gpuHoursPerYear = static_cast<double>(r.gpuCount()) * 8760.0;
     out.usdPerGpuHour = gpuHoursPerYear > 0.0 ? out.tcoUsdPerYear / gpuHoursPerYear : 0.0;

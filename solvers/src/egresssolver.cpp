@@ -54,8 +54,8 @@ double tieredEgressBreakEvenGb(const model::EgressPricing& pricing, double usd)
     double spent = 0.0;
     for (const auto& t : pricing.tiers) {
         const double end = tierEnd(t);
-        const double tierUsd = std::isinf(end) ? std::numeric_limits<double>::infinity()
-                                               : (end - start) * t.usdPerGb;
+        const double tierUsd =
+            std::isinf(end) ? std::numeric_limits<double>::infinity() : (end - start) * t.usdPerGb;
         if (spent + tierUsd >= usd && t.usdPerGb > 0.0)
             return start + (usd - spent) / t.usdPerGb;
         if (std::isinf(end))
@@ -128,9 +128,8 @@ EgressResult solveEgress(const model::ResolvedScenario& r, Diagnostics& diagnost
     out.rttMs = e.wanRttMs;
     out.tcpWindowMb = e.tcpWindowMb;
     out.pathGbps = out.hasPort ? out.portGbps : (out.hasCheapestPort ? out.cheapestPortGbps : 0.0);
-    out.perStreamGbps =
-        e.wanRttMs > 0.0 ? e.tcpWindowMb * 1e6 * 8.0 / (e.wanRttMs / 1000.0) / 1e9
-                         : std::numeric_limits<double>::infinity();
+    out.perStreamGbps = e.wanRttMs > 0.0 ? e.tcpWindowMb * 1e6 * 8.0 / (e.wanRttMs / 1000.0) / 1e9
+                                         : std::numeric_limits<double>::infinity();
     out.singleStreamGbps =
         out.pathGbps > 0.0 ? std::min(out.pathGbps, out.perStreamGbps) : out.perStreamGbps;
     const double bits = e.wanDatasetTb * 1e12 * 8.0;

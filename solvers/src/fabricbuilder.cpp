@@ -59,8 +59,10 @@ FabricPlan planFabric(const FabricSpec& spec, Diagnostics& diagnostics)
     const int k = spec.switchPorts;
     const int rails = std::max(1, spec.railsPerNode);
     if (k < 2 || spec.nodes < 1) {
-        diagnostics.error("/network/switch/ports", "a fabric needs switches of at least 2 ports "
-                          "and at least one node", "ports >= 2", "fabric-invalid");
+        diagnostics.error("/network/switch/ports",
+                          "a fabric needs switches of at least 2 ports "
+                          "and at least one node",
+                          "ports >= 2", "fabric-invalid");
         return p;
     }
 
@@ -86,9 +88,9 @@ FabricPlan planFabric(const FabricSpec& spec, Diagnostics& diagnostics)
         }
         p.scalableUnits = static_cast<int>(
             ceilDiv(spec.nodes + std::max(0, spec.reservedSlotsPerFabric), usable));
-        p.reservedSlots = static_cast<long long>(p.scalableUnits) *
-                              std::max(0, spec.reservedSlotsPerUnit) +
-                          std::max(0, spec.reservedSlotsPerFabric);
+        p.reservedSlots =
+            static_cast<long long>(p.scalableUnits) * std::max(0, spec.reservedSlotsPerUnit) +
+            std::max(0, spec.reservedSlotsPerFabric);
         p.leavesPerRailPerUnit = static_cast<int>(ceilDiv(slots, down));
         p.leavesPerPlane = static_cast<long long>(p.scalableUnits) * rails * p.leavesPerRailPerUnit;
         p.managerPortsPerPlane = p.reservedSlots * std::min(spec.fabricManagerPorts, rails);
@@ -98,10 +100,9 @@ FabricPlan planFabric(const FabricSpec& spec, Diagnostics& diagnostics)
         // plane per rail. A plain fat tree is one plane holding every NIC.
         p.planes = spec.kind == TopologyKind::RailOnly ? rails : std::max(1, spec.planes);
         if (rails % p.planes != 0)
-            diagnostics.warning("/network/planes",
-                                "the NICs of a node do not split evenly over the planes",
-                                "make the rails per node a multiple of the planes",
-                                "fabric-uneven-planes");
+            diagnostics.warning(
+                "/network/planes", "the NICs of a node do not split evenly over the planes",
+                "make the rails per node a multiple of the planes", "fabric-uneven-planes");
         p.endpointsPerPlane = static_cast<long long>(spec.nodes) * ceilDiv(rails, p.planes);
         p.leavesPerPlane = ceilDiv(p.endpointsPerPlane, down);
     }
@@ -110,8 +111,7 @@ FabricPlan planFabric(const FabricSpec& spec, Diagnostics& diagnostics)
     // port per leaf at most); three tiers up to k * k/2 leaves (k pods of k/2 leaves).
     const long long L = p.leavesPerPlane;
     int tiers = spec.tiers;
-    const bool singleSwitch = spec.kind != TopologyKind::RailOptimized &&
-                              p.endpointsPerPlane <= k;
+    const bool singleSwitch = spec.kind != TopologyKind::RailOptimized && p.endpointsPerPlane <= k;
     if (tiers == 0)
         tiers = (singleSwitch || L == 1) ? 1 : (L <= k ? 2 : 3);
     if (tiers == 1 && singleSwitch) {
@@ -123,12 +123,11 @@ FabricPlan planFabric(const FabricSpec& spec, Diagnostics& diagnostics)
     const long long maxThreeTier = static_cast<long long>(k) * (k / 2);
     if ((tiers == 1 && p.leavesPerPlane > 1) || (tiers == 2 && L > k) ||
         (tiers == 3 && L > maxThreeTier) || tiers > 3) {
-        diagnostics.error("/network/tiers",
-                          "the endpoints do not fit in " + std::to_string(tiers) +
-                              " tiers of " + std::to_string(k) + "-port switches (" +
-                              std::to_string(L) + " leaves per plane)",
-                          "more tiers, more planes or switches with more ports",
-                          "fabric-too-large");
+        diagnostics.error(
+            "/network/tiers",
+            "the endpoints do not fit in " + std::to_string(tiers) + " tiers of " +
+                std::to_string(k) + "-port switches (" + std::to_string(L) + " leaves per plane)",
+            "more tiers, more planes or switches with more ports", "fabric-too-large");
         return p;
     }
 

@@ -1,15 +1,14 @@
 #include "dct/solvers/fabricgraph.h"
 
+#include <algorithm>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/filtered_graph.hpp>
 #include <boost/graph/push_relabel_max_flow.hpp>
-
-#include <algorithm>
 #include <cmath>
 #include <functional>
-#include <map>
 #include <limits>
+#include <map>
 #include <sstream>
 
 namespace dct::solvers {
@@ -81,8 +80,8 @@ FabricGraph buildFabricGraph(const FabricPlan& plan, bool includeHosts)
     f.endpointsByPlane.assign(static_cast<std::size_t>(P), {});
     std::vector<long long> nextIndex(static_cast<std::size_t>(P), 0);
     auto attach = [&](int plane, long long leaf, Vertex host, bool hasHost) {
-        const Vertex e = addVertex(g, VertexKind::Endpoint, plane,
-                                   nextIndex[static_cast<std::size_t>(plane)]++);
+        const Vertex e =
+            addVertex(g, VertexKind::Endpoint, plane, nextIndex[static_cast<std::size_t>(plane)]++);
         f.endpointsByPlane[static_cast<std::size_t>(plane)].push_back(static_cast<long long>(e));
         addEdge(f, e, leaves[static_cast<std::size_t>(plane * L + leaf)], LinkKind::NodeLeaf,
                 nicRate);
@@ -166,10 +165,10 @@ FabricGraph buildFabricGraph(const FabricPlan& plan, bool includeHosts)
                 const long long inPod = std::min(perPod, L - pod * perPod);
                 for (long long j = 0; j < u; ++j)
                     for (long long t = 0; t < inPod; ++t)
-                        addEdge(f, spineV(pod * u + j),
-                                cores[static_cast<std::size_t>(p * plan.coresPerPlane + j * c +
-                                                               t % c)],
-                                LinkKind::SpineCore, linkRate);
+                        addEdge(
+                            f, spineV(pod * u + j),
+                            cores[static_cast<std::size_t>(p * plan.coresPerPlane + j * c + t % c)],
+                            LinkKind::SpineCore, linkRate);
             }
         }
     }
@@ -281,10 +280,10 @@ bool edgeUp(const FabricGraph& f, const DownMask& m, const Edge& e)
 using FlowTraits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
 using FlowGraph = boost::adjacency_list<
     boost::vecS, boost::vecS, boost::directedS, boost::no_property,
-    boost::property<boost::edge_capacity_t, long long,
-                    boost::property<boost::edge_residual_capacity_t, long long,
-                                    boost::property<boost::edge_reverse_t,
-                                                    FlowTraits::edge_descriptor>>>>;
+    boost::property<
+        boost::edge_capacity_t, long long,
+        boost::property<boost::edge_residual_capacity_t, long long,
+                        boost::property<boost::edge_reverse_t, FlowTraits::edge_descriptor>>>>;
 
 } // namespace
 
@@ -360,8 +359,7 @@ std::vector<int> distancesFrom(const FabricGraph& f, const DownMask& m, Vertex f
     boost::breadth_first_search(
         view, from,
         boost::visitor(boost::make_bfs_visitor(boost::record_distances(
-            boost::make_iterator_property_map(dist.begin(),
-                                              boost::get(boost::vertex_index, g)),
+            boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, g)),
             boost::on_tree_edge()))));
     return dist;
 }
@@ -379,8 +377,8 @@ HopStats hopStats(const FabricGraph& f, int sources, const FailureSet& failures)
     for (const auto& plane : f.endpointsByPlane) {
         if (plane.size() < 2)
             continue;
-        const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(sources),
-                                                        plane.size());
+        const std::size_t count =
+            std::min<std::size_t>(static_cast<std::size_t>(sources), plane.size());
         for (std::size_t s = 0; s < count; ++s) {
             // Sources spread evenly over the plane's endpoints, so they sit on different leaves
             // and pods.
@@ -416,9 +414,8 @@ FailureImpact failureImpact(const FabricGraph& f, const FailureSet& failures)
                           std::function<bool(const Vertex&)>>
         view(g, edgeFilter, vertexFilter);
     std::vector<int> component(boost::num_vertices(g), -1);
-    boost::connected_components(
-        view, boost::make_iterator_property_map(component.begin(),
-                                                boost::get(boost::vertex_index, g)));
+    boost::connected_components(view, boost::make_iterator_property_map(
+                                          component.begin(), boost::get(boost::vertex_index, g)));
     // An endpoint is connected when it lies in its plane's main component: the one holding the
     // most endpoints of the plane (and a switch, or a lone NIC counts as cut off).
     std::vector<char> connected(boost::num_vertices(g), 0);
@@ -470,8 +467,7 @@ std::string fabricDot(const FabricGraph& f)
     std::ostringstream out;
     out << "graph fabric {\n  node [shape=box, fontsize=10];\n";
     static const char* kindName[] = {"host", "nic", "leaf", "spine", "core"};
-    static const char* kindColor[] = {"gray80", "lightyellow", "lightblue", "palegreen",
-                                      "salmon"};
+    static const char* kindColor[] = {"gray80", "lightyellow", "lightblue", "palegreen", "salmon"};
     for (auto [v, end] = boost::vertices(g); v != end; ++v) {
         const FabricVertex& fv = g[*v];
         const int k = static_cast<int>(fv.kind);

@@ -77,8 +77,8 @@ const model::CableSpec* chooseCable(const std::vector<model::CableSpec>& cables,
     for (int pass = 0; pass < 2 && !best; ++pass) {
         // First at the link's own rate; failing that, a faster cable run at the lower rate.
         for (const auto& c : cables) {
-            const bool rateOk = pass == 0 ? std::fabs(c.rateGbps - rateGbps) < 1e-6
-                                          : c.rateGbps >= rateGbps;
+            const bool rateOk =
+                pass == 0 ? std::fabs(c.rateGbps - rateGbps) < 1e-6 : c.rateGbps >= rateGbps;
             if (!rateOk || c.reachM + 1e-9 < lengthM)
                 continue;
             if (!best || linkCostUsd(c) < linkCostUsd(*best) ||
@@ -106,11 +106,11 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
     const TierCounts spine = t.tier(FabricTier::Spine);
     const TierCounts core = t.tier(FabricTier::Core);
     if (spine.linksDown > 0)
-        classes.push_back({"leaf-spine", spine.linksDown, r.fabricSwitch.portRateGbps,
-                           n.cableLengthAcrossRowsM});
+        classes.push_back(
+            {"leaf-spine", spine.linksDown, r.fabricSwitch.portRateGbps, n.cableLengthAcrossRowsM});
     if (core.linksDown > 0)
-        classes.push_back({"spine-core", core.linksDown, r.fabricSwitch.portRateGbps,
-                           n.cableLengthAcrossRowsM});
+        classes.push_back(
+            {"spine-core", core.linksDown, r.fabricSwitch.portRateGbps, n.cableLengthAcrossRowsM});
     t.cables.clear();
     t.cables.reserve(classes.size());
     t.cablePowerW = 0.0;
@@ -131,15 +131,15 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
             line.powerW = units * c->powerW;
             line.costUsd = units * c->priceUsd;
         } else if (lc.links > 0) {
-            diagnostics.warning("/network/cable_length_" +
-                                    std::string(lc.length == n.cableLengthInRowM ? "in_row_m"
-                                                                                 : "across_rows_m"),
-                                std::string("no catalog cable carries ") +
-                                    std::to_string(static_cast<int>(lc.rate)) + "G over " +
-                                    std::to_string(lc.length) + " m for the " + lc.name +
-                                    " links; their cost and power are left out",
-                                "add a cable or transceiver of that rate and reach to the catalog",
-                                "network-no-cable");
+            diagnostics.warning(
+                "/network/cable_length_" +
+                    std::string(lc.length == n.cableLengthInRowM ? "in_row_m" : "across_rows_m"),
+                std::string("no catalog cable carries ") +
+                    std::to_string(static_cast<int>(lc.rate)) + "G over " +
+                    std::to_string(lc.length) + " m for the " + lc.name +
+                    " links; their cost and power are left out",
+                "add a cable or transceiver of that rate and reach to the catalog",
+                "network-no-cable");
         }
         t.cablePowerW += line.powerW;
         t.cableCostUsd += line.costUsd;
@@ -162,8 +162,8 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     in.scaleUpGbytePerS = net.scaleUpGbytePerSPerGpu;
     in.scaleUpAlphaUs = nvlinkAlphaUs;
     // The node's rails are shared by the ranks on it that talk at once.
-    const double railsPerRank = static_cast<double>(std::max(1, r.rails)) /
-                                std::max(1, r.gpusPerNode);
+    const double railsPerRank =
+        static_cast<double>(std::max(1, r.rails)) / std::max(1, r.gpusPerNode);
     in.fabricGbytePerS = net.fabricGbytePerSPerGpu * std::max(1.0, railsPerRank);
     in.fabricAlphaUs = net.fabricAlphaUs;
     in.fabricSwitchHops = net.worstSwitchHops;
@@ -200,13 +200,13 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     // Oversubscription: traffic leaving a leaf gets uplink/downlink capacity.
     const int up = plan.tiers > 1 ? plan.leafUpPorts : 0;
     const int down = std::max(1, plan.leafDownPorts);
-    net.oversubscriptionShare = plan.tiers > 1 ? std::min(1.0, static_cast<double>(up) / down)
-                                               : 1.0;
+    net.oversubscriptionShare =
+        plan.tiers > 1 ? std::min(1.0, static_cast<double>(up) / down) : 1.0;
     // Elephant flows leaving a leaf in a ring: one per distinct rail on the leaf (a ring per
     // rail enters and leaves each leaf once). Rail-optimized leaves carry one rail.
     const int railsPerPlane = std::max(1, (std::max(1, r.rails) + plan.planes - 1) / plan.planes);
-    net.leafUplinkFlows = n.topology == TopologyKind::RailOptimized ? 1
-                                                                    : std::min(railsPerPlane, down);
+    net.leafUplinkFlows =
+        n.topology == TopologyKind::RailOptimized ? 1 : std::min(railsPerPlane, down);
     const int uplinks = std::max(1, up);
     net.ecmpShare = ecmpThroughputShare(uplinks, net.leafUplinkFlows, 1);
     net.multiRailShare = ecmpThroughputShare(uplinks, net.leafUplinkFlows, std::max(1, r.rails));
@@ -221,16 +221,15 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     // Alpha: NIC at both ends, every switch on the longest path, and the wire
     // (node-leaf runs at both ends plus the runs between tiers, up and down).
     net.worstSwitchHops = plan.valid ? 2 * plan.tiers - 1 : 1;
-    const double wireM = 2.0 * n.cableLengthInRowM +
-                         2.0 * std::max(0, plan.tiers - 1) * n.cableLengthAcrossRowsM;
+    const double wireM =
+        2.0 * n.cableLengthInRowM + 2.0 * std::max(0, plan.tiers - 1) * n.cableLengthAcrossRowsM;
     net.fabricAlphaUs = 2.0 * r.nic.latencyUs + net.worstSwitchHops * r.fabricSwitch.latencyUs +
                         wireM * wireNsPerM * 1e-3;
     // Fabric share: crossing leaves costs the oversubscription and the routing loss, once the
     // cluster outgrows a leaf.
-    const long long nodesPerLeaf =
-        n.topology == TopologyKind::RailOptimized
-            ? std::min<long long>(down, std::max(1, n.scalableUnitNodes))
-            : std::max<long long>(1, down / railsPerPlane);
+    const long long nodesPerLeaf = n.topology == TopologyKind::RailOptimized
+                                       ? std::min<long long>(down, std::max(1, n.scalableUnitNodes))
+                                       : std::max<long long>(1, down / railsPerPlane);
     const bool crossesLeaves = plan.tiers > 1 && r.scenario.compute.nodeCount > nodesPerLeaf;
     const double share = crossesLeaves ? net.oversubscriptionShare * net.routingShare : 1.0;
     net.fabricGbytePerSPerGpu = net.fabricLineGbytePerSPerGpu * net.wire.efficiency * share;

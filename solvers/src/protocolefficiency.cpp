@@ -22,8 +22,7 @@ constexpr int fcsBytes = 4;
 constexpr int preambleAndGapBytes = 20;
 } // namespace
 
-WireOverhead wireOverhead(model::Protocol protocol, int mtuBytes, bool vlanTagged,
-                          bool globalRoute)
+WireOverhead wireOverhead(model::Protocol protocol, int mtuBytes, bool vlanTagged, bool globalRoute)
 {
     WireOverhead w;
     w.payloadBytes = mtuBytes;
@@ -34,20 +33,19 @@ WireOverhead wireOverhead(model::Protocol protocol, int mtuBytes, bool vlanTagge
                           bthBytes + icrcBytes + fcsBytes;
     } else {
         // InfiniBand = LRH + (GRH across subnets) + BTH + payload + ICRC + VCRC.
-        w.overheadBytes = lrhBytes + (globalRoute ? grhBytes : 0) + bthBytes + icrcBytes +
-                          vcrcBytes;
+        w.overheadBytes =
+            lrhBytes + (globalRoute ? grhBytes : 0) + bthBytes + icrcBytes + vcrcBytes;
     }
-    w.efficiency = mtuBytes > 0 ? static_cast<double>(mtuBytes) / (mtuBytes + w.overheadBytes)
-                                : 0.0;
+    w.efficiency =
+        mtuBytes > 0 ? static_cast<double>(mtuBytes) / (mtuBytes + w.overheadBytes) : 0.0;
     return w;
 }
 
 NvlinkEfficiency nvlinkEfficiency(int writeBytes, int headerBytes, double ncclProtocolEfficiency)
 {
     NvlinkEfficiency n;
-    n.packetEfficiency = writeBytes > 0
-                             ? static_cast<double>(writeBytes) / (writeBytes + headerBytes)
-                             : 0.0;
+    n.packetEfficiency =
+        writeBytes > 0 ? static_cast<double>(writeBytes) / (writeBytes + headerBytes) : 0.0;
     n.protocolEfficiency = ncclProtocolEfficiency;
     n.efficiency = n.packetEfficiency * n.protocolEfficiency;
     return n;

@@ -7,13 +7,12 @@
 
 #include "dct/model/contenthash.h"
 
-#include <nlohmann/json.hpp>
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 namespace dct::store {
 
@@ -31,8 +30,10 @@ public:
     Statement(const Statement&) = delete;
     Statement& operator=(const Statement&) = delete;
 
-    bool ok() const { return m_status == SQLITE_OK || m_status == SQLITE_ROW ||
-                             m_status == SQLITE_DONE; }
+    bool ok() const
+    {
+        return m_status == SQLITE_OK || m_status == SQLITE_ROW || m_status == SQLITE_DONE;
+    }
     Statement& bind(int index, const std::string& text)
     {
         if (ok())
@@ -185,16 +186,21 @@ Result<void> seed(sqlite3* db, const std::string& file, const std::filesystem::p
         const std::string name = path.stem().string();
         const std::string insertScenario = std::string("INSERT OR IGNORE INTO scenarios "
                                                        "(name, created_at, updated_at) VALUES "
-                                                       "(?1, ") + now + ", " + now + ")";
+                                                       "(?1, ") +
+                                           now + ", " + now + ")";
         Statement a(db, insertScenario.c_str());
         a.bind(1, name).step();
         const std::string insertVersion =
             std::string("INSERT OR IGNORE INTO versions "
                         "(scenario_id, version, json, hash, comment, saved_at) "
-                        "SELECT id, 1, ?2, ?3, ?4, ") + now + " FROM scenarios WHERE name = ?1";
+                        "SELECT id, 1, ?2, ?3, ?4, ") +
+            now + " FROM scenarios WHERE name = ?1";
         Statement b(db, insertVersion.c_str());
-        b.bind(1, name).bind(2, text).bind(3, model::contentHash(text))
-            .bind(4, "bundled example " + path.filename().string()).step();
+        b.bind(1, name)
+            .bind(2, text)
+            .bind(3, model::contentHash(text))
+            .bind(4, "bundled example " + path.filename().string())
+            .step();
         Statement c(db, "INSERT OR IGNORE INTO tags (scenario_id, tag) "
                         "SELECT id, 'example' FROM scenarios WHERE name = ?1");
         c.bind(1, name).step();
@@ -213,8 +219,7 @@ void ScenarioStore::Closer::operator()(sqlite3* db) const
 
 ScenarioStore::ScenarioStore(std::filesystem::path path, sqlite3* db)
     : m_path(std::move(path)), m_db(db)
-{
-}
+{}
 
 ScenarioStore::ScenarioStore(ScenarioStore&&) noexcept = default;
 ScenarioStore& ScenarioStore::operator=(ScenarioStore&&) noexcept = default;
@@ -265,8 +270,8 @@ Result<ScenarioStore> ScenarioStore::open(const std::filesystem::path& path,
     }
 
     sqlite3* raw = nullptr;
-    const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
-                      (exists ? 0 : SQLITE_OPEN_CREATE);
+    const int flags =
+        SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (exists ? 0 : SQLITE_OPEN_CREATE);
     const int status = sqlite3_open_v2(file.c_str(), &raw, flags, nullptr);
     ScenarioStore store(path, raw);
     if (status != SQLITE_OK)
@@ -364,8 +369,7 @@ Error ScenarioStore::sqlError(const std::string& what) const
     return Error{m_path.string(), "", what + ": " + sqlMessage(m_db.get()), {}};
 }
 
-template <class F>
-auto ScenarioStore::transaction(F&& body) -> decltype(body())
+template <class F> auto ScenarioStore::transaction(F&& body) -> decltype(body())
 {
     if (auto r = exec(m_db.get(), m_path.string(), "BEGIN IMMEDIATE"); !r)
         return tl::unexpected(r.error());
@@ -503,10 +507,15 @@ Result<int> ScenarioStore::save(const std::string& name, const std::string& json
             return tl::unexpected(sqlError("cannot save '" + name + "'"));
         const std::string insertVersion =
             std::string("INSERT INTO versions (scenario_id, version, json, hash, comment, "
-                        "saved_at) VALUES (?1, ?2, ?3, ?4, ?5, ") + now + ")";
+                        "saved_at) VALUES (?1, ?2, ?3, ?4, ?5, ") +
+            now + ")";
         Statement b(m_db.get(), insertVersion.c_str());
-        b.bind(1, *id).bind(2, version).bind(3, json).bind(4, model::contentHash(json))
-            .bind(5, comment).step();
+        b.bind(1, *id)
+            .bind(2, version)
+            .bind(3, json)
+            .bind(4, model::contentHash(json))
+            .bind(5, comment)
+            .step();
         const std::string touch =
             std::string("UPDATE scenarios SET updated_at = ") + now + " WHERE id = ?1";
         Statement c(m_db.get(), touch.c_str());
@@ -522,10 +531,9 @@ Result<ScenarioVersion> ScenarioStore::load(const std::string& name, int version
     auto id = scenarioId(name);
     if (!id)
         return tl::unexpected(id.error());
-    Statement s(m_db.get(),
-                "SELECT version, json, hash, comment, saved_at FROM versions "
-                "WHERE scenario_id = ?1 AND (?2 = 0 OR version = ?2) "
-                "ORDER BY version DESC LIMIT 1");
+    Statement s(m_db.get(), "SELECT version, json, hash, comment, saved_at FROM versions "
+                            "WHERE scenario_id = ?1 AND (?2 = 0 OR version = ?2) "
+                            "ORDER BY version DESC LIMIT 1");
     if (!s.bind(1, *id).bind(2, static_cast<std::int64_t>(version)).step()) {
         if (!s.ok())
             return tl::unexpected(sqlError("cannot read '" + name + "'"));
@@ -637,8 +645,7 @@ Result<void> ScenarioStore::setNotes(const std::string& name, const std::string&
 }
 
 Result<std::optional<std::string>>
-ScenarioStore::cachedEvaluation(const std::string& name, int version,
-                                const std::string& inputsHash,
+ScenarioStore::cachedEvaluation(const std::string& name, int version, const std::string& inputsHash,
                                 const std::string& modelVersion) const
 {
     auto id = scenarioId(name);
@@ -667,10 +674,15 @@ Result<void> ScenarioStore::storeEvaluation(const std::string& name, int version
         return tl::unexpected(id.error());
     const std::string sql = std::string("INSERT OR REPLACE INTO results (scenario_id, version, "
                                         "inputs_hash, model_version, result_json, evaluated_at) "
-                                        "VALUES (?1, ?2, ?3, ?4, ?5, ") + now + ")";
+                                        "VALUES (?1, ?2, ?3, ?4, ?5, ") +
+                            now + ")";
     Statement s(m_db.get(), sql.c_str());
-    s.bind(1, *id).bind(2, static_cast<std::int64_t>(version)).bind(3, inputsHash)
-        .bind(4, modelVersion).bind(5, resultJson).step();
+    s.bind(1, *id)
+        .bind(2, static_cast<std::int64_t>(version))
+        .bind(3, inputsHash)
+        .bind(4, modelVersion)
+        .bind(5, resultJson)
+        .step();
     if (!s.ok())
         return tl::unexpected(sqlError("cannot cache the result of '" + name + "'"));
     return {};

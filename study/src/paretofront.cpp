@@ -28,7 +28,8 @@ std::vector<std::size_t> paretoFront(const std::vector<std::vector<double>>& poi
     // its simple form). O(n * front) comparisons.
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < points.size(); ++i)
-        if (std::none_of(points[i].begin(), points[i].end(), [](double v) { return std::isnan(v); }))
+        if (std::none_of(points[i].begin(), points[i].end(),
+                         [](double v) { return std::isnan(v); }))
             order.push_back(i);
     auto key = [&](std::size_t i) { return minimize[0] ? points[i][0] : -points[i][0]; };
     std::stable_sort(order.begin(), order.end(),
@@ -44,7 +45,8 @@ std::vector<std::size_t> paretoFront(const std::vector<std::vector<double>>& poi
         if (dominated)
             continue;
         // A later point with an equal first objective may dominate earlier ones.
-        std::erase_if(front, [&](std::size_t f) { return dominates(points[i], points[f], minimize); });
+        std::erase_if(front,
+                      [&](std::size_t f) { return dominates(points[i], points[f], minimize); });
         front.push_back(i);
     }
     std::sort(front.begin(), front.end());

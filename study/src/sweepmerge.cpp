@@ -1,15 +1,13 @@
 #include "dct/study/sweepmerge.h"
 
 #include "dct/model/textformat.h"
-
 #include "dct/study/paretofront.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 namespace dct::study {
 
@@ -80,8 +78,8 @@ Result<MergedSweep> mergeSweepParts(const std::vector<std::filesystem::path>& pa
             if (merged.format == SweepFormat::Jsonl) {
                 static const std::string prefix = "{\"variant\":";
                 if (line.compare(0, prefix.size(), prefix) != 0)
-                    return makeError(file, "line " + std::to_string(lineNumber),
-                                     "not a sweep row", "{\"variant\": N, ...}");
+                    return makeError(file, "line " + std::to_string(lineNumber), "not a sweep row",
+                                     "{\"variant\": N, ...}");
                 begin += prefix.size();
             }
             const auto parsed = std::from_chars(begin, end, index);
@@ -128,8 +126,8 @@ Result<std::vector<std::string>> paretoRows(const MergedSweep& merged,
     std::size_t okColumn = 0;
     if (merged.format == SweepFormat::Csv) {
         const auto names = csvFields(merged.header);
-        okColumn = static_cast<std::size_t>(std::find(names.begin(), names.end(), "ok") -
-                                            names.begin());
+        okColumn =
+            static_cast<std::size_t>(std::find(names.begin(), names.end(), "ok") - names.begin());
         for (const auto& o : objectives) {
             const auto it = std::find(names.begin(), names.end(), o.metric);
             if (it == names.end())

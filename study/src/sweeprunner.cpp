@@ -1,8 +1,7 @@
 #include "dct/study/sweeprunner.h"
 
-#include "dct/model/textformat.h"
-
 #include "dct/model/resolver.h"
+#include "dct/model/textformat.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/study/paretofront.h"
 
@@ -90,8 +89,7 @@ Result<SweepRunner> SweepRunner::create(const SweepSpec& spec, const model::Scen
     return prepare(spec, &base, &catalog, nullptr, std::move(evaluator));
 }
 
-Result<SweepRunner> SweepRunner::create(const SweepSpec& spec,
-                                        const model::ResolvedScenario& base,
+Result<SweepRunner> SweepRunner::create(const SweepSpec& spec, const model::ResolvedScenario& base,
                                         SweepEvaluator evaluator)
 {
     return prepare(spec, nullptr, nullptr, &base, std::move(evaluator));
@@ -106,10 +104,10 @@ Result<SweepRunner> SweepRunner::prepare(const SweepSpec& spec, const model::Sce
     r.m_spec = spec;
     // Without an evaluator of its own, run() evaluates into one Evaluation per thread.
     r.m_evaluateInPlace = !evaluator;
-    r.m_evaluate = evaluator ? std::move(evaluator)
-                             : SweepEvaluator([](const model::ResolvedScenario& s) {
-                                   return solvers::evaluate(s);
-                               });
+    r.m_evaluate =
+        evaluator
+            ? std::move(evaluator)
+            : SweepEvaluator([](const model::ResolvedScenario& s) { return solvers::evaluate(s); });
     const std::string& file = spec.file;
 
     // Compile the axes; strides make the last axis vary fastest.
@@ -187,10 +185,9 @@ Result<SweepRunner> SweepRunner::prepare(const SweepSpec& spec, const model::Sce
                             d.path.rfind(r.m_axes[a].patcher.pointer(), 0) == 0) {
                             const std::size_t value =
                                 (g / r.m_axes[a].groupStride) % spec.axes[a].values.size();
-                            return makeError(file,
-                                             spec.axes[a].specPath + "/values/" +
-                                                 std::to_string(value),
-                                             d.message, d.hint);
+                            return makeError(
+                                file, spec.axes[a].specPath + "/values/" + std::to_string(value),
+                                d.message, d.hint);
                         }
             std::string text;
             for (const auto& d : result.diagnostics)
@@ -257,8 +254,9 @@ Result<SweepRunner> SweepRunner::prepare(const SweepSpec& spec, const model::Sce
         const solvers::Metric* m = probe.metric(o.metric);
         if (!m || m->traits.better == solvers::Better::Neither)
             return makeError(file, o.specPath + "/goal",
-                             "metric '" + o.metric + "' is neither better lower nor higher, so "
-                             "the objective needs a goal",
+                             "metric '" + o.metric +
+                                 "' is neither better lower nor higher, so "
+                                 "the objective needs a goal",
                              "\"minimize\" or \"maximize\"");
         o.minimize = m->traits.better == solvers::Better::Lower;
     }
@@ -302,8 +300,8 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
     const std::size_t chunkSize = std::max<std::size_t>(1, options.chunkVariants);
     const std::uint64_t chunks = (summary.variants + chunkSize - 1) / chunkSize;
     unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-    threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(
-                                                            std::max<std::uint64_t>(1, chunks))));
+    threads = std::max(
+        1u, std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::uint64_t>(1, chunks))));
     const bool jsonl = format == SweepFormat::Jsonl;
     const bool pareto = m_objectiveColumns.size() >= 2;
     std::vector<bool> minimize;
@@ -352,7 +350,8 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
             std::uint64_t chunk = 0;
             {
                 std::unique_lock lock(mutex);
-                changed.wait(lock, [&] { return nextClaim >= chunks || nextClaim < nextWrite + window; });
+                changed.wait(lock,
+                             [&] { return nextClaim >= chunks || nextClaim < nextWrite + window; });
                 if (nextClaim >= chunks)
                     return;
                 chunk = nextClaim++;
@@ -366,8 +365,8 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
                 std::size_t group = 0;
                 for (std::size_t a = 0; a < m_axes.size(); ++a)
                     if (m_axes[a].patcher.isCatalogReference())
-                        group += ((index / m_axes[a].stride) %
-                                  m_axes[a].csvText.size()) * m_axes[a].groupStride;
+                        group += ((index / m_axes[a].stride) % m_axes[a].csvText.size()) *
+                                 m_axes[a].groupStride;
                 if (!copied[group]) {
                     work[group] = m_groups[group];
                     copied[group] = true;
@@ -375,8 +374,8 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
                 model::ResolvedScenario& scenario = work[group];
                 for (const Axis& axis : m_axes)
                     if (!axis.patcher.isCatalogReference())
-                        axis.patcher.apply(scenario, axis.numbers[(index / axis.stride) %
-                                                                  axis.numbers.size()]);
+                        axis.patcher.apply(
+                            scenario, axis.numbers[(index / axis.stride) % axis.numbers.size()]);
                 ScenarioPatcher::updateDerived(scenario);
                 if (m_evaluateInPlace)
                     solvers::evaluate(scenario, e);
@@ -415,8 +414,9 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
                         if (a)
                             text += ',';
                         text += axisKeys[a];
-                        text += m_axes[a].jsonText[(index / m_axes[a].stride) %
-                                                   m_axes[a].jsonText.size()];
+                        text +=
+                            m_axes[a]
+                                .jsonText[(index / m_axes[a].stride) % m_axes[a].jsonText.size()];
                     }
                     text += ok ? "},\"ok\":true,\"metrics\":{" : "},\"ok\":false,\"metrics\":{";
                     if (ok)

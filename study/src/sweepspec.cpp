@@ -75,8 +75,7 @@ struct Reader
             if (steps >= 1e7)
                 return error(path + "/step", "the range has more than 10 million values",
                              "a larger step");
-            const bool integral = a["from"].is_number_integer() &&
-                                  a["step"].is_number_integer();
+            const bool integral = a["from"].is_number_integer() && a["step"].is_number_integer();
             for (int k = 0; k <= static_cast<int>(steps); ++k) {
                 const double v = *from + k * *step;
                 out.values.push_back(integral ? json(static_cast<long long>(std::llround(v)))
@@ -111,9 +110,10 @@ struct Reader
             }
             for (int k = 0; k < static_cast<int>(*count); ++k) {
                 const double u = static_cast<double>(splitMix(state) >> 11) * 0x1.0p-53;
-                const double v = kind == "uniform"
-                                     ? *lo + u * (*hi - *lo)
-                                     : std::exp(std::log(*lo) + u * (std::log(*hi) - std::log(*lo)));
+                const double v =
+                    kind == "uniform"
+                        ? *lo + u * (*hi - *lo)
+                        : std::exp(std::log(*lo) + u * (std::log(*hi) - std::log(*lo)));
                 out.values.push_back(v);
             }
         } else {
@@ -125,8 +125,8 @@ struct Reader
         for (std::size_t i = 0; i < out.values.size(); ++i) {
             const json& v = out.values[i];
             if (!v.is_number() && !v.is_string() && !v.is_boolean())
-                return error(path + "/values/" + std::to_string(i),
-                             "unsupported value " + v.dump(), "a number, a string or a boolean");
+                return error(path + "/values/" + std::to_string(i), "unsupported value " + v.dump(),
+                             "a number, a string or a boolean");
         }
         return out;
     }
@@ -159,7 +159,7 @@ Result<SweepSpec> parseSweepSpec(const json& j, const std::string& file)
     if (!j.is_object())
         return r.error("", "a sweep spec must be a JSON object",
                        "{\"base\": \"scenario.json\", \"axes\": [...]}");
-    static const std::vector<std::string> keys = {"base", "axes", "fields", "metrics",
+    static const std::vector<std::string> keys = {"base",    "axes",   "fields",      "metrics",
                                                   "filters", "pareto", "description", "name"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
@@ -293,8 +293,7 @@ Result<SweepSpec> readSweepSpecFile(const std::filesystem::path& path)
         return makeError(path.string(), "", "cannot read the sweep spec", "a readable JSON file");
     json j = json::parse(in, nullptr, false);
     if (j.is_discarded())
-        return makeError(path.string(), "", "the sweep spec is not valid JSON",
-                         "a JSON object");
+        return makeError(path.string(), "", "the sweep spec is not valid JSON", "a JSON object");
     return parseSweepSpec(j, path.string());
 }
 

@@ -296,8 +296,7 @@ TEST_CASE("objectives without a goal: sweep and sweep-merge give the same Pareto
     const CliRun sweep = runCli({"sweep", specFile, "-q", "-o", part, "--pareto", front});
     INFO(sweep.err);
     REQUIRE(sweep.code == cli::ExitOk);
-    const CliRun merge =
-        runCli({"sweep-merge", part, "--spec", specFile, "--pareto", mergedFront});
+    const CliRun merge = runCli({"sweep-merge", part, "--spec", specFile, "--pareto", mergedFront});
     INFO(merge.err);
     REQUIRE(merge.code == cli::ExitOk);
     auto slurp = [](const std::string& path) {

@@ -7,7 +7,6 @@
 #include "dct/study/sweeprunner.h"
 
 #include <benchmark/benchmark.h>
-
 #include <ostream>
 #include <streambuf>
 
@@ -25,7 +24,8 @@ protected:
 
 const model::Catalog& catalog()
 {
-    static const model::Catalog c = model::Catalog::load(model::Catalog::defaultDirectory()).value();
+    static const model::Catalog c =
+        model::Catalog::load(model::Catalog::defaultDirectory()).value();
     return c;
 }
 
@@ -58,10 +58,9 @@ study::SweepSpec gridSpec(int nodeValues, int mfuValues)
 /** Variants per second of a sweep with the full coupled evaluation, on every core. */
 void sweepFullEvaluation(benchmark::State& state)
 {
-    const auto runner =
-        study::SweepRunner::create(gridSpec(16, 64), example("seed-h100-dallas-d2c.json"),
-                                     catalog())
-            .value();
+    const auto runner = study::SweepRunner::create(gridSpec(16, 64),
+                                                   example("seed-h100-dallas-d2c.json"), catalog())
+                            .value();
     NullBuffer buffer;
     std::ostream out(&buffer);
     std::uint64_t variants = 0;
@@ -81,17 +80,16 @@ void sweepMachineryOnly(benchmark::State& state)
 {
     auto resolved = model::resolveScenario(example("seed-h100-dallas-d2c.json"), catalog());
     const auto runner =
-        study::SweepRunner::create(gridSpec(64, 1024), *resolved.resolved,
-                                     [](const model::ResolvedScenario& r) {
-                                         solvers::Evaluation e;
-                                         e.metrics.resize(3);
-                                         e.metrics[0] = {"compute.training_days", "", 
-                                                         r.scenario.workload.mfu, "", {}};
-                                         e.metrics[1] = {"cooling.pue", "", 1.2, "", {}};
-                                         e.metrics[2] = {"cost.tco_usd_per_year", "",
-                                                         r.gpuCount() * 1.0, "", {}};
-                                         return e;
-                                     })
+        study::SweepRunner::create(
+            gridSpec(64, 1024), *resolved.resolved,
+            [](const model::ResolvedScenario& r) {
+                solvers::Evaluation e;
+                e.metrics.resize(3);
+                e.metrics[0] = {"compute.training_days", "", r.scenario.workload.mfu, "", {}};
+                e.metrics[1] = {"cooling.pue", "", 1.2, "", {}};
+                e.metrics[2] = {"cost.tco_usd_per_year", "", r.gpuCount() * 1.0, "", {}};
+                return e;
+            })
             .value();
     NullBuffer buffer;
     std::ostream out(&buffer);

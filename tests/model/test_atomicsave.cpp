@@ -1,14 +1,12 @@
-#include "testsupport.h"
-
 #include "dct/model/scenarioio.h"
+#include "testsupport.h"
 
 #include <fstream>
 #include <sstream>
 
 using namespace dct::model;
 
-TEST_CASE("Saving writes the whole file atomically and leaves no temporary",
-          "[model][io][save]")
+TEST_CASE("Saving writes the whole file atomically and leaves no temporary", "[model][io][save]")
 {
     const auto dir = std::filesystem::temp_directory_path() / "dct-test-save";
     std::filesystem::remove_all(dir);

@@ -1,8 +1,7 @@
-#include "testsupport.h"
-
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
 #include "dct/model/validator.h"
+#include "testsupport.h"
 
 using namespace dct;
 using namespace dct::model;

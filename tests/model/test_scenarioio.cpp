@@ -1,6 +1,5 @@
-#include "testsupport.h"
-
 #include "dct/model/scenarioio.h"
+#include "testsupport.h"
 
 #include <fstream>
 

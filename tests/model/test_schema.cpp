@@ -1,7 +1,6 @@
-#include "testsupport.h"
-
-#include "dct/model/schema.h"
 #include "dct/model/scenario.h"
+#include "dct/model/schema.h"
+#include "testsupport.h"
 
 #include <fstream>
 

@@ -3,7 +3,6 @@
 #include "dct/model/catalog.h"
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <string>
 

@@ -2,10 +2,8 @@
 // before any test runs. catch_discover_tests runs this binary without the test ENVIRONMENT, so
 // the platform is chosen here, or no test would be registered.
 #define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
 #include <QGuiApplication>
-
+#include <catch2/catch.hpp>
 #include <cstdlib>
 
 int main(int argc, char** argv)

@@ -2,10 +2,10 @@
 #include "dct/model/catalog.h"
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
-#include "dct/solvers/evaluator.h"
-#include "dct/report/reportrenderer.h"
 #include "dct/model/textformat.h"
+#include "dct/report/reportrenderer.h"
 #include "dct/report/svgchart.h"
+#include "dct/solvers/evaluator.h"
 #include "dct/ui/pdfreport.h"
 
 #include <catch2/catch.hpp>

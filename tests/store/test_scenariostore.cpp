@@ -3,18 +3,16 @@
 #include "dct/model/contenthash.h"
 #include "dct/store/scenariostore.h"
 
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-#include <sqlite3.h>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <csignal>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
+#include <sqlite3.h>
 #include <sstream>
-#include <thread>
-
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 using dct::store::ScenarioStore;
@@ -29,8 +27,7 @@ struct ScratchDir
     fs::path path;
     explicit ScratchDir(const std::string& name)
     {
-        path = fs::temp_directory_path() /
-               ("dct-store-" + name + "-" + std::to_string(::getpid()));
+        path = fs::temp_directory_path() / ("dct-store-" + name + "-" + std::to_string(::getpid()));
         fs::remove_all(path);
         fs::create_directories(path);
     }
@@ -45,11 +42,12 @@ std::string readBytes(const fs::path& path)
 
 std::string scenarioJson(int i)
 {
-    nlohmann::json j = {{"schema_version", 2},
-                        {"name", "variant " + std::to_string(i)},
-                        {"compute", {{"node", "hgx-h100"}, {"node_count", i + 1}}},
-                        // Padding makes each save span several pages, so a kill can tear one.
-                        {"description", std::string(3000 + i % 5000, static_cast<char>('a' + i % 26))}};
+    nlohmann::json j = {
+        {"schema_version", 2},
+        {"name", "variant " + std::to_string(i)},
+        {"compute", {{"node", "hgx-h100"}, {"node_count", i + 1}}},
+        // Padding makes each save span several pages, so a kill can tear one.
+        {"description", std::string(3000 + i % 5000, static_cast<char>('a' + i % 26))}};
     return j.dump(2);
 }
 
@@ -162,8 +160,7 @@ TEST_CASE("tags and notes belong to a scenario", "[store]")
     CHECK(store.list()->size() == 1);
 }
 
-TEST_CASE("cached results are invalidated by new inputs or a new model version",
-          "[store][cache]")
+TEST_CASE("cached results are invalidated by new inputs or a new model version", "[store][cache]")
 {
     ScratchDir dir("cache");
     auto store = openOrFail(dir.path / "s.sqlite");
@@ -189,8 +186,7 @@ TEST_CASE("cached results are invalidated by new inputs or a new model version",
     CHECK_FALSE(store.cachedEvaluation("plan", v2, hash2, "model-1")->has_value());
     // Re-evaluating replaces the stale entry.
     REQUIRE(store.storeEvaluation("plan", v, otherCatalog, "model-1", R"({"pue": 1.3})"));
-    CHECK(store.cachedEvaluation("plan", v, otherCatalog, "model-1")->value() ==
-          R"({"pue": 1.3})");
+    CHECK(store.cachedEvaluation("plan", v, otherCatalog, "model-1")->value() == R"({"pue": 1.3})");
     CHECK_FALSE(store.cachedEvaluation("plan", v, hash, "model-1")->has_value());
 }
 
@@ -240,9 +236,9 @@ TEST_CASE("a file that is not a DC Twin store is refused and left byte-identical
         const fs::path path = dir.path / "damaged.sqlite";
         sqlite3* db = nullptr;
         REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-        const std::string sql = "PRAGMA application_id = " +
-                                std::to_string(ScenarioStore::applicationId) +
-                                "; PRAGMA user_version = 2; CREATE TABLE scenarios(x);";
+        const std::string sql =
+            "PRAGMA application_id = " + std::to_string(ScenarioStore::applicationId) +
+            "; PRAGMA user_version = 2; CREATE TABLE scenarios(x);";
         sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);
         sqlite3_close(db);
         const std::string before = readBytes(path);
@@ -257,8 +253,8 @@ TEST_CASE("a file that is not a DC Twin store is refused and left byte-identical
         openOrFail(path);
         sqlite3* db = nullptr;
         REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-        sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 99", nullptr,
-                     nullptr, nullptr);
+        sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 99", nullptr, nullptr,
+                     nullptr);
         sqlite3_close(db);
         const std::string before = readBytes(path);
         auto store = ScenarioStore::open(path);

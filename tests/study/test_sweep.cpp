@@ -1,7 +1,5 @@
 // Sweeps: the grid a spec describes, values set by JSON pointer, shards that merge into exactly
 // the unsharded output, filters, the Pareto front, and spec errors that say where they are.
-#include "testsupport.h"
-
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
 #include "dct/study/paretofront.h"
@@ -9,11 +7,11 @@
 #include "dct/study/sweepmerge.h"
 #include "dct/study/sweeprunner.h"
 #include "dct/study/sweepspec.h"
+#include "testsupport.h"
 
 #include <fstream>
 #include <set>
 #include <sstream>
-
 #include <unistd.h>
 
 using namespace dct;
@@ -74,8 +72,8 @@ std::string runToText(const SweepRunner& runner, SweepFormat format, SweepShard 
 
 fs::path scratch(const std::string& name)
 {
-    const fs::path dir = fs::temp_directory_path() /
-                         ("dct-sweep-" + name + "-" + std::to_string(::getpid()));
+    const fs::path dir =
+        fs::temp_directory_path() / ("dct-sweep-" + name + "-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
@@ -114,9 +112,9 @@ TEST_CASE("a spec's grid is the product of its axes", "[sweep][spec]")
 
 TEST_CASE("integer ranges stay integers and the fields object form works", "[sweep][spec]")
 {
-    const SweepSpec spec = specOf(
-        {{"base", "x.json"},
-         {"fields", {{"/compute/node_count", {{"from", 4}, {"to", 20}, {"step", 4}}}}}});
+    const SweepSpec spec =
+        specOf({{"base", "x.json"},
+                {"fields", {{"/compute/node_count", {{"from", 4}, {"to", 20}, {"step", 4}}}}}});
     REQUIRE(spec.axes.size() == 1);
     CHECK(spec.axes[0].values == std::vector<json>{4, 8, 12, 16, 20});
     CHECK(spec.base == fs::path("x.json"));
@@ -166,13 +164,16 @@ TEST_CASE("bad specs name the file and the JSON path", "[sweep][spec][errors]")
         {{{"base", base}, {"axes", {{{"values", {1}}}}}}, "/axes/0/field", "pointer"},
         {{{"base", base},
           {"axes", {{{"field", "/compute/node_count"}, {"from", 1}, {"to", "x"}, {"step", 1}}}}},
-         "/axes/0/to", "number"},
+         "/axes/0/to",
+         "number"},
         {{{"base", base}, {"axes", {{{"field", "/a"}, {"values", {1}}}}}, {"bogus", 1}},
-         "/bogus", "unknown key"},
+         "/bogus",
+         "unknown key"},
         {{{"base", base},
           {"axes", {{{"field", "/compute/node_count"}, {"values", {1}}}}},
           {"pareto", {{{"metric", "a"}, {"goal", "up"}}, "b"}}},
-         "/pareto/0/goal", "goal"},
+         "/pareto/0/goal",
+         "goal"},
     };
     for (const auto& c : parseCases) {
         INFO(c.spec.dump());
@@ -197,7 +198,8 @@ TEST_CASE("bad specs name the file and the JSON path", "[sweep][spec][errors]")
         {{{"base", base}, {"axes", {{{"field", "/workload/precision"}, {"values", {"fp4"}}}}}},
          "/axes/0/values/0",
          "bf16"},
-        {{{"base", base}, {"axes", {{{"field", "/name"}, {"values", {"x"}}}}}}, "/axes/0",
+        {{{"base", base}, {"axes", {{{"field", "/name"}, {"values", {"x"}}}}}},
+         "/axes/0",
          "field key"},
         {{{"base", base},
           {"axes", {{{"field", "/compute/node_count"}, {"values", {8}}}}},
@@ -330,8 +332,8 @@ TEST_CASE("the Pareto front of a small known set", "[sweep][pareto]")
 {
     // (cost, days): 0 and 1 trade off, 2 is dominated by 1, 3 is best in days, 4 duplicates 1,
     // 5 is dominated by everything, 6 has a NaN.
-    const std::vector<std::vector<double>> points = {
-        {1, 5}, {2, 3}, {3, 4}, {4, 1}, {2, 3}, {5, 5}, {0, std::nan("")}};
+    const std::vector<std::vector<double>> points = {{1, 5}, {2, 3}, {3, 4},           {4, 1},
+                                                     {2, 3}, {5, 5}, {0, std::nan("")}};
     CHECK(paretoFront(points, {true, true}) == std::vector<std::size_t>{0, 1, 3, 4});
     // Maximizing the second objective instead: larger days are better.
     CHECK(paretoFront(points, {true, false}) == std::vector<std::size_t>{0});
@@ -342,17 +344,17 @@ TEST_CASE("the Pareto front of a small known set", "[sweep][pareto]")
 TEST_CASE("the sweep's Pareto front matches the front of all its rows", "[sweep][pareto]")
 {
     model::ResolvedScenario base = seedResolved();
-    const SweepSpec spec = specOf(
-        {{"base", "seed.json"},
-         {"axes",
-          {{{"field", "/compute/node_count"}, {"from", 1}, {"to", 40}, {"step", 1}},
-           {{"field", "/workload/mfu"},
-            {"sample", "uniform"},
-            {"min", 0.2},
-            {"max", 0.6},
-            {"count", 30},
-            {"seed", 3}}}},
-         {"pareto", {"cost.usd", "compute.days"}}});
+    const SweepSpec spec =
+        specOf({{"base", "seed.json"},
+                {"axes",
+                 {{{"field", "/compute/node_count"}, {"from", 1}, {"to", 40}, {"step", 1}},
+                  {{"field", "/workload/mfu"},
+                   {"sample", "uniform"},
+                   {"min", 0.2},
+                   {"max", 0.6},
+                   {"count", 30},
+                   {"seed", 3}}}},
+                {"pareto", {"cost.usd", "compute.days"}}});
     auto runner = SweepRunner::create(spec, base, syntheticEvaluation);
     REQUIRE(runner);
     SweepSummary summary;
@@ -384,12 +386,13 @@ TEST_CASE("the sweep's Pareto front matches the front of all its rows", "[sweep]
 TEST_CASE("an objective without a goal goes the way its metric declares", "[sweep][pareto]")
 {
     const json axes = {{{"field", "/compute/node_count"}, {"values", {16, 32}}}};
-    const SweepSpec spec = specOf(
-        {{"base", "seed.json"},
-         {"axes", axes},
-         {"pareto",
-          {"cost.tco_usd_per_year", "compute.effective_mfu",
-           {{"metric", "compute.training_days"}, {"goal", "maximize"}}}}});
+    const SweepSpec spec =
+        specOf({{"base", "seed.json"},
+                {"axes", axes},
+                {"pareto",
+                 {"cost.tco_usd_per_year",
+                  "compute.effective_mfu",
+                  {{"metric", "compute.training_days"}, {"goal", "maximize"}}}}});
     auto runner = SweepRunner::create(spec, seedResolved());
     REQUIRE(runner);
     REQUIRE(runner->objectives().size() == 3);

@@ -1,11 +1,11 @@
 // "Export report..." without its dialog: the current scenario, or the compared ones when the
 // Compare tab is open, written as PDF or HTML by the renderer dctwin-report uses.
+#include "dct/model/textformat.h"
+#include "dct/report/svgchart.h"
 #include "dct/ui/compareview.h"
 #include "dct/ui/mainwindow.h"
 #include "dct/ui/reportexport.h"
 #include "dct/ui/scenariodocument.h"
-#include "dct/model/textformat.h"
-#include "dct/report/svgchart.h"
 #include "uitestsupport.h"
 
 #include <QFile>
@@ -28,7 +28,8 @@ QByteArray readAll(const QString& path)
 QString figure(const ui::ScenarioDocument& document, const char* key)
 {
     const auto* m = document.outcome()->metric({key});
-    return m ? QString::fromStdString(dct::formatQuantity(m->value, m->unit)) : QStringLiteral("missing");
+    return m ? QString::fromStdString(dct::formatQuantity(m->value, m->unit))
+             : QStringLiteral("missing");
 }
 
 } // namespace

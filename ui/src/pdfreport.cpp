@@ -9,7 +9,6 @@
 #include <QSvgRenderer>
 #include <QTextDocument>
 #include <QUrl>
-
 #include <algorithm>
 
 namespace dct::ui {

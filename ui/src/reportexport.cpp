@@ -1,8 +1,8 @@
 #include "dct/ui/reportexport.h"
 
+#include "dct/report/reportrenderer.h"
 #include "dct/ui/catalogprovider.h"
 #include "dct/ui/format.h"
-#include "dct/report/reportrenderer.h"
 #include "dct/ui/pdfreport.h"
 #include "dct/ui/scenariodocument.h"
 
@@ -51,7 +51,8 @@ QString exportReport(const QList<ScenarioDocument*>& documents, const QString& p
             // The report names where the scenario came from: its file, else its title.
             const QString origin =
                 document->filePath().isEmpty() ? document->title() : document->filePath();
-            auto item = report::ReportScenario::fromJson(document->json(), *catalog, origin.toStdString());
+            auto item =
+                report::ReportScenario::fromJson(document->json(), *catalog, origin.toStdString());
             if (!item.usable())
                 return tr("The scenario \"%1\" cannot be reported because it does not evaluate:"
                           "\n\n%2\n\nFix the fields the diagnostics name, then export again.")
@@ -59,8 +60,8 @@ QString exportReport(const QList<ScenarioDocument*>& documents, const QString& p
             scenarios.push_back(std::move(item));
         }
         const report::ReportRenderer renderer(std::move(scenarios));
-        const std::string problem =
-            pdf ? writeReportPdf(renderer, path.toStdString()) : renderer.writeHtml(path.toStdString());
+        const std::string problem = pdf ? writeReportPdf(renderer, path.toStdString())
+                                        : renderer.writeHtml(path.toStdString());
         return qstr(problem);
     } catch (const std::exception& e) {
         return tr("%1: the report could not be written: %2")

@@ -1,7 +1,6 @@
 #include "dct/ui/scenariodocument.h"
 
 #include "dct/model/atomicfile.h"
-
 #include "dct/model/scenarioio.h"
 #include "dct/ui/catalogprovider.h"
 #include "dct/ui/setfieldcommand.h"

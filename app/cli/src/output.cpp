@@ -3,9 +3,8 @@
 #include "dct/model/textformat.h"
 #include "dct/solvers/metricsection.h"
 
-#include <fmt/format.h>
-
 #include <cmath>
+#include <fmt/format.h>
 #include <map>
 
 namespace dct::cli {
@@ -14,9 +13,9 @@ using nlohmann::json;
 
 std::string evaluationTable(const solvers::Evaluation& e, const std::string& file)
 {
-    std::string out = fmt::format("Scenario: {}{}\n", e.scenarioName.empty() ? "(unnamed)"
-                                                                             : e.scenarioName,
-                                  file.empty() ? "" : "  [" + file + "]");
+    std::string out =
+        fmt::format("Scenario: {}{}\n", e.scenarioName.empty() ? "(unnamed)" : e.scenarioName,
+                    file.empty() ? "" : "  [" + file + "]");
     std::size_t labelWidth = 10;
     for (const auto& m : e.metrics)
         labelWidth = std::max(labelWidth, m.label.size());

@@ -9,8 +9,8 @@ namespace dct::cli {
 
 std::optional<model::Catalog> loadCatalog(const std::string& catalogDir, std::ostream& err)
 {
-    const std::filesystem::path dir = catalogDir.empty() ? model::Catalog::defaultDirectory()
-                                                         : std::filesystem::path(catalogDir);
+    const std::filesystem::path dir =
+        catalogDir.empty() ? model::Catalog::defaultDirectory() : std::filesystem::path(catalogDir);
     auto catalog = model::Catalog::load(dir);
     if (!catalog) {
         err << "dctwin-cli: error: " << catalog.error().toString() << "\n";

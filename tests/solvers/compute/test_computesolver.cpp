@@ -1,8 +1,7 @@
-#include "testsupport.h"
-
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
 #include "dct/solvers/computesolver.h"
+#include "testsupport.h"
 
 #include <cmath>
 
@@ -64,8 +63,7 @@ TEST_CASE("Exposed communication, throttling and jitter lengthen the step", "[co
     Diagnostics d;
     const ComputeResult base = solveCompute(r, {0.0, 1.0}, d);
     const ComputeResult comm = solveCompute(r, {base.computeSecondsPerStep * 4.0, 1.0}, d);
-    CHECK(comm.exposedCommSecondsPerStep ==
-          Approx(base.computeSecondsPerStep * 3.0).epsilon(1e-9));
+    CHECK(comm.exposedCommSecondsPerStep == Approx(base.computeSecondsPerStep * 3.0).epsilon(1e-9));
     const ComputeResult throttled = solveCompute(r, {0.0, 0.8}, d);
     CHECK(throttled.computeSecondsPerStep ==
           Approx(base.computeSecondsPerStep / 0.8).epsilon(1e-9));

@@ -1,8 +1,7 @@
-#include "testsupport.h"
-
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
 #include "dct/solvers/evaluator.h"
+#include "testsupport.h"
 
 #include <cstring>
 
@@ -24,10 +23,10 @@ TEST_CASE("Every example evaluates, training time agrees with 6PD / (GPUs x peak
             UNSCOPED_INFO(d.toString());
         REQUIRE(e.ok());
         const auto& w = r.resolved->scenario.workload;
-        const double ideal = 6.0 * w.parametersBillion * 1e9 * w.tokensBillion * 1e9 /
-                             (r.resolved->gpuCount() * r.resolved->gpu.peakTflops(w.precision) *
-                              1e12 * w.mfu) /
-                             86400.0;
+        const double ideal =
+            6.0 * w.parametersBillion * 1e9 * w.tokensBillion * 1e9 /
+            (r.resolved->gpuCount() * r.resolved->gpu.peakTflops(w.precision) * 1e12 * w.mfu) /
+            86400.0;
         CHECK(e.value("compute.ideal_training_days") == Approx(ideal).epsilon(1e-9));
         CHECK(e.value("compute.training_days") >= ideal);
         // Communication, stragglers, throttling and checkpoints cost time but not multiples.

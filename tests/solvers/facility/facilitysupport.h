@@ -1,9 +1,8 @@
 #pragma once
 
-#include "testsupport.h"
-
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
+#include "testsupport.h"
 
 #include <functional>
 #include <string>
@@ -11,8 +10,8 @@
 namespace dct::test {
 
 /** Reads example \a name (without .json), lets \a edit change it, and resolves it. */
-inline model::ResolvedScenario resolvedExample(
-    const std::string& name, const std::function<void(model::Scenario&)>& edit = {})
+inline model::ResolvedScenario
+resolvedExample(const std::string& name, const std::function<void(model::Scenario&)>& edit = {})
 {
     const auto file = dataDir() / "examples" / (name + ".json");
     auto read = model::readScenarioFile(file);

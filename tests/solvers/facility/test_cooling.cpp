@@ -1,8 +1,7 @@
-#include "facilitysupport.h"
-
 #include "dct/solvers/coolingsolver.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/powersolver.h"
+#include "facilitysupport.h"
 
 using namespace dct;
 using namespace dct::solvers;

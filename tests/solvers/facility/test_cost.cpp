@@ -1,26 +1,26 @@
-#include "facilitysupport.h"
-
 #include "dct/solvers/evaluator.h"
+#include "facilitysupport.h"
 
 using namespace dct;
 using namespace dct::solvers;
 
-TEST_CASE("Cost: capex and opex add up, TCO per GPU-hour and the training run follow",
-          "[cost]")
+TEST_CASE("Cost: capex and opex add up, TCO per GPU-hour and the training run follow", "[cost]")
 {
     const auto r = test::resolvedExample("seed-h100-dallas-d2c");
     const Evaluation e = evaluate(r);
     REQUIRE(e.ok());
     const CostResult& c = e.cost;
     CHECK(c.capexNodesUsd == Approx(32 * r.node.priceUsd).epsilon(1e-12));
-    CHECK(c.capexRacksUsd == Approx(e.power.racks * r.scenario.economics.rackPriceUsd).epsilon(1e-12));
-    CHECK(c.capexCoolingUsd == Approx(r.cooling.capexUsdPerKw * e.power.itDesignPowerKw).epsilon(1e-12));
+    CHECK(c.capexRacksUsd ==
+          Approx(e.power.racks * r.scenario.economics.rackPriceUsd).epsilon(1e-12));
+    CHECK(c.capexCoolingUsd ==
+          Approx(r.cooling.capexUsdPerKw * e.power.itDesignPowerKw).epsilon(1e-12));
     CHECK(c.capexUsd == Approx(c.capexNodesUsd + c.capexNetworkUsd + c.capexStorageUsd +
                                c.capexRacksUsd + c.capexCoolingUsd + c.capexPowerUsd)
                             .epsilon(1e-12));
-    CHECK(c.energyUsdPerYear == Approx(e.power.facilityPowerKw * 8760.0 *
-                                       r.site.electricityPriceUsdPerKwh)
-                                    .epsilon(1e-9));
+    CHECK(
+        c.energyUsdPerYear ==
+        Approx(e.power.facilityPowerKw * 8760.0 * r.site.electricityPriceUsdPerKwh).epsilon(1e-9));
     CHECK(c.egressUsdPerYear == Approx(12.0 * e.egress.egressUsdPerMonth).epsilon(1e-12));
     CHECK(c.opexUsdPerYear ==
           Approx(c.energyUsdPerYear + c.egressUsdPerYear + c.maintenanceUsdPerYear).epsilon(1e-12));

@@ -1,6 +1,5 @@
-#include "facilitysupport.h"
-
 #include "dct/solvers/evaluator.h"
+#include "facilitysupport.h"
 
 using namespace dct;
 using namespace dct::solvers;

@@ -1,6 +1,5 @@
-#include "facilitysupport.h"
-
 #include "dct/solvers/egresssolver.h"
+#include "facilitysupport.h"
 
 using namespace dct;
 using namespace dct::solvers;
@@ -72,7 +71,8 @@ TEST_CASE("WAN transfer: one TCP stream is bounded by window / RTT, the sum by t
     // 64e6 bytes x 8 / 0.090 s = 5.689 Gb/s per stream, under the 10G port.
     CHECK(e.perStreamGbps == Approx(64e6 * 8 / 0.090 / 1e9).epsilon(1e-12));
     CHECK(e.singleStreamGbps == Approx(e.perStreamGbps).epsilon(1e-12));
-    CHECK(e.singleStreamHours == Approx(100e12 * 8 / (e.perStreamGbps * 1e9) / 3600).epsilon(1e-12));
+    CHECK(e.singleStreamHours ==
+          Approx(100e12 * 8 / (e.perStreamGbps * 1e9) / 3600).epsilon(1e-12));
     CHECK(e.streamsToFillPort == 2);
     CHECK(e.portLimitedHours == Approx(100e12 * 8 / 10e9 / 3600).epsilon(1e-12));
 }

@@ -1,8 +1,7 @@
-#include "facilitysupport.h"
-
 #include "dct/solvers/coolingsolver.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/powersolver.h"
+#include "facilitysupport.h"
 
 using namespace dct;
 using namespace dct::solvers;
@@ -39,8 +38,7 @@ TEST_CASE("Seed case: IT power from the nodes at their utilization, racks and fl
     const double gpuW = r.gpu.idleW + r.scenario.compute.utilization * (r.gpu.tdpW - r.gpu.idleW);
     const double nodeKw = r.node.basePowerKw + r.gpusPerNode * gpuW / 1000.0;
     CHECK(p.nodePowerKw == Approx(nodeKw).epsilon(1e-12));
-    CHECK(p.itPowerKw ==
-          Approx(32 * nodeKw + 9.0 + r.scenario.storage.powerKw).epsilon(1e-12));
+    CHECK(p.itPowerKw == Approx(32 * nodeKw + 9.0 + r.scenario.storage.powerKw).epsilon(1e-12));
     // An 8-GPU H100 chassis stays under its nameplate (seed: up to 10 kW).
     CHECK(p.nodePowerKw < r.node.maxPowerKw);
     // 50 kW feeds / 10 kW nameplate = 5 nodes; 42U / 8U = 5 nodes; D2C+RDHx holds the heat.
@@ -49,8 +47,8 @@ TEST_CASE("Seed case: IT power from the nodes at their utilization, racks and fl
     CHECK(p.racks == (32 + p.nodesPerRack - 1) / p.nodesPerRack);
     CHECK(p.racksOverCapacity == 0);
     CHECK(p.floorM2 == Approx(p.racks * r.scenario.facility.floorM2PerRack).epsilon(1e-12));
-    CHECK(p.rows == (p.racks + r.scenario.facility.racksPerRow - 1) /
-                        r.scenario.facility.racksPerRow);
+    CHECK(p.rows ==
+          (p.racks + r.scenario.facility.racksPerRow - 1) / r.scenario.facility.racksPerRow);
     CHECK_FALSE(d.hasCode("rack-over-capacity"));
 }
 
@@ -64,7 +62,8 @@ TEST_CASE("Air cooling past its rack capacity: 'dense' flags the racks, 'spread'
             s.facility.rackLayout = layout;
         };
     };
-    const auto dense = test::resolvedExample("seed-h100-dallas-d2c", edit(model::RackLayout::Dense));
+    const auto dense =
+        test::resolvedExample("seed-h100-dallas-d2c", edit(model::RackLayout::Dense));
     const auto spread =
         test::resolvedExample("seed-h100-dallas-d2c", edit(model::RackLayout::Spread));
     Diagnostics dd;
@@ -118,8 +117,8 @@ TEST_CASE("Facility power adds up: IT + cooling + losses + lighting, PUE >= 1", 
 TEST_CASE("HVDC distribution loses less than AC UPS and PDUs", "[power]")
 {
     const auto ac = test::resolvedExample("seed-h100-dallas-d2c");
-    const auto dc =
-        test::resolvedExample("seed-h100-dallas-d2c", [](model::Scenario& s) { s.facility.hvdc = true; });
+    const auto dc = test::resolvedExample("seed-h100-dallas-d2c",
+                                          [](model::Scenario& s) { s.facility.hvdc = true; });
     Diagnostics d;
     const PowerResult pac = solvePower(ac, {}, d);
     const PowerResult pdc = solvePower(dc, {}, d);

@@ -33,8 +33,8 @@ TEST_CASE("Ring all-reduce time is 2(n-1) alpha + 2(n-1)/n S/B", "[network][coll
 {
     const CollectiveInputs in = eightGpus();
     const double bytes = 1 << 30;
-    const CollectiveTiming t = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
-                                              bytes, in);
+    const CollectiveTiming t =
+        collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, bytes, in);
     const double expected = 2.0 * 7 * 2.0e-6 + 2.0 * 7 / 8 * bytes / 100e9;
     CHECK(t.seconds == Approx(expected).epsilon(1e-12));
     CHECK(t.algbwGbytePerS == Approx(bytes / expected / 1e9).epsilon(1e-12));
@@ -47,8 +47,8 @@ TEST_CASE("Reduce-scatter and all-gather take half an all-reduce's bandwidth ter
 {
     const CollectiveInputs in = eightGpus();
     const double bytes = 1 << 30;
-    const auto rs = collectiveTime(CollectiveOp::ReduceScatter, CollectiveAlgorithm::Ring, bytes,
-                                   in);
+    const auto rs =
+        collectiveTime(CollectiveOp::ReduceScatter, CollectiveAlgorithm::Ring, bytes, in);
     const auto ag = collectiveTime(CollectiveOp::AllGather, CollectiveAlgorithm::Ring, bytes, in);
     CHECK(rs.seconds == Approx(7 * 2.0e-6 + 7.0 / 8 * bytes / 100e9).epsilon(1e-12));
     CHECK(ag.seconds == Approx(rs.seconds).epsilon(1e-12));
@@ -64,8 +64,8 @@ TEST_CASE("Trees win at small sizes across many nodes, rings at large", "[networ
     const auto treeSmall =
         collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::DoubleBinaryTree, 8.0, in);
     CHECK(treeSmall.seconds < ringSmall.seconds);
-    const auto hierLarge = collectiveTime(CollectiveOp::AllReduce,
-                                          CollectiveAlgorithm::Hierarchical, 1e10, in);
+    const auto hierLarge =
+        collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Hierarchical, 1e10, in);
     const auto treeLarge =
         collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::DoubleBinaryTree, 1e10, in);
     CHECK(hierLarge.seconds < treeLarge.seconds);
@@ -92,8 +92,8 @@ TEST_CASE("In-network reduction needs capable switches and beats the ring",
 
 TEST_CASE("The curve spans 8 B to 16 GiB by doubling", "[network][collectives]")
 {
-    const auto curve = collectiveCurve(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
-                                       eightGpus());
+    const auto curve =
+        collectiveCurve(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, eightGpus());
     REQUIRE(curve.size() == 32);
     CHECK(curve.front().bytes == 8.0);
     CHECK(curve.back().bytes == Approx(17179869184.0).epsilon(1e-15));

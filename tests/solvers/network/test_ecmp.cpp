@@ -1,7 +1,6 @@
 #include "dct/solvers/ecmp.h"
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 using namespace dct::solvers;

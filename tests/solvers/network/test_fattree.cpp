@@ -48,8 +48,7 @@ void requireClosedFormMatchesGraph(const FabricSpec& spec)
 
 } // namespace
 
-TEST_CASE("Full fat trees match Al-Fares et al. (SIGCOMM 2008) closed forms",
-          "[network][fattree]")
+TEST_CASE("Full fat trees match Al-Fares et al. (SIGCOMM 2008) closed forms", "[network][fattree]")
 {
     for (int k : {4, 8, 16, 32, 64}) {
         Diagnostics d;

@@ -5,7 +5,6 @@
 #include "dct/solvers/networksolver.h"
 
 #include <catch2/catch.hpp>
-
 #include <string>
 
 using namespace dct;

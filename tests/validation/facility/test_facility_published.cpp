@@ -2,7 +2,6 @@
 // cooling", "Egress", "WAN"). The model computes them from its component physics and the catalog's
 // sourced parameters; nothing here is fitted to the expected answer.
 #include "../../solvers/facility/facilitysupport.h"
-
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/powersolver.h"
 

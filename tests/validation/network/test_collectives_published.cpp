@@ -7,7 +7,6 @@
 #include "dct/solvers/protocolefficiency.h"
 
 #include <catch2/catch.hpp>
-
 #include <string>
 
 using namespace dct;
@@ -50,8 +49,8 @@ TEST_CASE("nccl-tests PERFORMANCE.md: algbw = S/t and busbw = algbw x 2(n-1)/n",
     in.fabricGbytePerS = 49.0;
     in.fabricAlphaUs = 3.0;
     for (double bytes : {8.0, 1048576.0, 1073741824.0}) {
-        const auto t = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, bytes,
-                                      in);
+        const auto t =
+            collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, bytes, in);
         // Ring: t = 2(n-1) alpha + 2(n-1)/n S/B with the slowest hop (the fabric).
         const double expected = 2.0 * 15 * 3.0e-6 + 2.0 * 15 / 16 * bytes / 49e9;
         CHECK(t.seconds == Approx(expected).epsilon(1e-12));

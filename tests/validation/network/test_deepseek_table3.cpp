@@ -5,7 +5,6 @@
 #include "dct/solvers/fabricgraph.h"
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 using namespace dct;
@@ -73,10 +72,11 @@ UnitPrices derivedPrices()
     const double costB = 491.0e6; // FT3, Table 3
     const double det = static_cast<double>(a.switches) * static_cast<double>(b.switchLinks) -
                        static_cast<double>(b.switches) * static_cast<double>(a.switchLinks);
-    const double s = (costA * static_cast<double>(b.switchLinks) -
-                      costB * static_cast<double>(a.switchLinks)) / det;
-    const double l = (static_cast<double>(a.switches) * costB -
-                      static_cast<double>(b.switches) * costA) / det;
+    const double s =
+        (costA * static_cast<double>(b.switchLinks) - costB * static_cast<double>(a.switchLinks)) /
+        det;
+    const double l =
+        (static_cast<double>(a.switches) * costB - static_cast<double>(b.switches) * costA) / det;
     return {s, l};
 }
 
@@ -133,9 +133,12 @@ TEST_CASE("DeepSeek-V3 Table 3: costs follow from one switch and one link price"
     CHECK(printed(cost(m, p) / 1e6, 0) == 72.0);
     CHECK(printed(cost(c, p) / 1e6, 0) == 491.0);
     // Cost per endpoint (k$): 4.39, 4.39 and 7.5 as printed.
-    CHECK(printed(cost(a, p) / static_cast<double>(a.endpoints) / 1e3, 2) == Approx(4.39).epsilon(1e-12));
-    CHECK(printed(cost(m, p) / static_cast<double>(m.endpoints) / 1e3, 2) == Approx(4.39).epsilon(1e-12));
-    CHECK(printed(cost(c, p) / static_cast<double>(c.endpoints) / 1e3, 1) == Approx(7.5).epsilon(1e-12));
+    CHECK(printed(cost(a, p) / static_cast<double>(a.endpoints) / 1e3, 2) ==
+          Approx(4.39).epsilon(1e-12));
+    CHECK(printed(cost(m, p) / static_cast<double>(m.endpoints) / 1e3, 2) ==
+          Approx(4.39).epsilon(1e-12));
+    CHECK(printed(cost(c, p) / static_cast<double>(c.endpoints) / 1e3, 1) ==
+          Approx(7.5).epsilon(1e-12));
 }
 
 TEST_CASE("DeepSeek-V3 Table 3: FT2 and MPFT closed forms equal the explicit graph",
@@ -151,6 +154,7 @@ TEST_CASE("DeepSeek-V3 Table 3: FT2 and MPFT closed forms equal the explicit gra
         CHECK(graph.switchLinks == closed.switchLinks);
         CHECK(graph.endpoints == closed.endpoints);
         // Both are non-blocking: bisection is half the endpoints at 400 Gbps.
-        CHECK(bisectionGbps(g) == Approx(static_cast<double>(closed.endpoints / 2) * 400.0).epsilon(1e-12));
+        CHECK(bisectionGbps(g) ==
+              Approx(static_cast<double>(closed.endpoints / 2) * 400.0).epsilon(1e-12));
     }
 }

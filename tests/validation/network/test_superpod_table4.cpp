@@ -16,8 +16,8 @@ FabricSpec superPod(int nodes)
     FabricSpec s;
     s.kind = model::TopologyKind::RailOptimized;
     s.nodes = nodes;
-    s.railsPerNode = 8;     // 8 x ConnectX-7 NDR per DGX H100
-    s.switchPorts = 64;     // QM9700
+    s.railsPerNode = 8; // 8 x ConnectX-7 NDR per DGX H100
+    s.switchPorts = 64; // QM9700
     s.scalableUnitNodes = 32;
     s.reservedSlotsPerFabric = 1; // the UFM's slot
     s.fabricManagerPorts = 4;     // UFM cables
@@ -61,8 +61,7 @@ TEST_CASE("DGX SuperPOD RA-11333-001 Table 4: nodes, GPUs, leaves, spines and ca
         CHECK(counted.tier(FabricTier::Spine).switches == c.spines);
         CHECK(counted.endpointLinks == c.nodeCables);
         CHECK(counted.switchLinks == c.spineLeafCables);
-        CHECK(counted.tier(FabricTier::Spine).portsUsed ==
-              t.tier(FabricTier::Spine).portsUsed);
+        CHECK(counted.tier(FabricTier::Spine).portsUsed == t.tier(FabricTier::Spine).portsUsed);
         CHECK(hopStats(g, 4).diameterSwitchHops == 3);
     }
 }

@@ -22,7 +22,7 @@ struct CoolingSystemSpec : CatalogEntry
     double economizerApproachC = 4.0;     ///< Heat exchanger approach of free cooling.
     double heatRejectionWPerKw = 15.0;    ///< Cooling tower or dry cooler fans per kW rejected.
     bool evaporativeHeatRejection = false; ///< Cooling tower (wet bulb) instead of dry (dry bulb).
-    double capexUsdPerKw = 0.0;           ///< Plant cost per kW of IT heat.
+    double capexUsdPerKw = 0.0;            ///< Plant cost per kW of IT heat.
 
     static constexpr const char* kind = "cooling";
     static const FieldTable<CoolingSystemSpec>& fields();

@@ -23,8 +23,8 @@ struct Diagnostic
     std::string path;    ///< JSON pointer of the field concerned ("" for the whole scenario).
     std::string message; ///< What is wrong or noteworthy.
     std::string hint;    ///< What would be accepted, or what to do about it.
-    std::string code;    ///< A stable identifier, e.g. "range", "unknown-key", "rack-over-capacity".
-    std::string file;    ///< The file the scenario came from, when known.
+    std::string code; ///< A stable identifier, e.g. "range", "unknown-key", "rack-over-capacity".
+    std::string file; ///< The file the scenario came from, when known.
 
     /** Returns "file: severity: /path: message (hint)". */
     std::string toString() const;

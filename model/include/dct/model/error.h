@@ -1,7 +1,6 @@
 #pragma once
 
 #include <string>
-
 #include <tl/expected.hpp>
 
 namespace dct {
@@ -22,8 +21,7 @@ struct Error
 };
 
 /** The result of an operation that may fail with an Error. */
-template <class T>
-using Result = tl::expected<T, Error>;
+template <class T> using Result = tl::expected<T, Error>;
 
 /** Returns an unexpected Error, for use in functions returning Result. */
 inline tl::unexpected<Error> makeError(std::string file, std::string path, std::string message,

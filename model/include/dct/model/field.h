@@ -2,11 +2,10 @@
 
 #include "dct/model/diagnostics.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -32,8 +31,7 @@ enum class FieldKind
  * and write it to JSON. One table of fields per struct drives parsing, writing, the JSON Schema,
  * overrides of catalog entries, sweeps over JSON pointers and the desktop form editor alike.
  */
-template <class S>
-struct Field
+template <class S> struct Field
 {
     std::string key;
     FieldKind kind = FieldKind::Number;
@@ -90,12 +88,10 @@ private:
     }
 };
 
-template <class S>
-using FieldTable = std::vector<Field<S>>;
+template <class S> using FieldTable = std::vector<Field<S>>;
 
 /** Returns the field of \a table named \a key, or nullptr. */
-template <class S>
-const Field<S>* findField(const FieldTable<S>& table, const std::string& key)
+template <class S> const Field<S>* findField(const FieldTable<S>& table, const std::string& key)
 {
     for (const auto& f : table)
         if (f.key == key)
@@ -104,8 +100,7 @@ const Field<S>* findField(const FieldTable<S>& table, const std::string& key)
 }
 
 /** Returns the keys of \a table as "a, b, c". */
-template <class S>
-std::string fieldKeys(const FieldTable<S>& table)
+template <class S> std::string fieldKeys(const FieldTable<S>& table)
 {
     std::string keys;
     for (const auto& f : table)
@@ -157,8 +152,7 @@ void readFields(const FieldTable<S>& table, const nlohmann::json& json, const st
 }
 
 /** Writes every field of \a value through \a table into a JSON object. */
-template <class S>
-nlohmann::json writeFields(const FieldTable<S>& table, const S& value)
+template <class S> nlohmann::json writeFields(const FieldTable<S>& table, const S& value)
 {
     nlohmann::json json = nlohmann::json::object();
     for (const auto& field : table)
@@ -214,9 +208,9 @@ Field<S> integer(std::string key, int S::*member, std::string unit, std::string 
     f.number = [member](const S& s) { return static_cast<double>(s.*member); };
     f.setNumber = [member](S& s, double v) { s.*member = static_cast<int>(std::lround(v)); };
     f.set = [member, check = f](S& s, const nlohmann::json& j) -> std::string {
-        const bool integral = j.is_number_integer() ||
-                              (j.is_number_float() && std::floor(j.get<double>()) ==
-                                                          j.get<double>());
+        const bool integral =
+            j.is_number_integer() ||
+            (j.is_number_float() && std::floor(j.get<double>()) == j.get<double>());
         if (!integral)
             return check.rangeText() + ", found " + jsonTypeName(j);
         const double v = j.get<double>();
@@ -231,8 +225,7 @@ Field<S> integer(std::string key, int S::*member, std::string unit, std::string 
 }
 
 /** A boolean field bound to \a member. */
-template <class S>
-Field<S> boolean(std::string key, bool S::*member, std::string description)
+template <class S> Field<S> boolean(std::string key, bool S::*member, std::string description)
 {
     Field<S> f;
     f.key = std::move(key);

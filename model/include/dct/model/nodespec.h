@@ -9,8 +9,8 @@ namespace dct::model {
 struct NodeSpec : CatalogEntry
 {
     std::string vendor;
-    std::string gpu;           ///< Catalog id of the GPU it ships with.
-    std::string nic;           ///< Catalog id of its compute NICs.
+    std::string gpu; ///< Catalog id of the GPU it ships with.
+    std::string nic; ///< Catalog id of its compute NICs.
     int gpusPerNode = 8;
     int computeNics = 8;       ///< Scale-out NICs (rails) per node.
     int scaleUpDomainGpus = 8; ///< GPUs joined by NVLink/NVSwitch.
@@ -18,7 +18,7 @@ struct NodeSpec : CatalogEntry
     double basePowerKw = 2.4;  ///< Non-GPU power at load: CPUs, memory, NICs, fans, drives.
     double idlePowerKw = 1.5;  ///< Whole node idle.
     int heightU = 8;
-    double priceUsd = 0.0;     ///< Whole node with its GPUs.
+    double priceUsd = 0.0; ///< Whole node with its GPUs.
 
     static constexpr const char* kind = "node";
     static const FieldTable<NodeSpec>& fields();

@@ -27,12 +27,12 @@ struct ResolvedScenario
     EgressPricing egressPricing;
     bool hasUnmeteredPort = false;
     PortOffer unmeteredPort;
-    std::vector<CableSpec> cables;             ///< Every cable and optic of the catalog.
+    std::vector<CableSpec> cables;                 ///< Every cable and optic of the catalog.
     std::vector<CoolingSystemSpec> coolingOptions; ///< Every cooling system, for comparisons.
-    std::vector<PortOffer> portOffers;         ///< Every unmetered port offer.
+    std::vector<PortOffer> portOffers;             ///< Every unmetered port offer.
 
-    int gpusPerNode = 8; ///< Effective: scenario value or the node's.
-    int rails = 8;       ///< Effective scale-out NICs per node.
+    int gpusPerNode = 8;  ///< Effective: scenario value or the node's.
+    int rails = 8;        ///< Effective scale-out NICs per node.
     int dataParallel = 1; ///< Effective data-parallel size.
 
     /** Where each input came from, keyed by JSON pointer ("/compute/gpu/tdp_w"). */

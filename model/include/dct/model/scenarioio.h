@@ -4,9 +4,8 @@
 #include "dct/model/error.h"
 #include "dct/model/scenario.h"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 

@@ -28,8 +28,8 @@ public:
      * Returns the body for a paged document (the PDF, drawn in ui/): each chart's SVG goes
      * through \a chart, which returns the HTML that shows it (an image resource).
      */
-    std::string pdfBody(
-        const std::function<std::string(const std::string& svg, int widthPx)>& chart) const;
+    std::string
+    pdfBody(const std::function<std::string(const std::string& svg, int widthPx)>& chart) const;
     /** Returns the CSS of the report, shared by the HTML and the PDF. */
     static const char* styleSheet();
 

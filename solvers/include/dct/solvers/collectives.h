@@ -31,14 +31,14 @@ const char* collectiveAlgorithmName(CollectiveAlgorithm algorithm);
 /** The alpha-beta parameters of a collective over a cluster. */
 struct CollectiveInputs
 {
-    int ranks = 8;                  ///< n: ranks taking part.
-    int ranksPerNode = 8;           ///< g: ranks sharing a node (and its NVLink domain).
-    double scaleUpGbytePerS = 0.0;  ///< Effective NVLink bandwidth per rank per direction.
-    double scaleUpAlphaUs = 1.0;    ///< Latency of one step over NVLink.
-    double fabricGbytePerS = 0.0;   ///< Effective fabric bandwidth per rank per direction.
-    double fabricAlphaUs = 5.0;     ///< Latency of one step across the fabric.
-    int fabricSwitchHops = 3;       ///< Switches on the longest path (in-network reduction).
-    double switchLatencyUs = 0.13;  ///< Per switch traversed.
+    int ranks = 8;                   ///< n: ranks taking part.
+    int ranksPerNode = 8;            ///< g: ranks sharing a node (and its NVLink domain).
+    double scaleUpGbytePerS = 0.0;   ///< Effective NVLink bandwidth per rank per direction.
+    double scaleUpAlphaUs = 1.0;     ///< Latency of one step over NVLink.
+    double fabricGbytePerS = 0.0;    ///< Effective fabric bandwidth per rank per direction.
+    double fabricAlphaUs = 5.0;      ///< Latency of one step across the fabric.
+    int fabricSwitchHops = 3;        ///< Switches on the longest path (in-network reduction).
+    double switchLatencyUs = 0.13;   ///< Per switch traversed.
     bool inNetworkReduction = false; ///< Switches can reduce (SHARP).
 };
 
@@ -48,10 +48,10 @@ struct CollectiveTiming
     CollectiveOp op = CollectiveOp::AllReduce;
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
     double bytes = 0.0;
-    bool available = true;          ///< False when the algorithm does not apply.
+    bool available = true; ///< False when the algorithm does not apply.
     double seconds = 0.0;
-    double algbwGbytePerS = 0.0;    ///< S / t.
-    double busbwGbytePerS = 0.0;    ///< algbw times the bus factor of the operation.
+    double algbwGbytePerS = 0.0; ///< S / t.
+    double busbwGbytePerS = 0.0; ///< algbw times the bus factor of the operation.
 };
 
 /**
@@ -69,8 +69,7 @@ CollectiveTiming bestCollective(CollectiveOp op, double bytes, const CollectiveI
 
 /** Returns timings from \a minBytes to \a maxBytes, doubling (8 B to 16 GiB by default). */
 std::vector<CollectiveTiming> collectiveCurve(CollectiveOp op, CollectiveAlgorithm algorithm,
-                                              const CollectiveInputs& inputs,
-                                              double minBytes = 8.0,
+                                              const CollectiveInputs& inputs, double minBytes = 8.0,
                                               double maxBytes = 17179869184.0);
 
 } // namespace dct::solvers

@@ -6,9 +6,9 @@ namespace dct::solvers {
 struct ComputeResult
 {
     int gpuCount = 0;
-    double peakTflopsPerGpu = 0.0;      ///< At the workload's precision, full clocks.
+    double peakTflopsPerGpu = 0.0; ///< At the workload's precision, full clocks.
     double clusterPeakPflops = 0.0;
-    double trainingFlops = 0.0;         ///< 6 P D.
+    double trainingFlops = 0.0; ///< 6 P D.
     double tokensPerStep = 0.0;
     double steps = 0.0;
     double computeSecondsPerStep = 0.0; ///< At the MFU and the thermal clock factor.
@@ -18,17 +18,17 @@ struct ComputeResult
     double stragglerSecondsPerStep = 0.0;
     double dataLoaderSecondsPerStep = 0.0; ///< Time storage needs to deliver one step's data.
     double stepSeconds = 0.0;
-    double clockFactor = 1.0;           ///< Thermal clock factor applied (1 = full clocks).
-    double idealTrainingDays = 0.0;     ///< 6PD / (GPUs x peak x MFU), nothing else.
+    double clockFactor = 1.0;       ///< Thermal clock factor applied (1 = full clocks).
+    double idealTrainingDays = 0.0; ///< 6PD / (GPUs x peak x MFU), nothing else.
     double checkpointGb = 0.0;
     double checkpointWriteSeconds = 0.0;
     double checkpoints = 0.0;
-    double trainingDays = 0.0;          ///< With communication, stragglers, throttle, checkpoints.
+    double trainingDays = 0.0; ///< With communication, stragglers, throttle, checkpoints.
     double gpuHours = 0.0;
-    double effectiveMfu = 0.0;          ///< Achieved model FLOPs over peak at full clocks.
+    double effectiveMfu = 0.0; ///< Achieved model FLOPs over peak at full clocks.
     double tokensPerSecond = 0.0;
-    double dataLoaderGbytePerS = 0.0;   ///< Read bandwidth the data loader needs.
-    double dataLoaderIops = 0.0;        ///< Read operations per second it needs.
+    double dataLoaderGbytePerS = 0.0; ///< Read bandwidth the data loader needs.
+    double dataLoaderIops = 0.0;      ///< Read operations per second it needs.
 };
 
 } // namespace dct::solvers

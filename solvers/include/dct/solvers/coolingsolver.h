@@ -18,7 +18,8 @@ namespace dct::solvers {
 ThrottleResult thermalThrottle(const model::GpuSpec& gpu, double utilization,
                                double environmentTempC, double resistanceCPerW);
 
-/** Returns a chiller's COP at chilled-water supply \a supplyC and condenser entering \a condenserC. */
+/** Returns a chiller's COP at chilled-water supply \a supplyC and condenser entering \a condenserC.
+ */
 double chillerCop(const model::CoolingSystemSpec& system, double supplyC, double condenserC);
 
 /** Returns a chiller's power over its full-load power at part-load ratio \a plr. */

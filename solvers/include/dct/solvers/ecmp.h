@@ -24,8 +24,8 @@ double ecmpThroughputShare(int uplinks, int flows, int subflowsPerFlow = 1);
 struct EcmpMonteCarlo
 {
     int trials = 0;
-    double distinctUplinks = 0.0; ///< Mean distinct uplinks used (q = 1 flows).
-    double throughputShare = 0.0; ///< Mean delivered over wanted throughput.
+    double distinctUplinks = 0.0;  ///< Mean distinct uplinks used (q = 1 flows).
+    double throughputShare = 0.0;  ///< Mean delivered over wanted throughput.
     double slowestFlowShare = 0.0; ///< Mean rate of the slowest flow over its fair rate.
 };
 
@@ -33,8 +33,8 @@ struct EcmpMonteCarlo
  * Hashes \a flows flows (each split into \a subflowsPerFlow sub-flows) onto \a uplinks uplinks
  * \a trials times with std::mt19937_64 seeded by \a seed.
  */
-EcmpMonteCarlo ecmpMonteCarlo(int uplinks, int flows, int subflowsPerFlow = 1,
-                              int trials = 20000, std::uint64_t seed = 0x5eedULL);
+EcmpMonteCarlo ecmpMonteCarlo(int uplinks, int flows, int subflowsPerFlow = 1, int trials = 20000,
+                              std::uint64_t seed = 0x5eedULL);
 
 /**
  * Returns the uplink share a routing scheme delivers to \a flows flows over \a uplinks: ECMP by

@@ -20,17 +20,17 @@ struct FabricPlan
     long long endpointsPerPlane = 0; ///< NIC (and fabric-manager) ports of one plane.
     long long managerPortsPerPlane = 0;
     long long leavesPerPlane = 0;
-    int leafDownPorts = 0;           ///< d: leaf ports provisioned for endpoints.
-    int leafUpPorts = 0;             ///< u: leaf ports toward the tier above.
-    long long spinesPerPlane = 0;    ///< 2-tier spines, or 3-tier aggregation switches.
-    int leavesPerPod = 0;            ///< 3-tier only.
-    long long podsPerPlane = 0;      ///< 3-tier only.
-    int coresPerGroup = 0;           ///< 3-tier: cores serving one aggregation index.
+    int leafDownPorts = 0;        ///< d: leaf ports provisioned for endpoints.
+    int leafUpPorts = 0;          ///< u: leaf ports toward the tier above.
+    long long spinesPerPlane = 0; ///< 2-tier spines, or 3-tier aggregation switches.
+    int leavesPerPod = 0;         ///< 3-tier only.
+    long long podsPerPlane = 0;   ///< 3-tier only.
+    int coresPerGroup = 0;        ///< 3-tier: cores serving one aggregation index.
     long long coresPerPlane = 0;
-    int scalableUnits = 0;           ///< Rail-optimized only.
-    int leavesPerRailPerUnit = 1;    ///< Rail-optimized only.
-    long long reservedSlots = 0;     ///< Node slots given to the fabric manager.
-    bool valid = false;              ///< False when the endpoints do not fit (see diagnostics).
+    int scalableUnits = 0;        ///< Rail-optimized only.
+    int leavesPerRailPerUnit = 1; ///< Rail-optimized only.
+    long long reservedSlots = 0;  ///< Node slots given to the fabric manager.
+    bool valid = false;           ///< False when the endpoints do not fit (see diagnostics).
 };
 
 /** Returns the smallest divisor of \a n that is at least \a atLeast, or 0 when none is. */

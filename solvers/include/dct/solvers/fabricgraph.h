@@ -4,7 +4,6 @@
 #include "dct/solvers/topologyresult.h"
 
 #include <boost/graph/adjacency_list.hpp>
-
 #include <string>
 #include <vector>
 
@@ -23,7 +22,7 @@ enum class VertexKind
 /** What an edge of the fabric graph is. */
 enum class LinkKind
 {
-    HostNic,  ///< Inside a node (PCIe), not a cable.
+    HostNic, ///< Inside a node (PCIe), not a cable.
     NodeLeaf,
     LeafSpine,
     SpineCore
@@ -45,8 +44,8 @@ struct FabricEdge
     long long id = 0; ///< Position in FabricGraph::edges.
 };
 
-using FabricBoostGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
-                                               FabricVertex, FabricEdge>;
+using FabricBoostGraph =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, FabricVertex, FabricEdge>;
 
 /** The fabric as an explicit graph: every switch, NIC port and cable. */
 struct FabricGraph
@@ -69,9 +68,9 @@ struct FailureSet
 /** Hop counts between endpoints found by breadth-first search. */
 struct HopStats
 {
-    int diameterSwitchHops = 0;      ///< Most switches on a shortest endpoint-to-endpoint path.
-    double averageSwitchHops = 0.0;  ///< Mean over the sampled pairs.
-    int sources = 0;                 ///< Endpoints searched from.
+    int diameterSwitchHops = 0;     ///< Most switches on a shortest endpoint-to-endpoint path.
+    double averageSwitchHops = 0.0; ///< Mean over the sampled pairs.
+    int sources = 0;                ///< Endpoints searched from.
 };
 
 /** What a failure takes away. */

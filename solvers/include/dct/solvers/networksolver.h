@@ -48,7 +48,6 @@ double gradientAllReduceSeconds(const model::ResolvedScenario& scenario,
 void networkRiskDiagnostics(const model::ResolvedScenario& scenario, Diagnostics& diagnostics);
 
 /** Returns NCCL environment settings for the configured rails, one "NAME=value" a line. */
-std::string ncclEnvironment(const model::ResolvedScenario& scenario,
-                            const NetworkResult& network);
+std::string ncclEnvironment(const model::ResolvedScenario& scenario, const NetworkResult& network);
 
 } // namespace dct::solvers

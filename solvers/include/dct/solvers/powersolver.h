@@ -18,7 +18,8 @@ struct PowerInputs
 /** Returns one GPU's power in W at \a utilization of its idle-to-TDP range and \a clockFactor. */
 double gpuPowerW(const model::GpuSpec& gpu, double utilization, double clockFactor);
 
-/** Returns the clock factor at which one GPU draws \a powerW (inverse of gpuPowerW()), in [0, 1]. */
+/** Returns the clock factor at which one GPU draws \a powerW (inverse of gpuPowerW()), in [0, 1].
+ */
 double clockFactorForGpuPowerW(const model::GpuSpec& gpu, double utilization, double powerW);
 
 /**

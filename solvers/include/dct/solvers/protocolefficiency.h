@@ -7,9 +7,9 @@ namespace dct::solvers {
 /** Bytes on the wire per RDMA packet and the payload share of the link rate. */
 struct WireOverhead
 {
-    int payloadBytes = 4096;  ///< RDMA path MTU.
-    int overheadBytes = 0;    ///< Headers, trailers, preamble and gap per packet.
-    double efficiency = 1.0;  ///< payload / (payload + overhead).
+    int payloadBytes = 4096; ///< RDMA path MTU.
+    int overheadBytes = 0;   ///< Headers, trailers, preamble and gap per packet.
+    double efficiency = 1.0; ///< payload / (payload + overhead).
 };
 
 /**
@@ -23,9 +23,9 @@ WireOverhead wireOverhead(model::Protocol protocol, int mtuBytes, bool vlanTagge
 /** NVLink data efficiency of NCCL traffic: payload share of the packets on the wire. */
 struct NvlinkEfficiency
 {
-    double packetEfficiency = 1.0; ///< Data flits over data plus header flits.
+    double packetEfficiency = 1.0;   ///< Data flits over data plus header flits.
     double protocolEfficiency = 1.0; ///< NCCL protocol payload share (LL128: 120 of 128 bytes).
-    double efficiency = 1.0;       ///< Product of the two.
+    double efficiency = 1.0;         ///< Product of the two.
 };
 
 /**

@@ -29,13 +29,13 @@ struct TierCounts
 /** One class of links (NIC-leaf, leaf-spine, spine-core) with the cable chosen for it. */
 struct CableLine
 {
-    std::string linkClass;    ///< "node-leaf", "leaf-spine" or "spine-core".
+    std::string linkClass; ///< "node-leaf", "leaf-spine" or "spine-core".
     long long links = 0;
     double rateGbps = 0.0;
     double lengthM = 0.0;
-    std::string cableId;      ///< Catalog cable chosen; empty when none fits.
-    std::string cableKind;    ///< "dac", "aec", "aoc" or "transceiver".
-    long long cables = 0;     ///< Cables (or fibers) laid.
+    std::string cableId;        ///< Catalog cable chosen; empty when none fits.
+    std::string cableKind;      ///< "dac", "aec", "aoc" or "transceiver".
+    long long cables = 0;       ///< Cables (or fibers) laid.
     long long transceivers = 0; ///< Pluggable optics, two per optical link.
     double powerW = 0.0;
     double costUsd = 0.0;
@@ -48,17 +48,17 @@ struct TopologyResult
     int tiers = 2;
     int switchPorts = 64;
     long long nodes = 0;
-    long long endpoints = 0;        ///< Switch ports facing NICs or the fabric manager.
+    long long endpoints = 0; ///< Switch ports facing NICs or the fabric manager.
     long long nics = 0;
-    int scalableUnits = 0;          ///< Rail-optimized only.
-    long long reservedSlots = 0;    ///< Node slots left to the fabric manager.
-    long long leafDownPorts = 0;    ///< Ports per leaf provisioned for endpoints.
-    long long leafUpPorts = 0;      ///< Ports per leaf toward the spines.
-    long long pods = 0;             ///< 3-tier only, per plane.
+    int scalableUnits = 0;               ///< Rail-optimized only.
+    long long reservedSlots = 0;         ///< Node slots left to the fabric manager.
+    long long leafDownPorts = 0;         ///< Ports per leaf provisioned for endpoints.
+    long long leafUpPorts = 0;           ///< Ports per leaf toward the spines.
+    long long pods = 0;                  ///< 3-tier only, per plane.
     std::vector<TierCounts> tiersCounts; ///< One entry per switch tier in use.
     long long switches = 0;
-    long long switchLinks = 0;      ///< Switch-to-switch links (as DeepSeek-V3 Table 3 counts).
-    long long endpointLinks = 0;    ///< NIC-to-leaf links.
+    long long switchLinks = 0;   ///< Switch-to-switch links (as DeepSeek-V3 Table 3 counts).
+    long long endpointLinks = 0; ///< NIC-to-leaf links.
     std::vector<CableLine> cables;
     double switchPowerW = 0.0;
     double nicPowerW = 0.0;

@@ -115,8 +115,7 @@ private:
 
     Result<std::int64_t> scenarioId(const std::string& name) const;
     Error sqlError(const std::string& what) const;
-    template <class F>
-    auto transaction(F&& body) -> decltype(body());
+    template <class F> auto transaction(F&& body) -> decltype(body());
 
     std::filesystem::path m_path;
     std::unique_ptr<sqlite3, Closer> m_db;

@@ -4,9 +4,8 @@
 #include "dct/model/error.h"
 #include "dct/model/resolvedscenario.h"
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace dct::study {
@@ -48,7 +47,7 @@ private:
     std::string m_file;
     bool m_catalogReference = false;
     bool m_integer = false;
-    std::vector<std::string> m_choices;     ///< Enum names, in index order.
+    std::vector<std::string> m_choices; ///< Enum names, in index order.
     double m_minimum = -1e300;
     double m_maximum = 1e300;
     bool m_exclusiveMinimum = false;

@@ -36,7 +36,7 @@ struct SweepShard
 struct SweepRunOptions
 {
     SweepShard shard;
-    unsigned threads = 0;           ///< 0 means std::thread::hardware_concurrency().
+    unsigned threads = 0;            ///< 0 means std::thread::hardware_concurrency().
     std::size_t chunkVariants = 256; ///< Variants a thread takes at a time.
     /** Called on the calling thread about every 100 ms and at the end: variants done, total. */
     std::function<void(std::uint64_t done, std::uint64_t total)> progress;
@@ -66,8 +66,7 @@ class SweepRunner
 public:
     /** Prepares \a spec over \a base resolved against \a catalog. */
     static Result<SweepRunner> create(const SweepSpec& spec, const model::Scenario& base,
-                                      const model::Catalog& catalog,
-                                      SweepEvaluator evaluator = {});
+                                      const model::Catalog& catalog, SweepEvaluator evaluator = {});
     /** Prepares \a spec over an already resolved base (no catalog-reference axes). */
     static Result<SweepRunner> create(const SweepSpec& spec, const model::ResolvedScenario& base,
                                       SweepEvaluator evaluator = {});
@@ -91,11 +90,11 @@ private:
     struct Axis
     {
         ScenarioPatcher patcher;
-        std::vector<double> numbers;         ///< Per value (numeric axes).
-        std::vector<std::string> csvText;    ///< Per value, as written in CSV.
-        std::vector<std::string> jsonText;   ///< Per value, as written in JSON.
-        std::uint64_t stride = 1;            ///< Variants per step of this axis.
-        std::uint64_t groupStride = 0;       ///< Groups per step (catalog-reference axes).
+        std::vector<double> numbers;       ///< Per value (numeric axes).
+        std::vector<std::string> csvText;  ///< Per value, as written in CSV.
+        std::vector<std::string> jsonText; ///< Per value, as written in JSON.
+        std::uint64_t stride = 1;          ///< Variants per step of this axis.
+        std::uint64_t groupStride = 0;     ///< Groups per step (catalog-reference axes).
     };
     struct Metric
     {

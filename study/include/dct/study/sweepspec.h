@@ -2,11 +2,10 @@
 
 #include "dct/model/error.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -44,10 +43,10 @@ struct SweepObjective
  */
 struct SweepSpec
 {
-    std::string file;                      ///< The spec file, for errors.
-    std::filesystem::path base;            ///< Base scenario, relative paths resolved.
+    std::string file;           ///< The spec file, for errors.
+    std::filesystem::path base; ///< Base scenario, relative paths resolved.
     std::vector<SweepAxis> axes;
-    std::vector<std::string> metrics;      ///< Metrics to write; empty means all.
+    std::vector<std::string> metrics; ///< Metrics to write; empty means all.
     std::vector<SweepFilter> filters;
     std::vector<SweepObjective> objectives;
 

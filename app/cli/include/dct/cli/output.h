@@ -1,11 +1,9 @@
 #pragma once
 
+#include "dct/model/textformat.h"
 #include "dct/solvers/evaluation.h"
 
-#include "dct/model/textformat.h"
-
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
