@@ -177,44 +177,53 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
                 out +=
                     chart(horizontalBarChartSvg("Capital cost breakdown", capex, "USD", 640), 640);
             std::vector<ChartBar> pue;
-            for (const auto& m : e.metrics)
-                if (m.key.rfind("cooling.option_pue.", 0) == 0)
-                    pue.push_back(
-                        {m.key.substr(std::string("cooling.option_pue.").size()), m.value});
+            for (const auto& option : e.coolingOptions)
+                pue.push_back({option.systemId, option.pue});
             if (!pue.empty())
                 out += chart(
                     horizontalBarChartSvg("PUE of the cooling options at this site", pue, "", 640),
                     640);
             std::vector<ChartBar> collectives;
-            for (const auto& m : e.metrics)
-                if (m.key.rfind("collectives.", 0) == 0 && m.unit == "s" &&
-                    m.key.find("1gib") != std::string::npos)
-                    collectives.push_back(
-                        {m.label.substr(0, m.label.find(", 1 GiB")), m.value * 1e3});
+            for (const auto& c : e.network.collectives)
+                if (c.available)
+                    collectives.push_back({std::string(solvers::collectiveOpName(c.op)) + " " +
+                                               solvers::collectiveAlgorithmName(c.algorithm),
+                                           c.seconds * 1e3});
             if (!collectives.empty())
                 out += chart(
                     horizontalBarChartSvg("Collective time for 1 GiB", collectives, "ms", 640),
                     640);
         }
 
-        // Topology: the fabric's counts per tier.
-        std::vector<const solvers::Metric*> topology;
-        for (const auto& m : e.metrics)
-            if (m.key.rfind("network.", 0) == 0 &&
-                (m.key.find("switches") != std::string::npos ||
-                 m.key.find("ports") != std::string::npos ||
-                 m.key.find("cables") != std::string::npos ||
-                 m.key.find("links") != std::string::npos ||
-                 m.key.find("transceivers") != std::string::npos || m.key == "network.tiers" ||
-                 m.key == "network.planes" || m.key == "network.nics" ||
-                 m.key == "network.endpoints"))
-                topology.push_back(&m);
-        if (!topology.empty()) {
+        // Topology: the fabric's counts per tier and per link class, from the typed result.
+        const solvers::TopologyResult& t = e.network.topology;
+        if (e.network.valid && !t.tiersCounts.empty()) {
+            std::vector<std::pair<std::string, double>> rows = {
+                {"Fabric planes", t.planes},
+                {"Switch tiers", t.tiers},
+                {"Fabric endpoints (NIC ports)", static_cast<double>(t.endpoints)},
+                {"NICs", static_cast<double>(t.nics)}};
+            for (const auto& c : t.tiersCounts) {
+                const std::string tier = solvers::fabricTierName(c.tier);
+                rows.push_back({"Switches, " + tier, static_cast<double>(c.switches)});
+                rows.push_back({"Ports used, " + tier, static_cast<double>(c.portsUsed)});
+                rows.push_back({"Ports free, " + tier, static_cast<double>(c.portsFree)});
+            }
+            rows.push_back({"Switches", static_cast<double>(t.switches)});
+            rows.push_back({"Switch-to-switch links", static_cast<double>(t.switchLinks)});
+            rows.push_back({"NIC-to-leaf links", static_cast<double>(t.endpointLinks)});
+            long long transceivers = 0;
+            for (const auto& line : t.cables) {
+                rows.push_back({"Cables " + line.linkClass + " (" + line.cableKind + ")",
+                                static_cast<double>(line.cables)});
+                transceivers += line.transceivers;
+            }
+            rows.push_back({"Optical transceivers", static_cast<double>(transceivers)});
             out += "<h2>Topology</h2>\n";
             out += table;
             out += "<tr><th>Item</th><th>Count</th></tr>\n";
-            for (const auto* m : topology)
-                out += "<tr><td>" + h(m->label) + "</td><td class=\"num\">" + h(valueWithUnit(*m)) +
+            for (const auto& [label, count] : rows)
+                out += "<tr><td>" + h(label) + "</td><td class=\"num\">" + h(formatNumber(count)) +
                        "</td></tr>\n";
             out += "</table>\n";
         }
