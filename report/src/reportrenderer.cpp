@@ -24,19 +24,25 @@ std::string valueWithUnit(const solvers::Metric& m)
     return formatQuantity(m.value, m.unit);
 }
 
-std::vector<ChartBar> barsWithPrefix(const solvers::Evaluation& e, const std::string& prefix,
-                                     const std::string& unitWanted,
-                                     const std::vector<std::string>& skip = {})
+/** The parts of the facility's power, from the power solver's typed result. */
+std::vector<ChartBar> powerBars(const solvers::PowerResult& p)
 {
-    std::vector<ChartBar> bars;
-    for (const auto& m : e.metrics) {
-        if (m.key.rfind(prefix, 0) != 0 || m.unit != unitWanted)
-            continue;
-        if (std::find(skip.begin(), skip.end(), m.key) != skip.end())
-            continue;
-        bars.push_back({m.label.empty() ? m.key : m.label, m.value});
-    }
-    return bars;
+    return {{"Nodes power", p.nodesPowerKw},
+            {"Network power", p.networkPowerKw},
+            {"Storage power", p.storagePowerKw},
+            {"PDU loss", p.pduLossKw},
+            {"UPS (or HVDC rectifier) loss", p.upsLossKw},
+            {"Transformer loss", p.transformerLossKw},
+            {"Lighting", p.lightingKw},
+            {"Cooling power", p.coolingPowerKw}};
+}
+
+/** The parts of the capital cost, from the cost solver's typed result. */
+std::vector<ChartBar> capexBars(const solvers::CostResult& c)
+{
+    return {{"Capex: nodes", c.capexNodesUsd},           {"Capex: network", c.capexNetworkUsd},
+            {"Capex: storage", c.capexStorageUsd},       {"Capex: racks", c.capexRacksUsd},
+            {"Capex: cooling plant", c.capexCoolingUsd}, {"Capex: power plant", c.capexPowerUsd}};
 }
 
 const char* css = R"(
@@ -162,17 +168,9 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
         // Charts.
         if (e.ok()) {
             out += "<h2>Charts</h2>\n";
-            const auto power =
-                barsWithPrefix(e, "power.", "kW",
-                               {"power.facility_kw", "power.peak_facility_kw", "power.it_kw",
-                                "power.rack_kw", "power.rack_design_kw", "power.rack_nameplate_kw",
-                                "power.node_kw", "power.losses_kw"});
-            if (!power.empty())
-                out += chart(horizontalBarChartSvg("Power breakdown", power, "kW", 640), 640);
-            std::vector<ChartBar> capex;
-            for (const auto& m : e.metrics)
-                if (m.key.rfind("cost.capex_", 0) == 0 && m.key != "cost.capex_usd")
-                    capex.push_back({m.label, m.value});
+            const auto power = powerBars(e.power);
+            out += chart(horizontalBarChartSvg("Power breakdown", power, "kW", 640), 640);
+            const auto capex = capexBars(e.cost);
             if (!capex.empty())
                 out +=
                     chart(horizontalBarChartSvg("Capital cost breakdown", capex, "USD", 640), 640);
