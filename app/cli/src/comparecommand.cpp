@@ -6,6 +6,7 @@
 #include "dct/model/catalog.h"
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
+#include "dct/solvers/metricsection.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -111,7 +112,7 @@ std::string comparisonTable(const std::vector<ComparedScenario>& scenarios)
         const std::string rowSection = row.key.substr(0, row.key.find('.'));
         if (rowSection != section) {
             section = rowSection;
-            out += "\n" + section + "\n";
+            out += "\n" + std::string(solvers::metricSectionTitle(section)) + "\n";
         }
         std::string label = row.label + (row.unit.empty() ? "" : " [" + row.unit + "]");
         if (label.size() > labelWidth - 2)
