@@ -86,7 +86,7 @@ void sweepMachineryOnly(benchmark::State& state)
                 solvers::Evaluation e;
                 e.metrics.resize(3);
                 e.metrics[0] = {"compute.training_days", "", r.scenario.workload.mfu, "", {}};
-                e.metrics[1] = {"cooling.pue", "", 1.2, "", {}};
+                e.metrics[1] = {"cooling.pue", "", 1.2, "", {}, {}};
                 e.metrics[2] = {"cost.tco_usd_per_year", "", r.gpuCount() * 1.0, "", {}};
                 return e;
             })

@@ -28,8 +28,8 @@ TEST_CASE("metrics model lists every figure with its unit", "[ui][models]")
 {
     ui::MetricsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    model.setMetrics({{"compute.gpus", "GPUs", 256, "", {}},
-                      {"compute.training_days", "Training time", 12.5, "days", {}}});
+    model.setMetrics({{"compute.gpus", "GPUs", 256, "", {}, {}},
+                      {"compute.training_days", "Training time", 12.5, "days", {}, {}}});
     REQUIRE(model.rowCount() == 2);
     CHECK(model.index(1, ui::MetricsModel::UnitColumn).data().toString() == "days");
     CHECK(model.index(0, ui::MetricsModel::ValueColumn).data().toString() == "256");
@@ -80,7 +80,7 @@ TEST_CASE("compare model shows deltas and marks the better value", "[ui][models]
     CompareModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const auto a = outcomeOf({{"cost.tco_usd", "TCO", 100e6, "USD", {}, {solvers::Better::Lower}},
-                              {"compute.gpus", "GPUs", 256, "", {}},
+                              {"compute.gpus", "GPUs", 256, "", {}, {}},
                               {"compute.tokens_per_second",
                                "Throughput",
                                1e6,
@@ -88,7 +88,7 @@ TEST_CASE("compare model shows deltas and marks the better value", "[ui][models]
                                {},
                                {solvers::Better::Higher}}});
     const auto b = outcomeOf({{"cost.tco_usd", "TCO", 80e6, "USD", {}, {solvers::Better::Lower}},
-                              {"compute.gpus", "GPUs", 512, "", {}},
+                              {"compute.gpus", "GPUs", 512, "", {}, {}},
                               {"compute.tokens_per_second",
                                "Throughput",
                                2e6,
