@@ -87,7 +87,7 @@ const FieldTable<NodeSpec>& NodeSpec::fields()
         f::text<S>("nic", &S::nic, "Catalog id of its scale-out NICs"),
         f::integer<S>("gpus_per_node", &S::gpusPerNode, "", "GPUs in one node", 1, 1024),
         f::integer<S>("compute_nics", &S::computeNics, "", "Scale-out NICs (rails) per node", 0,
-                      64),
+                      1024),
         f::integer<S>("scale_up_domain_gpus", &S::scaleUpDomainGpus, "",
                       "GPUs joined by the scale-up interconnect", 1, 100000),
         f::number<S>("max_power_kw", &S::maxPowerKw, "kW", "Nameplate maximum system power", 0.0,
@@ -98,6 +98,8 @@ const FieldTable<NodeSpec>& NodeSpec::fields()
         f::number<S>("idle_power_kw", &S::idlePowerKw, "kW", "Whole-node idle power", 0.0, 1000.0),
         f::integer<S>("height_u", &S::heightU, "U", "Rack units", 1, 60),
         f::number<S>("price_usd", &S::priceUsd, "USD", "Price of the node with its GPUs", 0.0, 1e9),
+        f::number<S>("max_inlet_temp_c", &S::maxInletTempC, "°C",
+                     "Highest inlet air temperature of the node's operating range", 15.0, 60.0),
     };
     return table;
 }
@@ -132,6 +134,8 @@ const FieldTable<SwitchSpec>& SwitchSpec::fields()
         f::integer<S>("ports", &S::ports, "", "Ports at the full rate (radix)", 2, 4096),
         f::number<S>("port_rate_gbps", &S::portRateGbps, "Gb/s", "Rate of one port", 0.0, 1e5,
                      true),
+        f::integer<S>("max_breakout", &S::maxBreakout, "",
+                      "Logical ports one port splits into at most (800G as 2 x 400G: 2)", 1, 8),
         f::number<S>("latency_us", &S::latencyUs, "µs", "Port-to-port latency", 0.0, 100.0),
         f::number<S>("power_w", &S::powerW, "W", "Typical power without optics", 0.0, 1e5),
         f::integer<S>("height_u", &S::heightU, "U", "Rack units", 1, 60),

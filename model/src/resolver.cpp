@@ -141,6 +141,21 @@ void applyDerivedRules(ResolvedScenario& r)
     r.dataParallel = s.workload.dataParallel > 0
                          ? s.workload.dataParallel
                          : std::max(1, r.gpuCount() / std::max(1, modelParallel));
+    // Port breakout: a port of rate R runs as b logical ports of R / b (an 800G OSFP cage as
+    // 2 x 400G, NVIDIA SN5000 user manual "Data Interfaces": SN5600 64 x 800GbE, 128 x 400GbE or
+    // 256 x 200GbE). Automatic: split while a logical port still carries the NIC's full rate, as
+    // far as the switch allows; an unsplit port faster than the NIC would strand the rest of its
+    // bandwidth and half the radix.
+    if (s.network.portBreakout > 0) {
+        r.portBreakout = s.network.portBreakout;
+    } else {
+        const int allowed = std::max(1, r.fabricSwitch.maxBreakout);
+        int b = 1;
+        while (b * 2 <= allowed &&
+               r.fabricSwitch.portRateGbps / (b * 2) >= r.nic.rateGbps * (1.0 - 1e-9))
+            b *= 2;
+        r.portBreakout = b;
+    }
 }
 
 } // namespace dct::model

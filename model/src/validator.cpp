@@ -27,12 +27,26 @@ Diagnostics validateScenario(const ResolvedScenario& r)
     const auto& w = s.workload;
     const long long product =
         static_cast<long long>(r.dataParallel) * w.tensorParallel * w.pipelineParallel;
-    if (product != gpus)
-        d.error(w.dataParallel > 0 ? "/workload/data_parallel" : "/workload/tensor_parallel",
-                "data x tensor x pipeline parallel = " + num(static_cast<double>(product)) +
-                    " does not equal the " + num(gpus) + " GPUs of the cluster",
-                "sizes whose product is " + num(gpus) + " (leave data_parallel at 0 to derive it)",
-                "parallelism");
+    if (product != gpus) {
+        const long long modelParallel =
+            static_cast<long long>(w.tensorParallel) * w.pipelineParallel;
+        if (w.dataParallel > 0)
+            d.error("/workload/data_parallel",
+                    "data x tensor x pipeline parallel = " + num(static_cast<double>(product)) +
+                        " does not equal the " + num(gpus) + " GPUs of the cluster",
+                    "sizes whose product is " + num(gpus) +
+                        " (or leave data_parallel at 0 to derive it)",
+                    "parallelism");
+        else
+            d.error(w.pipelineParallel > 1 ? "/workload/pipeline_parallel"
+                                           : "/workload/tensor_parallel",
+                    "tensor x pipeline parallel = " + num(static_cast<double>(modelParallel)) +
+                        " does not divide the " + num(gpus) +
+                        " GPUs of the cluster, so no data-parallel size fits",
+                    "a tensor x pipeline product that divides " + num(gpus) +
+                        ", or a node count whose GPUs it divides",
+                    "parallelism");
+    }
     if (w.tensorParallel > r.gpusPerNode)
         d.warning("/workload/tensor_parallel",
                   "tensor parallelism of " + num(w.tensorParallel) + " spans more than one node",
@@ -85,7 +99,15 @@ Diagnostics validateScenario(const ResolvedScenario& r)
         d.error("/network/planes",
                 num(n.planes) + " planes do not divide the " + num(r.rails) + " rails per node",
                 "a divisor of the rails", "planes");
-    const double k = r.fabricSwitch.ports;
+    if (r.portBreakout > std::max(1, r.fabricSwitch.maxBreakout))
+        d.error("/network/port_breakout",
+                "the switch '" + r.fabricSwitch.id + "' splits a port into at most " +
+                    num(std::max(1, r.fabricSwitch.maxBreakout)) + " logical ports, not " +
+                    num(r.portBreakout),
+                "0 (automatic), 1 (no breakout) or up to " +
+                    num(std::max(1, r.fabricSwitch.maxBreakout)),
+                "port-breakout");
+    const double k = r.fabricPorts();
     const double endpointsPerPlane =
         static_cast<double>(s.compute.nodeCount) * r.rails / std::max(1, n.planes);
     const double maxThreeTier = k * k * k / 4.0;
@@ -99,11 +121,14 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                 num(endpointsPerPlane) + " endpoints per plane exceed the " + num(k * k / 2.0) +
                     " a 2-tier fat tree of " + num(k) + "-port switches can hold",
                 "tiers 3 (or 0 to pick), more planes, or fewer nodes", "fabric-capacity");
-    if (r.nic.rateGbps > r.fabricSwitch.portRateGbps * 1.0001)
-        d.warning("/network/nic",
+    if (r.nic.rateGbps > r.fabricPortRateGbps() * 1.0001)
+        d.warning(r.portBreakout > 1 ? "/network/port_breakout" : "/network/nic",
                   "the NIC's " + num(r.nic.rateGbps) + " Gb/s exceed the switch port's " +
-                      num(r.fabricSwitch.portRateGbps) + " Gb/s",
-                  "a switch of at least the NIC's rate", "rate-mismatch");
+                      num(r.fabricPortRateGbps()) + " Gb/s" +
+                      (r.portBreakout > 1 ? " after a breakout of " + num(r.portBreakout) : ""),
+                  r.portBreakout > 1 ? "a breakout that keeps the NIC's rate"
+                                     : "a switch of at least the NIC's rate",
+                  "rate-mismatch");
 
     // Racks.
     const auto& fac = s.facility;

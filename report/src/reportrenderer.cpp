@@ -58,6 +58,10 @@ td.num { text-align: right; white-space: nowrap; }
 td.key { color: #667; font-size: 8pt; }
 .error { color: #a01818; font-weight: bold; }
 .warning { color: #a06000; font-weight: bold; }
+.verdict { padding: 4px 8px; font-weight: bold; }
+.verdict.feasible { color: #116329; background: #dafbe1; }
+.verdict.feasible_with_warnings { color: #7d4e00; background: #fff8c5; }
+.verdict.infeasible { color: #a40e26; background: #ffebe9; }
 .note { color: #345; }
 .better { color: #1a7a33; }
 .worse { color: #a01818; }
@@ -97,6 +101,13 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
             out += "<th>" +
                    h(s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName) +
                    "</th>";
+        out += "</tr>\n";
+        out += "<tr><td>Verdict</td>";
+        for (const auto& s : m_scenarios) {
+            const solvers::Feasibility f = solvers::assessVerdict(s.diagnostics).feasibility;
+            out += "<td class=\"verdict " + std::string(solvers::feasibilityKey(f)) + "\">" +
+                   h(solvers::feasibilityLabel(f)) + "</td>";
+        }
         out += "</tr>\n";
         for (const solvers::Metric* headline : m_scenarios.front().evaluation.headlines()) {
             const std::string& key = headline->key;
@@ -146,6 +157,24 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
         if (!e.ok())
             out += "<p class=\"error\">The scenario has errors and was not fully evaluated; "
                    "see the diagnostics.</p>\n";
+
+        {
+            // The verdict before any figure: can this design be built and run as described?
+            const solvers::Verdict verdict = solvers::assessVerdict(s.diagnostics);
+            const std::string key = solvers::feasibilityKey(verdict.feasibility);
+            out += "<p class=\"verdict " + key +
+                   "\"><b>Verdict: " + h(solvers::feasibilityLabel(verdict.feasibility)) + "</b>";
+            if (verdict.reasons.empty())
+                out += ": no error, no broken limit, no warning.";
+            out += "</p>\n";
+            if (!verdict.reasons.empty()) {
+                out += "<ul class=\"reasons\">\n";
+                for (const auto& d : verdict.reasons)
+                    out += "<li>" + h(d.message) +
+                           (d.path.empty() ? "" : " <i>(" + h(d.path) + ")</i>") + "</li>\n";
+                out += "</ul>\n";
+            }
+        }
 
         // Headline figures.
         out += "<h2>Headline figures</h2>\n";

@@ -345,7 +345,15 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     if (!diagnostics)
         return out;
 
-    if (out.inletTempC > kAshraeRecommendedMaxInletC)
+    if (out.inletTempC > r.node.maxInletTempC)
+        diagnostics->warning("/cooling/system",
+                             "server inlet air reaches " + num(out.inletTempC) + " C, above the " +
+                                 num(r.node.maxInletTempC) + " C the node '" + r.node.id +
+                                 "' is specified to run on",
+                             "fewer nodes per rack (rack_layout \"spread\") or a cooling system "
+                             "of higher max_rack_kw",
+                             "inlet-over-allowable");
+    else if (out.inletTempC > kAshraeRecommendedMaxInletC)
         diagnostics->warning("/cooling/system",
                              "server inlet air reaches " + num(out.inletTempC) +
                                  " C, above the ASHRAE TC9.9 recommended 27 C",

@@ -32,7 +32,8 @@ void addComputeMetrics(Evaluation& e)
     e.add("compute.peak_tflops_per_gpu", "Peak per GPU", c.peakTflopsPerGpu, "TFLOP/s",
           Better::Higher, metricInputs<"/compute/gpu", "/workload/precision">());
     e.add("compute.cluster_peak_pflops", "Cluster peak", c.clusterPeakPflops, "PFLOP/s",
-          Better::Higher, metricInputs<"/compute/gpu", "/compute/node_count">());
+          Better::Higher,
+          metricInputs<"/compute/gpu", "/compute/node_count", "/workload/precision">());
     e.add("compute.training_flops", "Training compute (6PD)", c.trainingFlops, "FLOP",
           Better::Neither,
           metricInputs<"/workload/parameters_billion", "/workload/tokens_billion">());
@@ -89,7 +90,14 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     e.restartMetrics();
     e.coupling = CouplingInfo{};
     e.diagnostics = model::validateScenario(r);
-    if (e.diagnostics.hasErrors()) {
+    // An error in the workload alone leaves the cluster, the facility and its cost well defined:
+    // they are evaluated, the figures that depend on the workload are not (and a note says so).
+    const bool workloadOnly =
+        std::all_of(e.diagnostics.begin(), e.diagnostics.end(), [](const Diagnostic& d) {
+            return d.severity != Severity::Error || d.path.rfind("/workload", 0) == 0;
+        });
+    const bool workloadValid = !e.diagnostics.hasErrors();
+    if (e.diagnostics.hasErrors() && !workloadOnly) {
         // As a fresh Evaluation would be: nothing solved.
         e.compute = {};
         e.power = {};
@@ -167,7 +175,10 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     }
 
     computeInputs.clockFactor = clock;
-    e.compute = solveCompute(r, computeInputs, e.diagnostics);
+    // With workload errors the step is still solved (its figures are dropped below), but its
+    // findings would only repeat the errors.
+    Diagnostics ignored;
+    e.compute = solveCompute(r, computeInputs, workloadValid ? e.diagnostics : ignored);
     e.egress = solveEgress(r, e.diagnostics);
     e.cost = solveCost(r, e.power, e.egress, e.compute, costInputs, e.diagnostics);
     addComputeMetrics(e);
@@ -179,6 +190,18 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     e.add("coupling.residual", "Coupling residual (clock factor)", e.coupling.residual, "",
           Better::Lower);
     e.finishMetrics();
+    if (!workloadValid) {
+        // Every figure whose inputs reach into the workload is dropped, not shown as zero.
+        std::erase_if(e.metrics, [](const Metric& m) {
+            return std::any_of(m.inputs.begin(), m.inputs.end(),
+                               [](std::string_view in) { return in.rfind("/workload", 0) == 0; });
+        });
+        e.diagnostics.note("/workload",
+                           "training time, step time, the gradient all-reduce and the training "
+                           "run's cost are not evaluated: they depend on the workload, whose "
+                           "errors are listed above; the cluster, facility and cost figures are",
+                           "fix the workload errors to see them", "workload-not-evaluated");
+    }
 }
 
 } // namespace dct::solvers

@@ -156,6 +156,7 @@ TopologyResult topologyCounts(const FabricPlan& p)
     t.planes = p.planes;
     t.tiers = p.tiers;
     t.switchPorts = p.switchPorts;
+    t.breakout = std::max(1, p.spec.breakout);
     t.nodes = p.nodes;
     t.nics = p.nodes * std::max(1, p.spec.railsPerNode);
     t.scalableUnits = p.scalableUnits;

@@ -33,8 +33,11 @@ void addPowerMetrics(Evaluation& e)
           metricInputs<"/facility/racks_per_row">());
     e.add("power.floor_m2", "Floor area", p.floorM2, "m²", Better::Lower,
           metricInputs<"/facility/floor_m2_per_rack">());
+    // A rack's power follows its node count, which the rack limits and the layout set.
     e.add("power.rack_kw", "Rack power (fullest rack)", p.rackPowerKw, "kW",
-          MetricTraits{Better::Lower, 7}, node);
+          MetricTraits{Better::Lower, 7},
+          metricInputs<"/compute/node", "/compute/utilization", "/facility/rack_power_limit_kw",
+                       "/facility/rack_layout", "/cooling/system">());
     e.add("power.rack_design_kw", "Rack heat at full clocks", p.rackDesignPowerKw, "kW",
           Better::Neither, node);
     e.add("power.rack_nameplate_kw", "Rack nameplate", p.rackNameplateKw, "kW", Better::Neither,
@@ -58,6 +61,11 @@ void addPowerMetrics(Evaluation& e)
           MetricTraits{Better::Lower, 5}, metricInputs<"/cooling/system", "/site">());
     e.add("power.peak_facility_kw", "Facility power (hottest bin)", p.peakFacilityPowerKw, "kW",
           Better::Lower, metricInputs<"/cooling/system", "/site">());
+    e.add("power.it_nameplate_kw", "IT nameplate (every node at its maximum)", p.itNameplateKw,
+          "kW", Better::Lower, metricInputs<"/compute/node", "/compute/node_count">());
+    e.add("power.design_facility_kw", "Facility design load (nameplate IT, hottest bin)",
+          p.designFacilityKw, "kW", Better::Lower,
+          metricInputs<"/compute/node", "/cooling/system", "/site">());
     e.add("power.annual_it_mwh", "IT energy per year", p.annualItEnergyMwh, "MWh", Better::Lower,
           node);
     e.add("power.annual_facility_mwh", "Facility energy per year", p.annualFacilityEnergyMwh, "MWh",

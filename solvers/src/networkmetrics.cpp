@@ -71,6 +71,11 @@ void addNetworkMetrics(Evaluation& e)
                      "/network/oversubscription", "/compute/node_count">();
     e.add("network.planes", "Fabric planes", t.planes, "", Better::Neither, shape);
     e.add("network.tiers", "Switch tiers", t.tiers, "", Better::Neither, shape);
+    e.add("network.port_breakout", "Logical ports per switch port (breakout)", t.breakout, "",
+          Better::Neither,
+          metricInputs<"/network/port_breakout", "/network/switch", "/network/nic">());
+    e.add("network.switch_radix", "Switch radix (logical ports)", t.switchPorts, "",
+          Better::Neither, metricInputs<"/network/port_breakout", "/network/switch">());
     e.add("network.endpoints", "Fabric endpoints (NIC ports)", static_cast<double>(t.endpoints), "",
           Better::Neither, shape);
     e.add("network.nics", "NICs", static_cast<double>(t.nics), "", Better::Neither,
@@ -138,11 +143,23 @@ void addNetworkMetrics(Evaluation& e)
         e.add(text.busbwKey, text.busbwLabel, c.busbwGbytePerS, "GB/s", Better::Higher,
               metricInputs<"/network", "/compute/node_count">());
     }
-    e.add("collectives.gradient_allreduce_seconds", "Gradient all-reduce per step",
-          n.gradientAllReduce.seconds, "s", MetricTraits{Better::Lower, 3},
-          metricInputs<"/network", "/workload/tensor_parallel">());
+    const MetricInputs gradient =
+        metricInputs<"/network", "/workload/parameters_billion", "/workload/tensor_parallel",
+                     "/workload/pipeline_parallel", "/workload/data_parallel">();
+    {
+        // The label says which algorithm ran (chosen or pinned), so it is never silent.
+        thread_local MetricText algorithmLabel;
+        e.add("collectives.gradient_allreduce_seconds",
+              algorithmLabel({"Gradient all-reduce per step (",
+                              collectiveAlgorithmName(n.gradientAllReduce.algorithm), ")"}),
+              n.gradientAllReduce.seconds, "s", MetricTraits{Better::Lower, 3}, gradient);
+    }
     e.add("collectives.gradient_allreduce_busbw_gbyte_per_s", "Gradient all-reduce bus bandwidth",
-          n.gradientAllReduce.busbwGbytePerS, "GB/s", Better::Higher, metricInputs<"/network">());
+          n.gradientAllReduce.busbwGbytePerS, "GB/s", Better::Higher, gradient);
+    // Tensor parallelism fills the node, so a data-parallel group has fewer ranks per node than
+    // the world collectives above (and hierarchical phases have less to gain).
+    e.add("collectives.gradient_allreduce_ranks_per_node", "Gradient all-reduce ranks per node",
+          n.gradientRanksPerNode, "", Better::Neither, gradient);
 }
 
 } // namespace dct::solvers

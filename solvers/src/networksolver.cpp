@@ -58,15 +58,16 @@ FabricSpec fabricSpec(const model::ResolvedScenario& r)
     s.railsPerNode = std::max(1, r.rails);
     s.planes = std::max(1, n.planes);
     s.tiers = n.tiers;
-    s.switchPorts = r.fabricSwitch.ports;
+    s.switchPorts = r.fabricPorts();
+    s.breakout = r.portBreakout;
     s.oversubscription = n.oversubscription;
     s.scalableUnitNodes = n.scalableUnitNodes;
     // DGX SuperPOD RA-11333-001 Table 4 counts 32 x SUs - 1 nodes and 4 UFM cables for 1 to 4
     // units: the fabric manager takes one node slot of the pod (in its last unit), not one per
     // unit, so that is what the flag reserves.
     s.reservedSlotsPerFabric = n.reserveNodePerUnit ? 1 : 0;
-    s.endpointRateGbps = std::min(r.nic.rateGbps, r.fabricSwitch.portRateGbps);
-    s.switchLinkRateGbps = r.fabricSwitch.portRateGbps;
+    s.endpointRateGbps = std::min(r.nic.rateGbps, r.fabricPortRateGbps());
+    s.switchLinkRateGbps = r.fabricPortRateGbps();
     return s;
 }
 
@@ -92,7 +93,7 @@ const model::CableSpec* chooseCable(const std::vector<model::CableSpec>& cables,
 void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnostics& diagnostics)
 {
     const model::NetworkSection& n = r.scenario.network;
-    const double nicRate = std::min(r.nic.rateGbps, r.fabricSwitch.portRateGbps);
+    const double nicRate = std::min(r.nic.rateGbps, r.fabricPortRateGbps());
     struct LinkClass
     {
         const char* name;
@@ -107,10 +108,10 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
     const TierCounts core = t.tier(FabricTier::Core);
     if (spine.linksDown > 0)
         classes.push_back(
-            {"leaf-spine", spine.linksDown, r.fabricSwitch.portRateGbps, n.cableLengthAcrossRowsM});
+            {"leaf-spine", spine.linksDown, r.fabricPortRateGbps(), n.cableLengthAcrossRowsM});
     if (core.linksDown > 0)
         classes.push_back(
-            {"spine-core", core.linksDown, r.fabricSwitch.portRateGbps, n.cableLengthAcrossRowsM});
+            {"spine-core", core.linksDown, r.fabricPortRateGbps(), n.cableLengthAcrossRowsM});
     t.cables.clear();
     t.cables.reserve(classes.size());
     t.cablePowerW = 0.0;
@@ -241,31 +242,71 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
         for (auto a : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::DoubleBinaryTree,
                        CollectiveAlgorithm::Hierarchical, CollectiveAlgorithm::InNetwork})
             net.collectives.push_back(collectiveTime(op, a, reportBytes, net.worldInputs));
-    net.gradientAllReduce.bytes = gradientBytes;
-    net.gradientAllReduce.seconds = gradientAllReduceSeconds(r, net, gradientBytes);
-    if (net.gradientAllReduce.seconds > 0.0) {
-        net.gradientAllReduce.algbwGbytePerS = gradientBytes / net.gradientAllReduce.seconds / 1e9;
-        net.gradientAllReduce.busbwGbytePerS =
-            net.gradientAllReduce.algbwGbytePerS *
-            busBandwidthFactor(CollectiveOp::AllReduce, r.dataParallel);
-    }
+    net.gradientAllReduce = gradientAllReduce(r, net, gradientBytes, &diagnostics);
+    net.gradientRanksPerNode =
+        std::max(1, r.gpusPerNode / std::min(std::max(1, r.scenario.workload.tensorParallel),
+                                             std::max(1, r.gpusPerNode)));
     return net;
+}
+
+CollectiveTiming gradientAllReduce(const model::ResolvedScenario& r, const NetworkResult& net,
+                                   double bytes, Diagnostics* diagnostics)
+{
+    CollectiveTiming none;
+    none.bytes = bytes;
+    const int ranks = r.dataParallel;
+    if (ranks <= 1)
+        return none; // one replica: nothing to reduce
+    // Tensor parallelism fills a node first, so a node holds gpusPerNode / TP ranks of one
+    // data-parallel group (one when TP spans the node); the node's other GPUs run the other
+    // groups' all-reduces at the same time, on their own rails.
+    const int tp = std::max(1, r.scenario.workload.tensorParallel);
+    const int perNode = std::max(1, r.gpusPerNode / std::min(tp, r.gpusPerNode));
+    const CollectiveInputs in = collectiveInputs(r, net, ranks, perNode);
+    const model::CollectiveChoice choice = r.scenario.network.allReduceAlgorithm;
+    if (choice == model::CollectiveChoice::Auto) {
+        // As NCCL's tuner: the fastest algorithm that applies at this size.
+        CollectiveTiming best = bestCollective(CollectiveOp::AllReduce, bytes, in);
+        best.bytes = bytes;
+        return best.available ? best : none;
+    }
+    CollectiveAlgorithm pinned = CollectiveAlgorithm::Ring;
+    switch (choice) {
+    case model::CollectiveChoice::Auto:
+    case model::CollectiveChoice::Ring:
+        pinned = CollectiveAlgorithm::Ring;
+        break;
+    case model::CollectiveChoice::Tree:
+        pinned = CollectiveAlgorithm::DoubleBinaryTree;
+        break;
+    case model::CollectiveChoice::Hierarchical:
+        pinned = CollectiveAlgorithm::Hierarchical;
+        break;
+    case model::CollectiveChoice::InNetwork:
+        pinned = CollectiveAlgorithm::InNetwork;
+        break;
+    }
+    const CollectiveTiming t = collectiveTime(CollectiveOp::AllReduce, pinned, bytes, in);
+    if (!t.available) {
+        if (diagnostics)
+            diagnostics->error(
+                "/network/allreduce_algorithm",
+                std::string("the gradient all-reduce cannot run as '") +
+                    collectiveAlgorithmName(pinned) + "' here" +
+                    (pinned == CollectiveAlgorithm::InNetwork && !r.fabricSwitch.inNetworkReduction
+                         ? ": the switch '" + r.fabricSwitch.id + "' does not reduce in the network"
+                         : std::string(" (its ranks do not span nodes)")),
+                "\"auto\", or an algorithm this fabric and layout support",
+                "collective-unavailable");
+        return none;
+    }
+    return t;
 }
 
 double gradientAllReduceSeconds(const model::ResolvedScenario& r, const NetworkResult& net,
                                 double bytes)
 {
-    const int ranks = r.dataParallel;
-    if (ranks <= 1)
-        return 0.0;
-    // Tensor parallelism fills a node first, so a node holds gpusPerNode / TP ranks of one
-    // data-parallel group (one when TP spans the node); the fastest algorithm is taken, as
-    // NCCL's tuner would.
-    const int tp = std::max(1, r.scenario.workload.tensorParallel);
-    const int perNode = std::max(1, r.gpusPerNode / std::min(tp, r.gpusPerNode));
-    const CollectiveInputs in = collectiveInputs(r, net, ranks, perNode);
-    const CollectiveTiming t = bestCollective(CollectiveOp::AllReduce, bytes, in);
-    return t.available ? t.seconds : 0.0;
+    return gradientAllReduce(r, net, bytes, nullptr).seconds;
 }
 
 void networkRiskDiagnostics(const model::ResolvedScenario& r, Diagnostics& d)

@@ -85,6 +85,8 @@ PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
     out.networkPowerKw = std::max(0.0, in.networkPowerKw);
     out.storagePowerKw = r.scenario.storage.powerKw;
     out.itPowerKw = out.nodesPowerKw + out.networkPowerKw + out.storagePowerKw;
+    // Nameplate: every node at its rated maximum (what feeds and breakers are sized for).
+    out.itNameplateKw = nodes * out.nodeNameplateKw + out.networkPowerKw + out.storagePowerKw;
     out.itDesignPowerKw = nodes * out.nodeDesignPowerKw + out.networkPowerKw + out.storagePowerKw;
 
     // Rack layout. Feeds and breakers are provisioned for the nameplate; cooling removes the
@@ -132,7 +134,7 @@ PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
             diagnostics->warning(
                 "/cooling/system", what + " even with one node per rack (rack_layout 'spread')",
                 "a cooling system with max_rack_kw >= " + num(out.nodeDesignPowerKw) + " kW",
-                "rack-over-capacity");
+                "node-over-cooling-capacity");
         else
             diagnostics->warning(
                 "/cooling/system",
@@ -219,6 +221,12 @@ PowerResult completeFacilityPower(const model::ResolvedScenario& r, PowerResult 
     p.coolingPowerKw = coolingKwh / hours;
     p.lossesKw = p.pduLossKw + p.upsLossKw + p.transformerLossKw;
     p.facilityPowerKw = facilityKwh / hours;
+    // The design (nameplate) facility load a utility contract is sized on: the hottest bin with
+    // every node at its nameplate. Losses and cooling scale with the heat they carry, lighting
+    // does not.
+    p.designFacilityKw = p.itPowerKw > 0.0 ? p.lightingKw + (p.peakFacilityPowerKw - p.lightingKw) *
+                                                                p.itNameplateKw / p.itPowerKw
+                                           : p.peakFacilityPowerKw;
     p.pue = p.itPowerKw > 0.0 ? p.facilityPowerKw / p.itPowerKw : 0.0;
     // Annual energy: the bins' hours scaled to a full year of 8760 h.
     p.annualItEnergyMwh = p.itPowerKw * 8760.0 / 1000.0;

@@ -37,8 +37,12 @@ TEST_CASE("eval prints a table of figures for every example", "[cli][eval]")
         INFO(file.string());
         const CliRun r = runCli({"eval", file.string()});
         INFO(r.err);
-        CHECK(r.code == cli::ExitOk);
+        // The overpacked hall is the example of an infeasible design: figures, verdict, exit 1.
+        const bool overpacked = file.filename() == "overpacked-air-h100-dallas.json";
+        CHECK(r.code == (overpacked ? cli::ExitEvaluation : cli::ExitOk));
         CHECK_THAT(r.out, Catch::Contains("Training time") && Catch::Contains("GPUs"));
+        CHECK_THAT(r.out,
+                   Catch::Contains(overpacked ? "Verdict: Infeasible" : "Verdict: Feasible"));
     }
 }
 
@@ -309,4 +313,50 @@ TEST_CASE("objectives without a goal: sweep and sweep-merge give the same Pareto
     CHECK(std::count(frontText.begin(), frontText.end(), '\n') >= 2); // header and a row
     CHECK(frontText == slurp(mergedFront));
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("validate runs the checks eval runs and names the broken limit",
+          "[cli][validate][verdict]")
+{
+    const std::string overpacked = example("overpacked-air-h100-dallas.json");
+    const CliRun v = runCli({"validate", overpacked});
+    CHECK(v.code == cli::ExitEvaluation);
+    CHECK_THAT(v.err, Catch::Contains("inlet air reaches"));
+    CHECK_THAT(v.err, Catch::Contains("infeasible"));
+    const CliRun j = runCli({"validate", "--format", "json", overpacked});
+    CHECK(j.code == cli::ExitEvaluation);
+    const json doc = json::parse(j.out);
+    CHECK(doc["valid"] == false);
+    CHECK(doc["verdict"]["feasibility"] == "infeasible");
+    REQUIRE_FALSE(doc["verdict"]["reasons"].empty());
+    CHECK(doc["verdict"]["reasons"][0]["code"] == "inlet-over-allowable");
+    // eval agrees, in every format.
+    const CliRun e = runCli({"eval", "--format", "json", overpacked});
+    CHECK(e.code == cli::ExitEvaluation);
+    CHECK(json::parse(e.out)["verdict"]["feasibility"] == "infeasible");
+    const CliRun csv = runCli({"eval", "--format", "csv", overpacked});
+    CHECK(csv.code == cli::ExitEvaluation);
+    CHECK_THAT(csv.out, Catch::Contains(",verdict,Verdict,infeasible,"));
+    // A design within its limits validates as feasible.
+    const CliRun seed = runCli({"validate", example("seed-h100-dallas-d2c.json")});
+    CHECK(seed.code == cli::ExitOk);
+    CHECK_THAT(seed.out, Catch::Contains("valid, feasible"));
+}
+
+TEST_CASE("eval with a workload error still prints the facility figures", "[cli][eval][partial]")
+{
+    const std::string path = scratchFile("partial.json", seedWith([](json& j) {
+                                             j["compute"]["node_count"] = 127;
+                                             j["network"]["tiers"] = 0;
+                                             j["workload"]["pipeline_parallel"] = 4;
+                                         }));
+    const CliRun r = runCli({"eval", path});
+    CHECK(r.code == cli::ExitEvaluation);
+    CHECK_THAT(r.err, Catch::Contains("/workload/pipeline_parallel"));
+    CHECK_THAT(r.out, Catch::Contains("PUE") && Catch::Contains("Compute racks") &&
+                          Catch::Contains("Total cost of ownership"));
+    CHECK_THAT(r.out, !Catch::Contains("Training time"));
+    CHECK_THAT(r.out,
+               Catch::Contains("workload-not-evaluated") || Catch::Contains("not evaluated"));
+    std::filesystem::remove(path);
 }

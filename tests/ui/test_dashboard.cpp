@@ -104,3 +104,23 @@ TEST_CASE("a new evaluation deletes the chart axes it replaces", "[ui][dashboard
         CHECK(view->chart()->series().isEmpty());
     }
 }
+
+TEST_CASE("the dashboard names the verdict and turns the figures of a broken limit red",
+          "[ui][dashboard][verdict]")
+{
+    ui::Dashboard dashboard;
+    dashboard.setOutcome(evaluateExample("overpacked-air-h100-dallas.json"));
+    CHECK(dashboard.verdictText().startsWith(QStringLiteral("Infeasible")));
+    int red = 0;
+    for (const char* title : {"PUE", "Rack power", "Racks", "Facility power", "Training time"})
+        if (const ui::MetricCard* card = dashboard.card(QString::fromLatin1(title)))
+            red += card->hasProblem() ? 1 : 0;
+    CHECK(red >= 1);
+
+    // A feasible design clears the red again.
+    dashboard.setOutcome(evaluateExample("dgx-superpod-4su.json"));
+    CHECK(dashboard.verdictText().startsWith(QStringLiteral("Feasible")));
+    for (const char* title : {"PUE", "Rack power", "Racks", "Facility power", "Training time"})
+        if (const ui::MetricCard* card = dashboard.card(QString::fromLatin1(title)))
+            CHECK_FALSE(card->hasProblem());
+}

@@ -169,7 +169,7 @@ TEST_CASE("a diagnostics entry focuses the field it concerns", "[ui][window]")
         if (model->index(r, 0)
                 .data(ui::DiagnosticsModel::PathRole)
                 .toString()
-                .startsWith("/workload"))
+                .startsWith("/workload/"))
             row = r;
     REQUIRE(row >= 0);
     const QString path = model->index(row, 0).data(ui::DiagnosticsModel::PathRole).toString();

@@ -44,6 +44,10 @@ void CompareModel::setScenarios(
     beginResetModel();
     m_titles = titles;
     m_rows.clear();
+    m_verdicts.clear();
+    for (const auto& outcome : outcomes)
+        m_verdicts.push_back(outcome ? solvers::assessVerdict(outcome->diagnostics)
+                                     : solvers::Verdict{solvers::Feasibility::Infeasible, {}});
     std::map<std::string, std::size_t> rowOfKey;
     const std::size_t n = outcomes.size();
     for (std::size_t s = 0; s < n; ++s) {
@@ -189,8 +193,19 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
 
 QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
+    if (orientation != Qt::Horizontal ||
+        (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != Qt::ForegroundRole))
         return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::ForegroundRole) {
+        // A scenario column's header says its verdict; an infeasible one in red.
+        if (section < 2 || (section > 2 && section % 2 == 0))
+            return {};
+        const auto index = static_cast<std::size_t>(section == 2 ? 0 : (section - 1) / 2);
+        if (index < m_verdicts.size() &&
+            m_verdicts[index].feasibility == solvers::Feasibility::Infeasible)
+            return QBrush(QColor(0xcf, 0x22, 0x2e));
+        return {};
+    }
     if (section == 0)
         return tr("Figure");
     if (section == 1)
@@ -200,12 +215,21 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     const QString letter = letterOf(scenario);
     if (isDelta)
         return tr("\u0394 %1 vs A").arg(letter);
-    if (role == Qt::ToolTipRole)
-        return m_titles.value(scenario);
+    const auto index = static_cast<std::size_t>(scenario);
+    const QString verdict = index < m_verdicts.size()
+                                ? tr(solvers::feasibilityLabel(m_verdicts[index].feasibility))
+                                : QString();
+    if (role == Qt::ToolTipRole) {
+        QString tip = m_titles.value(scenario) + QStringLiteral("\n") + verdict;
+        if (index < m_verdicts.size())
+            for (const auto& reason : m_verdicts[index].reasons)
+                tip += QStringLiteral("\n\u2022 ") + qstr(reason.message);
+        return tip;
+    }
     QString title = m_titles.value(scenario);
     if (title.size() > 14)
         title = title.left(12) + QStringLiteral("\u2026");
-    return QStringLiteral("%1: %2").arg(letter, title);
+    return QStringLiteral("%1: %2\n%3").arg(letter, title, verdict);
 }
 
 } // namespace dct::ui

@@ -9,6 +9,7 @@
 #include <QChartView>
 #include <QGridLayout>
 #include <QHorizontalBarSeries>
+#include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QStackedBarSeries>
@@ -135,11 +136,16 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(6);
+    m_verdict = new QLabel(this);
+    m_verdict->setObjectName(QStringLiteral("verdictBanner"));
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextFormat(Qt::PlainText);
+    layout->addWidget(m_verdict, 0, 0, 1, 5);
     const auto& list = headlines();
     for (std::size_t i = 0; i < list.size(); ++i) {
         auto* card = new MetricCard(tr(list[i].title), this);
         m_cards.push_back({QString::fromLatin1(list[i].title), card});
-        layout->addWidget(card, static_cast<int>(i / 5), static_cast<int>(i % 5));
+        layout->addWidget(card, 1 + static_cast<int>(i / 5), static_cast<int>(i % 5));
     }
     for (int i = 0; i < 4; ++i) {
         auto* chart = new QChart;
@@ -149,12 +155,12 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
         view->setMinimumSize(300, 220);
         m_views.push_back(view);
     }
-    layout->addWidget(m_views[0], 2, 0, 1, 3);
-    layout->addWidget(m_views[1], 2, 3, 1, 2);
-    layout->addWidget(m_views[2], 3, 0, 1, 3);
-    layout->addWidget(m_views[3], 3, 3, 1, 2);
-    layout->setRowStretch(2, 1);
+    layout->addWidget(m_views[0], 3, 0, 1, 3);
+    layout->addWidget(m_views[1], 3, 3, 1, 2);
+    layout->addWidget(m_views[2], 4, 0, 1, 3);
+    layout->addWidget(m_views[3], 4, 3, 1, 2);
     layout->setRowStretch(3, 1);
+    layout->setRowStretch(4, 1);
     setOutcome(nullptr);
 }
 
@@ -177,10 +183,66 @@ void Dashboard::setOutcome(std::shared_ptr<const EvaluationOutcome> outcome)
     const EvaluationOutcome empty;
     const EvaluationOutcome& o = outcome ? *outcome : empty;
     showHeadlines(o);
+    showVerdict(o);
     showPower(o);
     showCooling(o);
     showAllReduce(o);
     showCost(o);
+}
+
+QString Dashboard::verdictText() const
+{
+    return m_verdict->text();
+}
+
+void Dashboard::showVerdict(const EvaluationOutcome& outcome)
+{
+    if (!outcome.evaluation && outcome.diagnostics.empty()) {
+        m_verdict->clear();
+        m_verdict->setStyleSheet({});
+        return;
+    }
+    const solvers::Verdict verdict = solvers::assessVerdict(outcome.diagnostics);
+    QString text = tr(solvers::feasibilityLabel(verdict.feasibility));
+    if (!verdict.reasons.empty()) {
+        const Diagnostic& first = verdict.reasons.front();
+        text += QStringLiteral(": ") + qstr(first.message);
+        if (!first.path.empty())
+            text += QStringLiteral(" (") + qstr(first.path) + QStringLiteral(")");
+        if (verdict.reasons.size() > 1)
+            text += tr(" and %n more in the diagnostics", nullptr,
+                       static_cast<int>(verdict.reasons.size() - 1));
+    }
+    m_verdict->setText(text);
+    const char* style = "background: #dafbe1; color: #116329; border: 1px solid #4ac26b;";
+    if (verdict.feasibility == solvers::Feasibility::FeasibleWithWarnings)
+        style = "background: #fff8c5; color: #7d4e00; border: 1px solid #d4a72c;";
+    else if (verdict.feasibility == solvers::Feasibility::Infeasible)
+        style = "background: #ffebe9; color: #a40e26; border: 1px solid #cf222e;";
+    m_verdict->setStyleSheet(QStringLiteral("QLabel#verdictBanner { %1 border-radius: 6px; "
+                                            "padding: 4px 8px; font-weight: 600; }")
+                                 .arg(QLatin1String(style)));
+    if (verdict.feasibility != solvers::Feasibility::Infeasible)
+        return;
+    // A headline whose inputs include the field a broken limit names turns red.
+    const auto& list = headlines();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const solvers::Metric* m = outcome.metric(list[i].keys);
+        if (!m)
+            continue;
+        for (const Diagnostic& reason : verdict.reasons) {
+            if (reason.path.empty())
+                continue;
+            const bool concerned =
+                std::any_of(m->inputs.begin(), m->inputs.end(), [&](const std::string& in) {
+                    return in.rfind(reason.path, 0) == 0 || reason.path.rfind(in, 0) == 0;
+                });
+            if (concerned) {
+                m_cards[i].second->setProblem(qstr(reason.message));
+                break;
+            }
+        }
+    }
 }
 
 void Dashboard::showHeadlines(const EvaluationOutcome& outcome)

@@ -91,8 +91,20 @@ std::string comparisonTable(const std::vector<ComparedScenario>& scenarios)
     const auto table = rows(scenarios);
     std::string out;
     for (std::size_t s = 0; s < scenarios.size(); ++s)
-        out += fmt::format("[{}] {} ({})\n", static_cast<char>('A' + std::min<std::size_t>(s, 25)),
-                           scenarioTitle(scenarios[s]), scenarios[s].file);
+        out +=
+            fmt::format("[{}] {} ({}): {}\n", static_cast<char>('A' + std::min<std::size_t>(s, 25)),
+                        scenarioTitle(scenarios[s]), scenarios[s].file,
+                        solvers::feasibilityLabel(scenarios[s].evaluation.verdict().feasibility));
+    // Every scenario's errors and warnings up front, each naming its file and field.
+    bool anyDiagnostic = false;
+    for (const auto& s : scenarios)
+        for (const auto& d : s.evaluation.diagnostics)
+            if (d.severity != Severity::Note) {
+                if (!anyDiagnostic)
+                    out += "\nDiagnostics\n";
+                anyDiagnostic = true;
+                out += "  " + d.toString() + "\n";
+            }
     std::size_t labelWidth = 6;
     for (const auto& row : table)
         labelWidth = std::max(labelWidth, row.label.size() + row.unit.size() + 3);
@@ -126,10 +138,6 @@ std::string comparisonTable(const std::vector<ComparedScenario>& scenarios)
         }
         out += line + "\n";
     }
-    for (const auto& s : scenarios)
-        for (const auto& d : s.evaluation.diagnostics)
-            if (d.severity != Severity::Note)
-                out += (out.back() == '\n' ? "" : "\n") + d.toString() + "\n";
     return out;
 }
 
@@ -141,6 +149,7 @@ json comparisonJson(const std::vector<ComparedScenario>& scenarios)
         doc["scenarios"].push_back({{"file", s.file},
                                     {"name", s.evaluation.scenarioName},
                                     {"ok", s.evaluation.ok()},
+                                    {"verdict", verdictJson(s.evaluation.verdict())},
                                     {"diagnostics", diagnosticsJson(s.evaluation.diagnostics)}});
     doc["metrics"] = json::array();
     auto orNull = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };

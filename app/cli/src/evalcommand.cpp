@@ -60,15 +60,21 @@ int EvalCommand::run(const CommandContext& context, std::ostream& out, std::ostr
             continue;
         }
         const solvers::Evaluation& evaluation = *document.evaluation;
+        const solvers::Verdict verdict = evaluation.verdict();
         if (!evaluation.ok()) {
             code = std::max(code, static_cast<int>(ExitEvaluation));
             printDiagnostics(evaluation.diagnostics, err);
+        } else if (verdict.feasibility == solvers::Feasibility::Infeasible) {
+            // Evaluated, but a hard limit is broken: the figures are shown, the exit says no.
+            code = std::max(code, static_cast<int>(ExitEvaluation));
+            err << file << ": " << verdict.summary() << "\n";
         }
         if (m_format == "json") {
             documents.push_back(evaluationJson(evaluation, file));
         } else if (m_format == "csv") {
             out << evaluationCsvRows(evaluation, file);
-        } else if (evaluation.ok()) {
+        } else if (!evaluation.metrics.empty()) {
+            // Also with workload errors: what does not depend on the workload was evaluated.
             out << (first ? "" : "\n") << evaluationTable(evaluation, file);
             first = false;
         }

@@ -16,6 +16,17 @@ std::string evaluationTable(const solvers::Evaluation& e, const std::string& fil
     std::string out =
         fmt::format("Scenario: {}{}\n", e.scenarioName.empty() ? "(unnamed)" : e.scenarioName,
                     file.empty() ? "" : "  [" + file + "]");
+    // The verdict and every diagnostic first, whole, each with the field to fix; then figures.
+    const solvers::Verdict verdict = e.verdict();
+    out += fmt::format("Verdict: {}\n", solvers::feasibilityLabel(verdict.feasibility));
+    if (!e.diagnostics.empty()) {
+        out += "\nDiagnostics\n";
+        for (const auto& d : e.diagnostics)
+            out += fmt::format("  {}{}\n", d.toString(),
+                               solvers::breaksConstraint(d) && d.severity != Severity::Error
+                                   ? "  [makes the design infeasible]"
+                                   : "");
+    }
     std::size_t labelWidth = 10;
     for (const auto& m : e.metrics)
         labelWidth = std::max(labelWidth, m.label.size());
@@ -27,11 +38,6 @@ std::string evaluationTable(const solvers::Evaluation& e, const std::string& fil
         }
         out += fmt::format("  {:<{}}  {:>16} {}\n", m.label, labelWidth, formatNumber(m.value),
                            m.unit);
-    }
-    if (!e.diagnostics.empty()) {
-        out += "\nDiagnostics\n";
-        for (const auto& d : e.diagnostics)
-            out += "  " + d.toString() + "\n";
     }
     return out;
 }
@@ -49,6 +55,16 @@ json diagnosticsJson(const Diagnostics& diagnostics)
     return list;
 }
 
+json verdictJson(const solvers::Verdict& verdict)
+{
+    Diagnostics reasons;
+    for (const auto& d : verdict.reasons)
+        reasons.add(d);
+    return {{"feasibility", solvers::feasibilityKey(verdict.feasibility)},
+            {"label", solvers::feasibilityLabel(verdict.feasibility)},
+            {"reasons", diagnosticsJson(reasons)}};
+}
+
 json evaluationJson(const solvers::Evaluation& e, const std::string& file)
 {
     json metrics = json::object();
@@ -60,6 +76,7 @@ json evaluationJson(const solvers::Evaluation& e, const std::string& file)
     return {{"file", file},
             {"scenario", e.scenarioName},
             {"ok", e.ok()},
+            {"verdict", verdictJson(e.verdict())},
             {"coupling",
              {{"iterations", e.coupling.iterations},
               {"converged", e.coupling.converged},
@@ -76,7 +93,9 @@ std::string evaluationCsvHeader()
 
 std::string evaluationCsvRows(const solvers::Evaluation& e, const std::string& file)
 {
-    std::string out;
+    std::string out =
+        fmt::format("{},{},verdict,Verdict,{},\n", csvField(file), csvField(e.scenarioName),
+                    solvers::feasibilityKey(e.verdict().feasibility));
     for (const auto& m : e.metrics)
         out += fmt::format("{},{},{},{},{},{}\n", csvField(file), csvField(e.scenarioName), m.key,
                            csvField(m.label), formatExact(m.value), csvField(m.unit));

@@ -44,12 +44,21 @@ TEST_CASE("An impossible scenario stops at validation with errors", "[evaluator]
 {
     auto read = readScenarioFile(test::examples().front());
     REQUIRE(read.scenario);
-    read.scenario->workload.dataParallel = 7;
+    read.scenario->network.mtuBytes = 3000;
     auto r = resolveScenario(*read.scenario, test::catalog());
     REQUIRE(r.resolved);
     const Evaluation e = evaluate(*r.resolved);
     CHECK_FALSE(e.ok());
     CHECK(e.metrics.empty());
+    // An error in the workload alone leaves what does not depend on it evaluated.
+    read.scenario->network.mtuBytes = 4096;
+    read.scenario->workload.dataParallel = 7;
+    auto w = resolveScenario(*read.scenario, test::catalog());
+    REQUIRE(w.resolved);
+    const Evaluation partial = evaluate(*w.resolved);
+    CHECK_FALSE(partial.ok());
+    CHECK(partial.metric("cooling.pue") != nullptr);
+    CHECK(partial.metric("compute.training_days") == nullptr);
 }
 
 namespace {
@@ -96,9 +105,12 @@ TEST_CASE("Evaluating into a reused Evaluation gives exactly the fresh evaluatio
         REQUIRE(r.resolved);
         scenarios.push_back(*r.resolved);
     }
+    ResolvedScenario partial = scenarios.front();
+    partial.scenario.workload.dataParallel = 7;
+    partial.dataParallel = 7;
+    scenarios.push_back(partial);
     ResolvedScenario broken = scenarios.front();
-    broken.scenario.workload.dataParallel = 7;
-    broken.dataParallel = 7;
+    broken.scenario.network.mtuBytes = 3000;
     scenarios.push_back(broken);
     REQUIRE(scenarios.size() >= 3);
 

@@ -126,3 +126,23 @@ TEST_CASE("HVDC distribution loses less than AC UPS and PDUs", "[power]")
     CHECK(pdc.pduLossKw < pac.pduLossKw);
     CHECK(evaluate(dc).power.pue < evaluate(ac).power.pue);
 }
+
+TEST_CASE("Nameplate design load: every node at its maximum in the hottest bin", "[power]")
+{
+    const auto r = test::resolvedExample("seed-h100-dallas-d2c");
+    const Evaluation e = evaluate(r);
+    const PowerResult& p = e.power;
+    CHECK(p.itNameplateKw == Approx(r.scenario.compute.nodeCount * r.node.maxPowerKw +
+                                    p.networkPowerKw + p.storagePowerKw)
+                                 .epsilon(1e-12));
+    // Nameplate exceeds the load at 85% utilization; the design load exceeds the hottest bin's,
+    // which exceeds the annual average.
+    CHECK(p.itNameplateKw > p.itPowerKw);
+    CHECK(p.designFacilityKw > p.peakFacilityPowerKw);
+    CHECK(p.peakFacilityPowerKw >= p.facilityPowerKw);
+    // Losses and cooling scale with the heat: design = lighting + (peak - lighting) x ratio.
+    CHECK(p.designFacilityKw == Approx(p.lightingKw + (p.peakFacilityPowerKw - p.lightingKw) *
+                                                          p.itNameplateKw / p.itPowerKw)
+                                    .epsilon(1e-12));
+    REQUIRE(e.metric("power.design_facility_kw") != nullptr);
+}

@@ -134,3 +134,40 @@ TEST_CASE("The NCCL environment names the rails", "[network][nccl]")
     r.scenario.network.protocol = model::Protocol::RoceV2;
     CHECK(ncclEnvironment(r, n).find("NCCL_IB_GID_INDEX=3") != std::string::npos);
 }
+
+TEST_CASE("The gradient all-reduce says which algorithm it chose and can be pinned",
+          "[network][solver][collectives]")
+{
+    model::ResolvedScenario r = loadExample("dgx-superpod-4su.json");
+    Diagnostics d;
+    const NetworkResult automatic = solveNetwork(r, 1e9, d);
+    REQUIRE(automatic.gradientAllReduce.available);
+    REQUIRE(automatic.gradientAllReduce.seconds > 0.0);
+    // Automatic is the fastest of those that apply, as NCCL's tuner picks.
+    for (auto choice : {model::CollectiveChoice::Ring, model::CollectiveChoice::Tree,
+                        model::CollectiveChoice::Hierarchical}) {
+        model::ResolvedScenario pinned = r;
+        pinned.scenario.network.allReduceAlgorithm = choice;
+        Diagnostics pd;
+        const NetworkResult p = solveNetwork(pinned, 1e9, pd);
+        CHECK_FALSE(pd.hasErrors());
+        CHECK(p.gradientAllReduce.seconds >= automatic.gradientAllReduce.seconds * (1 - 1e-12));
+    }
+    model::ResolvedScenario ring = r;
+    ring.scenario.network.allReduceAlgorithm = model::CollectiveChoice::Ring;
+    const NetworkResult pinnedRing = solveNetwork(ring, 1e9, d);
+    CHECK(pinnedRing.gradientAllReduce.algorithm == CollectiveAlgorithm::Ring);
+
+    // In-network reduction on a switch that cannot reduce is an error of the field.
+    model::ResolvedScenario sharp = loadExample("seed-h100-dallas-d2c.json");
+    REQUIRE_FALSE(sharp.fabricSwitch.inNetworkReduction);
+    sharp.scenario.network.allReduceAlgorithm = model::CollectiveChoice::InNetwork;
+    Diagnostics sd;
+    solveNetwork(sharp, 1e9, sd);
+    REQUIRE(sd.hasCode("collective-unavailable"));
+    bool named = false;
+    for (const auto& item : sd)
+        named |= item.path == "/network/allreduce_algorithm" &&
+                 item.message.find(sharp.fabricSwitch.id) != std::string::npos;
+    CHECK(named);
+}

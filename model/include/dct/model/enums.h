@@ -26,6 +26,16 @@ enum class Routing
     Adaptive      ///< Adaptive routing or packet spraying: load balanced per packet.
 };
 
+/** The algorithm of the gradient all-reduce: automatic (as NCCL's tuner) or pinned (NCCL_ALGO). */
+enum class CollectiveChoice
+{
+    Auto,         ///< The fastest that applies, as NCCL's tuner picks.
+    Ring,         ///< Rings over every rank.
+    Tree,         ///< Double binary trees across nodes.
+    Hierarchical, ///< NVLink inside the node, the fabric between nodes.
+    InNetwork     ///< Reduction in the switches (SHARP / CollNet); needs a switch that reduces.
+};
+
 /** Arithmetic precision of the training math. */
 enum class Precision
 {

@@ -19,6 +19,8 @@ struct NodeSpec : CatalogEntry
     double idlePowerKw = 1.5;  ///< Whole node idle.
     int heightU = 8;
     double priceUsd = 0.0; ///< Whole node with its GPUs.
+    /** Highest inlet air the node is specified to run on; ASHRAE TC9.9 class A2 allows 35 C. */
+    double maxInletTempC = 35.0;
 
     static constexpr const char* kind = "node";
     static const FieldTable<NodeSpec>& fields();

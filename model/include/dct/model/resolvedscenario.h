@@ -34,6 +34,12 @@ struct ResolvedScenario
     int gpusPerNode = 8;  ///< Effective: scenario value or the node's.
     int rails = 8;        ///< Effective scale-out NICs per node.
     int dataParallel = 1; ///< Effective data-parallel size.
+    /** Logical ports each switch port is split into (1: none); see applyDerivedRules(). */
+    int portBreakout = 1;
+    /** Returns the switch radix after breakout: the logical ports of one switch. */
+    int fabricPorts() const { return fabricSwitch.ports * portBreakout; }
+    /** Returns the rate of one logical switch port after breakout, in Gb/s. */
+    double fabricPortRateGbps() const { return fabricSwitch.portRateGbps / portBreakout; }
 
     /** Where each input came from, keyed by JSON pointer ("/compute/gpu/tdp_w"). */
     std::map<std::string, Provenance> provenance;

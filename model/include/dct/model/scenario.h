@@ -32,7 +32,10 @@ struct NetworkSection
     CatalogRef fabricSwitch;       ///< Switch type; required.
     CatalogRef nic;                ///< NIC type; empty means the node type's.
     double oversubscription = 1.0; ///< Leaf downlink to uplink bandwidth ratio.
+    /** Logical ports per switch port (2: an 800G port as 2 x 400G); 0 splits to the NIC rate. */
+    int portBreakout = 0;
     Routing routing = Routing::Ecmp;
+    CollectiveChoice allReduceAlgorithm = CollectiveChoice::Auto; ///< Gradient all-reduce.
     int mtuBytes = 4096;                  ///< RDMA path MTU (payload bytes per packet).
     int scalableUnitNodes = 32;           ///< Nodes per scalable unit (rail-optimized fabrics).
     bool reserveNodePerUnit = false;      ///< Leave one node slot per unit for the fabric manager.

@@ -8,6 +8,7 @@
 #include "dct/solvers/metric.h"
 #include "dct/solvers/networkresult.h"
 #include "dct/solvers/powerresult.h"
+#include "dct/solvers/verdict.h"
 
 #include <string>
 #include <string_view>
@@ -41,6 +42,8 @@ struct Evaluation
 
     /** Returns true when the scenario could be evaluated (no error diagnostics). */
     bool ok() const { return !diagnostics.hasErrors(); }
+    /** Returns whether the design is feasible, and why, from its diagnostics. */
+    Verdict verdict() const { return assessVerdict(diagnostics); }
     /** Returns the metric with \a key, or nullptr. */
     const Metric* metric(const std::string& key) const;
     /** Returns the value of metric \a key, or \a fallback when there is none. */

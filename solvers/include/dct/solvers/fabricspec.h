@@ -12,7 +12,8 @@ struct FabricSpec
     int railsPerNode = 8; ///< Scale-out NICs per node.
     int planes = 1;       ///< Independent planes (multi-plane); rail-only uses one per rail.
     int tiers = 0;        ///< 1, 2 or 3; 0 picks the fewest that hold the endpoints.
-    int switchPorts = 64; ///< Radix k of every switch.
+    int switchPorts = 64; ///< Radix k of every switch: its logical ports, after breakout.
+    int breakout = 1;     ///< Logical ports per physical switch port (1: no breakout).
     double oversubscription = 1.0;  ///< Leaf downlink to uplink port ratio.
     int scalableUnitNodes = 32;     ///< Node slots per scalable unit (rail-optimized).
     int reservedSlotsPerUnit = 0;   ///< Node slots of every unit left for the fabric manager.

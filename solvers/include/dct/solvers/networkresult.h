@@ -33,6 +33,7 @@ struct NetworkResult
     CollectiveInputs worldInputs; ///< Every GPU of the cluster in one collective.
     std::vector<CollectiveTiming> collectives; ///< Each operation and algorithm at 1 GiB.
     CollectiveTiming gradientAllReduce;        ///< The data-parallel gradient all-reduce of a step.
+    int gradientRanksPerNode = 1;              ///< Ranks of one data-parallel group on a node.
 };
 
 } // namespace dct::solvers

@@ -40,6 +40,15 @@ double gradientAllReduceBytes(const model::ResolvedScenario& scenario);
 NetworkResult solveNetwork(const model::ResolvedScenario& scenario, double gradientBytes,
                            Diagnostics& diagnostics);
 
+/**
+ * Returns the data-parallel gradient all-reduce of \a bytes on the solved fabric: by the
+ * algorithm the scenario pins (/network/allreduce_algorithm), or the fastest that applies (as
+ * NCCL's tuner picks). A pinned algorithm that does not apply is an error in \a diagnostics.
+ */
+CollectiveTiming gradientAllReduce(const model::ResolvedScenario& scenario,
+                                   const NetworkResult& network, double bytes,
+                                   Diagnostics* diagnostics);
+
 /** Returns the seconds of the data-parallel all-reduce of \a bytes on the solved fabric. */
 double gradientAllReduceSeconds(const model::ResolvedScenario& scenario,
                                 const NetworkResult& network, double bytes);

@@ -46,6 +46,8 @@ struct PowerResult
     double coolingPowerKw = 0.0;
     double facilityPowerKw = 0.0;     ///< IT + cooling + losses + lighting, annual average.
     double peakFacilityPowerKw = 0.0; ///< In the hottest climate bin.
+    double itNameplateKw = 0.0;       ///< IT load with every node at its nameplate maximum.
+    double designFacilityKw = 0.0;    ///< Hottest bin at nameplate IT: what a feed is sized on.
     double pue = 0.0;                 ///< Annual facility energy over IT energy.
     double annualItEnergyMwh = 0.0;
     double annualFacilityEnergyMwh = 0.0;

@@ -46,7 +46,8 @@ struct TopologyResult
 {
     int planes = 1;
     int tiers = 2;
-    int switchPorts = 64;
+    int switchPorts = 64; ///< Logical ports per switch (after breakout).
+    int breakout = 1;     ///< Logical ports per physical switch port.
     long long nodes = 0;
     long long endpoints = 0; ///< Switch ports facing NICs or the fabric manager.
     long long nics = 0;

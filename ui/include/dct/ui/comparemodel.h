@@ -63,6 +63,7 @@ private:
     std::optional<double> deltaOf(const Row& row, int scenario) const;
 
     QStringList m_titles;
+    std::vector<solvers::Verdict> m_verdicts; ///< One per scenario column.
     std::vector<Row> m_rows;
 };
 

@@ -8,6 +8,7 @@
 
 class QChart;
 class QChartView;
+class QLabel;
 
 namespace dct::ui {
 
@@ -32,10 +33,13 @@ public:
     MetricCard* card(const QString& title) const;
     /** Returns the value shown on the card titled \a title ("" when there is none). */
     QString headline(const QString& title) const;
+    /** Returns the verdict line shown above the figures ("Infeasible: ..."). */
+    QString verdictText() const;
     /** Returns the chart views, in reading order. */
     const std::vector<QChartView*>& chartViews() const { return m_views; }
 
 private:
+    void showVerdict(const EvaluationOutcome& outcome);
     void showHeadlines(const EvaluationOutcome& outcome);
     void showPower(const EvaluationOutcome& outcome);
     void showCooling(const EvaluationOutcome& outcome);
@@ -44,6 +48,7 @@ private:
     QChart* resetChart(int index, const QString& title);
     void showEmpty(QChart* chart, const QString& why);
 
+    QLabel* m_verdict = nullptr;
     std::vector<std::pair<QString, MetricCard*>> m_cards;
     std::vector<QChartView*> m_views;
 };

@@ -18,10 +18,17 @@ public:
     void setValue(const QString& value, const QString& detail = {});
     /** Shows "n/a" with the reason in the detail line. */
     void setUnavailable(const QString& reason);
+    /** Marks the figure as breaking a limit (red), with \a why as its tooltip. */
+    void setProblem(const QString& why);
+    /** Returns true when the figure is marked as breaking a limit. */
+    bool hasProblem() const { return m_problem; }
     /** Returns the value shown. */
     QString value() const;
 
 private:
+    void setValueColor(const char* color);
+
+    bool m_problem = false;
     QLabel* m_title;
     QLabel* m_value;
     QLabel* m_detail;

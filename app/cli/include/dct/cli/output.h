@@ -17,8 +17,14 @@ nlohmann::json evaluationJson(const solvers::Evaluation& evaluation, const std::
 
 /** Returns the CSV header line of evaluationCsvRows(). */
 std::string evaluationCsvHeader();
-/** Returns one CSV line per metric: file, scenario, key, label, value, unit. */
+/**
+ * Returns one CSV line per metric: file, scenario, key, label, value, unit; the first line is
+ * the verdict (key "verdict", its feasibility key in the value column).
+ */
 std::string evaluationCsvRows(const solvers::Evaluation& evaluation, const std::string& file);
+
+/** Returns a verdict as JSON: feasibility key, label and the diagnostics that decided it. */
+nlohmann::json verdictJson(const solvers::Verdict& verdict);
 
 /** Returns a diagnostic list as JSON. */
 nlohmann::json diagnosticsJson(const Diagnostics& diagnostics);
