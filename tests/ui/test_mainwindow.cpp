@@ -196,9 +196,33 @@ TEST_CASE("the topology of a 16k-GPU fabric is drawn in groups", "[ui][topology]
     CHECK(view.itemCount() > 10);
     CHECK(view.itemCount() < 250);
 
+    // A fat tree draws every leaf to every spine, and every node group to every leaf.
+    CHECK(view.linkCount() == 8 * 8 + 8 * 8);
+
     ui::TopologyView empty;
     empty.setPicture({});
     CHECK(empty.itemCount() == 1);
+}
+
+TEST_CASE("the rail-optimized drawing wires each scalable unit to its own leaves only",
+          "[ui][topology]")
+{
+    // DGX SuperPOD of 4 units: 32 leaves (8 rails x 4 units), 16 spines. Drawn: 8 leaf boxes
+    // (leaves 1-7 and 32) and 8 spine boxes; units 1-4 at the bottom.
+    ui::FabricPicture picture;
+    picture.available = true;
+    picture.planes = 1;
+    picture.nodes = 127;
+    picture.nics = 1016;
+    picture.switchPorts = 64;
+    picture.scalableUnits = 4;
+    picture.tiers = {{solvers::FabricTier::Leaf, 32, 2048, 0, 1020},
+                     {solvers::FabricTier::Spine, 16, 1024, 0, 1024}};
+    ui::TopologyView view;
+    view.setPicture(picture);
+    // Each drawn leaf belongs to exactly one unit (leaves 1-7 to unit 1, leaf 32 to unit 4):
+    // 8 node links, not 4 x 8; the leaf-spine stage stays complete (8 x 8).
+    CHECK(view.linkCount() == 8 + 8 * 8);
 }
 
 TEST_CASE("an opened file is listed as open and remembered as recent", "[ui][window]")

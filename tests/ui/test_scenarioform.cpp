@@ -63,6 +63,14 @@ TEST_CASE("form editors take their kind and range from the field table", "[ui][f
     REQUIRE(gpu);
     CHECK(gpu->findData(QStringLiteral("h100-sxm5")) >= 0);
     CHECK(qobject_cast<QCheckBox*>(form.editor("/facility/hvdc")));
+    // A 0 that stands for a choice says so instead of showing a bare 0.
+    auto* rails = qobject_cast<QSpinBox*>(form.editor("/network/rails"));
+    REQUIRE(rails);
+    CHECK(rails->value() == 0);
+    CHECK(rails->text() == QStringLiteral("automatic"));
+    auto* layer2 = qobject_cast<QSpinBox*>(form.editor("/network/layer2_domain_nodes"));
+    REQUIRE(layer2);
+    CHECK(layer2->text() == QStringLiteral("a routed fabric"));
 
     // A widget edit becomes an undoable command on the document, not a direct mutation.
     count->setValue(48);

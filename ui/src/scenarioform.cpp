@@ -138,6 +138,14 @@ QWidget* ScenarioForm::makeEditor(const FieldInfo& field)
         spin->setKeyboardTracking(false);
         spin->setAccelerated(true);
         spin->setGroupSeparatorShown(true);
+        // A field whose 0 stands for a choice ("0 takes the node type's count", "0 for a routed
+        // fabric") shows that choice instead of a bare 0.
+        const auto zero = field.description.find("; 0 ");
+        if (field.minimum.value_or(-1.0) == 0.0 && zero != std::string::npos) {
+            const std::string rest = field.description.substr(zero + 4);
+            spin->setSpecialValueText(rest.rfind("for ", 0) == 0 ? qstr(rest.substr(4))
+                                                                 : tr("automatic"));
+        }
         connect(spin, &QSpinBox::valueChanged, this,
                 [this, pointer](int v) { commit(pointer, v); });
         return spin;

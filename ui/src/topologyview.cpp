@@ -4,6 +4,7 @@
 
 #include <QBrush>
 #include <QFont>
+#include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -64,6 +65,14 @@ TopologyView::TopologyView(QWidget* parent) : QGraphicsView(parent)
 int TopologyView::itemCount() const
 {
     return static_cast<int>(scene()->items().size());
+}
+
+int TopologyView::linkCount() const
+{
+    int links = 0;
+    for (const QGraphicsItem* item : scene()->items())
+        links += item->type() == QGraphicsLineItem::Type ? 1 : 0;
+    return links;
 }
 
 void TopologyView::setPicture(const FabricPicture& picture)
@@ -147,13 +156,30 @@ void TopologyView::rebuild()
         centres(std::max<long long>(1, std::min<long long>(groups, kMaxDrawn)), rowWidth);
     std::vector<double> below = groupXs;
     double belowY = nodesY;
+    // The item a drawn box stands for (1-based): boxes run 1, 2, ... and, when the row is
+    // elided, the last box stands for the last item.
+    auto drawnItem = [](long long items, std::size_t box, std::size_t boxes) {
+        return (items > kMaxDrawn && box + 1 == boxes) ? items : static_cast<long long>(box + 1);
+    };
     for (int t = 0; t < tiers; ++t) {
         const auto& tier = m_picture.tiers[static_cast<std::size_t>(t)];
         const auto xs = centres(tier.switches, rowWidth);
         const double y = rowY(t);
-        for (double x1 : xs)
-            for (double x0 : below) {
-                auto* line = s->addLine(x0, belowY, x1, y + kBoxHeight, linkPen);
+        // Rail-optimized: the nodes of a scalable unit reach only their unit's leaves (one per
+        // rail), as the DOT export wires them; other fabrics draw every pair.
+        const long long leavesPerUnit =
+            t == 0 && m_picture.scalableUnits > 0
+                ? std::max<long long>(1, tier.switches / m_picture.scalableUnits)
+                : 0;
+        for (std::size_t j = 0; j < xs.size(); ++j)
+            for (std::size_t i = 0; i < below.size(); ++i) {
+                if (leavesPerUnit > 0) {
+                    const long long unit = drawnItem(groups, i, below.size());
+                    const long long leaf = drawnItem(tier.switches, j, xs.size());
+                    if ((leaf - 1) / leavesPerUnit != unit - 1)
+                        continue;
+                }
+                auto* line = s->addLine(below[i], belowY, xs[j], y + kBoxHeight, linkPen);
                 line->setZValue(-1);
             }
         auto* linkLabel = s->addSimpleText(

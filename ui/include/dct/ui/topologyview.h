@@ -26,6 +26,8 @@ public:
     const FabricPicture& picture() const { return m_picture; }
     /** Returns the number of items in the scene (for tests of the grouping). */
     int itemCount() const;
+    /** Returns the number of links drawn (for tests of the wiring). */
+    int linkCount() const;
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
