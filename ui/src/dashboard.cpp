@@ -329,7 +329,9 @@ void Dashboard::showCooling(const EvaluationOutcome& outcome)
     const solvers::Evaluation& evaluation = *outcome.evaluation;
     auto* selected = new QBarSet(tr("this scenario"));
     auto* other = new QBarSet(tr("alternative"));
-    selected->setColor(QColor(0x0f, 0x9d, 0x58));
+    // A neutral blue: green would call the scenario's own system good even when it is the
+    // worst option of the chart.
+    selected->setColor(QColor(0x1f, 0x6f, 0xeb));
     other->setColor(QColor(0xb0, 0xbe, 0xc5));
     QStringList categories;
     double top = 1.0;
