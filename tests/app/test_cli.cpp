@@ -360,3 +360,27 @@ TEST_CASE("eval with a workload error still prints the facility figures", "[cli]
                Catch::Contains("workload-not-evaluated") || Catch::Contains("not evaluated"));
     std::filesystem::remove(path);
 }
+
+TEST_CASE("every planning recipe of the README runs and answers", "[cli][sweep][recipes]")
+{
+    std::vector<std::filesystem::path> recipes;
+    for (const auto& e :
+         std::filesystem::directory_iterator(test::dataDir() / "examples" / "recipes"))
+        if (e.path().extension() == ".json")
+            recipes.push_back(e.path());
+    REQUIRE(recipes.size() >= 6);
+    for (const auto& recipe : recipes) {
+        INFO(recipe.string());
+        const CliRun r = runCli({"sweep", recipe.string(), "-q"});
+        INFO(r.err);
+        CHECK(r.code == cli::ExitOk);
+        std::istringstream lines(r.out);
+        std::string header;
+        std::getline(lines, header);
+        CHECK_THAT(header, Catch::StartsWith("variant"));
+        int okRows = 0;
+        for (std::string line; std::getline(lines, line);)
+            okRows += line.find(",1,") != std::string::npos ? 1 : 0;
+        CHECK(okRows >= 1);
+    }
+}
