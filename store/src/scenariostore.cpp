@@ -378,8 +378,9 @@ struct IntegrityCheck
 
 /**
  * Runs PRAGMA integrity_check (at most 10 problems) for at most \a budgetMs milliseconds. It reads
- * every page, so its time grows with the file: about 0.1 s for 100 MB here. A larger store is
- * checked for the budget only; a damaged page later in such a file is found when it is read.
+ * every page, so its time grows with the file: 0.43 s for a 144 MB store here (35,000 versions,
+ * warm cache), so the default 2 s budget checks stores of several hundred MB whole. A larger store
+ * is checked for the budget only; a damaged page later in such a file is found when it is read.
  */
 Result<IntegrityCheck> checkIntegrity(sqlite3* db, const std::string& file, int budgetMs)
 {
@@ -820,7 +821,10 @@ Result<RecoveryReport> ScenarioStore::recover(const std::filesystem::path& damag
         return tl::unexpected(r.error());
     auto tables = tableNames(db, file);
     if (!tables)
-        return tl::unexpected(tables.error());
+        return makeError(file, "",
+                         "the store's list of tables cannot be read (" + sqlMessage(db) +
+                             "); nothing can be recovered from it",
+                         "a backup of the store");
     auto has = [&](const char* table) {
         return std::find(tables->begin(), tables->end(), table) != tables->end();
     };

@@ -203,6 +203,31 @@ TEST_CASE("a damaged store is opened read-only: listed, but every write is refus
     }
 }
 
+TEST_CASE("a store too large to check within the time budget opens writable, with a note",
+          "[store][corrupt][budget]")
+{
+    ScratchDir dir("budget");
+    const fs::path path = dir.path / "s.sqlite";
+    makeStore(path, 1, 1);
+    // About 12 MB of versions in one transaction: checking them takes far more than 1 ms.
+    dct::test::sqlOn(path, "WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n "
+                           "WHERE i < 4000) INSERT INTO versions (scenario_id, version, json, "
+                           "hash, comment, saved_at) SELECT 1, i, '{\"d\": \"' || "
+                           "printf('%.3000c', 'x') || '\"}', '', '', '' FROM n");
+    StoreOpenOptions options;
+    options.integrityCheckBudgetMs = 1;
+    auto store = ScenarioStore::open(path, options);
+    REQUIRE(store);
+    CHECK_FALSE(store->readOnly());
+    CHECK(contains(store->checkNote(), "was not fully checked for damage in 1 ms"));
+    CHECK(contains(store->checkNote(), path.string()));
+    CHECK(store->save("plan-0", scenarioJson(5)));
+    // With the default budget the same store is checked whole.
+    auto whole = ScenarioStore::open(path);
+    REQUIRE(whole);
+    CHECK(whole->checkNote().empty());
+}
+
 TEST_CASE("recover copies every readable version, tag and note into a new store",
           "[store][corrupt][recover]")
 {

@@ -150,7 +150,10 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
         return ExitUsage;
     }
     store::ScenarioStore& store = *opened;
-    if (store.readOnly())
+    // A write command's refusal says the same, so the warning is for the reading ones.
+    const bool writes = m_import->parsed() || m_restore->parsed() || m_tag->parsed() ||
+                        m_notes->parsed() || m_remove->parsed();
+    if (store.readOnly() && !writes)
         err << "dctwin-cli: warning: " << store.path().string()
             << ": the store is damaged (integrity check: " << store.damage()
             << "); it is open read-only. Recover what is readable with `dctwin-cli store recover "
