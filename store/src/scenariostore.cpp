@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -524,8 +525,17 @@ Result<bool> createAtomically(const std::filesystem::path& path, int target,
     const int linked = ::link(temporary.c_str(), path.c_str());
     const int linkError = errno;
     removeDatabaseFiles(temporary);
-    if (linked == 0 || linkError == EEXIST)
-        return true; // Ours, or another program's made at the same time: both are complete.
+    if (linked == 0) {
+        // The new name survives a power cut once its folder is on disk too.
+        const std::string folder = path.has_parent_path() ? path.parent_path().string() : ".";
+        if (const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY); fd >= 0) {
+            ::fsync(fd);
+            ::close(fd);
+        }
+        return true;
+    }
+    if (linkError == EEXIST)
+        return true; // Another program made it at the same time: it is complete too.
     if (linkError == EPERM || linkError == ENOTSUP || linkError == EOPNOTSUPP ||
         linkError == ENOSYS || linkError == EXDEV)
         return false;
@@ -913,7 +923,9 @@ Result<RecoveryReport> ScenarioStore::recover(const std::filesystem::path& damag
                                           name + "'");
             }
             if (names.count(name)) {
-                const std::string renamed = name + "-recovered-" + std::to_string(id);
+                std::string renamed = name + "-recovered-" + std::to_string(id);
+                for (int k = 2; names.count(renamed); ++k)
+                    renamed = name + "-recovered-" + std::to_string(id) + "-" + std::to_string(k);
                 report.problems.push_back(label + ": a second scenario named '" + name +
                                           "'; recovered as '" + renamed + "'");
                 name = renamed;

@@ -39,12 +39,15 @@ bool LibraryController::openStore(const QString& path)
     std::filesystem::path file;
     QString problem;
     QString damage;
+    QString checkNote;
     try {
         file = path.isEmpty() ? store::ScenarioStore::defaultPath()
                               : std::filesystem::path(path.toStdString());
         store::StoreOpenOptions options;
         options.seedDirectory = examples;
         auto opened = store::ScenarioStore::open(file, options);
+        if (opened)
+            checkNote = qstr(opened->checkNote());
         if (opened && opened->readOnly()) {
             // Damaged: what is readable is listed, nothing is written.
             damage = qstr(opened->damage());
@@ -76,6 +79,8 @@ bool LibraryController::openStore(const QString& path)
                         .arg(QDir::toNativeSeparators(qstr(file.string())), problem));
         return false;
     }
+    if (!checkNote.isEmpty())
+        emit statusMessage(tr("Scenario library: %1").arg(checkNote));
     if (!damage.isEmpty()) {
         const QString native = QDir::toNativeSeparators(qstr(file.string()));
         reportError(tr("Scenario library damaged"),
