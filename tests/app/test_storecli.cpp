@@ -1,6 +1,8 @@
 // `dctwin-cli store` as a user runs it: a fresh store seeded with the examples, imports, history,
-// restore, export and a refused foreign file.
+// restore, export, a refused foreign file, a store of an unknown schema version and a damaged
+// store recovered into a new one.
 #include "clirunner.h"
+#include "storedamage.h"
 
 #include <fstream>
 #include <sstream>
@@ -114,5 +116,107 @@ TEST_CASE("store refuses bad input with exit code 2 and a clear message", "[cli]
     Run unsaved = runCli({"store", "--store", store, "show", "broken"}); // nothing was saved
     CHECK(unsaved.code == 2);
     CHECK(unsaved.err.find("no scenario named 'broken'") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("store commands refuse a store of an unknown schema version", "[cli][store][corrupt]")
+{
+    const fs::path dir = scratch("version");
+    const fs::path store = dir / "s.sqlite";
+    REQUIRE(runCli({"store", "--store", store.string(), "list"}).code == 0);
+    test::sqlOn(store, "PRAGMA user_version = -1");
+    const std::string before = test::fileBytes(store);
+    for (const char* command : {"list", "import"}) {
+        CAPTURE(command);
+        std::vector<std::string> args = {"store", "--store", store.string(), command};
+        if (std::string(command) == "import")
+            args.push_back(test::example("seed-h100-dallas-d2c.json"));
+        Run run = runCli(args);
+        CHECK(run.code == 2);
+        CHECK(run.err.find(store.string() + ": ") != std::string::npos);
+        CHECK(run.err.find("schema version -1") != std::string::npos);
+        CHECK(run.err.find("schema version 1 to 2") != std::string::npos);
+        CHECK(run.out.empty());
+    }
+    CHECK(test::fileBytes(store) == before);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("store on a damaged store reads, refuses every write and recovers into a new store",
+          "[cli][store][corrupt]")
+{
+    const fs::path dir = scratch("damaged");
+    const fs::path store = dir / "s.sqlite";
+    const std::string path = store.string();
+    // Seeded with the examples; then the third scenario row is renamed behind its index.
+    REQUIRE(runCli({"store", "--store", path, "import", test::example("seed-h100-dallas-d2c.json"),
+                    "--name", "zz-plan", "-t", "q3"})
+                .code == 0);
+    REQUIRE(runCli({"store", "--store", path, "notes", "zz-plan", "kept notes"}).code == 0);
+    const std::string third = test::sqlText(store, "SELECT name FROM scenarios WHERE id = 3");
+    REQUIRE(third.size() > 2);
+    test::rewriteInTable(store, "scenarios", third, third.substr(0, third.size() - 1) + "#");
+    REQUIRE(test::integrityReport(store).find("row 3 missing from index") != std::string::npos);
+    const std::string before = test::fileBytes(store);
+
+    Run list = runCli({"store", "--store", path, "list"});
+    CHECK(list.code == 0);
+    CHECK(list.out.find("zz-plan") != std::string::npos);
+    CHECK(list.err.find("the store is damaged") != std::string::npos);
+    CHECK(list.err.find("row 3 missing from index") != std::string::npos);
+    CHECK(list.err.find("store recover " + path) != std::string::npos);
+    Run shown = runCli({"store", "--store", path, "show", "zz-plan"});
+    CHECK(shown.code == 0);
+
+    const std::vector<std::vector<std::string>> writes = {
+        {"import", test::example("seed-h100-dallas-d2c.json"), "--name", "other"},
+        {"tag", "zz-plan", "new-tag"},
+        {"tag", "zz-plan", "q3", "--remove"},
+        {"notes", "zz-plan", "changed"},
+        {"remove", "zz-plan"},
+        {"restore", "zz-plan", "1"},
+    };
+    for (const auto& write : writes) {
+        std::vector<std::string> args = {"store", "--store", path};
+        args.insert(args.end(), write.begin(), write.end());
+        CAPTURE(write.front());
+        Run run = runCli(args);
+        CHECK(run.code == 2);
+        CHECK(run.err.find("read-only") != std::string::npos);
+        CHECK(run.err.find("nothing was written") != std::string::npos);
+        CHECK(run.err.find("dctwin-cli store recover " + path + " NEW.sqlite") !=
+              std::string::npos);
+    }
+    // eval still evaluates; only the cache, a write, is skipped.
+    Run eval = runCli({"store", "--store", path, "eval", "zz-plan"});
+    CHECK(eval.code == 0);
+    CHECK(eval.err.find("not cached") != std::string::npos);
+    CHECK(test::fileBytes(store) == before);
+
+    const fs::path recovered = dir / "new.sqlite";
+    Run recover = runCli({"store", "recover", path, recovered.string()});
+    REQUIRE(recover.code == 0);
+    std::size_t examples = 0;
+    for (const auto& e : fs::directory_iterator(test::dataDir() / "examples"))
+        examples += e.path().extension() == ".json";
+    const std::string n = std::to_string(examples + 1);
+    CHECK(recover.out.find("recovered " + n + " scenarios (" + n + " versions, " + n +
+                           " tags, notes of 1) from " + path + " into " + recovered.string()) !=
+          std::string::npos);
+    CHECK(recover.out.find("everything was readable") != std::string::npos);
+    CHECK(test::fileBytes(store) == before);
+    Run listed = runCli({"store", "--store", recovered.string(), "list", "-f", "json"});
+    REQUIRE(listed.code == 0);
+    CHECK(listed.err.empty());
+    const auto items = nlohmann::json::parse(listed.out);
+    CHECK(items.size() == examples + 1);
+    Run info = runCli({"store", "--store", recovered.string(), "show", "zz-plan", "--info"});
+    REQUIRE(info.code == 0);
+    CHECK(nlohmann::json::parse(info.out)["notes"] == "kept notes");
+    CHECK(runCli({"store", "--store", recovered.string(), "tag", "zz-plan", "again"}).code == 0);
+
+    Run again = runCli({"store", "recover", path, recovered.string()});
+    CHECK(again.code == 2);
+    CHECK(again.err.find(recovered.string() + ": the file exists") != std::string::npos);
     fs::remove_all(dir);
 }

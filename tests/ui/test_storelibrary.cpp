@@ -1,14 +1,17 @@
 // The scenario library backed by the SQLite store, as a planner uses it: the seeded examples are
 // listed with their tags, opening one loads its latest version, saving adds a version, history
-// opens an old one, and a store that is not ours is reported and left byte for byte as it was.
+// opens an old one, a store that is not ours is reported and left byte for byte as it was, and a
+// damaged one is shown read-only and never written.
 #include "dct/store/scenariostore.h"
 #include "dct/ui/mainwindow.h"
 #include "dct/ui/scenariodocument.h"
 #include "dct/ui/scenariolibrarymodel.h"
 #include "dct/ui/storescenariosource.h"
+#include "storedamage.h"
 #include "uitestsupport.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QDir>
 #include <QFile>
 #include <QTreeView>
@@ -182,4 +185,45 @@ TEST_CASE("a corrupt or foreign store is reported and left byte-identical", "[ui
     CHECK(window.saveToLibrary() == 0);
     CHECK(readAll(store.path()) == bytes);
     CHECK_FALSE(QFile::exists(store.path() + QStringLiteral("-wal")));
+}
+
+TEST_CASE("a damaged store is shown read-only, with a message, and never written",
+          "[ui][library][store][corrupt]")
+{
+    ScopedStore store;
+    const std::filesystem::path path = store.path().toStdString();
+    {
+        ui::MainWindow seeding; // creates the store with the examples
+        seeding.setQuiet(true);
+        REQUIRE(seeding.store());
+    }
+    // The third scenario's name changed in its table row but not in the name index.
+    const std::string third = test::sqlText(path, "SELECT name FROM scenarios WHERE id = 3");
+    REQUIRE(third.size() > 2);
+    test::rewriteInTable(path, "scenarios", third, third.substr(0, third.size() - 1) + "#");
+    REQUIRE(test::integrityReport(path).find("row 3 missing from index") != std::string::npos);
+    const QByteArray bytes = readAll(store.path());
+
+    ui::MainWindow window;
+    window.setQuiet(true);
+    QCoreApplication::processEvents();
+    REQUIRE(window.store());
+    CHECK(window.store()->readOnly());
+    INFO(window.lastError().toStdString());
+    CHECK(window.lastError().contains(QStringLiteral("damaged")));
+    CHECK(window.lastError().contains(QStringLiteral("read-only")));
+    CHECK(window.lastError().contains(QStringLiteral("dctwin-cli store recover ") +
+                                      QDir::toNativeSeparators(store.path())));
+    const QModelIndex group = window.libraryModel()->sourceGroup(0);
+    CHECK(group.data().toString() == QStringLiteral("Library (damaged, read-only)"));
+    CHECK(window.libraryModel()->rowCount(group) == exampleCount());
+    // Reading works: a stored scenario opens.
+    REQUIRE(window.openStored(QStringLiteral("seed-h100-dallas-d2c")));
+    // Saving is off, and refused when asked for anyway.
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->text() == QStringLiteral("Save to &library"))
+            CHECK_FALSE(action->isEnabled());
+    CHECK(window.saveToLibrary(QStringLiteral("new name")) == 0);
+    CHECK(window.lastError().contains(QStringLiteral("nothing was written")));
+    CHECK(readAll(store.path()) == bytes);
 }

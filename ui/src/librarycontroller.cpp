@@ -38,6 +38,8 @@ bool LibraryController::openStore(const QString& path)
     const auto examples = model::Catalog::dataDirectory() / "examples";
     std::filesystem::path file;
     QString problem;
+    QString damage;
+    QString checkNote;
     try {
         file = path.isEmpty() ? store::ScenarioStore::defaultPath()
                               : std::filesystem::path(path.toStdString());
@@ -45,9 +47,17 @@ bool LibraryController::openStore(const QString& path)
         options.seedDirectory = examples;
         auto opened = store::ScenarioStore::open(file, options);
         if (opened)
+            checkNote = qstr(opened->checkNote());
+        if (opened && opened->readOnly()) {
+            // Damaged: what is readable is listed, nothing is written.
+            damage = qstr(opened->damage());
+            m_store = std::make_shared<StoreScenarioSource>(tr("Library (damaged, read-only)"),
+                                                            std::move(*opened));
+        } else if (opened) {
             m_store = std::make_shared<StoreScenarioSource>(tr("Library"), std::move(*opened));
-        else
+        } else {
             problem = qstr(opened.error().toString());
+        }
     } catch (const std::exception& e) {
         problem = QStringLiteral("%1: %2").arg(qstr(file.string()), QString::fromUtf8(e.what()));
     }
@@ -68,6 +78,19 @@ bool LibraryController::openStore(const QString& path)
                        "there.")
                         .arg(QDir::toNativeSeparators(qstr(file.string())), problem));
         return false;
+    }
+    if (!checkNote.isEmpty())
+        emit statusMessage(tr("Scenario library: %1").arg(checkNote));
+    if (!damage.isEmpty()) {
+        const QString native = QDir::toNativeSeparators(qstr(file.string()));
+        reportError(tr("Scenario library damaged"),
+                    tr("The scenario library %1 is damaged, so it is open read-only: the library "
+                       "lists what can be read and saving to the library is off. Nothing was "
+                       "written to the file.\n\nTo keep every readable scenario, run\n"
+                       "    dctwin-cli store recover %1 NEW.sqlite\n"
+                       "then set DCT_STORE to the new file.")
+                        .arg(native),
+                    tr("Integrity check: %1").arg(damage));
     }
     return true;
 }

@@ -90,6 +90,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_library, &LibraryController::storeChanged, this, [this](bool available) {
         for (QAction* a : std::as_const(m_storeActions))
             a->setEnabled(available);
+        // A damaged store is only read: its history opens, saving to it is off.
+        if (m_saveToLibraryAction)
+            m_saveToLibraryAction->setEnabled(available && !m_library->storeReadOnly());
     });
 
     openStore();
@@ -222,8 +225,10 @@ void MainWindow::createActions()
                                  [this] { showHistory(); });
     historyAction->setToolTip(tr("List the saved versions of the selected library scenario"));
     m_storeActions = {saveToLibraryAction, historyAction};
+    m_saveToLibraryAction = saveToLibraryAction;
     for (QAction* a : std::as_const(m_storeActions))
         a->setEnabled(m_library->store() != nullptr);
+    saveToLibraryAction->setEnabled(m_library->store() != nullptr && !m_library->storeReadOnly());
     file->addSeparator();
     QAction* exportAction = add(
         file, tr("&Export report..."), QKeySequence(tr("Ctrl+E")), [this] { exportReportDialog(); },

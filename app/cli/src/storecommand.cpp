@@ -52,7 +52,8 @@ json summaryJson(const store::StoredScenario& s)
 StoreCommand::StoreCommand(CLI::App& app)
 {
     m_store = app.add_subcommand("store", "The scenario library (SQLite): list, show, import, "
-                                          "export, history, restore, tag, notes, eval");
+                                          "export, history, restore, tag, notes, eval, "
+                                          "recover");
     m_store->require_subcommand(1);
     m_store->add_option("--store", m_path,
                         "Store file (default: $DCT_STORE, else "
@@ -105,6 +106,12 @@ StoreCommand::StoreCommand(CLI::App& app)
                                              "cached result while its inputs are unchanged");
     m_eval->add_option("name", m_name, "Scenario name")->required();
     m_eval->add_option("-v,--version", m_version, "Version number (default: latest)");
+
+    m_recover = m_store->add_subcommand(
+        "recover", "Copy every readable scenario version, tag and note of a damaged store into "
+                   "a new store (the damaged file is only read)");
+    m_recover->add_option("damaged", m_damaged, "The damaged store")->required();
+    m_recover->add_option("new", m_recovered, "The new store (must not exist)")->required();
 }
 
 CLI::App* StoreCommand::subcommand() const
@@ -114,6 +121,25 @@ CLI::App* StoreCommand::subcommand() const
 
 int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
 {
+    if (m_recover->parsed()) {
+        auto report = store::ScenarioStore::recover(m_damaged, m_recovered);
+        if (!report) {
+            printError(err, report.error());
+            return ExitUsage;
+        }
+        out << "recovered " << report->scenarios << " scenarios (" << report->versions
+            << " versions, " << report->tags << " tags, notes of " << report->notes << ") from "
+            << m_damaged << " into " << m_recovered << "\n";
+        if (report->problems.empty())
+            out << "everything was readable\n";
+        else
+            out << report->problems.size() << " things could not be read or were renamed:\n";
+        for (const auto& problem : report->problems)
+            out << "  " << problem << "\n";
+        out << "cached results were not copied (`store eval` computes them again); " << m_damaged
+            << " was not changed\n";
+        return ExitOk;
+    }
     store::StoreOpenOptions options;
     options.seedDirectory = model::Catalog::dataDirectory() / "examples";
     const std::filesystem::path path =
@@ -124,6 +150,17 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
         return ExitUsage;
     }
     store::ScenarioStore& store = *opened;
+    // A write command's refusal says the same, so the warning is for the reading ones.
+    const bool writes = m_import->parsed() || m_restore->parsed() || m_tag->parsed() ||
+                        m_notes->parsed() || m_remove->parsed();
+    if (store.readOnly() && !writes)
+        err << "dctwin-cli: warning: " << store.path().string()
+            << ": the store is damaged (integrity check: " << store.damage()
+            << "); it is open read-only. Recover what is readable with `dctwin-cli store recover "
+            << store.path().string() << " NEW.sqlite`\n";
+    if (!store.checkNote().empty())
+        err << "dctwin-cli: warning: " << store.path().string() << ": " << store.checkNote()
+            << "\n";
     auto fail = [&](const Error& e) {
         printError(err, e);
         return static_cast<int>(ExitUsage);
@@ -294,6 +331,13 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
         }
         const solvers::Evaluation& e = *document.evaluation;
         const std::string result = evaluationJson(e, label).dump(2);
+        if (store.readOnly()) {
+            // The evaluation is a read; only its cache would be a write.
+            err << m_name << ": version " << version->version
+                << ": result not cached (the store is read-only)\n";
+            out << result << "\n";
+            return e.ok() ? ExitOk : ExitEvaluation;
+        }
         if (auto r = store.storeEvaluation(m_name, version->version, hash, solvers::modelVersion,
                                            result);
             !r)

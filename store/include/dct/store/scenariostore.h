@@ -22,14 +22,33 @@ struct StoreOpenOptions
     int schemaVersion = 0; ///< 0 means the current one.
     /** Milliseconds to wait for another program holding the write lock. */
     int busyTimeoutMs = 10000;
+    /**
+     * Milliseconds the integrity check on open may take. A store too large to be checked in that
+     * time is opened with checkNote() saying so; 0 skips the check.
+     */
+    int integrityCheckBudgetMs = 2000;
+};
+
+/** What ScenarioStore::recover() copied into the new store and what it could not read. */
+struct RecoveryReport
+{
+    int scenarios = 0; ///< Scenarios written to the new store.
+    int versions = 0;  ///< Versions written (each with its number, comment and time).
+    int tags = 0;      ///< Tags written.
+    int notes = 0;     ///< Scenarios whose notes were written.
+    /** One line per thing that could not be read or was renamed, empty when nothing was lost. */
+    std::vector<std::string> problems;
 };
 
 /**
  * The scenario library: one SQLite file holding scenarios with every saved version, tags, notes
  * and cached evaluation results. Writes are transactions in WAL mode, so the desktop program and
  * the CLI can use one file at once and a killed program leaves every committed save intact. A file
- * that is not a DC Twin store (not SQLite, or SQLite without our application id and tables) is
- * refused with an error and never written to.
+ * that is not a DC Twin store (not SQLite, or SQLite without our application id and tables, or of
+ * a schema version this program does not know) is refused with an error and never written to.
+ * Every open runs PRAGMA integrity_check (bounded in time): a damaged store is opened read-only,
+ * every write is refused with a message saying how to recover, and recover() copies what is
+ * readable into a new store.
  */
 class ScenarioStore
 {
@@ -43,12 +62,26 @@ public:
     ScenarioStore& operator=(ScenarioStore&&) noexcept;
     ~ScenarioStore();
 
+    /** Oldest schema version this program reads (and migrates). */
+    static constexpr int oldestSchemaVersion = 1;
+
     /**
      * Opens the store at \a path, creating it (and its folder) and importing the examples of
-     * \a options.seedDirectory when it does not exist, migrating an older schema.
+     * \a options.seedDirectory when it does not exist, migrating an older schema. A new store is
+     * made complete in a temporary file of the same folder and then linked to \a path, so that
+     * programs opening the same new path at once all see either no file or a complete store.
      */
     static Result<ScenarioStore> open(const std::filesystem::path& path,
                                       const StoreOpenOptions& options = {});
+    /**
+     * Copies every readable scenario version (with its number, comment and time), tag and note
+     * of the store \a damaged into a new store at \a target, which must not exist. Reads
+     * \a damaged without writing to it, even when open() refuses it as damaged. Cached results
+     * are not copied. Fails when \a damaged is not a DC Twin store or nothing of it is readable.
+     */
+    static Result<RecoveryReport> recover(const std::filesystem::path& damaged,
+                                          const std::filesystem::path& target,
+                                          const StoreOpenOptions& options = {});
     /** Returns $DCT_STORE, else $XDG_DATA_HOME/dctwin/scenarios.sqlite, else
      *  ~/.local/share/dctwin/scenarios.sqlite. */
     static std::filesystem::path defaultPath();
@@ -59,6 +92,15 @@ public:
     Result<int> schemaVersion() const;
     /** Returns the result of PRAGMA integrity_check ("ok" when the file is sound). */
     Result<std::string> integrityCheck() const;
+    /** Returns true when the store was found damaged on open: every write is then refused. */
+    bool readOnly() const { return !m_damage.empty(); }
+    /** Returns what the integrity check on open found wrong, "" when the store is sound. */
+    const std::string& damage() const { return m_damage; }
+    /**
+     * Returns a note for the user when the store could not be checked fully on open (too large
+     * for StoreOpenOptions::integrityCheckBudgetMs), else "".
+     */
+    const std::string& checkNote() const { return m_checkNote; }
 
     /** Returns every scenario, by name; only those tagged \a tag when it is not empty. */
     Result<std::vector<StoredScenario>> list(const std::string& tag = {}) const;
@@ -114,11 +156,15 @@ private:
     ScenarioStore(std::filesystem::path path, sqlite3* db);
 
     Result<std::int64_t> scenarioId(const std::string& name) const;
+    /** Returns an error when the store is read-only (damaged), saying how to recover. */
+    Result<void> writable(const std::string& what) const;
     Error sqlError(const std::string& what) const;
     template <class F> auto transaction(F&& body) -> decltype(body());
 
     std::filesystem::path m_path;
     std::unique_ptr<sqlite3, Closer> m_db;
+    std::string m_damage;
+    std::string m_checkNote;
 };
 
 } // namespace dct::store

@@ -36,11 +36,14 @@ public:
      * Uses the scenario store at \a path (empty: ScenarioStore::defaultPath()) as the library,
      * creating it with the bundled examples when it does not exist. A store that cannot be used
      * (corrupt, foreign, unreadable) is left untouched: the error is signalled and the library
-     * shows the examples folder. Returns true when the store is in use.
+     * shows the examples folder. A damaged store is shown read-only (storeReadOnly()) with the
+     * error signalled. Returns true when the store is in use.
      */
     bool openStore(const QString& path = {});
     /** Returns the store shown in the library, or nullptr when the store could not be used. */
     StoreScenarioSource* store() const { return m_store.get(); }
+    /** Returns true when the store is shown but damaged: it is only read, never written. */
+    bool storeReadOnly() const { return m_store && m_store->readOnly(); }
     /** Returns the library as a tree model. */
     ScenarioLibraryModel* model() const { return m_model; }
 

@@ -150,6 +150,7 @@ private:
     MetricsModel* m_metricsModel = nullptr;
     DiagnosticsModel* m_diagnosticsModel = nullptr;
     QList<QAction*> m_storeActions;
+    QAction* m_saveToLibraryAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_status = nullptr;
     bool m_quiet = false;

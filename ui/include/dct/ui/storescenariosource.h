@@ -40,6 +40,8 @@ public:
     QList<Version> history(const QString& id, QString* error) const;
     /** Returns the store's file. */
     QString path() const;
+    /** Returns true when the store was found damaged: saves are refused. */
+    bool readOnly() const { return m_store->readOnly(); }
 
 private:
     QString m_name;

@@ -10,7 +10,7 @@ namespace dct::cli {
 
 /**
  * The `store` subcommand: list, show, import, export, history, restore, tag, notes and eval of
- * scenarios in the SQLite scenario library.
+ * scenarios in the SQLite scenario library, and recover of a damaged one into a new file.
  */
 class StoreCommand : public Command
 {
@@ -35,6 +35,7 @@ private:
     CLI::App* m_notes = nullptr;
     CLI::App* m_remove = nullptr;
     CLI::App* m_eval = nullptr;
+    CLI::App* m_recover = nullptr;
 
     std::string m_path;
     std::string m_name;
@@ -45,6 +46,8 @@ private:
     std::string m_output;
     std::string m_format = "table";
     std::string m_notesText;
+    std::string m_damaged;
+    std::string m_recovered;
     int m_version = 0;
     bool m_untag = false;
     bool m_info = false;
