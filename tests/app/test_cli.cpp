@@ -368,7 +368,7 @@ TEST_CASE("every planning recipe of the README runs and answers", "[cli][sweep][
          std::filesystem::directory_iterator(test::dataDir() / "examples" / "recipes"))
         if (e.path().extension() == ".json")
             recipes.push_back(e.path());
-    REQUIRE(recipes.size() >= 6);
+    REQUIRE(recipes.size() >= 7);
     for (const auto& recipe : recipes) {
         INFO(recipe.string());
         const CliRun r = runCli({"sweep", recipe.string(), "-q"});
