@@ -160,8 +160,8 @@ public:
             return fail(1, "the part is empty: no header");
         if (m_rows < m_record.rows)
             return fail(lines + 1, "the part ends after " + std::to_string(m_rows) +
-                                       " rows, its record says " +
-                                       std::to_string(m_record.rows) + ": it is truncated");
+                                       " rows, its record says " + std::to_string(m_record.rows) +
+                                       ": it is truncated");
         return {};
     }
 
@@ -238,9 +238,7 @@ private:
     Result<void> csvValue(const SweepColumn& c, std::size_t k, const std::string& v,
                           std::uint64_t number) const
     {
-        const auto where = [&] {
-            return "column " + std::to_string(k + 1) + " (" + c.name + ")";
-        };
+        const auto where = [&] { return "column " + std::to_string(k + 1) + " (" + c.name + ")"; };
         switch (c.type) {
         case SweepValueType::Integer:
             if (!variantNumber(v))
@@ -369,8 +367,8 @@ Result<void> checkPart(const std::filesystem::path& path, const SweepPartRecord&
         return makeError(path.string(), lineAt(lines),
                          "the content differs from the part's record (" +
                              std::to_string(checksum.bytes()) + " bytes, checksum " +
-                             checksum.hex() + "; the record says " +
-                             std::to_string(record.bytes) + " bytes, " + record.checksum + ")",
+                             checksum.hex() + "; the record says " + std::to_string(record.bytes) +
+                             " bytes, " + record.checksum + ")",
                          "an unchanged output of dctwin-cli sweep");
     return {};
 }
@@ -408,13 +406,13 @@ Result<MergedSweep> mergeSweepParts(const std::vector<std::filesystem::path>& pa
                                  "the shards of one sweep");
             if (record->shard.count != first.shard.count || record->variants != first.variants)
                 return makeError(file, "",
-                                 "shard " + record->shard.toString() + " of another split" +
-                                     other + " (shard " + first.shard.toString() + ")",
+                                 "shard " + record->shard.toString() + " of another split" + other +
+                                     " (shard " + first.shard.toString() + ")",
                                  "the shards of one run of --shard i/N, one N");
             if (record->format != first.format || !sameColumns(record->columns, first.columns))
                 return makeError(file, "line 1",
-                                 "this part's format or columns differ from " +
-                                     parts[0].string() + "'s",
+                                 "this part's format or columns differ from " + parts[0].string() +
+                                     "'s",
                                  "parts of one sweep, written with one --format");
         }
         if (const auto it = byShard.find(record->shard.index); it != byShard.end())
@@ -457,12 +455,12 @@ Result<void> MergedSweep::forEachRow(const std::function<void(const std::string&
 {
     for (const auto& part : parts) {
         SweepChecksum ignored;
-        auto scanned = scanLines(part, ignored,
-                                 [&](const std::string& text, std::uint64_t number, bool) {
-                                     if (!(format == SweepFormat::Csv && number == 1))
-                                         row(text);
-                                     return Result<void>{};
-                                 });
+        auto scanned =
+            scanLines(part, ignored, [&](const std::string& text, std::uint64_t number, bool) {
+                if (!(format == SweepFormat::Csv && number == 1))
+                    row(text);
+                return Result<void>{};
+            });
         if (!scanned)
             return scanned;
     }
@@ -477,17 +475,17 @@ Result<SweepPartRecord> MergedSweep::write(std::ostream& out,
     written.add(header);
     for (std::size_t p = 0; p < parts.size(); ++p) {
         SweepChecksum read;
-        auto scanned = scanLines(parts[p], read,
-                                 [&](const std::string& text, std::uint64_t number, bool) {
-                                     if (format == SweepFormat::Csv && number == 1)
-                                         return Result<void>{};
-                                     if (stop && number % 4096 == 0 && stop())
-                                         return Result<void>(makeError(
-                                             parts[p].string(), lineAt(number), "interrupted"));
-                                     out << text;
-                                     written.add(text);
-                                     return Result<void>{};
-                                 });
+        auto scanned =
+            scanLines(parts[p], read, [&](const std::string& text, std::uint64_t number, bool) {
+                if (format == SweepFormat::Csv && number == 1)
+                    return Result<void>{};
+                if (stop && number % 4096 == 0 && stop())
+                    return Result<void>(
+                        makeError(parts[p].string(), lineAt(number), "interrupted"));
+                out << text;
+                written.add(text);
+                return Result<void>{};
+            });
         if (!scanned)
             return tl::unexpected(scanned.error());
         if (p < records.size() &&

@@ -37,13 +37,17 @@ std::string SweepPartRecord::toJson() const
     j["rows"] = rows;
     j["bytes"] = bytes;
     j["checksum"] = checksum;
-    nlohmann::ordered_json list = nlohmann::ordered_json::array();
-    for (const auto& c : columns)
-        list.push_back({{"name", c.name},
-                        {"role", std::string(roleName(c.role))},
-                        {"type", std::string(typeName(c.type))}});
-    j["columns"] = std::move(list);
-    return j.dump(1) + "\n";
+    // One column a line: the record stays short and reads well.
+    std::string text = j.dump(1);
+    text.pop_back(); // the closing brace
+    text += ",\n \"columns\": [";
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        const nlohmann::ordered_json column = {{"name", columns[i].name},
+                                               {"role", std::string(roleName(columns[i].role))},
+                                               {"type", std::string(typeName(columns[i].type))}};
+        text += (i ? ",\n  " : "\n  ") + column.dump();
+    }
+    return text + "\n ]\n}\n";
 }
 
 Result<SweepPartRecord> SweepPartRecord::fromJson(const std::string& text, const std::string& file)

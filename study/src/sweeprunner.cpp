@@ -357,8 +357,8 @@ SweepRunner::VariantOutcome SweepRunner::evaluateVariant(std::uint64_t index, Wo
         const std::size_t at = findMetric(e.metrics, m_columns[c].key, w.hints[c]);
         if (at != std::string::npos)
             w.hints[c] = at;
-        w.values[c] =
-            at == std::string::npos ? std::numeric_limits<double>::quiet_NaN() : e.metrics[at].value;
+        w.values[c] = at == std::string::npos ? std::numeric_limits<double>::quiet_NaN()
+                                              : e.metrics[at].value;
     }
     for (std::size_t f = 0; f < m_filterColumns.size(); ++f) {
         const double v = w.values[m_filterColumns[f]];

@@ -305,10 +305,9 @@ Result<SweepSpec> parseSweepSpec(const json& j, const std::string& file,
                            (overflow ? std::string() : " (" + grouped(total) + ")"),
                        "fewer values");
     if (values > maxSweepAxisValues)
-        return r.error("/axes",
-                       "the axes have " + grouped(values) +
-                           " values together, more than 10,000,000",
-                       "fewer values per axis");
+        return r.error(
+            "/axes", "the axes have " + grouped(values) + " values together, more than 10,000,000",
+            "fewer values per axis");
     const std::uint64_t shards = std::max<std::uint64_t>(1, limits.shards);
     const std::uint64_t perRun = total / shards + (total % shards ? 1 : 0);
     if (perRun > limits.maxVariantsPerRun)

@@ -151,8 +151,7 @@ TEST_CASE("grid sizes are multiplied without wrapping around", "[sweep][spec][li
     CHECK(multiplyCounts(0, UINT64_MAX).value() == 0);
 }
 
-TEST_CASE("a spec with many huge axes is refused before they are expanded",
-          "[sweep][spec][limits]")
+TEST_CASE("a spec with many huge axes is refused before they are expanded", "[sweep][spec][limits]")
 {
     // Twelve axes of ten million values each: 10^84 variants. Expanding them first took
     // gigabytes; counting first refuses the spec at once.
@@ -234,9 +233,10 @@ TEST_CASE("the columns are defined once: header, rows and record follow them", "
                       "\"/workload/precision\":\"bf16\"},\"ok\":true,\"metrics\":{\"cost.usd\":40,"
                       "\"compute.days\":3333.3333333333335}}");
     // Node count 3 fails: no metrics, and the error.
-    CHECK(lines[12] == "{\"variant\":12,\"values\":{\"/compute/node_count\":3,\"/workload/mfu\":0.3,"
-                       "\"/workload/precision\":\"bf16\"},\"ok\":false,\"metrics\":{},\"error\":"
-                       "\"/compute/node_count: three nodes fail here\"}");
+    CHECK(lines[12] ==
+          "{\"variant\":12,\"values\":{\"/compute/node_count\":3,\"/workload/mfu\":0.3,"
+          "\"/workload/precision\":\"bf16\"},\"ok\":false,\"metrics\":{},\"error\":"
+          "\"/compute/node_count: three nodes fail here\"}");
     const auto csv = linesOf(runToText(runner, SweepFormat::Csv, {}));
     CHECK(csv[13] == "12,3,0.3,bf16,0,,");
 }
@@ -258,8 +258,8 @@ TEST_CASE("a run stops when asked, between chunks", "[sweep][stop]")
     const SweepRunner runner = syntheticRunner(400);
     std::atomic<int> asked{0};
     SweepSummary summary;
-    const std::string text = runToText(runner, SweepFormat::Csv, {}, &summary,
-                                       [&] { return asked.fetch_add(1) >= 3; });
+    const std::string text =
+        runToText(runner, SweepFormat::Csv, {}, &summary, [&] { return asked.fetch_add(1) >= 3; });
     CHECK(summary.stopped);
     CHECK(summary.written < summary.variants);
     CHECK(std::count(text.begin(), text.end(), '\n') == static_cast<long>(summary.written) + 1);
@@ -277,13 +277,12 @@ TEST_CASE("sweep-merge --pareto on a JSON line without metrics reads nothing pas
     // have both objectives; the others are off it (before, the lookup of "metrics" in a row
     // without it read past the JSON object).
     const fs::path dir = scratch("pareto-nometrics");
-    spill(dir / "rows.jsonl",
-          "{\"variant\":0,\"values\":{\"/compute/node_count\":8},\"ok\":true}\n"
-          "{\"variant\":1,\"ok\":true,\"metrics\":{\"a\":1,\"b\":2}}\n"
-          "{\"variant\":2,\"ok\":true,\"metrics\":5}\n"
-          "{\"variant\":3,\"ok\":true,\"metrics\":{\"a\":\"x\",\"b\":1}}\n"
-          "[1,2]\n"
-          "{\"variant\":5,\"ok\":true,\"metrics\":{\"a\":2,\"b\":1}}\n");
+    spill(dir / "rows.jsonl", "{\"variant\":0,\"values\":{\"/compute/node_count\":8},\"ok\":true}\n"
+                              "{\"variant\":1,\"ok\":true,\"metrics\":{\"a\":1,\"b\":2}}\n"
+                              "{\"variant\":2,\"ok\":true,\"metrics\":5}\n"
+                              "{\"variant\":3,\"ok\":true,\"metrics\":{\"a\":\"x\",\"b\":1}}\n"
+                              "[1,2]\n"
+                              "{\"variant\":5,\"ok\":true,\"metrics\":{\"a\":2,\"b\":1}}\n");
     MergedSweep merged;
     merged.format = SweepFormat::Jsonl;
     merged.parts = {dir / "rows.jsonl"};
@@ -336,8 +335,7 @@ TEST_CASE("merging refuses every damaged or foreign part, naming the file and li
          editLines([](auto& lines) { lines[2] = "1,1,0.4"; }), "line 3", "3 columns, expected 7"},
         {"too many columns", SweepFormat::Csv, 2, editLines([](auto& lines) { lines[4] += ",9"; }),
          "line 5", "8 columns, expected 7"},
-        {"a metric that is not a number", SweepFormat::Csv, 0,
-         editLines([](auto& lines) {
+        {"a metric that is not a number", SweepFormat::Csv, 0, editLines([](auto& lines) {
              lines[1].replace(lines[1].rfind(','), std::string::npos, ",12abc");
          }),
          "line 2", "'12abc' is not a number"},
@@ -352,9 +350,8 @@ TEST_CASE("merging refuses every damaged or foreign part, naming the file and li
          editLines([](auto& lines) { lines[1].replace(0, 3, "0,"); }), "line 2", "outside shard"},
         {"an empty part", SweepFormat::Csv, 1, [](const fs::path& p) { spill(p, ""); }, "line 1",
          "empty"},
-        {"a header-only part", SweepFormat::Csv, 1,
-         editLines([](auto& lines) { lines.resize(1); }), "line 2",
-         "ends after 0 rows, its record says 24"},
+        {"a header-only part", SweepFormat::Csv, 1, editLines([](auto& lines) { lines.resize(1); }),
+         "line 2", "ends after 0 rows, its record says 24"},
         {"another header", SweepFormat::Csv, 2,
          editLines([](auto& lines) { lines[0] = "variant,x,ok"; }), "line 1", "header differs"},
         {"random bytes", SweepFormat::Csv, 1,
@@ -368,16 +365,15 @@ TEST_CASE("merging refuses every damaged or foreign part, naming the file and li
         {"a changed value, well formed", SweepFormat::Csv, 0,
          editLines([](auto& lines) { lines[1].back() = lines[1].back() == '1' ? '2' : '1'; }),
          "line 25", "differs from the part's record"},
-        {"a row without metrics", SweepFormat::Jsonl, 0,
-         editLines([](auto& lines) {
-             lines[1] = "{\"variant\":1,\"values\":{\"/compute/node_count\":1,\"/workload/mfu\":0.4,"
-                        "\"/workload/precision\":\"bf16\"},\"ok\":true}";
+        {"a row without metrics", SweepFormat::Jsonl, 0, editLines([](auto& lines) {
+             lines[1] =
+                 "{\"variant\":1,\"values\":{\"/compute/node_count\":1,\"/workload/mfu\":0.4,"
+                 "\"/workload/precision\":\"bf16\"},\"ok\":true}";
          }),
          "line 2", "\"metrics\" is missing"},
         {"an invalid JSON line", SweepFormat::Jsonl, 1,
          editLines([](auto& lines) { lines[0].pop_back(); }), "line 1", "not a JSON object"},
-        {"a metric that is text", SweepFormat::Jsonl, 2,
-         editLines([](auto& lines) {
+        {"a metric that is text", SweepFormat::Jsonl, 2, editLines([](auto& lines) {
              const auto at = lines[0].find("\"cost.usd\":");
              lines[0].replace(at, 11, "\"cost.usd\":\"1\",\"x\":");
          }),
@@ -385,8 +381,7 @@ TEST_CASE("merging refuses every damaged or foreign part, naming the file and li
         {"an extra member", SweepFormat::Jsonl, 2,
          editLines([](auto& lines) { lines[0].insert(1, "\"extra\":1,"); }), "line 1",
          "5 members, expected 4"},
-        {"a nested bomb", SweepFormat::Jsonl, 0,
-         editLines([](auto& lines) {
+        {"a nested bomb", SweepFormat::Jsonl, 0, editLines([](auto& lines) {
              lines[0] = std::string(100000, '[') + std::string(100000, ']');
          }),
          "line 1", "not a JSON object"},
@@ -398,8 +393,7 @@ TEST_CASE("merging refuses every damaged or foreign part, naming the file and li
          },
          "line 24", "no newline"},
         {"a missing record", SweepFormat::Csv, 1,
-         [](const fs::path& p) { fs::remove(SweepPartRecord::pathFor(p)); }, "",
-         "no part record"},
+         [](const fs::path& p) { fs::remove(SweepPartRecord::pathFor(p)); }, "", "no part record"},
         {"a damaged record", SweepFormat::Csv, 1,
          [](const fs::path& p) { spill(SweepPartRecord::pathFor(p), "{\"dctwin_sweep_part\": 1"); },
          "", "invalid JSON"},
@@ -461,12 +455,11 @@ TEST_CASE("a part that matches its record but is filtered empty merges", "[sweep
 {
     // Filters can leave a shard without rows: its record says 0 rows, and a header-only part is
     // then whole.
-    auto spec = parseSweepSpec({{"base", "seed.json"},
-                                {"axes",
-                                 {{{"field", "/compute/node_count"}, {"from", 1}, {"to", 30},
-                                   {"step", 1}}}},
-                                {"filters", {{{"metric", "cost.usd"}, {"max", 100}}}}},
-                               "spec.json");
+    auto spec = parseSweepSpec(
+        {{"base", "seed.json"},
+         {"axes", {{{"field", "/compute/node_count"}, {"from", 1}, {"to", 30}, {"step", 1}}}},
+         {"filters", {{{"metric", "cost.usd"}, {"max", 100}}}}},
+        "spec.json");
     REQUIRE(spec);
     auto runner = SweepRunner::create(*spec, seedResolved(), syntheticEvaluation);
     REQUIRE(runner);
@@ -477,5 +470,66 @@ TEST_CASE("a part that matches its record but is filtered empty merges", "[sweep
     if (!merged)
         FAIL(merged.error().toString());
     CHECK(merged->text() == runToText(*runner, SweepFormat::Csv, {}));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a merge of randomly damaged parts is refused or gives exactly the sweep",
+          "[sweep][merge][fuzz]")
+{
+    // 300 random damages (bytes flipped, cut, lines repeated or dropped, bytes inserted): no
+    // merge may succeed with other rows than the unsharded run's.
+    const SweepRunner runner = syntheticRunner();
+    const fs::path dir = scratch("fuzz");
+    std::mt19937 random(2026);
+    int refused = 0;
+    for (int round = 0; round < 300; ++round) {
+        const SweepFormat format = round % 2 ? SweepFormat::Jsonl : SweepFormat::Csv;
+        const fs::path set = dir / std::to_string(round % 2);
+        if (round < 2) {
+            fs::create_directories(set);
+            writeShards(runner, format, 3, set);
+        }
+        const std::vector<fs::path> parts = {set / "part0", set / "part1", set / "part2"};
+        const fs::path victim = parts[random() % 3];
+        const std::string original = slurp(victim);
+        std::string text = original;
+        const std::size_t at = text.empty() ? 0 : random() % text.size();
+        switch (random() % 5) {
+        case 0:
+            if (!text.empty())
+                text[at] = static_cast<char>(text[at] ^ (1 + random() % 255));
+            break;
+        case 1:
+            text.resize(at);
+            break;
+        case 2: {
+            const auto lines = linesOf(text);
+            auto edited = lines;
+            const std::size_t line = random() % lines.size();
+            edited.insert(edited.begin() + static_cast<long>(line), lines[line]);
+            text = joinLines(edited);
+            break;
+        }
+        case 3: {
+            auto lines = linesOf(text);
+            lines.erase(lines.begin() + static_cast<long>(random() % lines.size()));
+            text = joinLines(lines);
+            break;
+        }
+        default:
+            text.insert(at, std::string(1 + random() % 8, static_cast<char>(random() & 0xff)));
+            break;
+        }
+        spill(victim, text);
+        auto merged = mergeSweepParts(parts);
+        if (merged)
+            CHECK(merged->text() == runToText(runner, format, {}));
+        else
+            ++refused;
+        const bool unchanged = text == original;
+        CHECK((unchanged || !merged.has_value()));
+        spill(victim, original);
+    }
+    CHECK(refused > 250);
     fs::remove_all(dir);
 }

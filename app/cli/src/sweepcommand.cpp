@@ -37,7 +37,7 @@ std::string byteSize(double bytes)
         bytes /= 1000.0;
         ++unit;
     }
-    if (unit > 0 && bytes < 10.0)
+    if (unit > 0 && bytes < 10.0 && std::round(bytes * 10.0) != std::round(bytes) * 10.0)
         return fmt::format("{:.1f} {}", bytes, units[unit]);
     return fmt::format("{:.0f} {}", bytes, units[unit]);
 }
@@ -138,24 +138,22 @@ int SweepCommand::run(const CommandContext& context, std::ostream& out, std::ost
     // What the run will write, said before it starts; over the cap it needs --force.
     const auto [firstVariant, endVariant] = runner->shardRange(shard);
     const std::uint64_t estimate = runner->estimateOutputBytes(format, shard);
-    const std::string estimateText = fmt::format(
-        "{} variants{}, about {} of {}{}", grouped(endVariant - firstVariant),
-        shard.count > 1 ? fmt::format(" (shard {} of {})", shard.toString(),
-                                      grouped(runner->variantCount()))
-                        : std::string(),
-        byteSize(static_cast<double>(estimate)),
-        format == study::SweepFormat::Jsonl ? "JSON lines" : "CSV",
-        spec->filters.empty() ? "" : " (less when the filters drop rows)");
+    const std::string what =
+        fmt::format("{} variants{}", grouped(endVariant - firstVariant),
+                    shard.count > 1 ? fmt::format(" (shard {} of {})", shard.toString(),
+                                                  grouped(runner->variantCount()))
+                                    : std::string());
+    const std::string size =
+        fmt::format("about {} of {}", byteSize(static_cast<double>(estimate)),
+                    format == study::SweepFormat::Jsonl ? "JSON lines" : "CSV");
     if (!m_quiet)
-        err << "sweep: " << estimateText << "\n";
+        err << "sweep: " << what << ", " << size << "\n";
     if (!m_force && estimate > maxOutputBytesWithoutForce) {
-        printSweepError(
-            err, Error{m_spec, "",
-                       "the output would be about " + byteSize(static_cast<double>(estimate)) +
-                           " (" + estimateText + "), more than " +
-                           byteSize(static_cast<double>(maxOutputBytesWithoutForce)),
-                       "fewer variants or metrics, more shards (--shard i/N), or --force to run "
-                       "it anyway"});
+        printSweepError(err, Error{m_spec, "",
+                                   "the output would be " + size + " for " + what + ", more than " +
+                                       byteSize(static_cast<double>(maxOutputBytesWithoutForce)),
+                                   "fewer variants or metrics, more shards (--shard i/N), or "
+                                   "--force to run it anyway"});
         return ExitUsage;
     }
     if (SweepStopGuard::stopped()) {

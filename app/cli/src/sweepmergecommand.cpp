@@ -60,8 +60,8 @@ int mergeSweepShards(const SweepMergeRequest& request, std::ostream& out, std::o
         written = writeSweepOutput(request.output, out, [&](std::ostream& stream) {
             auto record = merged->write(stream, stop);
             if (!record)
-                throw SweepOutputAbandoned{SweepStopGuard::stopped() ? std::nullopt
-                                                                     : std::optional(record.error())};
+                throw SweepOutputAbandoned{
+                    SweepStopGuard::stopped() ? std::nullopt : std::optional(record.error())};
             mergedRecord = std::move(*record);
         });
     } catch (const SweepOutputAbandoned& abandoned) {
@@ -70,9 +70,9 @@ int mergeSweepShards(const SweepMergeRequest& request, std::ostream& out, std::o
             return ExitUsage;
         }
         err << "dctwin-cli: stopped by " << SweepStopGuard::signalName()
-            << (request.output.empty() ? std::string()
-                                       : "; " + request.output +
-                                             " not written, its temporary file removed")
+            << (request.output.empty()
+                    ? std::string()
+                    : "; " + request.output + " not written, its temporary file removed")
             << "\n";
         return SweepStopGuard::exitCode();
     }

@@ -75,7 +75,10 @@ public:
     /** Returns the exit code of a stopped command: 128 + the signal. */
     static int exitCode() { return 128 + sweepStopSignal.load(); }
     /** Returns the signal's name. */
-    static const char* signalName() { return sweepStopSignal.load() == SIGTERM ? "SIGTERM" : "SIGINT"; }
+    static const char* signalName()
+    {
+        return sweepStopSignal.load() == SIGTERM ? "SIGTERM" : "SIGINT";
+    }
 
 private:
     static constexpr int signals[2] = {SIGINT, SIGTERM};

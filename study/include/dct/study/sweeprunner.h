@@ -137,8 +137,7 @@ private:
 
     /** Appends the row of variant \a index to \a text (\a evaluation for the error message). */
     void appendRow(std::string& text, bool jsonl, std::uint64_t index, bool ok,
-                   const std::vector<double>& values,
-                   const solvers::Evaluation& evaluation) const;
+                   const std::vector<double>& values, const solvers::Evaluation& evaluation) const;
     /** Returns the value number of axis \a a in variant \a index. */
     std::size_t valueIndex(std::size_t a, std::uint64_t index) const
     {
@@ -152,8 +151,8 @@ private:
     std::vector<model::ResolvedScenario> m_groups; ///< One per catalog-reference combination.
     std::vector<std::string> m_metrics;
     std::vector<Metric> m_columns;
-    std::vector<SweepColumn> m_layout;      ///< The columns of a row, in order.
-    std::vector<std::string> m_jsonKeys;    ///< Per layout column: "\"key\":".
+    std::vector<SweepColumn> m_layout;   ///< The columns of a row, in order.
+    std::vector<std::string> m_jsonKeys; ///< Per layout column: "\"key\":".
     std::string m_specHash;
     std::vector<std::size_t> m_filterColumns;    ///< Column of each filter.
     std::vector<std::size_t> m_objectiveColumns; ///< Column of each objective.
