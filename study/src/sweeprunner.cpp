@@ -1,9 +1,13 @@
 #include "dct/study/sweeprunner.h"
 
+#include "dct/model/contenthash.h"
 #include "dct/model/resolver.h"
+#include "dct/model/scenarioio.h"
 #include "dct/model/textformat.h"
 #include "dct/solvers/evaluator.h"
+#include "dct/solvers/modelversion.h"
 #include "dct/study/paretofront.h"
+#include "dct/study/sweepchecksum.h"
 
 #include <algorithm>
 #include <charconv>
@@ -14,7 +18,9 @@
 #include <map>
 #include <mutex>
 #include <ostream>
+#include <string_view>
 #include <thread>
+#include <tuple>
 
 namespace dct::study {
 
@@ -260,6 +266,42 @@ Result<SweepRunner> SweepRunner::prepare(const SweepSpec& spec, const model::Sce
                              "\"minimize\" or \"maximize\"");
         o.minimize = m->traits.better == solvers::Better::Lower;
     }
+
+    // The columns of a row, the one place that defines them: the variant, the swept values,
+    // the status, then the metrics.
+    auto axisType = [](const std::vector<json>& values) {
+        const auto all = [&](auto test) { return std::all_of(values.begin(), values.end(), test); };
+        if (all([](const json& v) { return v.is_number(); }))
+            return SweepValueType::Number;
+        if (all([](const json& v) { return v.is_boolean(); }))
+            return SweepValueType::Flag;
+        if (all([](const json& v) { return v.is_string(); }))
+            return SweepValueType::Text;
+        return SweepValueType::Any;
+    };
+    r.m_layout.push_back({"variant", SweepColumnRole::Variant, SweepValueType::Integer, 0});
+    for (std::size_t a = 0; a < spec.axes.size(); ++a)
+        r.m_layout.push_back(
+            {spec.axes[a].pointer, SweepColumnRole::Axis, axisType(spec.axes[a].values), a});
+    r.m_layout.push_back({"ok", SweepColumnRole::Status, SweepValueType::Flag, 0});
+    for (std::size_t c = 0; c < r.m_metrics.size(); ++c)
+        r.m_layout.push_back({r.m_metrics[c], SweepColumnRole::Metric, SweepValueType::Number, c});
+    for (const auto& column : r.m_layout)
+        r.m_jsonKeys.push_back(json(column.name).dump() + ":");
+
+    // What the rows depend on, hashed: shards of one sweep carry the same hash.
+    json canonical;
+    for (const auto& axis : spec.axes)
+        canonical["axes"].push_back({axis.pointer, model::contentHash(json(axis.values).dump())});
+    canonical["metrics"] = r.m_metrics;
+    for (const auto& f : spec.filters)
+        canonical["filters"].push_back({f.metric, f.minimum, f.maximum});
+    for (const auto& o : r.m_spec.objectives)
+        canonical["pareto"].push_back({o.metric, o.minimize});
+    canonical["base"] = model::writeScenario(base ? *base : resolved->scenario);
+    canonical["catalog"] = catalog ? model::catalogFingerprint(*catalog) : "resolved";
+    canonical["model"] = solvers::modelVersion;
+    r.m_specHash = model::contentHash(canonical.dump());
     return r;
 }
 
@@ -276,17 +318,192 @@ std::pair<std::uint64_t, std::uint64_t> SweepRunner::shardRange(const SweepShard
     return {boundary(index), boundary(index + 1)};
 }
 
+SweepRunner::Workspace SweepRunner::workspace() const
+{
+    Workspace w;
+    w.scenarios.resize(m_groups.size());
+    w.copied.assign(m_groups.size(), false);
+    w.values.resize(m_columns.size());
+    for (const auto& column : m_columns)
+        w.hints.push_back(column.hint);
+    return w;
+}
+
+SweepRunner::VariantOutcome SweepRunner::evaluateVariant(std::uint64_t index, Workspace& w) const
+{
+    std::size_t group = 0;
+    for (std::size_t a = 0; a < m_axes.size(); ++a)
+        if (m_axes[a].patcher.isCatalogReference())
+            group += valueIndex(a, index) * m_axes[a].groupStride;
+    // Each workspace edits its own copies of the resolved bases; every swept field is set for
+    // every variant, so no copy is needed between variants.
+    if (!w.copied[group]) {
+        w.scenarios[group] = m_groups[group];
+        w.copied[group] = true;
+    }
+    model::ResolvedScenario& scenario = w.scenarios[group];
+    for (const Axis& axis : m_axes)
+        if (!axis.patcher.isCatalogReference())
+            axis.patcher.apply(scenario, axis.numbers[(index / axis.stride) % axis.numbers.size()]);
+    ScenarioPatcher::updateDerived(scenario);
+    solvers::Evaluation& e = w.evaluation;
+    if (m_evaluateInPlace)
+        solvers::evaluate(scenario, e);
+    else
+        e = m_evaluate(scenario);
+    if (!e.ok())
+        return VariantOutcome::Failed;
+    for (std::size_t c = 0; c < m_columns.size(); ++c) {
+        const std::size_t at = findMetric(e.metrics, m_columns[c].key, w.hints[c]);
+        if (at != std::string::npos)
+            w.hints[c] = at;
+        w.values[c] = at == std::string::npos ? std::numeric_limits<double>::quiet_NaN()
+                                              : e.metrics[at].value;
+    }
+    for (std::size_t f = 0; f < m_filterColumns.size(); ++f) {
+        const double v = w.values[m_filterColumns[f]];
+        if (!(v >= m_spec.filters[f].minimum && v <= m_spec.filters[f].maximum))
+            return VariantOutcome::FilteredOut;
+    }
+    return VariantOutcome::Ok;
+}
+
 std::string SweepRunner::header(SweepFormat format) const
 {
     if (format == SweepFormat::Jsonl)
         return {};
-    std::string line = "variant";
-    for (const auto& axis : m_spec.axes)
-        line += "," + csvField(axis.pointer);
-    line += ",ok";
-    for (const auto& key : m_metrics)
-        line += "," + csvField(key);
+    std::string line;
+    for (const auto& column : m_layout)
+        line += (line.empty() ? "" : ",") + csvField(column.name);
     return line + "\n";
+}
+
+void SweepRunner::appendRow(std::string& text, bool jsonl, std::uint64_t index, bool ok,
+                            const std::vector<double>& values,
+                            const solvers::Evaluation& evaluation) const
+{
+    if (!jsonl) {
+        for (std::size_t k = 0; k < m_layout.size(); ++k) {
+            const SweepColumn& column = m_layout[k];
+            if (k)
+                text += ',';
+            switch (column.role) {
+            case SweepColumnRole::Variant: {
+                char buffer[24];
+                text.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, index).ptr);
+                break;
+            }
+            case SweepColumnRole::Axis:
+                text += m_axes[column.source].csvText[valueIndex(column.source, index)];
+                break;
+            case SweepColumnRole::Status:
+                text += ok ? '1' : '0';
+                break;
+            case SweepColumnRole::Metric:
+                if (ok)
+                    appendNumber(text, values[column.source], false);
+                break;
+            }
+        }
+        text += '\n';
+        return;
+    }
+    // One object; columns of a role with a JSON group ("values", "metrics") sit in it.
+    text += '{';
+    std::string_view group;
+    bool topItems = false;
+    bool groupItems = false;
+    for (std::size_t k = 0; k < m_layout.size(); ++k) {
+        const SweepColumn& column = m_layout[k];
+        const std::string_view wanted = jsonGroup(column.role);
+        if (wanted != group) {
+            if (!group.empty())
+                text += '}';
+            group = wanted;
+            if (!group.empty()) {
+                text += topItems ? ",\"" : "\"";
+                text += group;
+                text += "\":{";
+                topItems = true;
+                groupItems = false;
+            }
+        }
+        if (column.role == SweepColumnRole::Metric && !ok)
+            continue;
+        bool& items = group.empty() ? topItems : groupItems;
+        if (items)
+            text += ',';
+        items = true;
+        text += m_jsonKeys[k];
+        switch (column.role) {
+        case SweepColumnRole::Variant: {
+            char buffer[24];
+            text.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, index).ptr);
+            break;
+        }
+        case SweepColumnRole::Axis:
+            text += m_axes[column.source].jsonText[valueIndex(column.source, index)];
+            break;
+        case SweepColumnRole::Status:
+            text += ok ? "true" : "false";
+            break;
+        case SweepColumnRole::Metric:
+            appendNumber(text, values[column.source], true);
+            break;
+        }
+    }
+    if (!group.empty())
+        text += '}';
+    if (!ok) {
+        std::string message;
+        for (const auto& d : evaluation.diagnostics)
+            if (d.severity == Severity::Error) {
+                message = d.path + ": " + d.message;
+                break;
+            }
+        text += ",\"error\":" + json(message).dump();
+    }
+    text += "}\n";
+}
+
+std::uint64_t SweepRunner::estimateOutputBytes(SweepFormat format, const SweepShard& shard) const
+{
+    const auto [first, last] = shardRange(shard);
+    const std::uint64_t count = last - first;
+    const std::uint64_t headerBytes = header(format).size();
+    if (count == 0)
+        return headerBytes;
+    // Evaluate up to 64 variants spread evenly over the shard and write their rows: their mean
+    // length (filtered rows count as none) times the variants.
+    const std::uint64_t samples = std::min<std::uint64_t>(count, 64);
+    Workspace w = workspace();
+    std::string row;
+    for (std::uint64_t k = 0; k < samples; ++k) {
+        const std::uint64_t index = first + k * count / samples;
+        const VariantOutcome outcome = evaluateVariant(index, w);
+        if (outcome != VariantOutcome::FilteredOut)
+            appendRow(row, format == SweepFormat::Jsonl, index, outcome == VariantOutcome::Ok,
+                      w.values, w.evaluation);
+    }
+    const double perVariant = static_cast<double>(row.size()) / static_cast<double>(samples);
+    return headerBytes +
+           static_cast<std::uint64_t>(std::ceil(perVariant * static_cast<double>(count)));
+}
+
+SweepPartRecord SweepRunner::partRecord(const SweepShard& shard, SweepFormat format,
+                                        const SweepSummary& summary) const
+{
+    SweepPartRecord record;
+    record.specHash = m_specHash;
+    record.shard = shard;
+    record.variants = m_variantCount;
+    std::tie(record.firstVariant, record.endVariant) = shardRange(shard);
+    record.format = format;
+    record.columns = m_layout;
+    record.rows = summary.written;
+    record.bytes = summary.bytes;
+    record.checksum = summary.checksum;
+    return record;
 }
 
 SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format,
@@ -307,13 +524,6 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
     std::vector<bool> minimize;
     for (const auto& o : m_spec.objectives)
         minimize.push_back(o.minimize);
-
-    // JSON keys written before each value, computed once.
-    std::vector<std::string> axisKeys, metricKeys;
-    for (const auto& axis : m_spec.axes)
-        axisKeys.push_back(json(axis.pointer).dump() + ":");
-    for (const auto& key : m_metrics)
-        metricKeys.push_back(json(key).dump() + ":");
 
     struct Candidate
     {
@@ -336,16 +546,7 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
     const std::uint64_t window = threads * 8ULL; // chunks in flight, bounds memory
 
     auto worker = [&] {
-        // Each thread edits its own copies of the resolved bases; every swept field is set
-        // for every variant, so no copy is needed between variants.
-        std::vector<model::ResolvedScenario> work(m_groups.size());
-        std::vector<bool> copied(m_groups.size(), false);
-        std::vector<double> values(m_columns.size());
-        // Reused for every variant: its metrics keep their strings' storage (evaluate()).
-        solvers::Evaluation e;
-        std::vector<std::size_t> hints(m_columns.size());
-        for (std::size_t c = 0; c < m_columns.size(); ++c)
-            hints[c] = m_columns[c].hint;
+        Workspace w = workspace();
         for (;;) {
             std::uint64_t chunk = 0;
             {
@@ -354,6 +555,11 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
                              [&] { return nextClaim >= chunks || nextClaim < nextWrite + window; });
                 if (nextClaim >= chunks)
                     return;
+                if (options.stop && options.stop()) {
+                    nextClaim = chunks; // no more claims: the writer stops too
+                    changed.notify_all();
+                    return;
+                }
                 chunk = nextClaim++;
             }
             Chunk result;
@@ -362,95 +568,18 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
             std::string& text = result.text;
             text.reserve((end - begin) * (32 + 20 * m_columns.size()));
             for (std::uint64_t index = begin; index < end; ++index) {
-                std::size_t group = 0;
-                for (std::size_t a = 0; a < m_axes.size(); ++a)
-                    if (m_axes[a].patcher.isCatalogReference())
-                        group += ((index / m_axes[a].stride) % m_axes[a].csvText.size()) *
-                                 m_axes[a].groupStride;
-                if (!copied[group]) {
-                    work[group] = m_groups[group];
-                    copied[group] = true;
+                const VariantOutcome outcome = evaluateVariant(index, w);
+                if (outcome == VariantOutcome::FilteredOut) {
+                    ++result.filteredOut;
+                    continue;
                 }
-                model::ResolvedScenario& scenario = work[group];
-                for (const Axis& axis : m_axes)
-                    if (!axis.patcher.isCatalogReference())
-                        axis.patcher.apply(
-                            scenario, axis.numbers[(index / axis.stride) % axis.numbers.size()]);
-                ScenarioPatcher::updateDerived(scenario);
-                if (m_evaluateInPlace)
-                    solvers::evaluate(scenario, e);
-                else
-                    e = m_evaluate(scenario);
-                const bool ok = e.ok();
-                if (ok) {
-                    for (std::size_t c = 0; c < m_columns.size(); ++c) {
-                        const std::size_t at = findMetric(e.metrics, m_columns[c].key, hints[c]);
-                        if (at != std::string::npos)
-                            hints[c] = at;
-                        values[c] = at == std::string::npos
-                                        ? std::numeric_limits<double>::quiet_NaN()
-                                        : e.metrics[at].value;
-                    }
-                    bool keep = true;
-                    for (std::size_t f = 0; f < m_filterColumns.size(); ++f) {
-                        const double v = values[m_filterColumns[f]];
-                        keep &= v >= m_spec.filters[f].minimum && v <= m_spec.filters[f].maximum;
-                    }
-                    if (!keep) {
-                        ++result.filteredOut;
-                        continue;
-                    }
-                } else {
+                const bool ok = outcome == VariantOutcome::Ok;
+                if (!ok)
                     ++result.failed;
-                }
+                const std::vector<double>& values = w.values;
+                const solvers::Evaluation& e = w.evaluation;
                 const std::size_t rowStart = text.size();
-                char buffer[24];
-                const auto indexEnd = std::to_chars(buffer, buffer + sizeof buffer, index).ptr;
-                if (jsonl) {
-                    text += "{\"variant\":";
-                    text.append(buffer, indexEnd);
-                    text += ",\"values\":{";
-                    for (std::size_t a = 0; a < m_axes.size(); ++a) {
-                        if (a)
-                            text += ',';
-                        text += axisKeys[a];
-                        text +=
-                            m_axes[a]
-                                .jsonText[(index / m_axes[a].stride) % m_axes[a].jsonText.size()];
-                    }
-                    text += ok ? "},\"ok\":true,\"metrics\":{" : "},\"ok\":false,\"metrics\":{";
-                    if (ok)
-                        for (std::size_t c = 0; c < m_columns.size(); ++c) {
-                            if (c)
-                                text += ',';
-                            text += metricKeys[c];
-                            appendNumber(text, values[c], true);
-                        }
-                    text += "}";
-                    if (!ok) {
-                        std::string message;
-                        for (const auto& d : e.diagnostics)
-                            if (d.severity == Severity::Error) {
-                                message = d.path + ": " + d.message;
-                                break;
-                            }
-                        text += ",\"error\":" + json(message).dump();
-                    }
-                    text += "}\n";
-                } else {
-                    text.append(buffer, indexEnd);
-                    for (const Axis& axis : m_axes) {
-                        text += ',';
-                        text += axis.csvText[(index / axis.stride) % axis.csvText.size()];
-                    }
-                    text += ok ? ",1" : ",0";
-                    for (std::size_t c = 0; c < m_columns.size(); ++c) {
-                        text += ',';
-                        if (ok)
-                            appendNumber(text, values[c], false);
-                    }
-                    text += '\n';
-                }
+                appendRow(text, jsonl, index, ok, values, e);
                 ++result.written;
                 if (pareto && ok) {
                     Candidate candidate;
@@ -469,7 +598,10 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
         }
     };
 
-    out << header(format);
+    SweepChecksum checksum;
+    const std::string headerLine = header(format);
+    out << headerLine;
+    checksum.add(headerLine);
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t)
         pool.emplace_back(worker);
@@ -479,6 +611,12 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
     auto lastReport = Clock::now();
     std::uint64_t done = 0;
     while (nextWrite < chunks) {
+        if (options.stop && options.stop()) {
+            summary.stopped = true;
+            std::lock_guard lock(mutex);
+            nextClaim = chunks;
+            break;
+        }
         Chunk chunk;
         {
             std::unique_lock lock(mutex);
@@ -494,6 +632,7 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
         if (chunk.done) {
             changed.notify_all();
             out << chunk.text;
+            checksum.add(chunk.text);
             summary.written += chunk.written;
             summary.failed += chunk.failed;
             summary.filteredOut += chunk.filteredOut;
@@ -520,9 +659,12 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
             options.progress(done, summary.variants);
         }
     }
+    changed.notify_all();
     for (auto& t : pool)
         t.join();
-    if (options.progress)
+    summary.bytes = checksum.bytes();
+    summary.checksum = checksum.hex();
+    if (options.progress && !summary.stopped)
         options.progress(summary.variants, summary.variants);
     // Rows were added in variant order, so the front is in variant order too.
     for (auto& f : front)

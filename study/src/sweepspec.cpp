@@ -1,6 +1,8 @@
 #include "dct/study/sweepspec.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <limits>
 
@@ -19,6 +21,38 @@ std::uint64_t splitMix(std::uint64_t& state)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
+
+/** "1234567" as "1,234,567". */
+std::string grouped(std::uint64_t n)
+{
+    std::string digits = std::to_string(n);
+    for (std::size_t at = digits.size(); at > 3; at -= 3)
+        digits.insert(at - 3, ",");
+    return digits;
+}
+
+/** An axis as the spec defines it: checked and counted, not yet expanded. */
+struct AxisDefinition
+{
+    enum class Kind
+    {
+        List,
+        Range,
+        Sample
+    };
+    Kind kind = Kind::List;
+    std::string pointer;
+    std::string specPath;
+    const json* list = nullptr; ///< The spec's list (Kind::List).
+    double from = 0.0;          ///< Kind::Range.
+    double step = 0.0;
+    bool integral = false;
+    bool logUniform = false; ///< Kind::Sample.
+    double low = 0.0;
+    double high = 0.0;
+    std::uint64_t seed = 0;
+    std::uint64_t count = 0; ///< Values of the axis.
+};
 
 struct Reader
 {
@@ -40,16 +74,18 @@ struct Reader
         return v.get<double>();
     }
 
-    Result<SweepAxis> axis(const std::string& pointer, const json& a, const std::string& path) const
+    /** Checks the axis \a a and counts its values without expanding them. */
+    Result<AxisDefinition> define(const std::string& pointer, const json& a,
+                                  const std::string& path) const
     {
-        SweepAxis out;
+        AxisDefinition out;
         out.pointer = pointer;
         out.specPath = path;
         if (pointer.empty() || pointer[0] != '/')
             return error(path, "invalid field pointer '" + pointer + "'",
                          "a JSON pointer such as \"/compute/node_count\"");
         if (a.is_array()) {
-            out.values = a.get<std::vector<json>>();
+            out.list = &a;
         } else if (!a.is_object()) {
             return error(path, "expected an object or a list of values",
                          "{\"values\": [...]}, {\"from\", \"to\", \"step\"} or "
@@ -57,7 +93,7 @@ struct Reader
         } else if (a.contains("values")) {
             if (!a["values"].is_array())
                 return error(path + "/values", "expected a list of values", "[v1, v2, ...]");
-            out.values = a["values"].get<std::vector<json>>();
+            out.list = &a["values"];
         } else if (a.contains("from") || a.contains("to") || a.contains("step")) {
             auto from = number(a, "from", path);
             auto to = number(a, "to", path);
@@ -72,15 +108,14 @@ struct Reader
                 return error(path, "empty range", "\"step\" > 0 and \"to\" >= \"from\"");
             // Count first and multiply, so that 0.1 steps do not accumulate rounding errors.
             const double steps = std::floor((*to - *from) / *step + 1e-9);
-            if (steps >= 1e7)
+            if (!(steps < static_cast<double>(maxSweepAxisValues)))
                 return error(path + "/step", "the range has more than 10 million values",
                              "a larger step");
-            const bool integral = a["from"].is_number_integer() && a["step"].is_number_integer();
-            for (int k = 0; k <= static_cast<int>(steps); ++k) {
-                const double v = *from + k * *step;
-                out.values.push_back(integral ? json(static_cast<long long>(std::llround(v)))
-                                              : json(v));
-            }
+            out.kind = AxisDefinition::Kind::Range;
+            out.from = *from;
+            out.step = *step;
+            out.integral = a["from"].is_number_integer() && a["step"].is_number_integer();
+            out.count = static_cast<std::uint64_t>(steps) + 1;
         } else if (a.contains("sample")) {
             const json& kind = a["sample"];
             if (kind != "uniform" && kind != "log_uniform")
@@ -97,36 +132,71 @@ struct Reader
                 return tl::unexpected(count.error());
             if (*hi < *lo)
                 return error(path, "\"max\" is below \"min\"", "\"min\" <= \"max\"");
-            if (*count < 1 || *count > 1e7 || std::floor(*count) != *count)
+            if (*count < 1 || *count > static_cast<double>(maxSweepAxisValues) ||
+                std::floor(*count) != *count)
                 return error(path + "/count", "invalid count", "an integer from 1 to 10000000");
             if (kind == "log_uniform" && *lo <= 0.0)
                 return error(path + "/min", "log-uniform sampling needs \"min\" > 0",
                              "a positive number");
-            std::uint64_t state = 0;
             if (a.contains("seed")) {
                 if (!a["seed"].is_number_integer())
                     return error(path + "/seed", "expected an integer seed", "an integer");
-                state = a["seed"].get<std::uint64_t>();
+                out.seed = a["seed"].get<std::uint64_t>();
             }
-            for (int k = 0; k < static_cast<int>(*count); ++k) {
-                const double u = static_cast<double>(splitMix(state) >> 11) * 0x1.0p-53;
-                const double v =
-                    kind == "uniform"
-                        ? *lo + u * (*hi - *lo)
-                        : std::exp(std::log(*lo) + u * (std::log(*hi) - std::log(*lo)));
-                out.values.push_back(v);
-            }
+            out.kind = AxisDefinition::Kind::Sample;
+            out.logUniform = kind == "log_uniform";
+            out.low = *lo;
+            out.high = *hi;
+            out.count = static_cast<std::uint64_t>(*count);
         } else {
             return error(path, "the axis has no values",
                          "\"values\", \"from\"/\"to\"/\"step\" or \"sample\"");
         }
-        if (out.values.empty())
+        if (out.list) {
+            out.count = out.list->size();
+            for (std::size_t i = 0; i < out.list->size(); ++i) {
+                const json& v = (*out.list)[i];
+                if (!v.is_number() && !v.is_string() && !v.is_boolean())
+                    return error(path + "/values/" + std::to_string(i),
+                                 "unsupported value " + v.dump(),
+                                 "a number, a string or a boolean");
+            }
+        }
+        if (out.count == 0)
             return error(path, "the axis has no values", "at least one value");
-        for (std::size_t i = 0; i < out.values.size(); ++i) {
-            const json& v = out.values[i];
-            if (!v.is_number() && !v.is_string() && !v.is_boolean())
-                return error(path + "/values/" + std::to_string(i), "unsupported value " + v.dump(),
-                             "a number, a string or a boolean");
+        return out;
+    }
+
+    /** Returns the values of \a d (called once the grid's size is known to be acceptable). */
+    static SweepAxis expand(const AxisDefinition& d)
+    {
+        SweepAxis out;
+        out.pointer = d.pointer;
+        out.specPath = d.specPath;
+        out.values.reserve(static_cast<std::size_t>(d.count));
+        switch (d.kind) {
+        case AxisDefinition::Kind::List:
+            out.values.assign(d.list->begin(), d.list->end());
+            break;
+        case AxisDefinition::Kind::Range:
+            for (std::uint64_t k = 0; k < d.count; ++k) {
+                const double v = d.from + static_cast<double>(k) * d.step;
+                out.values.push_back(d.integral ? json(static_cast<long long>(std::llround(v)))
+                                                : json(v));
+            }
+            break;
+        case AxisDefinition::Kind::Sample: {
+            std::uint64_t state = d.seed;
+            for (std::uint64_t k = 0; k < d.count; ++k) {
+                const double u = static_cast<double>(splitMix(state) >> 11) * 0x1.0p-53;
+                const double v =
+                    d.logUniform
+                        ? std::exp(std::log(d.low) + u * (std::log(d.high) - std::log(d.low)))
+                        : d.low + u * (d.high - d.low);
+                out.values.push_back(v);
+            }
+            break;
+        }
         }
         return out;
     }
@@ -147,11 +217,19 @@ std::uint64_t SweepSpec::variantCount() const
 {
     std::uint64_t count = 1;
     for (const auto& axis : axes)
-        count *= axis.values.size();
+        count = multiplyCounts(count, axis.values.size()).value_or(UINT64_MAX);
     return count;
 }
 
-Result<SweepSpec> parseSweepSpec(const json& j, const std::string& file)
+std::optional<std::uint64_t> multiplyCounts(std::uint64_t a, std::uint64_t b)
+{
+    if (a != 0 && b > UINT64_MAX / a)
+        return std::nullopt;
+    return a * b;
+}
+
+Result<SweepSpec> parseSweepSpec(const json& j, const std::string& file,
+                                 const SweepSpecLimits& limits)
 {
     Reader r{file};
     SweepSpec spec;
@@ -171,6 +249,9 @@ Result<SweepSpec> parseSweepSpec(const json& j, const std::string& file)
     if (spec.base.is_relative() && !file.empty())
         spec.base = std::filesystem::path(file).parent_path() / spec.base;
 
+    // Check and count every axis first: a grid over the limits is refused before any axis is
+    // expanded, so that its memory stays bounded by what is accepted.
+    std::vector<AxisDefinition> definitions;
     if (j.contains("axes")) {
         if (!j["axes"].is_array())
             return r.error("/axes", "expected a list of axes",
@@ -181,10 +262,10 @@ Result<SweepSpec> parseSweepSpec(const json& j, const std::string& file)
             if (!a.is_object() || !a.contains("field") || !a["field"].is_string())
                 return r.error(path + "/field", "missing the field's JSON pointer",
                                "\"field\": \"/compute/node_count\"");
-            auto axis = r.axis(a["field"].get<std::string>(), a, path);
+            auto axis = r.define(a["field"].get<std::string>(), a, path);
             if (!axis)
                 return tl::unexpected(axis.error());
-            spec.axes.push_back(std::move(*axis));
+            definitions.push_back(std::move(*axis));
         }
     }
     if (j.contains("fields")) {
@@ -195,25 +276,50 @@ Result<SweepSpec> parseSweepSpec(const json& j, const std::string& file)
             std::string escaped;
             for (char c : it.key())
                 escaped += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-            auto axis = r.axis(it.key(), it.value(), "/fields/" + escaped);
+            auto axis = r.define(it.key(), it.value(), "/fields/" + escaped);
             if (!axis)
                 return tl::unexpected(axis.error());
-            spec.axes.push_back(std::move(*axis));
+            definitions.push_back(std::move(*axis));
         }
     }
-    if (spec.axes.empty())
+    if (definitions.empty())
         return r.error("/axes", "the sweep has no axes", "at least one field with values");
-    for (std::size_t i = 0; i < spec.axes.size(); ++i)
+    for (std::size_t i = 0; i < definitions.size(); ++i)
         for (std::size_t k = 0; k < i; ++k)
-            if (spec.axes[i].pointer == spec.axes[k].pointer)
-                return r.error(spec.axes[i].specPath,
-                               "the field " + spec.axes[i].pointer + " is swept twice",
+            if (definitions[i].pointer == definitions[k].pointer)
+                return r.error(definitions[i].specPath,
+                               "the field " + definitions[i].pointer + " is swept twice",
                                "each field on one axis");
-    long double total = 1;
-    for (const auto& axis : spec.axes)
-        total *= static_cast<long double>(axis.values.size());
-    if (total > 1e15L)
-        return r.error("/axes", "the grid has more than 10^15 variants", "fewer values");
+    std::uint64_t total = 1;
+    std::uint64_t values = 0;
+    bool overflow = false;
+    for (const auto& d : definitions) {
+        const auto product = multiplyCounts(total, d.count);
+        overflow |= !product;
+        total = product.value_or(UINT64_MAX);
+        values += d.count; // each count is below 10^7: no overflow
+    }
+    if (overflow || total > maxSweepVariants)
+        return r.error("/axes",
+                       "the grid has more than 10^15 variants" +
+                           (overflow ? std::string() : " (" + grouped(total) + ")"),
+                       "fewer values");
+    if (values > maxSweepAxisValues)
+        return r.error(
+            "/axes", "the axes have " + grouped(values) + " values together, more than 10,000,000",
+            "fewer values per axis");
+    const std::uint64_t shards = std::max<std::uint64_t>(1, limits.shards);
+    const std::uint64_t perRun = total / shards + (total % shards ? 1 : 0);
+    if (perRun > limits.maxVariantsPerRun)
+        return r.error("/axes",
+                       "the grid has " + grouped(total) + " variants" +
+                           (shards > 1 ? " (up to " + grouped(perRun) + " per shard of " +
+                                             grouped(shards) + ")"
+                                       : std::string()) +
+                           ", more than " + grouped(limits.maxVariantsPerRun) + " per run",
+                       limits.accepted.empty() ? "fewer values" : limits.accepted);
+    for (const auto& d : definitions)
+        spec.axes.push_back(Reader::expand(d));
 
     if (j.contains("metrics")) {
         if (!j["metrics"].is_array())
@@ -286,7 +392,8 @@ Result<SweepSpec> parseSweepSpec(const json& j, const std::string& file)
     return spec;
 }
 
-Result<SweepSpec> readSweepSpecFile(const std::filesystem::path& path)
+Result<SweepSpec> readSweepSpecFile(const std::filesystem::path& path,
+                                    const SweepSpecLimits& limits)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -294,7 +401,7 @@ Result<SweepSpec> readSweepSpecFile(const std::filesystem::path& path)
     json j = json::parse(in, nullptr, false);
     if (j.is_discarded())
         return makeError(path.string(), "", "the sweep spec is not valid JSON", "a JSON object");
-    return parseSweepSpec(j, path.string());
+    return parseSweepSpec(j, path.string(), limits);
 }
 
 } // namespace dct::study

@@ -16,6 +16,10 @@ string(TIMESTAMP finished "%s")
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "dctwin-cli sweep exited ${rc}:\n${out}\n${err}")
 endif()
+# The estimate before the run: "sweep: 100,000 variants, about 6.5 MB of CSV".
+if(NOT err MATCHES "sweep: [0-9,]+ variants, about [0-9.]+ [kMG]?B of CSV")
+    message(FATAL_ERROR "no estimate before the run: ${err}")
+endif()
 # The summary line: "sweep: N variants in S s (R/s): N rows, 0 filtered out, 0 failed".
 if(NOT err MATCHES "sweep: ${VARIANTS} variants in .*: ${VARIANTS} rows, 0 filtered out, 0 failed")
     message(FATAL_ERROR "unexpected sweep summary: ${err}")

@@ -1,6 +1,6 @@
 # End-to-end check of sharded sweeps with the real program: the spec run whole, then as three
 # shards (--shard i/3) joined by sweep-merge, must give byte-for-byte the same output, in CSV
-# and in JSON lines. Run as
+# and in JSON lines, and the same record beside it (FILE.shard.json). Run as
 #   cmake -DCLI=<dctwin-cli> -DSPEC=<sweep spec> -DWORK=<scratch folder> -P sweepshards.cmake
 foreach(var CLI SPEC WORK)
     if(NOT DEFINED ${var})
@@ -42,11 +42,21 @@ foreach(format csv jsonl)
             message(FATAL_ERROR "shard ${i}/3 wrote nothing (${format})")
         endif()
     endforeach()
+    foreach(suffix "" ".shard.json")
+        execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files
+            "${WORK}/whole.${format}${suffix}" "${WORK}/merged.${format}${suffix}"
+            RESULT_VARIABLE differ)
+        if(differ)
+            message(FATAL_ERROR "the merged shards differ from the unsharded ${format} sweep: "
+                                "${WORK}/merged.${format}${suffix} vs ${WORK}/whole.${format}${suffix}")
+        endif()
+    endforeach()
+    # The merged output is itself a whole sweep: it merges alone into the same bytes.
+    run_cli(sweep-merge "${WORK}/merged.${format}" -o "${WORK}/again.${format}")
     execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files
-        "${WORK}/whole.${format}" "${WORK}/merged.${format}" RESULT_VARIABLE differ)
+        "${WORK}/whole.${format}" "${WORK}/again.${format}" RESULT_VARIABLE differ)
     if(differ)
-        message(FATAL_ERROR "the merged shards differ from the unsharded ${format} sweep: "
-                            "${WORK}/merged.${format} vs ${WORK}/whole.${format}")
+        message(FATAL_ERROR "the merged ${format} output does not merge into itself")
     endif()
     message(STATUS "${format}: ${count} lines, 3 shards merged byte-for-byte")
 endforeach()

@@ -70,6 +70,15 @@ std::string runToText(const SweepRunner& runner, SweepFormat format, SweepShard 
     return out.str();
 }
 
+/** Runs \a shard of \a runner into \a path with its record beside it, as `sweep -o` does. */
+void writePart(const SweepRunner& runner, SweepFormat format, SweepShard shard,
+               const fs::path& path)
+{
+    SweepSummary summary;
+    std::ofstream(path, std::ios::binary) << runToText(runner, format, shard, 2, &summary);
+    REQUIRE(runner.partRecord(shard, format, summary).writeBeside(path));
+}
+
 fs::path scratch(const std::string& name)
 {
     const fs::path dir =
@@ -270,14 +279,22 @@ TEST_CASE("sharded runs merged give exactly the unsharded output", "[sweep][shar
                 const auto range = runner->shardRange({i, n});
                 covered += range.second - range.first;
                 const fs::path part = dir / ("part" + std::to_string(i));
-                std::ofstream(part, std::ios::binary) << runToText(*runner, format, {i, n});
+                writePart(*runner, format, {i, n}, part);
                 parts.push_back(part);
             }
             CHECK(covered == runner->variantCount());
             auto merged = mergeSweepParts(parts);
-            REQUIRE(merged);
             INFO("shards: " << n);
+            if (!merged)
+                FAIL(merged.error().toString());
             CHECK(merged->text() == whole);
+            // The merged record is the unsharded run's.
+            std::ostringstream text;
+            auto record = merged->write(text);
+            REQUIRE(record);
+            SweepSummary summary;
+            runToText(*runner, format, {}, 2, &summary);
+            CHECK(record->toJson() == runner->partRecord({}, format, summary).toJson());
         }
     }
     fs::remove_all(dir);
@@ -288,9 +305,9 @@ TEST_CASE("merging refuses overlapping or mismatched parts", "[sweep][shard]")
     auto runner = SweepRunner::create(specOf(mixedSpec()), seedScenario(), test::catalog());
     REQUIRE(runner);
     const fs::path dir = scratch("overlap");
-    std::ofstream(dir / "a", std::ios::binary) << runToText(*runner, SweepFormat::Csv, {0, 2});
-    std::ofstream(dir / "b", std::ios::binary) << runToText(*runner, SweepFormat::Csv, {0, 2});
-    std::ofstream(dir / "c", std::ios::binary) << runToText(*runner, SweepFormat::Jsonl, {1, 2});
+    writePart(*runner, SweepFormat::Csv, {0, 2}, dir / "a");
+    writePart(*runner, SweepFormat::Csv, {0, 2}, dir / "b");
+    writePart(*runner, SweepFormat::Jsonl, {1, 2}, dir / "c");
     auto twice = mergeSweepParts({dir / "a", dir / "b"});
     REQUIRE_FALSE(twice);
     CHECK(twice.error().message.find("is also in") != std::string::npos);
@@ -361,6 +378,7 @@ TEST_CASE("the sweep's Pareto front matches the front of all its rows", "[sweep]
     const std::string text = runToText(*runner, SweepFormat::Csv, {}, 2, &summary);
     const fs::path dir = scratch("pareto");
     std::ofstream(dir / "all.csv", std::ios::binary) << text;
+    REQUIRE(runner->partRecord({}, SweepFormat::Csv, summary).writeBeside(dir / "all.csv"));
     auto merged = mergeSweepParts({dir / "all.csv"});
     REQUIRE(merged);
     auto front = paretoRows(*merged, spec.objectives);

@@ -28,6 +28,29 @@ std::string shortCount(double n)
     return fmt::format("{:.0f}", n);
 }
 
+/** Returns \a bytes as "41 kB", "3.1 GB" (decimal units). */
+std::string byteSize(double bytes)
+{
+    static const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
+    std::size_t unit = 0;
+    while (bytes >= 1000.0 && unit + 1 < std::size(units)) {
+        bytes /= 1000.0;
+        ++unit;
+    }
+    if (unit > 0 && bytes < 10.0 && std::round(bytes * 10.0) != std::round(bytes) * 10.0)
+        return fmt::format("{:.1f} {}", bytes, units[unit]);
+    return fmt::format("{:.0f} {}", bytes, units[unit]);
+}
+
+/** "1234567" as "1,234,567". */
+std::string grouped(std::uint64_t n)
+{
+    std::string digits = std::to_string(n);
+    for (std::size_t at = digits.size(); at > 3; at -= 3)
+        digits.insert(at - 3, ",");
+    return digits;
+}
+
 std::string duration(double seconds)
 {
     if (!std::isfinite(seconds) || seconds < 0)
@@ -63,6 +86,8 @@ SweepCommand::SweepCommand(CLI::App& app)
     m_sweep->add_flag("--progress", m_progress,
                       "Show the progress bar even when stderr is not "
                       "a terminal");
+    m_sweep->add_flag("--force", m_force,
+                      "Run even above 1,000,000 variants per run or an estimated 2 GB of output");
 }
 
 CLI::App* SweepCommand::subcommand() const
@@ -72,14 +97,11 @@ CLI::App* SweepCommand::subcommand() const
 
 int SweepCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
 {
+    // SIGINT and SIGTERM stop the workers and remove the temporary output (exit 130, 143).
+    const SweepStopGuard stopGuard;
     if (!m_parts.empty())
         return mergeSweepShards({m_parts, m_output, m_spec, m_pareto, context.catalogDirectory},
                                 out, err);
-    auto spec = study::readSweepSpecFile(m_spec);
-    if (!spec) {
-        printSweepError(err, spec.error());
-        return ExitUsage;
-    }
     study::SweepShard shard;
     if (!m_shard.empty()) {
         auto parsedShard = study::SweepShard::parse(m_shard);
@@ -88,14 +110,61 @@ int SweepCommand::run(const CommandContext& context, std::ostream& out, std::ost
             return ExitUsage;
         }
         shard = *parsedShard;
+        if (m_output.empty()) {
+            err << "dctwin-cli: error: --shard needs -o FILE: the part's record (FILE.shard.json, "
+                   "which sweep-merge checks) is written beside it\n";
+            return ExitUsage;
+        }
+    }
+    // The grid is counted before any axis is expanded: a spec over the cap costs no memory.
+    study::SweepSpecLimits limits;
+    if (!m_force) {
+        limits.maxVariantsPerRun = maxVariantsWithoutForce;
+        limits.shards = static_cast<std::uint64_t>(shard.count);
+        limits.accepted = "at most " + grouped(maxVariantsWithoutForce) +
+                          " variants per run: fewer values, more shards (--shard i/N), or "
+                          "--force to run it anyway";
+    }
+    auto spec = study::readSweepSpecFile(m_spec, limits);
+    if (!spec) {
+        printSweepError(err, spec.error());
+        return ExitUsage;
     }
     auto runner = prepareSweepRunner(m_spec, *spec, context.catalogDirectory, err);
     if (!runner)
         return ExitUsage;
+    const auto format = m_format == "jsonl" ? study::SweepFormat::Jsonl : study::SweepFormat::Csv;
+
+    // What the run will write, said before it starts; over the cap it needs --force.
+    const auto [firstVariant, endVariant] = runner->shardRange(shard);
+    const std::uint64_t estimate = runner->estimateOutputBytes(format, shard);
+    const std::string what =
+        fmt::format("{} variants{}", grouped(endVariant - firstVariant),
+                    shard.count > 1 ? fmt::format(" (shard {} of {})", shard.toString(),
+                                                  grouped(runner->variantCount()))
+                                    : std::string());
+    const std::string size =
+        fmt::format("about {} of {}", byteSize(static_cast<double>(estimate)),
+                    format == study::SweepFormat::Jsonl ? "JSON lines" : "CSV");
+    if (!m_quiet)
+        err << "sweep: " << what << ", " << size << "\n";
+    if (!m_force && estimate > maxOutputBytesWithoutForce) {
+        printSweepError(err, Error{m_spec, "",
+                                   "the output would be " + size + " for " + what + ", more than " +
+                                       byteSize(static_cast<double>(maxOutputBytesWithoutForce)),
+                                   "fewer variants or metrics, more shards (--shard i/N), or "
+                                   "--force to run it anyway"});
+        return ExitUsage;
+    }
+    if (SweepStopGuard::stopped()) {
+        err << "dctwin-cli: stopped by " << SweepStopGuard::signalName() << "\n";
+        return SweepStopGuard::exitCode();
+    }
 
     study::SweepRunOptions options;
     options.shard = shard;
     options.threads = m_threads;
+    options.stop = [] { return SweepStopGuard::stopped(); };
     const bool bar = !m_quiet && (m_progress || ::isatty(STDERR_FILENO));
     const auto started = std::chrono::steady_clock::now();
     if (bar)
@@ -116,16 +185,37 @@ int SweepCommand::run(const CommandContext& context, std::ostream& out, std::ost
                                duration(left))
                 << std::flush;
         };
-    const auto format = m_format == "jsonl" ? study::SweepFormat::Jsonl : study::SweepFormat::Csv;
     study::SweepSummary summary;
-    auto written = writeSweepOutput(m_output, out, [&](std::ostream& stream) {
-        summary = runner->run(options, format, stream);
-    });
+    Result<void> written;
+    try {
+        written = writeSweepOutput(m_output, out, [&](std::ostream& stream) {
+            summary = runner->run(options, format, stream);
+            if (summary.stopped)
+                throw SweepOutputAbandoned{};
+        });
+    } catch (const SweepOutputAbandoned&) {
+        if (bar)
+            err << "\n";
+        err << "dctwin-cli: stopped by " << SweepStopGuard::signalName() << " after "
+            << grouped(summary.written) << " rows"
+            << (m_output.empty() ? std::string()
+                                 : "; " + m_output + " not written, its temporary file removed")
+            << "\n";
+        return SweepStopGuard::exitCode();
+    }
     if (bar)
         err << "\n";
     if (!written) {
         printSweepError(err, written.error());
         return ExitUsage;
+    }
+    if (!m_output.empty()) {
+        // Written once the output is whole: sweep-merge checks the part against it.
+        auto record = runner->partRecord(shard, format, summary).writeBeside(m_output);
+        if (!record) {
+            printSweepError(err, record.error());
+            return ExitUsage;
+        }
     }
     if (!m_pareto.empty()) {
         auto front = writeSweepOutput(m_pareto, out, [&](std::ostream& stream) {

@@ -7,12 +7,90 @@
 #include "dct/model/scenarioio.h"
 #include "dct/study/sweeprunner.h"
 
+#include <atomic>
+#include <csignal>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <ostream>
 #include <string>
 
 namespace dct::cli {
+
+/**
+ * Most variants one sweep run evaluates without --force: about the rows a spreadsheet opens
+ * (Excel holds 1,048,576 rows a sheet; Microsoft, "Excel specifications and limits"). More is a
+ * job for --shard over a cluster, or a deliberate --force.
+ */
+inline constexpr std::uint64_t maxVariantsWithoutForce = 1'000'000;
+/**
+ * Most bytes one sweep run writes without --force (estimated before it starts): 2 GB, a
+ * thousandfold the ~2 MB of the bundled example sweep, and a size that still fits in memory
+ * when a notebook loads it.
+ */
+inline constexpr std::uint64_t maxOutputBytesWithoutForce = 2'000'000'000;
+
+/** The signal (SIGINT, SIGTERM) that asked a running sweep or merge to stop; 0 when none. */
+inline std::atomic<int> sweepStopSignal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler stores to it");
+
+extern "C" inline void onSweepStopSignal(int signal)
+{
+    sweepStopSignal.store(signal);
+}
+
+/**
+ * While it lives, SIGINT and SIGTERM only set sweepStopSignal: the sweep stops its workers,
+ * the atomic writer removes its temporary file, and the command exits 128 + the signal (130,
+ * 143). A SIGINT that the caller ignores (a background job of a shell) stays ignored.
+ */
+class SweepStopGuard
+{
+public:
+    SweepStopGuard()
+    {
+        sweepStopSignal.store(0);
+        struct sigaction action = {};
+        action.sa_handler = onSweepStopSignal;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = 0;
+        for (std::size_t i = 0; i < 2; ++i) {
+            ::sigaction(signals[i], nullptr, &m_previous[i]);
+            m_installed[i] = !(signals[i] == SIGINT && m_previous[i].sa_handler == SIG_IGN);
+            if (m_installed[i])
+                ::sigaction(signals[i], &action, nullptr);
+        }
+    }
+    ~SweepStopGuard()
+    {
+        for (std::size_t i = 0; i < 2; ++i)
+            if (m_installed[i])
+                ::sigaction(signals[i], &m_previous[i], nullptr);
+    }
+    SweepStopGuard(const SweepStopGuard&) = delete;
+    SweepStopGuard& operator=(const SweepStopGuard&) = delete;
+
+    /** Returns true once a stop signal arrived. */
+    static bool stopped() { return sweepStopSignal.load() != 0; }
+    /** Returns the exit code of a stopped command: 128 + the signal. */
+    static int exitCode() { return 128 + sweepStopSignal.load(); }
+    /** Returns the signal's name. */
+    static const char* signalName()
+    {
+        return sweepStopSignal.load() == SIGTERM ? "SIGTERM" : "SIGINT";
+    }
+
+private:
+    static constexpr int signals[2] = {SIGINT, SIGTERM};
+    struct sigaction m_previous[2] = {};
+    bool m_installed[2] = {false, false};
+};
+
+/** Thrown inside writeSweepOutput's writer to abandon the output (its temporary file goes). */
+struct SweepOutputAbandoned
+{
+    std::optional<Error> error; ///< Why, or nothing when a stop signal asked for it.
+};
 
 /** Prints \a error to \a err as a dctwin-cli error line. */
 inline void printSweepError(std::ostream& err, const Error& error)
@@ -53,7 +131,10 @@ inline std::optional<study::SweepRunner> prepareSweepRunner(const std::string& s
     return std::move(*runner);
 }
 
-/** Writes the text that \a write produces to \a path atomically, or to \a out when it is empty. */
+/**
+ * Writes the text that \a write produces to \a path atomically, or to \a out when it is empty.
+ * \a write may throw SweepOutputAbandoned: nothing is left at \a path (the exception goes on).
+ */
 template <class F>
 Result<void> writeSweepOutput(const std::string& path, std::ostream& out, F&& write)
 {
@@ -62,7 +143,7 @@ Result<void> writeSweepOutput(const std::string& path, std::ostream& out, F&& wr
         return {};
     }
     // Beside the target, renamed at the end: a killed job leaves no half file that looks
-    // finished.
+    // finished, and the next run writing the target removes it.
     return writeFileAtomically(path, [&write](std::ostream& file) { write(file); });
 }
 

@@ -5,6 +5,9 @@
 #include "dct/model/resolvedscenario.h"
 #include "dct/solvers/evaluation.h"
 #include "dct/study/scenariopatcher.h"
+#include "dct/study/sweepcolumn.h"
+#include "dct/study/sweeppartrecord.h"
+#include "dct/study/sweepshard.h"
 #include "dct/study/sweepspec.h"
 
 #include <cstdint>
@@ -15,23 +18,6 @@
 
 namespace dct::study {
 
-/** Output format of sweep rows. */
-enum class SweepFormat
-{
-    Csv,  ///< A header line, then one line per variant.
-    Jsonl ///< One JSON object per line.
-};
-
-/** Part \a index (from 0) of \a count equal parts of a sweep, for array jobs. */
-struct SweepShard
-{
-    int index = 0;
-    int count = 1;
-
-    /** Parses "i/N" with 0 <= i < N. */
-    static Result<SweepShard> parse(const std::string& text);
-};
-
 /** How to run a sweep. */
 struct SweepRunOptions
 {
@@ -40,6 +26,11 @@ struct SweepRunOptions
     std::size_t chunkVariants = 256; ///< Variants a thread takes at a time.
     /** Called on the calling thread about every 100 ms and at the end: variants done, total. */
     std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+    /**
+     * Asked on the calling thread about every 100 ms and by the workers between chunks: when it
+     * returns true, the run stops early (SweepSummary::stopped) and its output is incomplete.
+     */
+    std::function<bool()> stop;
 };
 
 /** What a sweep run did. */
@@ -51,6 +42,9 @@ struct SweepSummary
     std::uint64_t filteredOut = 0; ///< Variants dropped by the filters.
     double seconds = 0.0;
     std::vector<std::string> paretoRows; ///< Rows of the Pareto front, by variant index.
+    bool stopped = false;                ///< SweepRunOptions::stop ended the run early.
+    std::uint64_t bytes = 0;             ///< Written, the CSV header included.
+    std::string checksum;                ///< SweepChecksum of what was written.
 };
 
 /** Evaluates one resolved scenario; evaluate() unless a test or benchmark passes another. */
@@ -77,8 +71,24 @@ public:
     std::pair<std::uint64_t, std::uint64_t> shardRange(const SweepShard& shard) const;
     /** Returns the metric keys written in each row. */
     const std::vector<std::string>& metricColumns() const { return m_metrics; }
+    /** Returns the columns of each row, in order. */
+    const std::vector<SweepColumn>& columns() const { return m_layout; }
     /** Returns the header line of \a format ("" for JSON lines). */
     std::string header(SweepFormat format) const;
+
+    /**
+     * Returns a hash of everything the rows depend on: the spec's axes, metrics, filters and
+     * objectives, the base scenario, the catalog and the model version (32 hex digits).
+     */
+    const std::string& specHash() const { return m_specHash; }
+    /**
+     * Returns about how many bytes run() writes for \a shard in \a format: the header, and
+     * the variants times the mean row of up to 64 variants evaluated across the shard.
+     */
+    std::uint64_t estimateOutputBytes(SweepFormat format, const SweepShard& shard) const;
+    /** Returns the record of the output that run() wrote for \a shard, as \a summary says. */
+    SweepPartRecord partRecord(const SweepShard& shard, SweepFormat format,
+                               const SweepSummary& summary) const;
 
     /** Returns the Pareto objectives, each with its goal (from the spec or the metric). */
     const std::vector<SweepObjective>& objectives() const { return m_spec.objectives; }
@@ -106,6 +116,33 @@ private:
                                        const model::Catalog* catalog,
                                        const model::ResolvedScenario* resolved,
                                        SweepEvaluator evaluator);
+    /** What one thread needs to evaluate variants: its copies of the bases, its results. */
+    struct Workspace
+    {
+        std::vector<model::ResolvedScenario> scenarios; ///< Per group, copied when first used.
+        std::vector<bool> copied;
+        std::vector<double> values;     ///< Per metric column.
+        std::vector<std::size_t> hints; ///< Where each column's metric was last time.
+        solvers::Evaluation evaluation; ///< Reused: its metrics keep their strings' storage.
+    };
+    enum class VariantOutcome
+    {
+        Ok,
+        Failed,
+        FilteredOut
+    };
+    Workspace workspace() const;
+    /** Sets the swept fields of variant \a index, evaluates it and reads its metric values. */
+    VariantOutcome evaluateVariant(std::uint64_t index, Workspace& w) const;
+
+    /** Appends the row of variant \a index to \a text (\a evaluation for the error message). */
+    void appendRow(std::string& text, bool jsonl, std::uint64_t index, bool ok,
+                   const std::vector<double>& values, const solvers::Evaluation& evaluation) const;
+    /** Returns the value number of axis \a a in variant \a index. */
+    std::size_t valueIndex(std::size_t a, std::uint64_t index) const
+    {
+        return static_cast<std::size_t>((index / m_axes[a].stride) % m_axes[a].csvText.size());
+    }
 
     SweepSpec m_spec;
     SweepEvaluator m_evaluate;
@@ -114,6 +151,9 @@ private:
     std::vector<model::ResolvedScenario> m_groups; ///< One per catalog-reference combination.
     std::vector<std::string> m_metrics;
     std::vector<Metric> m_columns;
+    std::vector<SweepColumn> m_layout;   ///< The columns of a row, in order.
+    std::vector<std::string> m_jsonKeys; ///< Per layout column: "\"key\":".
+    std::string m_specHash;
     std::vector<std::size_t> m_filterColumns;    ///< Column of each filter.
     std::vector<std::size_t> m_objectiveColumns; ///< Column of each objective.
     std::uint64_t m_variantCount = 0;

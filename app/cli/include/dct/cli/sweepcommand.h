@@ -34,6 +34,7 @@ private:
     unsigned m_threads = 0;
     bool m_quiet = false;
     bool m_progress = false;
+    bool m_force = false;
 };
 
 } // namespace dct::cli

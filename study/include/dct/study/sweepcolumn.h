@@ -1,0 +1,117 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dct::study {
+
+/** Output format of sweep rows. */
+enum class SweepFormat
+{
+    Csv,  ///< A header line, then one line per variant.
+    Jsonl ///< One JSON object per line.
+};
+
+/** What a column of sweep rows holds; decides how it is written and checked. */
+enum class SweepColumnRole
+{
+    Variant, ///< The variant index (an integer, ascending).
+    Axis,    ///< A swept field's value (JSON lines: in "values").
+    Status,  ///< "ok": 1/0 in CSV, true/false in JSON lines.
+    Metric   ///< A metric's value, empty (CSV) or absent (JSON lines) when the variant failed.
+};
+
+/** The kind of value a column holds, for checking parts before a merge. */
+enum class SweepValueType
+{
+    Integer, ///< Decimal digits.
+    Number,  ///< A number as to_chars writes it, or nan, inf, -inf (CSV) / null (JSON lines).
+    Flag,    ///< 1/0 (CSV) or true/false (JSON lines) for the status; true/false for an axis.
+    Text,    ///< Any text (a catalog id, an enum value).
+    Any      ///< Mixed values: not checked.
+};
+
+/**
+ * One column of sweep rows: its name (CSV header, JSON key), role and value type. The runner's
+ * column list is the one place that defines the rows; the writer, the CSV header, the part
+ * record and the merge's checks all follow it.
+ */
+struct SweepColumn
+{
+    std::string name;
+    SweepColumnRole role = SweepColumnRole::Metric;
+    SweepValueType type = SweepValueType::Number;
+    std::size_t source = 0; ///< The axis or metric number it comes from.
+};
+
+/** Returns the JSON object of a JSON-lines row that holds columns of \a role ("" at the top). */
+inline std::string_view jsonGroup(SweepColumnRole role)
+{
+    switch (role) {
+    case SweepColumnRole::Axis:
+        return "values";
+    case SweepColumnRole::Metric:
+        return "metrics";
+    case SweepColumnRole::Variant:
+    case SweepColumnRole::Status:
+        break;
+    }
+    return {};
+}
+
+/** Returns the name of \a role in part records. */
+inline std::string_view roleName(SweepColumnRole role)
+{
+    switch (role) {
+    case SweepColumnRole::Variant:
+        return "variant";
+    case SweepColumnRole::Axis:
+        return "axis";
+    case SweepColumnRole::Status:
+        return "status";
+    case SweepColumnRole::Metric:
+        break;
+    }
+    return "metric";
+}
+
+/** Returns the name of \a type in part records. */
+inline std::string_view typeName(SweepValueType type)
+{
+    switch (type) {
+    case SweepValueType::Integer:
+        return "integer";
+    case SweepValueType::Number:
+        return "number";
+    case SweepValueType::Flag:
+        return "flag";
+    case SweepValueType::Text:
+        return "text";
+    case SweepValueType::Any:
+        break;
+    }
+    return "any";
+}
+
+/** Returns the role named \a name, or nothing. */
+inline std::optional<SweepColumnRole> roleNamed(std::string_view name)
+{
+    for (const auto role : {SweepColumnRole::Variant, SweepColumnRole::Axis,
+                            SweepColumnRole::Status, SweepColumnRole::Metric})
+        if (roleName(role) == name)
+            return role;
+    return std::nullopt;
+}
+
+/** Returns the type named \a name, or nothing. */
+inline std::optional<SweepValueType> typeNamed(std::string_view name)
+{
+    for (const auto type : {SweepValueType::Integer, SweepValueType::Number, SweepValueType::Flag,
+                            SweepValueType::Text, SweepValueType::Any})
+        if (typeName(type) == name)
+            return type;
+    return std::nullopt;
+}
+
+} // namespace dct::study
