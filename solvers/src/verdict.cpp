@@ -76,6 +76,26 @@ bool breaksConstraint(const Diagnostic& diagnostic)
            kConstraintCodes.end();
 }
 
+Feasibility feasibilityOf(const Diagnostics& diagnostics)
+{
+    bool warned = false;
+    for (const auto& d : diagnostics) {
+        if (breaksConstraint(d))
+            return Feasibility::Infeasible;
+        warned |= d.severity == Severity::Warning;
+    }
+    return warned ? Feasibility::FeasibleWithWarnings : Feasibility::Feasible;
+}
+
+bool isFeasibilityKey(std::string_view key)
+{
+    for (const auto f :
+         {Feasibility::Feasible, Feasibility::FeasibleWithWarnings, Feasibility::Infeasible})
+        if (key == feasibilityKey(f))
+            return true;
+    return false;
+}
+
 Verdict assessVerdict(const Diagnostics& diagnostics)
 {
     Verdict verdict;

@@ -1,6 +1,7 @@
 #include "dct/study/sweepmerge.h"
 
 #include "dct/model/textformat.h"
+#include "dct/solvers/verdict.h"
 #include "dct/study/paretofront.h"
 #include "dct/study/sweepchecksum.h"
 
@@ -219,6 +220,12 @@ private:
                 if (v != "1" && v != "0")
                     return fail(number, where() + ": '" + v + "' is not 1 or 0");
                 continue;
+            case SweepColumnRole::Verdict:
+                if (!solvers::isFeasibilityKey(v))
+                    return fail(number, where() + ": '" + v +
+                                            "' is not feasible, feasible_with_warnings or "
+                                            "infeasible");
+                continue;
             case SweepColumnRole::Metric:
                 if (!ok) {
                     if (!v.empty())
@@ -324,6 +331,10 @@ private:
             if (c.role == SweepColumnRole::Variant)
                 if (auto r = variant(value->get<std::uint64_t>(), number); !r)
                     return r;
+            if (c.role == SweepColumnRole::Verdict &&
+                !solvers::isFeasibilityKey(value->get<std::string>()))
+                return fail(number, where() + ": " + value->dump() +
+                                        " is not feasible, feasible_with_warnings or infeasible");
         }
         if (!ok) {
             const auto error = j.find("error");
@@ -507,7 +518,8 @@ std::string MergedSweep::text() const
 }
 
 Result<std::vector<std::string>> paretoRows(const MergedSweep& merged,
-                                            const std::vector<SweepObjective>& objectives)
+                                            const std::vector<SweepObjective>& objectives,
+                                            bool includeInfeasible)
 {
     std::vector<std::vector<double>> points;
     std::vector<bool> minimize;
@@ -515,10 +527,13 @@ Result<std::vector<std::string>> paretoRows(const MergedSweep& merged,
         minimize.push_back(o.minimize);
     std::vector<std::size_t> columns;
     std::size_t okColumn = 0;
+    std::size_t verdictColumn = 0;
     if (merged.format == SweepFormat::Csv) {
         const auto names = csvFields(merged.header);
         okColumn =
             static_cast<std::size_t>(std::find(names.begin(), names.end(), "ok") - names.begin());
+        verdictColumn = static_cast<std::size_t>(std::find(names.begin(), names.end(), "verdict") -
+                                                 names.begin());
         for (const auto& o : objectives) {
             const auto it = std::find(names.begin(), names.end(), o.metric);
             if (it == names.end())
@@ -534,7 +549,10 @@ Result<std::vector<std::string>> paretoRows(const MergedSweep& merged,
         std::vector<double> point;
         if (merged.format == SweepFormat::Csv) {
             const auto fields = csvFields(line);
-            const bool ok = okColumn < fields.size() && fields[okColumn] == "1";
+            // A failed row, or an infeasible one (unless asked for), is off the front.
+            const bool ok = okColumn < fields.size() && fields[okColumn] == "1" &&
+                            (includeInfeasible || verdictColumn >= fields.size() ||
+                             fields[verdictColumn] != "infeasible");
             for (const std::size_t c : columns) {
                 double v = missing;
                 if (ok && c < fields.size() && isNumberText(fields[c]) && fields[c] != "nan")
@@ -544,7 +562,8 @@ Result<std::vector<std::string>> paretoRows(const MergedSweep& merged,
         } else {
             const auto shallow = [](int depth, json::parse_event_t, json&) { return depth <= 2; };
             const json j = json::parse(line, shallow, false);
-            const bool ok = j.is_object() && j.value("ok", false) == true;
+            const bool ok = j.is_object() && j.value("ok", false) == true &&
+                            (includeInfeasible || j.value("verdict", "") != "infeasible");
             const auto metrics = ok ? j.find("metrics") : j.end();
             const bool hasMetrics = ok && metrics != j.end() && metrics->is_object();
             for (const auto& o : objectives) {

@@ -6,6 +6,7 @@
 #include "dct/model/textformat.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/modelversion.h"
+#include "dct/solvers/verdict.h"
 #include "dct/study/paretofront.h"
 #include "dct/study/sweepchecksum.h"
 
@@ -284,6 +285,7 @@ Result<SweepRunner> SweepRunner::prepare(const SweepSpec& spec, const model::Sce
         r.m_layout.push_back(
             {spec.axes[a].pointer, SweepColumnRole::Axis, axisType(spec.axes[a].values), a});
     r.m_layout.push_back({"ok", SweepColumnRole::Status, SweepValueType::Flag, 0});
+    r.m_layout.push_back({"verdict", SweepColumnRole::Verdict, SweepValueType::Text, 0});
     for (std::size_t c = 0; c < r.m_metrics.size(); ++c)
         r.m_layout.push_back({r.m_metrics[c], SweepColumnRole::Metric, SweepValueType::Number, c});
     for (const auto& column : r.m_layout)
@@ -298,6 +300,8 @@ Result<SweepRunner> SweepRunner::prepare(const SweepSpec& spec, const model::Sce
         canonical["filters"].push_back({f.metric, f.minimum, f.maximum});
     for (const auto& o : r.m_spec.objectives)
         canonical["pareto"].push_back({o.metric, o.minimize});
+    canonical["feasible_only"] = spec.feasibleOnly;
+    canonical["pareto_include_infeasible"] = spec.paretoIncludeInfeasible;
     canonical["base"] = model::writeScenario(base ? *base : resolved->scenario);
     canonical["catalog"] = catalog ? model::catalogFingerprint(*catalog) : "resolved";
     canonical["model"] = solvers::modelVersion;
@@ -352,7 +356,10 @@ SweepRunner::VariantOutcome SweepRunner::evaluateVariant(std::uint64_t index, Wo
     else
         e = m_evaluate(scenario);
     if (!e.ok())
-        return VariantOutcome::Failed;
+        return m_spec.feasibleOnly ? VariantOutcome::FilteredOut : VariantOutcome::Failed;
+    if (m_spec.feasibleOnly &&
+        solvers::feasibilityOf(e.diagnostics) == solvers::Feasibility::Infeasible)
+        return VariantOutcome::FilteredOut;
     for (std::size_t c = 0; c < m_columns.size(); ++c) {
         const std::size_t at = findMetric(e.metrics, m_columns[c].key, w.hints[c]);
         if (at != std::string::npos)
@@ -398,6 +405,9 @@ void SweepRunner::appendRow(std::string& text, bool jsonl, std::uint64_t index, 
                 break;
             case SweepColumnRole::Status:
                 text += ok ? '1' : '0';
+                break;
+            case SweepColumnRole::Verdict:
+                text += solvers::feasibilityKey(solvers::feasibilityOf(evaluation.diagnostics));
                 break;
             case SweepColumnRole::Metric:
                 if (ok)
@@ -446,6 +456,11 @@ void SweepRunner::appendRow(std::string& text, bool jsonl, std::uint64_t index, 
             break;
         case SweepColumnRole::Status:
             text += ok ? "true" : "false";
+            break;
+        case SweepColumnRole::Verdict:
+            text += '"';
+            text += solvers::feasibilityKey(solvers::feasibilityOf(evaluation.diagnostics));
+            text += '"';
             break;
         case SweepColumnRole::Metric:
             appendNumber(text, values[column.source], true);
@@ -581,7 +596,10 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
                 const std::size_t rowStart = text.size();
                 appendRow(text, jsonl, index, ok, values, e);
                 ++result.written;
-                if (pareto && ok) {
+                // Infeasible designs stay off the front unless the spec asks for them.
+                if (pareto && ok &&
+                    (m_spec.paretoIncludeInfeasible ||
+                     solvers::feasibilityOf(e.diagnostics) != solvers::Feasibility::Infeasible)) {
                     Candidate candidate;
                     for (const std::size_t c : m_objectiveColumns)
                         candidate.objectives.push_back(values[c]);

@@ -237,12 +237,14 @@ Result<SweepSpec> parseSweepSpec(const json& j, const std::string& file,
     if (!j.is_object())
         return r.error("", "a sweep spec must be a JSON object",
                        "{\"base\": \"scenario.json\", \"axes\": [...]}");
-    static const std::vector<std::string> keys = {"base",    "axes",   "fields",      "metrics",
-                                                  "filters", "pareto", "description", "name"};
+    static const std::vector<std::string> keys = {"base",        "axes",    "fields",
+                                                  "metrics",     "filters", "pareto",
+                                                  "description", "name",    "feasible_only"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
-            return r.error("/" + it.key(), "unknown key '" + it.key() + "'",
-                           "base, axes, fields, metrics, filters, pareto, name, description");
+            return r.error(
+                "/" + it.key(), "unknown key '" + it.key() + "'",
+                "base, axes, fields, metrics, filters, feasible_only, pareto, name, description");
     if (!j.contains("base") || !j["base"].is_string())
         return r.error("/base", "missing the base scenario", "a scenario file path (string)");
     spec.base = j["base"].get<std::string>();
@@ -362,8 +364,20 @@ Result<SweepSpec> parseSweepSpec(const json& j, const std::string& file,
             spec.filters.push_back(filter);
         }
     }
+    if (j.contains("feasible_only")) {
+        if (!j["feasible_only"].is_boolean())
+            return r.error("/feasible_only", "expected true or false",
+                           "true to drop the infeasible variants");
+        spec.feasibleOnly = j["feasible_only"].get<bool>();
+    }
     if (j.contains("pareto")) {
         const json& p = j["pareto"];
+        if (p.is_object() && p.contains("include_infeasible")) {
+            if (!p["include_infeasible"].is_boolean())
+                return r.error("/pareto/include_infeasible", "expected true or false",
+                               "true to let infeasible variants onto the front");
+            spec.paretoIncludeInfeasible = p["include_infeasible"].get<bool>();
+        }
         const json& list = p.is_object() && p.contains("objectives") ? p["objectives"] : p;
         const std::string base = p.is_object() ? "/pareto/objectives" : "/pareto";
         if (!list.is_array() || list.size() < 2)

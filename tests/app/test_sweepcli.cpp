@@ -82,13 +82,13 @@ TEST_CASE("sweep prints its variant count and output estimate before it runs", "
     const CliRun r = runCli({"sweep", exampleSpec(), "-o", out});
     INFO(r.err);
     REQUIRE(r.code == cli::ExitOk);
-    CHECK_THAT(r.err, Catch::StartsWith("sweep: 300 variants, about "));
+    CHECK_THAT(r.err, Catch::StartsWith("sweep: 120 variants, about "));
     CHECK_THAT(r.err, Catch::Contains(" kB of CSV\n"));
     CHECK(fs::exists(out + ".shard.json"));
     const CliRun shard =
         runCli({"sweep", exampleSpec(), "-f", "jsonl", "--shard", "1/3", "-o", out});
     CHECK(shard.code == cli::ExitOk);
-    CHECK_THAT(shard.err, Catch::StartsWith("sweep: 100 variants (shard 1/3 of 300), about "));
+    CHECK_THAT(shard.err, Catch::StartsWith("sweep: 40 variants (shard 1/3 of 120), about "));
     CHECK_THAT(shard.err, Catch::Contains("kB of JSON lines\n"));
     const CliRun quiet = runCli({"sweep", exampleSpec(), "-q", "-o", out});
     CHECK(quiet.err.empty());

@@ -393,7 +393,8 @@ TEST_CASE("the sweep's Pareto front matches the front of all its rows", "[sweep]
         std::string field;
         while (std::getline(ss, field, ','))
             fields.push_back(field);
-        pointsOnFront.emplace_back(std::stod(fields[4]), std::stod(fields[5]));
+        // variant, node count, mfu, ok, verdict, cost, days
+        pointsOnFront.emplace_back(std::stod(fields[5]), std::stod(fields[6]));
     }
     std::sort(pointsOnFront.begin(), pointsOnFront.end());
     for (std::size_t i = 1; i < pointsOnFront.size(); ++i)
@@ -424,4 +425,57 @@ TEST_CASE("an objective without a goal goes the way its metric declares", "[swee
     auto refused = SweepRunner::create(neither, seedResolved());
     REQUIRE_FALSE(refused);
     CHECK(refused.error().path == "/pareto/0/goal");
+}
+
+TEST_CASE("sweep rows carry the verdict and infeasible designs stay off the Pareto front",
+          "[sweep][verdict]")
+{
+    // The seed cluster in 50 kW racks under CRAC air: 5 nodes a rack breathe 49 C air, above
+    // the nodes' 35 C (infeasible); the D2C variant is fine.
+    json j = {{"base", (test::dataDir() / "examples" / "seed-h100-dallas-d2c.json").string()},
+              {"axes",
+               {{{"field", "/cooling/system"}, {"values", {"crac-air", "d2c-rdhx"}}},
+                {{"field", "/facility/rack_power_limit_kw"}, {"values", {50}}}}},
+              {"metrics", {"cost.tco_usd_per_year", "cooling.pue"}},
+              {"pareto",
+               {{{"metric", "cost.tco_usd_per_year"}, {"goal", "minimize"}},
+                {{"metric", "cooling.pue"}, {"goal", "maximize"}}}}};
+    auto runner = SweepRunner::create(specOf(j), seedScenario(), test::catalog());
+    REQUIRE(runner);
+    SweepSummary summary;
+    const std::string text = runToText(*runner, SweepFormat::Csv, {}, 1, &summary);
+    std::istringstream lines(text);
+    std::string header, air, liquid;
+    std::getline(lines, header);
+    std::getline(lines, air);
+    std::getline(lines, liquid);
+    CHECK_THAT(header, Catch::Contains(",ok,verdict,"));
+    CHECK_THAT(air, Catch::Contains(",1,infeasible,"));
+    CHECK_THAT(liquid, Catch::Contains(",1,feasible"));
+    // Maximizing PUE would put the air hall on the front; being infeasible keeps it off.
+    REQUIRE(summary.paretoRows.size() == 1);
+    CHECK_THAT(summary.paretoRows[0], Catch::Contains("d2c-rdhx"));
+
+    // Asked for, infeasible variants join the front; feasible_only drops them from the rows.
+    j["pareto"] = {{"objectives", j["pareto"]}, {"include_infeasible", true}};
+    auto with = SweepRunner::create(specOf(j), seedScenario(), test::catalog());
+    REQUIRE(with);
+    SweepSummary withSummary;
+    runToText(*with, SweepFormat::Csv, {}, 1, &withSummary);
+    CHECK(withSummary.paretoRows.size() == 2);
+    j["feasible_only"] = true;
+    auto only = SweepRunner::create(specOf(j), seedScenario(), test::catalog());
+    REQUIRE(only);
+    SweepSummary onlySummary;
+    const std::string kept = runToText(*only, SweepFormat::Jsonl, {}, 1, &onlySummary);
+    CHECK(onlySummary.written == 1);
+    CHECK(onlySummary.filteredOut == 1);
+    CHECK_THAT(kept, Catch::Contains("\"verdict\":\"feasible") &&
+                         !Catch::Contains("\"verdict\":\"infeasible\""));
+    // A wrong type for the option is an error at its path.
+    json bad = j;
+    bad["feasible_only"] = "yes";
+    auto refused = parseSweepSpec(bad, "spec.json");
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().path == "/feasible_only");
 }

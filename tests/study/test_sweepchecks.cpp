@@ -216,29 +216,33 @@ TEST_CASE("the columns are defined once: header, rows and record follow them", "
 {
     const SweepRunner runner = syntheticRunner();
     const auto& columns = runner.columns();
-    REQUIRE(columns.size() == 7);
+    REQUIRE(columns.size() == 8);
     CHECK(columns[0].role == SweepColumnRole::Variant);
     CHECK(columns[1].type == SweepValueType::Number);
     CHECK(columns[3].name == "/workload/precision");
     CHECK(columns[3].type == SweepValueType::Text);
     CHECK(columns[4].name == "ok");
-    CHECK(columns[6].name == "compute.days");
+    CHECK(columns[5].name == "verdict");
+    CHECK(columns[5].role == SweepColumnRole::Verdict);
+    CHECK(columns[7].name == "compute.days");
     CHECK(runner.header(SweepFormat::Csv) ==
-          "variant,/compute/node_count,/workload/mfu,/workload/precision,ok,cost.usd,"
+          "variant,/compute/node_count,/workload/mfu,/workload/precision,ok,verdict,cost.usd,"
           "compute.days\n");
     const std::string rows = runToText(runner, SweepFormat::Jsonl, {});
     const auto lines = linesOf(rows);
     REQUIRE(lines.size() == 72);
     CHECK(lines[0] == "{\"variant\":0,\"values\":{\"/compute/node_count\":1,\"/workload/mfu\":0.3,"
-                      "\"/workload/precision\":\"bf16\"},\"ok\":true,\"metrics\":{\"cost.usd\":40,"
+                      "\"/workload/precision\":\"bf16\"},\"ok\":true,\"verdict\":\"feasible\","
+                      "\"metrics\":{\"cost.usd\":40,"
                       "\"compute.days\":3333.3333333333335}}");
     // Node count 3 fails: no metrics, and the error.
     CHECK(lines[12] ==
           "{\"variant\":12,\"values\":{\"/compute/node_count\":3,\"/workload/mfu\":0.3,"
-          "\"/workload/precision\":\"bf16\"},\"ok\":false,\"metrics\":{},\"error\":"
+          "\"/workload/precision\":\"bf16\"},\"ok\":false,\"verdict\":\"infeasible\","
+          "\"metrics\":{},\"error\":"
           "\"/compute/node_count: three nodes fail here\"}");
     const auto csv = linesOf(runToText(runner, SweepFormat::Csv, {}));
-    CHECK(csv[13] == "12,3,0.3,bf16,0,,");
+    CHECK(csv[13] == "12,3,0.3,bf16,0,infeasible,,");
 }
 
 TEST_CASE("the output estimate is close to what a run writes", "[sweep][estimate]")
@@ -330,11 +334,11 @@ TEST_CASE("merging refuses every damaged or foreign part, naming the file and li
          "line 25", "no newline"},
         {"last column missing", SweepFormat::Csv, 1,
          editLines([](auto& lines) { lines.back().erase(lines.back().rfind(',')); }), "line 25",
-         "6 columns, expected 7"},
+         "7 columns, expected 8"},
         {"too few columns", SweepFormat::Csv, 0,
-         editLines([](auto& lines) { lines[2] = "1,1,0.4"; }), "line 3", "3 columns, expected 7"},
+         editLines([](auto& lines) { lines[2] = "1,1,0.4"; }), "line 3", "3 columns, expected 8"},
         {"too many columns", SweepFormat::Csv, 2, editLines([](auto& lines) { lines[4] += ",9"; }),
-         "line 5", "8 columns, expected 7"},
+         "line 5", "9 columns, expected 8"},
         {"a metric that is not a number", SweepFormat::Csv, 0, editLines([](auto& lines) {
              lines[1].replace(lines[1].rfind(','), std::string::npos, ",12abc");
          }),
@@ -368,7 +372,7 @@ TEST_CASE("merging refuses every damaged or foreign part, naming the file and li
         {"a row without metrics", SweepFormat::Jsonl, 0, editLines([](auto& lines) {
              lines[1] =
                  "{\"variant\":1,\"values\":{\"/compute/node_count\":1,\"/workload/mfu\":0.4,"
-                 "\"/workload/precision\":\"bf16\"},\"ok\":true}";
+                 "\"/workload/precision\":\"bf16\"},\"ok\":true,\"verdict\":\"feasible\"}";
          }),
          "line 2", "\"metrics\" is missing"},
         {"an invalid JSON line", SweepFormat::Jsonl, 1,
@@ -380,7 +384,7 @@ TEST_CASE("merging refuses every damaged or foreign part, naming the file and li
          "line 1", "is not number"},
         {"an extra member", SweepFormat::Jsonl, 2,
          editLines([](auto& lines) { lines[0].insert(1, "\"extra\":1,"); }), "line 1",
-         "5 members, expected 4"},
+         "6 members, expected 5"},
         {"a nested bomb", SweepFormat::Jsonl, 0, editLines([](auto& lines) {
              lines[0] = std::string(100000, '[') + std::string(100000, ']');
          }),

@@ -83,6 +83,8 @@ SweepCommand::SweepCommand(CLI::App& app)
     m_sweep->add_option("--merge", m_parts,
                         "Instead of running, join these shard outputs (as sweep-merge)");
     m_sweep->add_flag("-q,--quiet", m_quiet, "No progress bar and no summary");
+    m_sweep->add_flag("--feasible-only", m_feasibleOnly,
+                      "Leave out infeasible variants (as \"feasible_only\": true in the spec)");
     m_sweep->add_flag("--progress", m_progress,
                       "Show the progress bar even when stderr is not "
                       "a terminal");
@@ -130,6 +132,8 @@ int SweepCommand::run(const CommandContext& context, std::ostream& out, std::ost
         printSweepError(err, spec.error());
         return ExitUsage;
     }
+    if (m_feasibleOnly)
+        spec->feasibleOnly = true;
     auto runner = prepareSweepRunner(m_spec, *spec, context.catalogDirectory, err);
     if (!runner)
         return ExitUsage;

@@ -89,7 +89,7 @@ int mergeSweepShards(const SweepMergeRequest& request, std::ostream& out, std::o
         }
     }
     if (!request.pareto.empty()) {
-        auto front = study::paretoRows(*merged, objectives);
+        auto front = study::paretoRows(*merged, objectives, spec && spec->paretoIncludeInfeasible);
         if (!front) {
             Error error = front.error();
             error.file = request.spec;

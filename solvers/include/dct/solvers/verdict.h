@@ -3,6 +3,7 @@
 #include "dct/model/diagnostics.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dct::solvers {
@@ -37,6 +38,12 @@ struct Verdict
  * Evaluation goes on past these, so their figures stay visible.
  */
 bool breaksConstraint(const Diagnostic& diagnostic);
+
+/** Returns the feasibility \a diagnostics come to, without collecting the reasons (sweeps). */
+Feasibility feasibilityOf(const Diagnostics& diagnostics);
+
+/** Returns true when \a key is one of the keys feasibilityKey() returns. */
+bool isFeasibilityKey(std::string_view key);
 
 /** Returns the verdict that \a diagnostics (of reading, resolving and evaluating) come to. */
 Verdict assessVerdict(const Diagnostics& diagnostics);

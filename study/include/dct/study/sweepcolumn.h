@@ -19,6 +19,7 @@ enum class SweepColumnRole
     Variant, ///< The variant index (an integer, ascending).
     Axis,    ///< A swept field's value (JSON lines: in "values").
     Status,  ///< "ok": 1/0 in CSV, true/false in JSON lines.
+    Verdict, ///< "verdict": feasible, feasible_with_warnings or infeasible.
     Metric   ///< A metric's value, empty (CSV) or absent (JSON lines) when the variant failed.
 };
 
@@ -55,6 +56,7 @@ inline std::string_view jsonGroup(SweepColumnRole role)
         return "metrics";
     case SweepColumnRole::Variant:
     case SweepColumnRole::Status:
+    case SweepColumnRole::Verdict:
         break;
     }
     return {};
@@ -70,6 +72,8 @@ inline std::string_view roleName(SweepColumnRole role)
         return "axis";
     case SweepColumnRole::Status:
         return "status";
+    case SweepColumnRole::Verdict:
+        return "verdict";
     case SweepColumnRole::Metric:
         break;
     }
@@ -97,8 +101,9 @@ inline std::string_view typeName(SweepValueType type)
 /** Returns the role named \a name, or nothing. */
 inline std::optional<SweepColumnRole> roleNamed(std::string_view name)
 {
-    for (const auto role : {SweepColumnRole::Variant, SweepColumnRole::Axis,
-                            SweepColumnRole::Status, SweepColumnRole::Metric})
+    for (const auto role :
+         {SweepColumnRole::Variant, SweepColumnRole::Axis, SweepColumnRole::Status,
+          SweepColumnRole::Verdict, SweepColumnRole::Metric})
         if (roleName(role) == name)
             return role;
     return std::nullopt;

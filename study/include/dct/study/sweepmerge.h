@@ -52,8 +52,10 @@ struct MergedSweep
 Result<MergedSweep> mergeSweepParts(const std::vector<std::filesystem::path>& parts);
 
 /** Returns the rows of \a merged on the Pareto front of \a objectives, in variant order. Rows
- *  whose objectives are missing or not numbers are not on it. */
+ *  whose objectives are missing or not numbers are not on it, nor infeasible rows unless
+ *  \a includeInfeasible. */
 Result<std::vector<std::string>> paretoRows(const MergedSweep& merged,
-                                            const std::vector<SweepObjective>& objectives);
+                                            const std::vector<SweepObjective>& objectives,
+                                            bool includeInfeasible = false);
 
 } // namespace dct::study

@@ -67,6 +67,8 @@ struct SweepSpec
     std::vector<std::string> metrics; ///< Metrics to write; empty means all.
     std::vector<SweepFilter> filters;
     std::vector<SweepObjective> objectives;
+    bool feasibleOnly = false;            ///< Drop infeasible variants ("feasible_only").
+    bool paretoIncludeInfeasible = false; ///< Infeasible variants may join the front.
 
     /** Returns the number of variants: the product of the axis sizes. */
     std::uint64_t variantCount() const;

@@ -33,6 +33,7 @@ private:
     std::vector<std::string> m_parts;
     unsigned m_threads = 0;
     bool m_quiet = false;
+    bool m_feasibleOnly = false;
     bool m_progress = false;
     bool m_force = false;
 };
