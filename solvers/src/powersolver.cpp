@@ -10,6 +10,12 @@ namespace dct::solvers {
 
 namespace {
 
+/** Returns "1 node" or "n nodes". */
+std::string nodesText(int n)
+{
+    return std::to_string(n) + (n == 1 ? " node" : " nodes");
+}
+
 /**
  * Exponent of GPU dynamic power in the clock factor. CMOS dynamic power is C V^2 f (Weste and
  * Harris, "CMOS VLSI Design", 4th ed., ch. 5); with the voltage fixed it is linear in f, with the
@@ -136,19 +142,19 @@ PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
                 "a cooling system with max_rack_kw >= " + num(out.nodeDesignPowerKw) + " kW",
                 "node-over-cooling-capacity");
         else
-            diagnostics->warning(
-                "/cooling/system",
-                what + "; rack_layout 'dense' keeps " + num(out.nodesPerRack) +
-                    " nodes per rack, so hot air recirculates to the inlets",
-                "set /facility/rack_layout to \"spread\" (" +
-                    num(std::max(1, out.nodesPerRackByCooling)) +
-                    " nodes per rack) or choose a cooling system with max_rack_kw >= " +
-                    num(out.rackDesignPowerKw),
-                "rack-over-capacity");
+            diagnostics->warning("/cooling/system",
+                                 what + "; rack_layout 'dense' keeps " +
+                                     nodesText(out.nodesPerRack) +
+                                     " per rack, so hot air recirculates to the inlets",
+                                 "set /facility/rack_layout to \"spread\" (" +
+                                     nodesText(std::max(1, out.nodesPerRackByCooling)) +
+                                     " per rack) or choose a cooling system with max_rack_kw >= " +
+                                     num(out.rackDesignPowerKw),
+                                 "rack-over-capacity");
     } else if (diagnostics && spread && out.rackLimit == "cooling") {
         diagnostics->note("/facility/rack_layout",
-                          "rack_layout 'spread': " + num(out.nodesPerRack) +
-                              " nodes per rack instead of " + num(dense) + " to stay within the " +
+                          "rack_layout 'spread': " + nodesText(out.nodesPerRack) +
+                              " per rack instead of " + num(dense) + " to stay within the " +
                               num(capacityKw) + " kW that '" + r.cooling.id + "' removes; " +
                               num(out.racks) + " racks",
                           "a cooling system of higher max_rack_kw packs more nodes per rack",

@@ -23,6 +23,12 @@ using nlohmann::json;
 
 namespace {
 
+/** As eval: a design evaluated without error and not infeasible. */
+bool feasibleOk(const solvers::Evaluation& e)
+{
+    return e.ok() && e.verdict().feasibility != solvers::Feasibility::Infeasible;
+}
+
 void printError(std::ostream& err, const Error& error)
 {
     err << "dctwin-cli: error: " << error.toString() << "\n";
@@ -318,8 +324,13 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
         if (cached->has_value()) {
             err << m_name << ": version " << version->version << ": cached result\n";
             out << **cached << "\n";
-            return json::parse(**cached, nullptr, false).value("ok", true) ? ExitOk
-                                                                           : ExitEvaluation;
+            // As eval: an error or an infeasible design exits 1.
+            const json result = json::parse(**cached, nullptr, false);
+            const bool feasible =
+                result.is_object() && result.value("ok", true) &&
+                !(result.contains("verdict") && result["verdict"].is_object() &&
+                  result["verdict"].value("feasibility", "") == "infeasible");
+            return feasible ? ExitOk : ExitEvaluation;
         }
         const std::string label = "store:" + m_name + "@" + std::to_string(version->version);
         solvers::DocumentEvaluation document =
@@ -336,14 +347,14 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
             err << m_name << ": version " << version->version
                 << ": result not cached (the store is read-only)\n";
             out << result << "\n";
-            return e.ok() ? ExitOk : ExitEvaluation;
+            return feasibleOk(e) ? ExitOk : ExitEvaluation;
         }
         if (auto r = store.storeEvaluation(m_name, version->version, hash, solvers::modelVersion,
                                            result);
             !r)
             return fail(r.error());
         out << result << "\n";
-        return e.ok() ? ExitOk : ExitEvaluation;
+        return feasibleOk(e) ? ExitOk : ExitEvaluation;
     }
     return ExitUsage;
 }
