@@ -4,6 +4,7 @@
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
 #include "dct/model/catalog.h"
+#include "dct/model/textformat.h"
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/metricsection.h"
@@ -81,7 +82,7 @@ std::string signedText(const std::optional<double>& v, const char* suffix = "")
 
 std::string scenarioTitle(const ComparedScenario& s)
 {
-    return s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName;
+    return printableText(s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName);
 }
 
 } // namespace
@@ -92,7 +93,7 @@ std::string comparisonTable(const std::vector<ComparedScenario>& scenarios)
     std::string out;
     for (std::size_t s = 0; s < scenarios.size(); ++s)
         out += fmt::format("[{}] {} ({})\n", static_cast<char>('A' + std::min<std::size_t>(s, 25)),
-                           scenarioTitle(scenarios[s]), scenarios[s].file);
+                           scenarioTitle(scenarios[s]), printableText(scenarios[s].file));
     std::size_t labelWidth = 6;
     for (const auto& row : table)
         labelWidth = std::max(labelWidth, row.label.size() + row.unit.size() + 3);

@@ -13,9 +13,9 @@ using nlohmann::json;
 
 std::string evaluationTable(const solvers::Evaluation& e, const std::string& file)
 {
-    std::string out =
-        fmt::format("Scenario: {}{}\n", e.scenarioName.empty() ? "(unnamed)" : e.scenarioName,
-                    file.empty() ? "" : "  [" + file + "]");
+    std::string out = fmt::format(
+        "Scenario: {}{}\n", e.scenarioName.empty() ? "(unnamed)" : printableText(e.scenarioName),
+        file.empty() ? "" : "  [" + printableText(file) + "]");
     std::size_t labelWidth = 10;
     for (const auto& m : e.metrics)
         labelWidth = std::max(labelWidth, m.label.size());
