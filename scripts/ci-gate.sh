@@ -7,6 +7,8 @@
 #   asan     the asan preset (ASan + UBSan + LeakSanitizer) and its tests (build-asan/)
 #   format   clang-format --dry-run --Werror on every tracked .cpp/.h (scripts/check-format.sh)
 #   package  the .deb from build/ (cpack), installed with apt-get and run from /usr/bin
+#   fuzz     libFuzzer on the readers of user files, DCT_FUZZ_SECONDS (default 60) per target
+#            (scripts/fuzz.sh: clang, build-fuzz/; the working corpus is kept there)
 # Usage: scripts/ci-gate.sh NAME [NAME...]; prints the time each gate takes; exits 1 if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -77,13 +79,18 @@ gate_package() {
     return $status
 }
 
+gate_fuzz() {
+    ./scripts/setup.sh --packages-only || return 1
+    ./scripts/fuzz.sh "${DCT_FUZZ_SECONDS:-60}" # installs clang and its runtime if missing
+}
+
 if [ $# -eq 0 ]; then
-    echo "usage: $0 test|dev|asan|format|package [...]" >&2
+    echo "usage: $0 test|dev|asan|format|package|fuzz [...]" >&2
     exit 2
 fi
 for name in "$@"; do
     if ! declare -F "gate_$name" >/dev/null; then
-        echo "ci: unknown gate '$name' (test, dev, asan, format, package)" >&2
+        echo "ci: unknown gate '$name' (test, dev, asan, format, package, fuzz)" >&2
         exit 2
     fi
 done

@@ -1,5 +1,7 @@
 #include "dct/model/catalog.h"
 
+#include "dct/model/jsonread.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -98,18 +100,11 @@ Result<void> loadShelf(const std::filesystem::path& directory, const char* fileN
     const std::filesystem::path path = directory / fileName;
     const std::string file = path.string();
     shelf.file = file;
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return makeError(file, "", "cannot open the catalog file",
-                         std::string("a readable ") + fileName + " in the catalog folder");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    json document;
-    try {
-        document = json::parse(buffer.str());
-    } catch (const json::parse_error& e) {
-        return makeError(file, "", std::string("not valid JSON: ") + e.what(), "a JSON object");
-    }
+    auto parsed = readJsonFile(path, std::string("a readable ") + fileName +
+                                         " in the catalog folder, a JSON object");
+    if (!parsed)
+        return tl::unexpected(parsed.error().error);
+    json document = std::move(*parsed);
     if (!document.is_object() || !document.contains("entries") || !document["entries"].is_array())
         return makeError(file, "/entries", "missing the 'entries' array",
                          std::string("{\"kind\": \"") + T::kind + "\", \"entries\": [...]}");

@@ -1,5 +1,7 @@
 #include "dct/model/diagnostics.h"
 
+#include "dct/model/textformat.h"
+
 #include <algorithm>
 
 namespace dct {
@@ -28,7 +30,8 @@ std::string Diagnostic::toString() const
     text += ": " + message;
     if (!hint.empty())
         text += " (" + hint + ")";
-    return text;
+    // Keys and values quoted from a file may hold control characters: never printed raw.
+    return printableText(text);
 }
 
 void Diagnostics::add(Diagnostic diagnostic)

@@ -1,5 +1,7 @@
 #include "dct/model/error.h"
 
+#include "dct/model/textformat.h"
+
 namespace dct {
 
 std::string Error::toString() const
@@ -12,7 +14,8 @@ std::string Error::toString() const
     text += message;
     if (!accepted.empty())
         text += " (accepted: " + accepted + ")";
-    return text;
+    // Keys and values quoted from a file may hold control characters: never printed raw.
+    return printableText(text);
 }
 
 } // namespace dct

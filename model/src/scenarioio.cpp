@@ -1,6 +1,7 @@
 #include "dct/model/scenarioio.h"
 
 #include "dct/model/atomicfile.h"
+#include "dct/model/jsonread.h"
 
 #include <cstdio>
 #include <fstream>
@@ -158,21 +159,15 @@ ScenarioReadResult readScenario(const json& input, const std::string& file)
 
 ScenarioReadResult readScenarioText(const std::string& text, const std::string& file)
 {
-    json document;
-    try {
-        document = json::parse(text);
-    } catch (const json::parse_error& e) {
+    auto document = parseJson(text, file, "a JSON object (see data/schema/scenario.schema.json)");
+    if (!document) {
         ScenarioReadResult result;
-        std::string message = e.what();
-        // nlohmann's messages start with "[json.exception.parse_error.101] "; keep what follows.
-        if (auto pos = message.find("] "); pos != std::string::npos)
-            message = message.substr(pos + 2);
-        result.diagnostics.add({Severity::Error, "", "not valid JSON: " + message,
-                                "a JSON object (see data/schema/scenario.schema.json)",
-                                "json-syntax", file});
+        const Error& e = document.error().error;
+        result.diagnostics.add(
+            {Severity::Error, e.path, e.message, e.accepted, document.error().code, file});
         return result;
     }
-    return readScenario(document, file);
+    return readScenario(*document, file);
 }
 
 ScenarioReadResult readScenarioFile(const std::filesystem::path& path)

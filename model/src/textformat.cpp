@@ -1,6 +1,8 @@
 #include "dct/model/textformat.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 namespace dct {
@@ -24,6 +26,55 @@ std::string printf(const char* format, int precision, double value)
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, format, precision, value);
     return buffer;
+}
+
+/** Appends \a code as "\xNN" (a byte) or "\uNNNN" (a code point). */
+void appendEscape(std::string& out, const char* format, unsigned code)
+{
+    char buffer[16];
+    std::snprintf(buffer, sizeof buffer, format, code);
+    out += buffer;
+}
+
+/**
+ * Returns the length of the UTF-8 sequence at \a i of \a text and its code point, or 0 when
+ * the bytes there are not UTF-8 (RFC 3629, section 4: no overlong forms, no surrogates, nothing
+ * above U+10FFFF).
+ */
+std::size_t utf8Sequence(std::string_view text, std::size_t i, std::uint32_t& codePoint)
+{
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned lead = byte(i);
+    std::size_t length = 0;
+    unsigned low = 0x80, high = 0xBF; // the range of the second byte
+    if (lead < 0x80) {
+        codePoint = lead;
+        return 1;
+    } else if (lead >= 0xC2 && lead <= 0xDF) {
+        length = 2;
+        codePoint = lead & 0x1Fu;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+        length = 3;
+        codePoint = lead & 0x0Fu;
+        low = lead == 0xE0 ? 0xA0 : 0x80;
+        high = lead == 0xED ? 0x9F : 0xBF;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+        length = 4;
+        codePoint = lead & 0x07u;
+        low = lead == 0xF0 ? 0x90 : 0x80;
+        high = lead == 0xF4 ? 0x8F : 0xBF;
+    } else {
+        return 0;
+    }
+    if (i + length > text.size())
+        return 0;
+    for (std::size_t k = 1; k < length; ++k) {
+        const unsigned next = byte(i + k);
+        if (next < (k == 1 ? low : 0x80u) || next > (k == 1 ? high : 0xBFu))
+            return 0;
+        codePoint = (codePoint << 6) | (next & 0x3Fu);
+    }
+    return length;
 }
 
 } // namespace
@@ -111,6 +162,58 @@ std::vector<std::string> csvFields(std::string_view line)
         }
     }
     return fields;
+}
+
+std::string printableText(std::string_view text, LineBreaks lineBreaks)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        std::uint32_t codePoint = 0;
+        const std::size_t length = utf8Sequence(text, i, codePoint);
+        if (length == 0) {
+            appendEscape(out, "\\x%02x", static_cast<unsigned char>(text[i]));
+            ++i;
+            continue;
+        }
+        if (codePoint < 0x20 || codePoint == 0x7F) {
+            const bool keep =
+                lineBreaks == LineBreaks::Keep && (text[i] == '\n' || text[i] == '\t');
+            if (keep)
+                out += text[i];
+            else if (text[i] == '\n')
+                out += "\\n";
+            else if (text[i] == '\t')
+                out += "\\t";
+            else if (text[i] == '\r')
+                out += "\\r";
+            else
+                appendEscape(out, "\\x%02x", codePoint);
+        } else if ((codePoint >= 0x80 && codePoint <= 0x9F) ||
+                   (codePoint >= 0x202A && codePoint <= 0x202E) ||
+                   (codePoint >= 0x2066 && codePoint <= 0x2069)) {
+            appendEscape(out, "\\u%04x", codePoint);
+        } else {
+            out.append(text.substr(i, length));
+        }
+        i += length;
+    }
+    return out;
+}
+
+std::string shortenedText(std::string_view text, std::size_t maxBytes)
+{
+    if (text.size() <= maxBytes)
+        return std::string(text);
+    // Back up to the start of a character: UTF-8 continuation bytes are 10xxxxxx.
+    std::size_t cut = maxBytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0u) == 0x80u)
+        --cut;
+    const auto characters = static_cast<double>(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0u) != 0x80u;
+    }));
+    return std::string(text.substr(0, cut)) + " [... shortened: the whole text has " +
+           formatNumber(characters) + " characters]";
 }
 
 } // namespace dct

@@ -14,9 +14,22 @@ namespace dct::report {
 
 namespace {
 
+// A report shows text of any length in bounded time: longer text is shortened with a note.
+/** A scenario name in a heading: 18 pt on A4 holds about 50 characters a line, so four lines. */
+constexpr std::size_t nameLimitBytes = 200;
+/** Any other text (a description, a message): about one A4 page at 10 pt, some 4,000 characters. */
+constexpr std::size_t textLimitBytes = 4000;
+
 std::string h(const std::string& text)
 {
-    return escapeXml(text);
+    return escapeXml(shortenedText(text, textLimitBytes));
+}
+
+/** Returns the name a report gives the scenario: its own, or its file's, shortened. */
+std::string displayName(const ReportScenario& s)
+{
+    return shortenedText(s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName,
+                         nameLimitBytes);
 }
 
 std::string valueWithUnit(const solvers::Metric& m)
@@ -98,9 +111,7 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
         out += table;
         out += "<tr><th>Figure</th>";
         for (const auto& s : m_scenarios)
-            out += "<th>" +
-                   h(s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName) +
-                   "</th>";
+            out += "<th>" + h(displayName(s)) + "</th>";
         out += "</tr>\n";
         out += "<tr><td>Verdict</td>";
         for (const auto& s : m_scenarios) {
@@ -136,9 +147,7 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
         std::vector<ChartBar> tco;
         for (const auto& s : m_scenarios)
             if (const auto* m = s.evaluation.metric("cost.tco_usd_per_year"))
-                tco.push_back(
-                    {s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName,
-                     m->value});
+                tco.push_back({displayName(s), m->value});
         if (!tco.empty())
             out += chart(
                 horizontalBarChartSvg("Total cost of ownership per year", tco, "USD/yr", 640), 640);
@@ -147,7 +156,7 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
     for (std::size_t index = 0; index < m_scenarios.size(); ++index) {
         const ReportScenario& s = m_scenarios[index];
         const solvers::Evaluation& e = s.evaluation;
-        const std::string name = e.scenarioName.empty() ? s.file : e.scenarioName;
+        const std::string name = displayName(s);
         out += std::string(comparison || index > 0 ? "<h1 style=\"page-break-before: always\">"
                                                    : "<h1>") +
                h(name) + "</h1>\n";

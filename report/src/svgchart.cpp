@@ -12,7 +12,8 @@ std::string escapeXml(const std::string& text)
 {
     std::string out;
     out.reserve(text.size());
-    for (const char c : text) {
+    // Control characters are not allowed in XML 1.0 and could reach a terminal: made visible.
+    for (const char c : printableText(text, LineBreaks::Keep)) {
         switch (c) {
         case '&':
             out += "&amp;";

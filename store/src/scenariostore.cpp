@@ -9,6 +9,7 @@
 #include "dct/store/scenariostore.h"
 
 #include "dct/model/contenthash.h"
+#include "dct/model/jsonread.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -288,8 +289,8 @@ Result<void> seed(sqlite3* db, const std::string& file, const std::filesystem::p
     for (const auto& path : files) {
         std::ifstream in(path, std::ios::binary);
         std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        const auto json = nlohmann::json::parse(text, nullptr, false);
-        if (json.is_discarded() || !json.is_object())
+        const auto json = model::parseJson(text, path.string(), {});
+        if (!json || !json->is_object())
             continue; // A broken example must not stop the store from being created.
         const std::string name = path.stem().string();
         const std::string insertScenario = std::string("INSERT OR IGNORE INTO scenarios "
@@ -1149,8 +1150,10 @@ Result<int> ScenarioStore::save(const std::string& name, const std::string& json
         return tl::unexpected(w.error());
     if (name.empty())
         return makeError(m_path.string(), "", "a scenario needs a name", "a non-empty name");
-    const auto parsed = nlohmann::json::parse(json, nullptr, false);
-    if (parsed.is_discarded() || !parsed.is_object())
+    const auto parsed = model::parseJson(json, m_path.string(), "a scenario document");
+    if (!parsed)
+        return tl::unexpected(parsed.error().error);
+    if (!parsed->is_object())
         return makeError(m_path.string(), "", "scenario '" + name + "' is not a JSON object",
                          "a scenario document");
     return transaction([&]() -> Result<int> {

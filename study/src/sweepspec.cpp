@@ -1,5 +1,7 @@
 #include "dct/study/sweepspec.h"
 
+#include "dct/model/jsonread.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -409,13 +411,10 @@ Result<SweepSpec> parseSweepSpec(const json& j, const std::string& file,
 Result<SweepSpec> readSweepSpecFile(const std::filesystem::path& path,
                                     const SweepSpecLimits& limits)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return makeError(path.string(), "", "cannot read the sweep spec", "a readable JSON file");
-    json j = json::parse(in, nullptr, false);
-    if (j.is_discarded())
-        return makeError(path.string(), "", "the sweep spec is not valid JSON", "a JSON object");
-    return parseSweepSpec(j, path.string(), limits);
+    auto j = model::readJsonFile(path, "a readable JSON object (a sweep spec)");
+    if (!j)
+        return tl::unexpected(j.error().error);
+    return parseSweepSpec(*j, path.string(), limits);
 }
 
 } // namespace dct::study

@@ -139,3 +139,30 @@ TEST_CASE("a report written over an existing file replaces it whole", "[report][
     fs::remove(path);
     CHECK_FALSE(renderer.writeHtml("/nonexistent-dir/x.html").empty());
 }
+
+TEST_CASE("control characters of a name reach no report raw", "[report][html][text]")
+{
+    report::ReportScenario s = load("seed-h100-dallas-d2c.json");
+    s.evaluation.scenarioName = "\x1b[31mRed\x07 <b>name</b>";
+    s.resolved->scenario.description = "line one\nline\ttwo\x1b[2J\x0c";
+    const std::string html = report::ReportRenderer({s}).html();
+    CHECK(html.find("<h1>\\x1b[31mRed\\x07 &lt;b&gt;name&lt;/b&gt;</h1>") != std::string::npos);
+    CHECK(html.find("<p>line one\nline\ttwo\\x1b[2J\\x0c</p>") != std::string::npos);
+    for (const char c : html)
+        CHECK((static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t'));
+}
+
+TEST_CASE("a 10 MB description and name give a report of bounded size", "[report][html][text]")
+{
+    report::ReportScenario s = load("seed-h100-dallas-d2c.json");
+    const std::string html = report::ReportRenderer({s}).html();
+    s.evaluation.scenarioName = std::string(10 * 1024 * 1024, 'N');
+    s.resolved->scenario.description = std::string(10 * 1024 * 1024, 'd');
+    const std::string big = report::ReportRenderer({s}).html();
+    // The name (in the heading) and the description are shortened, each with a note.
+    CHECK(big.size() < html.size() + 10000);
+    CHECK(count(big, "shortened: the whole text has 10,485,760 characters") == 2);
+    CHECK(big.find(std::string(201, 'N')) == std::string::npos);
+    CHECK(big.find(std::string(4001, 'd')) == std::string::npos);
+    CHECK(big.find(std::string(200, 'N')) != std::string::npos);
+}

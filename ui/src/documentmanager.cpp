@@ -1,6 +1,7 @@
 #include "dct/ui/documentmanager.h"
 
 #include "dct/model/catalog.h"
+#include "dct/model/jsonread.h"
 #include "dct/model/scenarioio.h"
 #include "dct/ui/format.h"
 #include "dct/ui/scenariodocument.h"
@@ -81,7 +82,11 @@ ScenarioDocument* DocumentManager::openFile(const QString& path)
     QFile file(path);
     if (read.migratedFrom == 0 && file.open(QIODevice::ReadOnly)) {
         const QByteArray bytes = file.readAll();
-        json = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
+        auto parsed = model::parseJson(
+            std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+            path.toStdString(), "a JSON object (a scenario)");
+        if (parsed)
+            json = std::move(*parsed);
     }
     // A migrated file is edited in the current schema; saving writes that version.
     if (json.is_discarded() || !json.is_object())

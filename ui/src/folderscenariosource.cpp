@@ -1,5 +1,7 @@
 #include "dct/ui/folderscenariosource.h"
 
+#include "dct/model/jsonread.h"
+
 #include <QDir>
 #include <QFile>
 
@@ -38,9 +40,12 @@ QString FolderScenarioSource::load(const QString& id, nlohmann::json& json) cons
     if (!file.open(QIODevice::ReadOnly))
         return QObject::tr("%1: cannot be read (%2)").arg(id, file.errorString());
     const QByteArray bytes = file.readAll();
-    json = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
-    if (json.is_discarded())
-        return QObject::tr("%1: not valid JSON").arg(id);
+    auto parsed = model::parseJson(
+        std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+        id.toStdString(), "a JSON object (a scenario)");
+    if (!parsed)
+        return QString::fromStdString(parsed.error().error.toString());
+    json = std::move(*parsed);
     return {};
 }
 

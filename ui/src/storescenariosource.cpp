@@ -1,5 +1,6 @@
 #include "dct/ui/storescenariosource.h"
 
+#include "dct/model/jsonread.h"
 #include "dct/ui/format.h"
 
 #include <QObject>
@@ -28,7 +29,8 @@ QList<ScenarioLibrarySource::Entry> StoreScenarioSource::entries() const
         // version, then how many versions the store keeps and when the last was saved.
         QStringList lines;
         if (const auto latest = m_store->load(s.name)) {
-            const auto json = nlohmann::json::parse(latest->json, nullptr, false);
+            const auto parsed = model::parseJson(latest->json, path().toStdString(), {});
+            const nlohmann::json json = parsed ? *parsed : nlohmann::json();
             if (json.is_object() && json.contains("name") && json["name"].is_string())
                 lines << qstr(json["name"].get<std::string>());
             if (json.is_object() && json.contains("description") && json["description"].is_string())
@@ -58,8 +60,11 @@ QString StoreScenarioSource::loadVersion(const QString& id, int version, nlohman
     const auto loaded = m_store->load(id.toStdString(), version);
     if (!loaded)
         return qstr(loaded.error().toString());
-    json = nlohmann::json::parse(loaded->json, nullptr, false);
-    if (json.is_discarded() || !json.is_object())
+    auto parsed = model::parseJson(loaded->json, path().toStdString(), "a JSON object");
+    if (!parsed)
+        return qstr(parsed.error().error.toString());
+    json = std::move(*parsed);
+    if (!json.is_object())
         return QObject::tr("%1: version %2 of \"%3\" is not a JSON object")
             .arg(path())
             .arg(loaded->version)

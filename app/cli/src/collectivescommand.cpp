@@ -4,6 +4,7 @@
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
 #include "dct/model/catalog.h"
+#include "dct/model/textformat.h"
 #include "dct/solvers/collectives.h"
 #include "dct/solvers/networksolver.h"
 
@@ -193,7 +194,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
     }
     out << fmt::format("{}\n{} by {} over {} ranks ({} per node); bus factor {}\n"
                        "fabric {} GB/s and NVLink {} GB/s per rank per direction\n\n",
-                       r.scenario.name, m_op, m_algorithm, in.ranks, in.ranksPerNode,
+                       printableText(r.scenario.name), m_op, m_algorithm, in.ranks, in.ranksPerNode,
                        formatNumber(busFactor), formatNumber(in.fabricGbytePerS),
                        formatNumber(in.scaleUpGbytePerS));
     out << fmt::format("{:>10}{:>14}{:>14}{:>16}{:>16}\n", "size", "algorithm", "time us",

@@ -4,6 +4,7 @@
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
 #include "dct/model/catalog.h"
+#include "dct/model/textformat.h"
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/metricsection.h"
@@ -81,7 +82,7 @@ std::string signedText(const std::optional<double>& v, const char* suffix = "")
 
 std::string scenarioTitle(const ComparedScenario& s)
 {
-    return s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName;
+    return printableText(s.evaluation.scenarioName.empty() ? s.file : s.evaluation.scenarioName);
 }
 
 } // namespace
@@ -93,7 +94,7 @@ std::string comparisonTable(const std::vector<ComparedScenario>& scenarios)
     for (std::size_t s = 0; s < scenarios.size(); ++s)
         out +=
             fmt::format("[{}] {} ({}): {}\n", static_cast<char>('A' + std::min<std::size_t>(s, 25)),
-                        scenarioTitle(scenarios[s]), scenarios[s].file,
+                        scenarioTitle(scenarios[s]), printableText(scenarios[s].file),
                         solvers::feasibilityLabel(scenarios[s].evaluation.verdict().feasibility));
     // Every scenario's errors and warnings up front, each naming its file and field.
     bool anyDiagnostic = false;

@@ -13,9 +13,9 @@ using nlohmann::json;
 
 std::string evaluationTable(const solvers::Evaluation& e, const std::string& file)
 {
-    std::string out =
-        fmt::format("Scenario: {}{}\n", e.scenarioName.empty() ? "(unnamed)" : e.scenarioName,
-                    file.empty() ? "" : "  [" + file + "]");
+    std::string out = fmt::format(
+        "Scenario: {}{}\n", e.scenarioName.empty() ? "(unnamed)" : printableText(e.scenarioName),
+        file.empty() ? "" : "  [" + printableText(file) + "]");
     // The verdict and every diagnostic first, whole, each with the field to fix; then figures.
     const solvers::Verdict verdict = e.verdict();
     out += fmt::format("Verdict: {}\n", solvers::feasibilityLabel(verdict.feasibility));

@@ -2,10 +2,15 @@
 
 #include "dct/cli/cli.h"
 #include "dct/cli/scenariofile.h"
+#include "dct/model/textformat.h"
 #include "dct/report/reportrenderer.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <ostream>
 #include <spawn.h>
@@ -31,6 +36,25 @@ std::string rendererPath()
                 return candidate.string();
     }
     return {};
+}
+
+/** The most of dctwin-report's messages passed on: the end of a long log says what went wrong. */
+constexpr off_t messagesTailBytes = 64 * 1024;
+
+/** Returns the last messagesTailBytes of the file open as \a fd, ending in a line feed. */
+std::string tailOf(int fd)
+{
+    const off_t size = ::lseek(fd, 0, SEEK_END);
+    if (size <= 0)
+        return {};
+    const off_t start = std::max<off_t>(0, size - messagesTailBytes);
+    std::string text(static_cast<std::size_t>(size - start), '\0');
+    const ssize_t n = ::pread(fd, text.data(), text.size(), start);
+    text.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    if (!text.empty() && text.back() != '\n')
+        text += '\n';
+    return (start > 0 ? "[... the first " + std::to_string(start) + " bytes left out]\n" : "") +
+           text;
 }
 
 } // namespace
@@ -99,22 +123,56 @@ int ReportCommand::run(const CommandContext& context, std::ostream& out, std::os
         argv.push_back(a.data());
     argv.push_back(nullptr);
     out.flush();
+    // dctwin-report's messages go to a temporary file, then to \a err after it ends: whatever
+    // happens to it (an error, a crash), the user reads it here.
+    std::string messagesPath =
+        (std::filesystem::temp_directory_path() / "dctwin-report-XXXXXX").string();
+    const int messages = ::mkstemp(messagesPath.data());
+    posix_spawn_file_actions_t actions;
+    ::posix_spawn_file_actions_init(&actions);
+    if (messages >= 0)
+        ::posix_spawn_file_actions_adddup2(&actions, messages, STDERR_FILENO);
     pid_t pid = 0;
     const int spawned = found.empty()
-                            ? ::posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ)
-                            : ::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
-    if (spawned != 0) {
-        err << "dctwin-cli: error: report: cannot run dctwin-report for the PDF (accepted: "
-               "dctwin-report installed beside dctwin-cli or on PATH; --html needs no Qt)\n";
-        return ExitUsage;
-    }
+                            ? ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ)
+                            : ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    ::posix_spawn_file_actions_destroy(&actions);
     int status = 0;
-    if (::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) {
-        err << "dctwin-cli: error: report: dctwin-report stopped abnormally while writing " << m_pdf
-            << "\n";
+    pid_t waited = -1;
+    if (spawned == 0)
+        do
+            waited = ::waitpid(pid, &status, 0);
+        while (waited < 0 && errno == EINTR);
+    if (messages >= 0) {
+        err << printableText(tailOf(messages), LineBreaks::Keep);
+        ::close(messages);
+        ::unlink(messagesPath.c_str());
+    }
+    if (spawned != 0) {
+        err << "dctwin-cli: error: report: cannot run " << args[0] << " for the PDF ("
+            << std::strerror(spawned)
+            << "; accepted: dctwin-report installed beside dctwin-cli or on PATH; --html needs no "
+               "Qt)\n";
         return ExitUsage;
     }
-    return std::max(code, WEXITSTATUS(status));
+    if (waited < 0) {
+        err << "dctwin-cli: error: report: lost track of dctwin-report while it wrote " << m_pdf
+            << " (" << std::strerror(errno) << ")\n";
+        return ExitUsage;
+    }
+    if (WIFSIGNALED(status)) {
+        const int signalNumber = WTERMSIG(status);
+        err << "dctwin-cli: error: report: dctwin-report was killed by signal " << signalNumber
+            << " (" << ::strsignal(signalNumber) << ") while writing " << m_pdf
+            << "; the PDF is missing or incomplete (its messages, if any, are above)\n";
+        return ExitUsage;
+    }
+    const int exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : ExitUsage;
+    if (exitCode == ExitOk || exitCode == ExitEvaluation)
+        return std::max(code, exitCode);
+    err << "dctwin-cli: error: report: dctwin-report failed with exit code " << exitCode
+        << " while writing " << m_pdf << " (its messages, if any, are above)\n";
+    return ExitUsage;
 }
 
 } // namespace dct::cli

@@ -4,6 +4,7 @@
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
 #include "dct/model/catalog.h"
+#include "dct/model/textformat.h"
 #include "dct/solvers/fabricbuilder.h"
 #include "dct/solvers/fabricgraph.h"
 #include "dct/solvers/networksolver.h"
@@ -164,8 +165,8 @@ std::string topologyTable(const model::ResolvedScenario& r, const solvers::Netwo
     const solvers::TopologyResult& t = n.topology;
     std::string s;
     s += fmt::format("{}\nFabric: {}, {} tier(s), {} plane(s) of {}-port {} switches\n",
-                     r.scenario.name, topologyName(r.scenario.network.topology), t.tiers, t.planes,
-                     t.switchPorts, r.fabricSwitch.id);
+                     printableText(r.scenario.name), topologyName(r.scenario.network.topology),
+                     t.tiers, t.planes, t.switchPorts, r.fabricSwitch.id);
     s += fmt::format("Nodes {}   NICs {}   endpoints {}", formatNumber(double(t.nodes)),
                      formatNumber(double(t.nics)), formatNumber(double(t.endpoints)));
     if (t.scalableUnits > 0)

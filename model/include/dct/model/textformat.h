@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,5 +29,28 @@ std::string csvField(std::string_view text);
 
 /** Splits one CSV line into its fields (RFC 4180 quotes; a trailing CR or LF is dropped). */
 std::vector<std::string> csvFields(std::string_view line);
+
+/** Whether printableText keeps line feeds and tabs (multi-line text) or escapes them too. */
+enum class LineBreaks
+{
+    Escape, ///< One line: "\n" and "\t" are written as such, two visible characters each.
+    Keep    ///< A paragraph: line feeds and tabs stay.
+};
+
+/**
+ * Returns \a text safe to show on a terminal or in a report, the one rule for text that came
+ * from a file (scenario names, descriptions, keys): control characters, which start ANSI escape
+ * sequences and can rewrite a terminal, become visible escapes ("\x1b", "\r"); so do the C1
+ * controls ("\u009b"), the bidirectional overrides U+202A to U+202E and U+2066 to U+2069 (which
+ * reorder what is shown) and bytes that are not UTF-8 ("\xff"). Everything else is unchanged.
+ */
+std::string printableText(std::string_view text, LineBreaks lineBreaks = LineBreaks::Escape);
+
+/**
+ * Returns \a text whole when it has at most \a maxBytes bytes, otherwise its first characters
+ * up to that many bytes (never half a UTF-8 character) and a visible note saying how long the
+ * whole text is: reports render text of any length in bounded time.
+ */
+std::string shortenedText(std::string_view text, std::size_t maxBytes);
 
 } // namespace dct

@@ -20,7 +20,8 @@ struct ChartBar
 std::string horizontalBarChartSvg(const std::string& title, const std::vector<ChartBar>& bars,
                                   const std::string& unit, int widthPx = 640);
 
-/** Returns \a text with &, <, > and quotes escaped for XML and HTML. */
+/** Returns \a text escaped for XML and HTML: &, <, > and quotes as entities, control characters
+ *  made visible (printableText, line feeds and tabs kept). */
 std::string escapeXml(const std::string& text);
 
 } // namespace dct::report
