@@ -81,7 +81,11 @@ gate_package() {
 
 gate_fuzz() {
     ./scripts/setup.sh --packages-only || return 1
-    ./scripts/fuzz.sh "${DCT_FUZZ_SECONDS:-60}" # installs clang and its runtime if missing
+    # A fixed seed and a fixed number of inputs per target (DCT_FUZZ_RUNS), under a time cap:
+    # the gate fuzzes the same inputs on every machine, so what it finds reproduces, and a
+    # passing commit does not fail later by chance. Longer exploratory runs: scripts/fuzz.sh N.
+    DCT_FUZZ_RUNS="${DCT_FUZZ_RUNS:-20000}" DCT_FUZZ_SEED="${DCT_FUZZ_SEED:-1}" \
+        ./scripts/fuzz.sh "${DCT_FUZZ_SECONDS:-120}" # installs clang and its runtime if missing
 }
 
 if [ $# -eq 0 ]; then

@@ -6,6 +6,8 @@
 # run to run: new inputs that reach new code are added there).
 # A crash, sanitizer report, timeout or memory blow-up leaves its input in
 # build-fuzz/crashes/<target>/ and makes the script exit 1 once every target has run.
+# With DCT_FUZZ_RUNS=N (and DCT_FUZZ_SEED, default 1) each target runs at most N inputs from a
+# fixed seed, SECONDS being only a cap: the same inputs on every machine (the CI gate).
 # Usage: scripts/fuzz.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +18,7 @@ if ! [[ $seconds =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
     echo "usage: $0 [SECONDS]   (seconds per target, default 60)" >&2
     exit 2
 fi
-targets=(scenario scenariofields sweepspec)
+targets=(scenario scenariofields sweepspec store)
 
 packages=(clang-14 libclang-rt-14-dev)
 missing=()
@@ -52,7 +54,11 @@ for target in "${targets[@]}"; do
     # half of a small CI machine. New inputs go to the first folder, the working corpus.
     inputs=("$corpus" "tests/fuzz/corpus/$target")
     [ -d "tests/fuzz/regressions/$target" ] && inputs+=("tests/fuzz/regressions/$target")
-    if ! "build-fuzz/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
+    bounded=()
+    if [ -n "${DCT_FUZZ_RUNS:-}" ]; then
+        bounded=(-runs="$DCT_FUZZ_RUNS" -seed="${DCT_FUZZ_SEED:-1}")
+    fi
+    if ! "build-fuzz/tests/fuzz/fuzz_$target" -max_total_time="$seconds" "${bounded[@]}" -timeout=10 \
         -rss_limit_mb=2048 -dict=tests/fuzz/json.dict -artifact_prefix="$crashes/" \
         -print_final_stats=1 "${inputs[@]}" 2>"build-fuzz/fuzz-$target.log"; then
         failed+=("$target")

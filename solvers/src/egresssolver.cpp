@@ -137,10 +137,12 @@ EgressResult solveEgress(const model::ResolvedScenario& r, Diagnostics& diagnost
         out.singleStreamHours = bits / (out.singleStreamGbps * 1e9) / 3600.0;
     if (out.pathGbps > 0.0) {
         out.portLimitedHours = bits / (out.pathGbps * 1e9) / 3600.0;
-        out.streamsToFillPort =
-            std::isfinite(out.perStreamGbps) && out.perStreamGbps > 0.0
-                ? static_cast<int>(std::ceil(out.pathGbps / out.perStreamGbps - 1e-9))
-                : 1;
+        // A vanishing window needs streams beyond counting: the count saturates (at 10^9, far
+        // past any real stream limit) instead of overflowing the int it is kept in.
+        const double streams = std::isfinite(out.perStreamGbps) && out.perStreamGbps > 0.0
+                                   ? std::ceil(out.pathGbps / out.perStreamGbps - 1e-9)
+                                   : 1.0;
+        out.streamsToFillPort = static_cast<int>(std::clamp(streams, 1.0, 1e9));
     }
     if (!std::isfinite(out.perStreamGbps))
         out.perStreamGbps = 0.0;

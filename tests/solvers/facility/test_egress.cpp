@@ -89,3 +89,17 @@ TEST_CASE("A port too small for the volume is flagged", "[egress]")
     CHECK(e.choice == "metered");
     CHECK(d.hasCode("port-too-small"));
 }
+
+TEST_CASE("A vanishing TCP window saturates the stream count instead of overflowing it",
+          "[egress][wan]")
+{
+    // Found by the scenariofields fuzzer: a window near 1e-300 MB made the count far beyond
+    // an int, and its cast undefined behaviour (tests/fuzz/regressions/scenariofields/).
+    const auto r = test::resolvedExample(
+        "seed-h100-dallas-d2c", [](model::Scenario& s) { s.economics.tcpWindowMb = 1e-300; });
+    Diagnostics d;
+    const EgressResult e = solveEgress(r, d);
+    REQUIRE(e.pathGbps > 0.0);
+    CHECK(e.streamsToFillPort == 1000000000);
+    CHECK(std::isfinite(e.singleStreamHours));
+}
