@@ -326,10 +326,9 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
             out << **cached << "\n";
             // As eval: an error or an infeasible design exits 1.
             const json result = json::parse(**cached, nullptr, false);
-            const bool feasible =
-                result.is_object() && result.value("ok", true) &&
-                !(result.contains("verdict") && result["verdict"].is_object() &&
-                  result["verdict"].value("feasibility", "") == "infeasible");
+            const bool feasible = result.is_object() && result.value("ok", true) &&
+                                  !(result.contains("verdict") && result["verdict"].is_object() &&
+                                    result["verdict"].value("feasibility", "") == "infeasible");
             return feasible ? ExitOk : ExitEvaluation;
         }
         const std::string label = "store:" + m_name + "@" + std::to_string(version->version);
