@@ -55,3 +55,29 @@ TEST_CASE("compare: table and csv formats, and one file is a usage error", "[cli
     CHECK(one.out.empty());
     CHECK_THAT(one.err, Catch::Contains("files"));
 }
+
+TEST_CASE("compare --differences-only keeps the figures that differ", "[cli][compare]")
+{
+    const std::string catalog = (test::dataDir() / "catalog").string();
+    const std::vector<std::string> files = {example("seed-h100-dallas-d2c.json"),
+                                            example("legacy-air-h100-dallas.json")};
+    const auto all = runCli({"--catalog", catalog, "compare", "-f", "json", files[0], files[1]});
+    const auto some = runCli(
+        {"--catalog", catalog, "compare", "-f", "json", "--differences-only", files[0], files[1]});
+    REQUIRE(all.code == 0);
+    REQUIRE(some.code == 0);
+    const json full = json::parse(all.out);
+    const json diff = json::parse(some.out);
+    REQUIRE_FALSE(diff["metrics"].empty());
+    CHECK(diff["metrics"].size() < full["metrics"].size());
+    bool sawGpus = false;
+    for (const auto& m : diff["metrics"]) {
+        // Same cluster, other cooling: the GPU count is the same, the PUE is not.
+        sawGpus |= m["key"] == "compute.gpus";
+        CHECK(m["values"][0] != m["values"][1]);
+    }
+    CHECK_FALSE(sawGpus);
+    // Both scenarios carry their verdict.
+    CHECK(diff["scenarios"][0]["verdict"]["feasibility"] == "feasible");
+    CHECK(diff["scenarios"][1]["verdict"]["feasibility"] == "feasible_with_warnings");
+}

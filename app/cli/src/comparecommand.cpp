@@ -32,8 +32,21 @@ struct Row
     std::vector<std::optional<double>> values;
 };
 
-/** Metric keys in the order of the first scenario, then those only later ones have. */
-std::vector<Row> rows(const std::vector<ComparedScenario>& scenarios)
+/** Returns true when every scenario has the row's figure and they are all the same. */
+bool unchanged(const Row& row)
+{
+    for (const auto& v : row.values)
+        if (!v || !row.values.front() ||
+            std::fabs(*v - *row.values.front()) > 1e-12 * std::max(1.0, std::fabs(*v)))
+            return false;
+    return true;
+}
+
+/**
+ * Metric keys in the order of the first scenario, then those only later ones have; with
+ * \a differencesOnly, only the figures that differ between the scenarios.
+ */
+std::vector<Row> rows(const std::vector<ComparedScenario>& scenarios, bool differencesOnly)
 {
     std::vector<Row> out;
     std::map<std::string, std::size_t> index;
@@ -48,6 +61,8 @@ std::vector<Row> rows(const std::vector<ComparedScenario>& scenarios)
             out[it->second].values[s] = m.value;
         }
     }
+    if (differencesOnly)
+        std::erase_if(out, unchanged);
     return out;
 }
 
@@ -87,9 +102,9 @@ std::string scenarioTitle(const ComparedScenario& s)
 
 } // namespace
 
-std::string comparisonTable(const std::vector<ComparedScenario>& scenarios)
+std::string comparisonTable(const std::vector<ComparedScenario>& scenarios, bool differencesOnly)
 {
-    const auto table = rows(scenarios);
+    const auto table = rows(scenarios, differencesOnly);
     std::string out;
     for (std::size_t s = 0; s < scenarios.size(); ++s)
         out +=
@@ -142,7 +157,7 @@ std::string comparisonTable(const std::vector<ComparedScenario>& scenarios)
     return out;
 }
 
-json comparisonJson(const std::vector<ComparedScenario>& scenarios)
+json comparisonJson(const std::vector<ComparedScenario>& scenarios, bool differencesOnly)
 {
     json doc;
     doc["scenarios"] = json::array();
@@ -154,7 +169,7 @@ json comparisonJson(const std::vector<ComparedScenario>& scenarios)
                                     {"diagnostics", diagnosticsJson(s.evaluation.diagnostics)}});
     doc["metrics"] = json::array();
     auto orNull = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
-    for (const auto& row : rows(scenarios)) {
+    for (const auto& row : rows(scenarios, differencesOnly)) {
         json values = json::array();
         json deltas = json::array();
         json percents = json::array();
@@ -173,7 +188,7 @@ json comparisonJson(const std::vector<ComparedScenario>& scenarios)
     return doc;
 }
 
-std::string comparisonCsv(const std::vector<ComparedScenario>& scenarios)
+std::string comparisonCsv(const std::vector<ComparedScenario>& scenarios, bool differencesOnly)
 {
     std::string out = "key,label,unit";
     for (const auto& s : scenarios)
@@ -184,7 +199,7 @@ std::string comparisonCsv(const std::vector<ComparedScenario>& scenarios)
     auto cell = [](const std::optional<double>& v) {
         return v ? fmt::format("{:.10g}", *v) : std::string();
     };
-    for (const auto& row : rows(scenarios)) {
+    for (const auto& row : rows(scenarios, differencesOnly)) {
         out += csvField(row.key) + "," + csvField(row.label) + "," + csvField(row.unit);
         for (std::size_t s = 0; s < scenarios.size(); ++s)
             out += "," + cell(row.values[s]);
@@ -202,6 +217,8 @@ CompareCommand::CompareCommand(CLI::App& app)
     m_subcommand->add_option("files", m_files, "Scenario JSON files (at least two)")
         ->required()
         ->expected(2, -1);
+    m_subcommand->add_flag("-d,--differences-only", m_differencesOnly,
+                           "Only the figures that differ between the scenarios");
     m_subcommand->add_option("-f,--format", m_format, "Output format: table, json or csv")
         ->check(CLI::IsMember({"table", "json", "csv"}));
 }
@@ -239,11 +256,11 @@ int CompareCommand::run(const CommandContext& context, std::ostream& out, std::o
         scenarios.push_back(std::move(s));
     }
     if (m_format == "json")
-        out << comparisonJson(scenarios).dump(2) << "\n";
+        out << comparisonJson(scenarios, m_differencesOnly).dump(2) << "\n";
     else if (m_format == "csv")
-        out << comparisonCsv(scenarios);
+        out << comparisonCsv(scenarios, m_differencesOnly);
     else
-        out << comparisonTable(scenarios);
+        out << comparisonTable(scenarios, m_differencesOnly);
     return code;
 }
 

@@ -17,14 +17,20 @@ struct ComparedScenario
     solvers::Evaluation evaluation;
 };
 
-/** Returns the scenarios side by side as a table, with deltas against the first. */
-std::string comparisonTable(const std::vector<ComparedScenario>& scenarios);
+/**
+ * Returns the scenarios side by side as a table, with deltas against the first; with
+ * \a differencesOnly, only the figures that differ (also for the JSON and CSV forms below).
+ */
+std::string comparisonTable(const std::vector<ComparedScenario>& scenarios,
+                            bool differencesOnly = false);
 
 /** Returns the comparison as JSON: per metric, the values and the deltas against the first. */
-nlohmann::json comparisonJson(const std::vector<ComparedScenario>& scenarios);
+nlohmann::json comparisonJson(const std::vector<ComparedScenario>& scenarios,
+                              bool differencesOnly = false);
 
 /** Returns the comparison as CSV: one line per metric, values then deltas against the first. */
-std::string comparisonCsv(const std::vector<ComparedScenario>& scenarios);
+std::string comparisonCsv(const std::vector<ComparedScenario>& scenarios,
+                          bool differencesOnly = false);
 
 /**
  * The `compare` subcommand: evaluates two or more scenario files and prints them side by side,
@@ -45,6 +51,7 @@ private:
     CLI::App* m_subcommand = nullptr;
     std::vector<std::string> m_files;
     std::string m_format = "table";
+    bool m_differencesOnly = false;
 };
 
 } // namespace dct::cli
