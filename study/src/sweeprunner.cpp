@@ -3,6 +3,7 @@
 #include "dct/model/resolver.h"
 #include "dct/model/textformat.h"
 #include "dct/solvers/evaluator.h"
+#include "dct/solvers/finitecheck.h"
 #include "dct/study/paretofront.h"
 
 #include <algorithm>
@@ -381,6 +382,7 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
                     solvers::evaluate(scenario, e);
                 else
                     e = m_evaluate(scenario);
+                solvers::checkFiniteMetrics(e);
                 const bool ok = e.ok();
                 if (ok) {
                     for (std::size_t c = 0; c < m_columns.size(); ++c) {
