@@ -38,23 +38,28 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
     static const FieldTable<S> table = {
         f::text<S>("name", &S::name, "Display name"),
         f::text<S>("vendor", &S::vendor, "Manufacturer"),
-        f::number<S>("tdp_w", &S::tdpW, "W", "Thermal design power (board power limit)", 0.0,
-                     5000.0, true),
+        // Floors below the smallest data-center accelerators (NVIDIA T4: 70 W, 16 GB,
+        // 0.32 TB/s, 585 MHz base clock; consumer GPUs' FP64: about 1 TFLOP/s).
+        f::number<S>("tdp_w", &S::tdpW, "W", "Thermal design power (board power limit)", 10.0,
+                     5000.0),
         f::number<S>("idle_w", &S::idleW, "W", "Power when idle", 0.0, 5000.0),
-        f::number<S>("memory_gb", &S::memoryGb, "GB", "High-bandwidth memory", 0.0, 10000.0, true),
+        f::number<S>("memory_gb", &S::memoryGb, "GB", "High-bandwidth memory", 1.0, 10000.0),
         f::number<S>("memory_bandwidth_tbps", &S::memoryBandwidthTbps, "TB/s", "Memory bandwidth",
-                     0.0, 100.0),
-        f::number<S>("peak_tflops_fp8", &S::peakTflopsFp8, "TFLOP/s", "Dense FP8 peak", 0.0, 1e5),
-        f::number<S>("peak_tflops_bf16", &S::peakTflopsBf16, "TFLOP/s", "Dense BF16 peak", 0.0,
-                     1e5),
-        f::number<S>("peak_tflops_fp16", &S::peakTflopsFp16, "TFLOP/s", "Dense FP16 peak", 0.0,
-                     1e5),
-        f::number<S>("peak_tflops_tf32", &S::peakTflopsTf32, "TFLOP/s", "Dense TF32 peak", 0.0,
-                     1e5),
-        f::number<S>("peak_tflops_fp64", &S::peakTflopsFp64, "TFLOP/s", "FP64 tensor peak", 0.0,
-                     1e5),
+                     0.1, 100.0),
+        // A peak is 0 when the GPU lacks the precision (an A100 has no FP8).
+        f::numberOrZero<S>("peak_tflops_fp8", &S::peakTflopsFp8, "TFLOP/s",
+                           "Dense FP8 peak; 0 when the GPU has none", 0.1, 1e5),
+        f::numberOrZero<S>("peak_tflops_bf16", &S::peakTflopsBf16, "TFLOP/s",
+                           "Dense BF16 peak; 0 when the GPU has none", 0.1, 1e5),
+        f::numberOrZero<S>("peak_tflops_fp16", &S::peakTflopsFp16, "TFLOP/s",
+                           "Dense FP16 peak; 0 when the GPU has none", 0.1, 1e5),
+        f::numberOrZero<S>("peak_tflops_tf32", &S::peakTflopsTf32, "TFLOP/s",
+                           "Dense TF32 peak; 0 when the GPU has none", 0.1, 1e5),
+        f::numberOrZero<S>("peak_tflops_fp64", &S::peakTflopsFp64, "TFLOP/s",
+                           "FP64 tensor peak; 0 when the GPU has none", 0.1, 1e5),
+        // Floor 1 GB/s, one PCIe 3.0 lane: a GPU without NVLink still talks over PCIe.
         f::number<S>("scale_up_gbyte_per_s", &S::scaleUpGbytePerS, "GB/s",
-                     "Scale-up (NVLink, Infinity Fabric) bandwidth per GPU per direction", 0.0,
+                     "Scale-up (NVLink, Infinity Fabric) bandwidth per GPU per direction", 1.0,
                      1e5),
         f::number<S>("max_operating_temp_c", &S::maxOperatingTempC, "°C",
                      "Highest GPU temperature at full clocks", 0.0, 150.0),
@@ -63,9 +68,9 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
         f::number<S>("shutdown_temp_c", &S::shutdownTempC, "°C", "Thermal shutdown temperature",
                      0.0, 150.0),
         f::number<S>("base_clock_mhz", &S::baseClockMhz, "MHz", "Base (guaranteed) graphics clock",
-                     0.0, 1e5, true),
+                     100.0, 1e5),
         f::number<S>("boost_clock_mhz", &S::boostClockMhz, "MHz",
-                     "Maximum boost graphics clock (clock factor 1)", 0.0, 1e5, true),
+                     "Maximum boost graphics clock (clock factor 1)", 100.0, 1e5),
         f::number<S>("thermal_resistance_air_c_per_w", &S::thermalResistanceAirCPerW, "K/W",
                      "Server inlet air to GPU temperature rise per W (heat sink and in-chassis "
                      "preheat)",
@@ -90,8 +95,9 @@ const FieldTable<NodeSpec>& NodeSpec::fields()
                       1024),
         f::integer<S>("scale_up_domain_gpus", &S::scaleUpDomainGpus, "",
                       "GPUs joined by the scale-up interconnect", 1, 100000),
-        f::number<S>("max_power_kw", &S::maxPowerKw, "kW", "Nameplate maximum system power", 0.0,
-                     1000.0, true),
+        // Floor 0.1 kW: below the nameplate of any server holding a GPU.
+        f::number<S>("max_power_kw", &S::maxPowerKw, "kW", "Nameplate maximum system power", 0.1,
+                     1000.0),
         f::number<S>("base_power_kw", &S::basePowerKw, "kW",
                      "Power of everything but the GPUs at load (CPUs, memory, NICs, fans)", 0.0,
                      1000.0),
@@ -110,7 +116,8 @@ const FieldTable<NicSpec>& NicSpec::fields()
     static const FieldTable<S> table = {
         f::text<S>("name", &S::name, "Display name"),
         f::text<S>("vendor", &S::vendor, "Manufacturer"),
-        f::number<S>("rate_gbps", &S::rateGbps, "Gb/s", "Line rate per port", 0.0, 1e5, true),
+        // Floor 1 Gb/s: the slowest Ethernet port a server ships with.
+        f::number<S>("rate_gbps", &S::rateGbps, "Gb/s", "Line rate per port", 1.0, 1e5),
         f::integer<S>("ports", &S::ports, "", "Network ports", 1, 16),
         f::boolean<S>("infiniband", &S::infiniband, "Speaks InfiniBand"),
         f::boolean<S>("ethernet", &S::ethernet, "Speaks Ethernet (RoCE v2)"),
@@ -132,8 +139,8 @@ const FieldTable<SwitchSpec>& SwitchSpec::fields()
             {{Protocol::Infiniband, "infiniband"}, {Protocol::RoceV2, "ethernet"}},
             "Fabric the switch belongs to"),
         f::integer<S>("ports", &S::ports, "", "Ports at the full rate (radix)", 2, 4096),
-        f::number<S>("port_rate_gbps", &S::portRateGbps, "Gb/s", "Rate of one port", 0.0, 1e5,
-                     true),
+        // Floor 1 Gb/s: the slowest port of a data-center switch.
+        f::number<S>("port_rate_gbps", &S::portRateGbps, "Gb/s", "Rate of one port", 1.0, 1e5),
         f::integer<S>("max_breakout", &S::maxBreakout, "",
                       "Logical ports one port splits into at most (800G as 2 x 400G: 2)", 1, 8),
         f::number<S>("latency_us", &S::latencyUs, "µs", "Port-to-port latency", 0.0, 100.0),
@@ -157,8 +164,9 @@ const FieldTable<CableSpec>& CableSpec::fields()
                                  {CableKind::Aoc, "aoc"},
                                  {CableKind::Transceiver, "transceiver"}},
                                 "Cable family"),
-        f::number<S>("rate_gbps", &S::rateGbps, "Gb/s", "Rate", 0.0, 1e5, true),
-        f::number<S>("reach_m", &S::reachM, "m", "Longest supported run", 0.0, 1e5, true),
+        // Floors 1 Gb/s (the slowest Ethernet link) and 0.1 m (shorter than any DAC, 0.5 m).
+        f::number<S>("rate_gbps", &S::rateGbps, "Gb/s", "Rate", 1.0, 1e5),
+        f::number<S>("reach_m", &S::reachM, "m", "Longest supported run", 0.1, 1e5),
         f::number<S>("power_w", &S::powerW, "W", "Power per cable or per transceiver", 0.0, 1000.0),
         f::number<S>("price_usd", &S::priceUsd, "USD", "Price per cable or per transceiver", 0.0,
                      1e6),
@@ -175,8 +183,8 @@ const FieldTable<CoolingSystemSpec>& CoolingSystemSpec::fields()
             "type", &S::type,
             {{CoolingType::AirCrac, "air_crac"}, {CoolingType::LiquidD2cRdhx, "d2c_rdhx"}},
             "Cooling family"),
-        f::number<S>("max_rack_kw", &S::maxRackKw, "kW", "Heat one rack may reject", 0.0, 1000.0,
-                     true),
+        // Floor 1 kW: below what any cooling system removes from one rack.
+        f::number<S>("max_rack_kw", &S::maxRackKw, "kW", "Heat one rack may reject", 1.0, 1000.0),
         f::number<S>("liquid_capture_fraction", &S::liquidCaptureFraction, "",
                      "Share of IT heat captured by liquid at the cold plates", 0.0, 1.0),
         f::number<S>("supply_air_temp_c", &S::supplyAirTempC, "°C", "Air to the server inlets", 5.0,
@@ -189,8 +197,11 @@ const FieldTable<CoolingSystemSpec>& CoolingSystemSpec::fields()
                      "Air-moving power per kW of heat carried by air", 0.0, 1000.0),
         f::number<S>("pump_power_w_per_kw", &S::pumpPowerWPerKw, "W/kW",
                      "Pumping power per kW of heat carried by water", 0.0, 1000.0),
+        // Floor 1: below it a chiller spends more power than it moves heat; ASHRAE 90.1's
+        // minimum for air-cooled chillers is a COP of about 2.9. The chiller power is
+        // heat / COP.
         f::number<S>("chiller_cop_rated", &S::chillerCopRated, "",
-                     "Chiller COP at rated condenser temperature and full load", 0.0, 30.0, true),
+                     "Chiller COP at rated condenser temperature and full load", 1.0, 30.0),
         f::number<S>("chiller_rated_condenser_c", &S::chillerRatedCondenserC, "°C",
                      "Condenser entering temperature of the COP rating", 0.0, 60.0),
         f::number<S>("economizer_approach_c", &S::economizerApproachC, "°C",
@@ -343,7 +354,8 @@ const FieldTable<PortOffer>& PortOffer::fields()
     static const FieldTable<S> table = {
         f::text<S>("name", &S::name, "Display name"),
         f::text<S>("provider", &S::provider, "Provider"),
-        f::number<S>("port_gbps", &S::portGbps, "Gb/s", "Port speed", 0.0, 1e5, true),
+        // Floor 0.1 Gb/s: the slowest unmetered port hosting providers sell (100 Mb/s).
+        f::number<S>("port_gbps", &S::portGbps, "Gb/s", "Port speed", 0.1, 1e5),
         f::number<S>("usd_per_month", &S::usdPerMonth, "USD/month", "Fixed monthly price", 0.0,
                      1e9),
     };

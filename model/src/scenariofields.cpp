@@ -130,12 +130,15 @@ const FieldTable<StorageSection>& StorageSection::fields()
     using S = StorageSection;
     static const FieldTable<S> table = {
         f::number<S>("capacity_tb", &S::capacityTb, "TB", "Usable capacity", 0.0, 1e9),
-        f::number<S>("read_gbyte_per_s", &S::readGbytePerS, "GB/s", "Aggregate read bandwidth", 0.0,
-                     1e7, true),
+        // Bandwidth floor 0.1 GB/s: one hard disk streams about 0.2 GB/s, and no shared store
+        // serving a GPU cluster is slower than one disk.
+        f::number<S>("read_gbyte_per_s", &S::readGbytePerS, "GB/s", "Aggregate read bandwidth", 0.1,
+                     1e7),
         f::number<S>("write_gbyte_per_s", &S::writeGbytePerS, "GB/s", "Aggregate write bandwidth",
-                     0.0, 1e7, true),
-        f::number<S>("read_iops", &S::readIops, "IOPS", "Aggregate read operations per second", 0.0,
-                     1e12, true),
+                     0.1, 1e7),
+        // Floor 100 IOPS: about what one 7,200 rpm hard disk does on random reads.
+        f::number<S>("read_iops", &S::readIops, "IOPS", "Aggregate read operations per second",
+                     100.0, 1e12),
         f::number<S>("power_kw", &S::powerKw, "kW", "Storage system power", 0.0, 1e6),
         f::number<S>("price_usd_per_tb", &S::priceUsdPerTb, "USD/TB", "Price per usable TB", 0.0,
                      1e6),
@@ -147,13 +150,15 @@ const FieldTable<FacilitySection>& FacilitySection::fields()
 {
     using S = FacilitySection;
     static const FieldTable<S> table = {
+        // Floor 1 kW: a single 120 V 15 A branch circuit (NEC 80% rule) gives 1.44 kW; no rack
+        // is fed with less.
         f::number<S>("rack_power_limit_kw", &S::rackPowerLimitKw, "kW",
-                     "Power one rack's feeds can deliver", 0.0, 1000.0, true),
+                     "Power one rack's feeds can deliver", 1.0, 1000.0),
         f::integer<S>("rack_units", &S::rackUnits, "U", "Usable rack units", 1, 60),
         f::integer<S>("racks_per_row", &S::racksPerRow, "", "Racks in one row", 1, 1000),
+        // Floor 0.6 m²: the footprint of a 600 x 1000 mm rack alone, aisles left out.
         f::number<S>("floor_m2_per_rack", &S::floorM2PerRack, "m²",
-                     "Floor per rack with its share of aisles (assumption: 2.8 m²)", 0.0, 100.0,
-                     true),
+                     "Floor per rack with its share of aisles (assumption: 2.8 m²)", 0.6, 100.0),
         f::number<S>("ups_no_load_fraction", &S::upsNoLoadFraction, "",
                      "UPS loss at no load, share of rated power (assumption; loss model of "
                      "Schneider Electric WP113)",
@@ -189,10 +194,12 @@ const FieldTable<FacilitySection>& FacilitySection::fields()
                      "Transformer loss with the square of load (assumption; loss model of "
                      "Schneider Electric WP113)",
                      0.0, 0.5),
+        // Floor 0.1: no power chain is built ten times larger than its IT load; the rated
+        // capacity is the IT load divided by this share.
         f::number<S>(
             "design_load_fraction", &S::designLoadFraction, "",
-            "IT load over the power chain's rated capacity (assumption: 0.8, 20% headroom)", 0.0,
-            1.0, true),
+            "IT load over the power chain's rated capacity (assumption: 0.8, 20% headroom)", 0.1,
+            1.0),
         f::boolean<S>("hvdc", &S::hvdc, "High-voltage DC distribution"),
         f::number<S>("lighting_w_per_m2", &S::lightingWPerM2, "W/m²",
                      "Lighting and building loads per floor area (assumption: 10 W/m²)", 0.0,
@@ -220,9 +227,11 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
 {
     using S = WorkloadSection;
     static const FieldTable<S> table = {
-        f::number<S>("parameters_billion", &S::parametersBillion, "B", "Model parameters", 0.0, 1e6,
-                     true),
-        f::number<S>("tokens_billion", &S::tokensBillion, "B", "Training tokens", 0.0, 1e9, true),
+        // Floors 0.01 B (10 million): below GPT-2 small (0.124 B parameters), the smallest
+        // model people train on a cluster; 10 million tokens is a small fine-tuning set.
+        f::number<S>("parameters_billion", &S::parametersBillion, "B", "Model parameters", 0.01,
+                     1e6),
+        f::number<S>("tokens_billion", &S::tokensBillion, "B", "Training tokens", 0.01, 1e9),
         f::choice<S, Precision>("precision", &S::precision,
                                 {{Precision::Fp8, "fp8"},
                                  {Precision::Bf16, "bf16"},
@@ -230,10 +239,12 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
                                  {Precision::Tf32, "tf32"},
                                  {Precision::Fp64, "fp64"}},
                                 "Arithmetic precision of the matrix math"),
+        // Floor 0.01: published large runs reach 0.3 to 0.55 (PaLM 0.46, MegaScale 0.55); a
+        // run at 1% is broken, not slow, and the step time grows as 1 / mfu.
         f::number<S>("mfu", &S::mfu, "",
                      "Model FLOPs utilization at full clocks (assumption: 0.40, typical of "
                      "large dense training)",
-                     0.0, 1.0, true),
+                     0.01, 1.0),
         f::integer<S>("data_parallel", &S::dataParallel, "",
                       "Data-parallel size; 0 derives it from the GPUs", 0, 1e7),
         f::integer<S>("tensor_parallel", &S::tensorParallel, "", "Tensor-parallel size", 1, 1024),
@@ -249,16 +260,20 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
         f::boolean<S>("virtualized", &S::virtualized, "Ranks run in virtual machines"),
         f::number<S>("virtualization_jitter_cv", &S::virtualizationJitterCv, "",
                      "Jitter added by a hypervisor (assumption: 0.03)", 0.0, 1.0),
+        // Floor 0.01 h (36 s): checkpoints of large models take tens of seconds to write, so
+        // none are taken more often; the checkpoint overhead grows as 1 / interval.
         f::number<S>("checkpoint_interval_hours", &S::checkpointIntervalHours, "h",
-                     "Time between checkpoints", 0.0, 1e4, true),
+                     "Time between checkpoints", 0.01, 1e4),
+        // Floor 0.5 B: 4-bit weights alone, the smallest checkpoint of a parameter.
         f::number<S>("checkpoint_bytes_per_parameter", &S::checkpointBytesPerParameter, "B",
                      "Checkpoint bytes per parameter (14: bf16 weights, fp32 master, two Adam "
                      "moments)",
-                     0.0, 1000.0, true),
+                     0.5, 1000.0),
         f::number<S>("sample_bytes_per_token", &S::sampleBytesPerToken, "B",
                      "Bytes the data loader reads per token", 0.0, 1e6),
-        f::number<S>("read_size_kb", &S::readSizeKb, "KB", "Size of one data loader read", 0.0, 1e7,
-                     true),
+        // Floor 4 KB: one page, the smallest read a file system serves.
+        f::number<S>("read_size_kb", &S::readSizeKb, "KB", "Size of one data loader read", 4.0,
+                     1e7),
     };
     return table;
 }
@@ -273,8 +288,10 @@ const FieldTable<EconomicsSection>& EconomicsSection::fields()
                      "Metered cloud egress price table", false),
         reference<S>("unmetered_port", &S::unmeteredPort, "port", "Fixed-price unmetered port",
                      false),
+        // Floor half a year: no hardware is written off faster (cloud GPUs are rented by the
+        // hour, but then there is no capex to amortize); the yearly capex is capex / years.
         f::number<S>("amortization_years", &S::amortizationYears, "years",
-                     "Hardware depreciation period", 0.0, 50.0, true),
+                     "Hardware depreciation period", 0.5, 50.0),
         f::number<S>("maintenance_fraction_per_year", &S::maintenanceFractionPerYear, "1/year",
                      "Maintenance and support per year, share of hardware capex (assumption)", 0.0,
                      1.0),
@@ -282,12 +299,14 @@ const FieldTable<EconomicsSection>& EconomicsSection::fields()
                      "One rack with PDUs and containment (assumption)", 0.0, 1e7),
         f::number<S>("power_capex_usd_per_kw", &S::powerCapexUsdPerKw, "USD/kW",
                      "Electrical plant per kW of IT capacity (assumption)", 0.0, 1e6),
-        f::number<S>("wan_rtt_ms", &S::wanRttMs, "ms", "Round-trip time of the WAN path", 0.0,
+        // Floor 0.1 ms: light in fibre takes 5 us per km each way, so 0.1 ms is a 10 km metro
+        // link, the shortest WAN path; one TCP stream carries window / RTT.
+        f::number<S>("wan_rtt_ms", &S::wanRttMs, "ms", "Round-trip time of the WAN path", 0.1,
                      10000.0),
         f::number<S>("wan_dataset_tb", &S::wanDatasetTb, "TB", "Data set moved over the WAN", 0.0,
                      1e9),
-        f::number<S>("tcp_window_mb", &S::tcpWindowMb, "MB", "TCP window of one stream", 0.0, 1e6,
-                     true),
+        // Floor 0.1 MB: below Linux's default receive buffer of 128 KiB (net.ipv4.tcp_rmem).
+        f::number<S>("tcp_window_mb", &S::tcpWindowMb, "MB", "TCP window of one stream", 0.1, 1e6),
     };
     return table;
 }

@@ -13,13 +13,19 @@ template <class S> json fieldSchema(const Field<S>& field)
     json p;
     switch (field.kind) {
     case FieldKind::Number:
-    case FieldKind::Integer:
+    case FieldKind::Integer: {
         p["type"] = field.kind == FieldKind::Integer ? "integer" : "number";
+        json range = json::object();
         if (field.minimum)
-            p[field.exclusiveMinimum ? "exclusiveMinimum" : "minimum"] = *field.minimum;
+            range[field.exclusiveMinimum ? "exclusiveMinimum" : "minimum"] = *field.minimum;
         if (field.maximum)
-            p["maximum"] = *field.maximum;
+            range["maximum"] = *field.maximum;
+        if (field.zeroAllowed)
+            p["anyOf"] = json::array({json{{"const", 0}}, range});
+        else
+            p.update(range);
         break;
+    }
     case FieldKind::Boolean:
         p["type"] = "boolean";
         break;

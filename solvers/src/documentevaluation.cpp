@@ -2,6 +2,7 @@
 
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
+#include "dct/solvers/finitecheck.h"
 
 #include <exception>
 #include <functional>
@@ -22,6 +23,7 @@ void resolveAndEvaluate(DocumentEvaluation& result, const model::Catalog& catalo
         return;
     result.resolved = std::move(resolved.resolved);
     result.evaluation = evaluate(*result.resolved, options);
+    checkFiniteMetrics(*result.evaluation);
     result.diagnostics.append(result.evaluation->diagnostics);
 }
 

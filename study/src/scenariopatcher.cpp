@@ -84,6 +84,7 @@ Result<ScenarioPatcher> ScenarioPatcher::compile(const std::string& pointer,
         if (field->maximum)
             p.m_maximum = *field->maximum;
         p.m_exclusiveMinimum = field->exclusiveMinimum;
+        p.m_zeroAllowed = field->zeroAllowed;
         p.m_rangeText = field->kind == Kind::Enum ? "one of " + model::choiceText(field->choices)
                                                   : field->rangeText();
         p.m_set = [access, set = field->setNumber](ResolvedScenario& r, double v) {
@@ -193,7 +194,8 @@ Result<double> ScenarioPatcher::toNumber(const json& value, const std::string& v
     if (!value.is_number())
         return fail(m_rangeText);
     const double v = value.get<double>();
-    const bool lowOk = m_exclusiveMinimum ? v > m_minimum : v >= m_minimum;
+    const bool lowOk =
+        (m_zeroAllowed && v == 0.0) || (m_exclusiveMinimum ? v > m_minimum : v >= m_minimum);
     if (!lowOk || v > m_maximum || !std::isfinite(v) || (m_integer && std::floor(v) != v))
         return fail(m_rangeText);
     return v;

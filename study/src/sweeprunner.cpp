@@ -7,6 +7,7 @@
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/modelversion.h"
 #include "dct/solvers/verdict.h"
+#include "dct/solvers/finitecheck.h"
 #include "dct/study/paretofront.h"
 #include "dct/study/sweepchecksum.h"
 
@@ -355,6 +356,7 @@ SweepRunner::VariantOutcome SweepRunner::evaluateVariant(std::uint64_t index, Wo
         solvers::evaluate(scenario, e);
     else
         e = m_evaluate(scenario);
+    solvers::checkFiniteMetrics(e); // a NaN or infinite figure is an error, never an ok row
     if (!e.ok())
         return m_spec.feasibleOnly ? VariantOutcome::FilteredOut : VariantOutcome::Failed;
     if (m_spec.feasibleOnly &&

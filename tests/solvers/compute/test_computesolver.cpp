@@ -110,8 +110,10 @@ TEST_CASE("Checkpoints: size from bytes per parameter, time from write bandwidth
 
 TEST_CASE("Slow storage makes the data loader set the step time", "[compute]")
 {
+    // One hard disk's bandwidth (the range's floor) feeding image-sized samples per token.
     json j = cluster(16);
-    j["storage"]["read_gbyte_per_s"] = 0.0001;
+    j["storage"]["read_gbyte_per_s"] = 0.1;
+    j["workload"]["sample_bytes_per_token"] = 4000;
     const ResolvedScenario r = resolve(j);
     Diagnostics d;
     const ComputeResult c = solveCompute(r, {}, d);

@@ -40,6 +40,7 @@ template <class S> struct Field
     std::optional<double> minimum;
     std::optional<double> maximum;
     bool exclusiveMinimum = false;
+    bool zeroAllowed = false;         ///< 0 is accepted besides the range: it means "none".
     std::vector<std::string> choices; ///< Accepted strings of an Enum field.
     std::string catalogKind;          ///< Catalog kind of a CatalogRef field ("gpu", "node", ...).
     nlohmann::json schema;            ///< JSON Schema fragment of a Custom field.
@@ -56,6 +57,8 @@ template <class S> struct Field
     /** Returns "" when \a value is inside the field's range, else what is accepted. */
     std::string checkRange(double value) const
     {
+        if (zeroAllowed && value == 0.0)
+            return {};
         const bool lowOk = !minimum || (exclusiveMinimum ? value > *minimum : value >= *minimum);
         const bool highOk = !maximum || value <= *maximum;
         if (lowOk && highOk && std::isfinite(value))
@@ -63,10 +66,11 @@ template <class S> struct Field
         return rangeText();
     }
 
-    /** Returns the accepted range as text, e.g. "a number > 0 and <= 1". */
+    /** Returns the accepted range as text, e.g. "a number >= 0.01 and <= 1". */
     std::string rangeText() const
     {
-        std::string text = kind == FieldKind::Integer ? "an integer" : "a number";
+        std::string text = zeroAllowed ? "0 or " : "";
+        text += kind == FieldKind::Integer ? "an integer" : "a number";
         if (minimum)
             text += (exclusiveMinimum ? " > " : " >= ") + formatBound(*minimum);
         if (minimum && maximum)
@@ -162,6 +166,22 @@ template <class S> nlohmann::json writeFields(const FieldTable<S>& table, const 
 
 namespace fields {
 
+/** Returns the JSON setter of a number field bound to \a member, checked against \a range. */
+template <class S>
+std::function<std::string(S&, const nlohmann::json&)> numberSetter(double S::*member,
+                                                                   Field<S> range)
+{
+    return [member, check = std::move(range)](S& s, const nlohmann::json& j) -> std::string {
+        if (!j.is_number())
+            return check.rangeText() + ", found " + jsonTypeName(j);
+        const double v = j.get<double>();
+        std::string problem = check.checkRange(v);
+        if (problem.empty())
+            s.*member = v;
+        return problem;
+    };
+}
+
 /** A number field bound to \a member. */
 template <class S>
 Field<S> number(std::string key, double S::*member, std::string unit, std::string description,
@@ -179,15 +199,22 @@ Field<S> number(std::string key, double S::*member, std::string unit, std::strin
     f.get = [member](const S& s) { return nlohmann::json(s.*member); };
     f.number = [member](const S& s) { return s.*member; };
     f.setNumber = [member](S& s, double v) { s.*member = v; };
-    f.set = [member, check = f](S& s, const nlohmann::json& j) -> std::string {
-        if (!j.is_number())
-            return check.rangeText() + ", found " + jsonTypeName(j);
-        const double v = j.get<double>();
-        std::string problem = check.checkRange(v);
-        if (problem.empty())
-            s.*member = v;
-        return problem;
-    };
+    f.set = numberSetter(member, f);
+    return f;
+}
+
+/**
+ * A number field bound to \a member that is either 0, meaning "none" (an A100 has no FP8
+ * peak), or inside [\a minimum, \a maximum].
+ */
+template <class S>
+Field<S> numberOrZero(std::string key, double S::*member, std::string unit, std::string description,
+                      double minimum, double maximum)
+{
+    Field<S> f = number<S>(std::move(key), member, std::move(unit), std::move(description), minimum,
+                           maximum);
+    f.zeroAllowed = true;
+    f.set = numberSetter(member, f);
     return f;
 }
 

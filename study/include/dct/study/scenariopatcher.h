@@ -51,6 +51,7 @@ private:
     double m_minimum = -1e300;
     double m_maximum = 1e300;
     bool m_exclusiveMinimum = false;
+    bool m_zeroAllowed = false; ///< 0 ("none") is accepted besides the range.
     std::string m_rangeText;
     std::function<void(model::ResolvedScenario&, double)> m_set;
     std::function<std::string(model::Scenario&, const nlohmann::json&)> m_setReference;
