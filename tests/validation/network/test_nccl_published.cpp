@@ -123,15 +123,15 @@ TEST_CASE("Voltage Park H100 cluster: 4 nodes, 8 x 400G InfiniBand, all-reduce b
     // Voltage Park / Georgia Tech benchmark suite (github.com/aigatech/vpbenchmarking,
     // NCCL 2.24.3): 4 nodes of 8 x H100 SXM5, 3.2 Tbps InfiniBand per node: AllReduce bus bandwidth
     // 330.93 GB/s, AllGather 323.53 GB/s. The engine's ring reaches 8 x 47 GB/s per node, above
-    // this cluster's figures; tolerance 15% (the one case here outside 10%: this cluster runs about
-    // 12% below NVIDIA's per-NIC expectation).
+    // this cluster's figures (373 and 357 GB/s); tolerance 15% and 12%, the cases here outside
+    // 10%: this cluster runs about 12% below NVIDIA's per-NIC expectation.
     const CollectiveInputs in = dgx("h100-sxm5", 4, 8, 400.0);
     const auto ar = bestCollective(CollectiveOp::AllReduce, 8 * GiB, in);
     REQUIRE(ar.available);
     CHECK(ar.busbwGbytePerS == Approx(330.93).epsilon(0.15));
     const auto ag = bestCollective(CollectiveOp::AllGather, 1 * GiB, in);
     REQUIRE(ag.available);
-    CHECK(ag.busbwGbytePerS == Approx(323.53).epsilon(0.18));
+    CHECK(ag.busbwGbytePerS == Approx(323.53).epsilon(0.12));
 }
 
 TEST_CASE("DeepEP issue 303: 8 NVSwitch GPUs, 64-byte all-reduce in about 14.5 us",
