@@ -170,6 +170,34 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     in.fabricSwitchHops = net.worstSwitchHops;
     in.switchLatencyUs = r.fabricSwitch.latencyUs;
     in.inNetworkReduction = r.fabricSwitch.inNetworkReduction;
+    // The parts of the collectives engine's latency and the fabric's layout (same leaf, across
+    // leaves, across spine blocks), as solveNetwork counts nodes per leaf.
+    const model::NetworkSection& n = r.scenario.network;
+    in.nicLatencyUs = r.nic.latencyUs;
+    in.cableInRowM = n.cableLengthInRowM;
+    in.cableAcrossRowsM = n.cableLengthAcrossRowsM;
+    in.railsPerNode = std::max(1, r.rails);
+    in.fabricTiers = std::max(1, net.topology.tiers);
+    const int planes = std::max(1, net.topology.planes);
+    const long long railsPerPlane = (in.railsPerNode + planes - 1) / planes;
+    const long long down = std::max<long long>(1, net.topology.leafDownPorts);
+    const long long perLeaf = n.topology == TopologyKind::RailOptimized
+                                  ? std::min<long long>(down, std::max(1, n.scalableUnitNodes))
+                                  : std::max<long long>(1, down / railsPerPlane);
+    in.nodesPerLeaf = static_cast<int>(std::min<long long>(perLeaf, 1 << 30));
+    const long long nodes = std::max(1, r.scenario.compute.nodeCount);
+    in.nodesPerPod = net.topology.pods > 0
+                         ? static_cast<int>((nodes + net.topology.pods - 1) / net.topology.pods)
+                         : 0;
+    // NVLink SHARP came with third-generation NVSwitch (NVIDIA H100 Tensor Core GPU
+    // Architecture whitepaper, 2022): NVIDIA parts with NVLink 4 (450 GB/s per direction) on.
+    const bool nvidia = r.gpu.vendor == "NVIDIA";
+    in.nvls = nvidia && r.gpu.scaleUpGbytePerS >= 450.0 && r.node.scaleUpDomainGpus > 2;
+    in.generation = !nvidia || r.gpu.scaleUpGbytePerS < 450.0 ? GpuGeneration::Ampere
+                    : r.gpu.scaleUpGbytePerS >= 900.0         ? GpuGeneration::Blackwell
+                                                              : GpuGeneration::Hopper;
+    // Rails on separate planes or leaves: a peer on another rail is reached through PXN.
+    in.pxn = n.topology != TopologyKind::FatTree || planes > 1;
     return in;
 }
 

@@ -1,6 +1,7 @@
 #include "clirunner.h"
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 using namespace dct;
@@ -163,4 +164,78 @@ TEST_CASE("collectives: an algorithm that does not apply exits 1, a bad op exits
     CHECK(bad.code == cli::ExitUsage);
     CHECK(bad.out.empty());
     CHECK_THAT(bad.err, Catch::Contains("broadcast"));
+}
+
+namespace {
+
+/** Writes the 4-SU SuperPOD example cut to \a nodes nodes into a temporary file. */
+std::string superPodWithNodes(int nodes)
+{
+    std::ifstream in(example("dgx-superpod-4su.json"));
+    json doc = json::parse(in);
+    doc["compute"]["node_count"] = nodes;
+    const std::string path =
+        std::string(DCT_TEST_BINARY_DIR) + "/superpod-" + std::to_string(nodes) + "-nodes.json";
+    std::ofstream(path) << doc.dump(2);
+    return path;
+}
+
+} // namespace
+
+TEST_CASE("collectives: every point names its algorithm, protocol and why", "[cli][collectives]")
+{
+    const CliRun r = runCli({"collectives", "--format", "json", "--algorithm", "ring",
+                             example("dgx-superpod-4su.json")});
+    INFO(r.err);
+    REQUIRE(r.code == cli::ExitOk);
+    const json doc = json::parse(r.out);
+    std::set<std::string> protocols;
+    for (const auto& p : doc.at("points")) {
+        INFO(p.dump());
+        REQUIRE(p.at("available") == true);
+        protocols.insert(p.at("protocol").get<std::string>());
+        CHECK_FALSE(p.at("reason").get<std::string>().empty());
+        const json& l = p.at("latency_us");
+        CHECK(l.at("total").get<double>() ==
+              Approx(l.at("launch").get<double>() + l.at("software").get<double>() +
+                     l.at("nvlink").get<double>() + l.at("pcie").get<double>() +
+                     l.at("nic").get<double>() + l.at("switch").get<double>() +
+                     l.at("cable").get<double>())
+                  .epsilon(1e-9));
+    }
+    // LL for the small sizes, a protocol of more bandwidth for the large (on 1016 ranks the
+    // ring's 2(n-1) steps keep Simple's higher step latency from paying off: LL128).
+    CHECK(protocols.count("LL") == 1);
+    CHECK(protocols.size() >= 2);
+
+    // Best: with SHARP switches and NVSwitch nodes NCCL's NVLS (43 us: 25 NVLink + 18 network
+    // steps, tuning.cc) beats a 127-node tree even at 8 B; the table says so.
+    const CliRun table = runCli({"collectives", example("dgx-superpod-4su.json")});
+    REQUIRE(table.code == cli::ExitOk);
+    CHECK_THAT(table.out, Catch::Contains("protocol") && Catch::Contains("why:") &&
+                              Catch::Contains("nvls") && Catch::Contains("NVLink SHARP") &&
+                              Catch::Contains("next best"));
+}
+
+TEST_CASE("collectives: on one node nvls and in_network run NVLink SHARP", "[cli][collectives]")
+{
+    const std::string oneNode = superPodWithNodes(1);
+    for (const char* algorithm : {"nvls", "in_network"}) {
+        const CliRun r =
+            runCli({"collectives", "--format", "json", "--algorithm", algorithm, oneNode});
+        INFO(algorithm << ": " << r.err);
+        REQUIRE(r.code == cli::ExitOk);
+        const json doc = json::parse(r.out);
+        CHECK(doc.at("ranks") == 8);
+        const json& last = doc.at("points").back();
+        REQUIRE(last.at("available") == true);
+        CHECK(last.at("protocol") == "Simple");
+        // nccl-tests issue 212: ~480 GB/s busbw with NVLS on 8 H100s.
+        CHECK(last.at("busbw_gbyte_per_s").get<double>() > 430.0);
+    }
+    // send/recv runs point to point: a pinned tree does not apply.
+    const CliRun tree =
+        runCli({"collectives", "--op", "send_recv", "--algorithm", "tree", oneNode});
+    CHECK(tree.code == cli::ExitEvaluation);
+    CHECK_THAT(tree.err, Catch::Contains("point to point"));
 }

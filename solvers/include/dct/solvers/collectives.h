@@ -11,35 +11,85 @@ enum class CollectiveOp
     AllReduce,
     ReduceScatter,
     AllGather,
-    AllToAll
+    AllToAll,
+    SendRecv ///< Each rank sends to the next and receives from the previous (sendrecv_perf).
 };
 
-/** How a collective is carried out. */
+/** How a collective is carried out (NCCL's algorithms, docs/collectives.md). */
 enum class CollectiveAlgorithm
 {
-    Ring,             ///< One ring over every rank.
-    DoubleBinaryTree, ///< Two complementary binary trees across nodes (NCCL trees).
-    Hierarchical,     ///< NVLink inside the node, the fabric between nodes.
-    InNetwork         ///< Switches reduce (SHARP) between nodes, NVLink inside.
+    Ring,             ///< Rings over every rank, one or more channels per rail (NCCL ring).
+    DoubleBinaryTree, ///< A chain inside each node, two complementary binary trees across nodes.
+    Hierarchical, ///< Reduce-scatter on NVLink, the fabric between nodes, all-gather; pipelined.
+    InNetwork,    ///< Switches reduce between nodes (SHARP, NCCL CollNet); NVLS or NVLink inside.
+    Nvls,         ///< NVLink SHARP: the NVSwitch reduces inside a node (NCCL NVLS).
+    NvlsTree      ///< NVLS inside each node, trees between nodes (NCCL NVLSTree).
 };
 
-/** Returns "all_reduce", "reduce_scatter", "all_gather" or "all_to_all". */
-const char* collectiveOpName(CollectiveOp op);
-/** Returns "ring", "tree", "hierarchical" or "in_network". */
-const char* collectiveAlgorithmName(CollectiveAlgorithm algorithm);
+/** NCCL's wire protocols (Hu et al., arXiv 2507.04786, section III). */
+enum class CollectiveProtocol
+{
+    LL,     ///< 8-byte lines, 4 data + 4 flag: lowest latency, half the bandwidth.
+    LL128,  ///< 128-byte lines, 120 data + 8 flag.
+    Simple, ///< Large chunks behind memory fences: full bandwidth, highest latency.
+};
 
-/** The alpha-beta parameters of a collective over a cluster. */
+/** Returns "all_reduce", "reduce_scatter", "all_gather", "all_to_all" or "send_recv". */
+const char* collectiveOpName(CollectiveOp op);
+/** Returns "ring", "tree", "hierarchical", "in_network", "nvls" or "nvls_tree". */
+const char* collectiveAlgorithmName(CollectiveAlgorithm algorithm);
+/** Returns "LL", "LL128" or "Simple", as NCCL_PROTO spells them. */
+const char* collectiveProtocolName(CollectiveProtocol protocol);
+
+/** Every algorithm, in enum order. */
+std::vector<CollectiveAlgorithm> collectiveAlgorithms();
+
+/** GPU generation, which selects NCCL's per-architecture tuning constants. */
+enum class GpuGeneration
+{
+    Ampere,
+    Hopper,
+    Blackwell
+};
+
+/** The parameters of a collective over a cluster. */
 struct CollectiveInputs
 {
     int ranks = 8;                   ///< n: ranks taking part.
     int ranksPerNode = 8;            ///< g: ranks sharing a node (and its NVLink domain).
     double scaleUpGbytePerS = 0.0;   ///< Effective NVLink bandwidth per rank per direction.
-    double scaleUpAlphaUs = 1.0;     ///< Latency of one step over NVLink.
+    double scaleUpAlphaUs = 1.9;     ///< NVLink step with LL128; LL and Simple scale with it.
     double fabricGbytePerS = 0.0;    ///< Effective fabric bandwidth per rank per direction.
-    double fabricAlphaUs = 5.0;      ///< Latency of one step across the fabric.
-    int fabricSwitchHops = 3;        ///< Switches on the longest path (in-network reduction).
+    double fabricAlphaUs = 5.0;      ///< Worst-case path latency, reported only (see the parts).
+    int fabricSwitchHops = 3;        ///< Switches on the longest path.
     double switchLatencyUs = 0.13;   ///< Per switch traversed.
-    bool inNetworkReduction = false; ///< Switches can reduce (SHARP).
+    bool inNetworkReduction = false; ///< Fabric switches can reduce (SHARP).
+
+    // Latency parts of one step across the fabric (docs/collectives.md, "Latency").
+    double nicLatencyUs = 0.5;      ///< One NIC (catalog), paid at each end.
+    double pcieLatencyUs = 0.1;     ///< GPU to NIC through the PCIe switch (GPUDirect RDMA).
+    double cableInRowM = 3.0;       ///< Node to leaf.
+    double cableAcrossRowsM = 30.0; ///< Leaf to spine and spine to core.
+    int railsPerNode = 8;           ///< NICs (rails) per node; channels spread over all.
+    int fabricTiers = 2;            ///< Switch tiers of the fabric.
+    int nodesPerLeaf = 0;           ///< Nodes under one leaf (0: every node).
+    int nodesPerPod = 0;            ///< Nodes under one spine block (0: every node).
+    bool nvls = false;              ///< NVSwitch with NVLink SHARP (third generation on).
+    bool pxn = false;               ///< Rails are separate planes: cross-rail goes PXN.
+    GpuGeneration generation = GpuGeneration::Hopper;
+};
+
+/** The latency of one collective, by named part (microseconds). */
+struct CollectiveLatency
+{
+    double launchUs = 0.0;   ///< Kernel launch and NCCL's per-call software (base latency).
+    double softwareUs = 0.0; ///< Per-step protocol and proxy work beyond the hardware path.
+    double nvlinkUs = 0.0;   ///< NVLink steps inside nodes.
+    double pcieUs = 0.0;     ///< GPU to NIC crossings (GPUDirect RDMA).
+    double nicUs = 0.0;      ///< NIC processing at both ends.
+    double switchUs = 0.0;   ///< Every fabric switch traversed.
+    double cableUs = 0.0;    ///< Propagation in the cables, by length.
+    double totalUs = 0.0;    ///< Sum of the parts.
 };
 
 /** The time of one collective and its bandwidths as nccl-tests defines them. */
@@ -47,29 +97,59 @@ struct CollectiveTiming
 {
     CollectiveOp op = CollectiveOp::AllReduce;
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
+    CollectiveProtocol protocol = CollectiveProtocol::Simple;
     double bytes = 0.0;
     bool available = true; ///< False when the algorithm does not apply.
     double seconds = 0.0;
-    double algbwGbytePerS = 0.0; ///< S / t.
-    double busbwGbytePerS = 0.0; ///< algbw times the bus factor of the operation.
+    double algbwGbytePerS = 0.0;     ///< S / t.
+    double busbwGbytePerS = 0.0;     ///< algbw times the bus factor of the operation.
+    int channels = 0;                ///< Channels (CUDA blocks) NCCL would run.
+    double bandwidthGbytePerS = 0.0; ///< The bandwidth term's algbw (t = latency + S / this).
+    CollectiveLatency latency;       ///< The latency term, by part.
+    std::string reason;              ///< Why this algorithm and protocol (or why unavailable).
 };
 
 /**
  * Returns the nccl-tests bus-bandwidth factor (doc/PERFORMANCE.md): 2(n-1)/n for all-reduce,
- * (n-1)/n for reduce-scatter, all-gather and all-to-all.
+ * (n-1)/n for reduce-scatter, all-gather and all-to-all, 1 for send/recv.
  */
 double busBandwidthFactor(CollectiveOp op, int ranks);
 
-/** Returns the time of \a op on \a bytes (the nccl-tests size) by \a algorithm. */
+/** Returns the time of \a op on \a bytes (the nccl-tests size) by \a algorithm, best protocol. */
 CollectiveTiming collectiveTime(CollectiveOp op, CollectiveAlgorithm algorithm, double bytes,
                                 const CollectiveInputs& inputs);
 
-/** Returns the fastest available algorithm for \a op on \a bytes. */
+/** Returns the time of \a op by \a algorithm and \a protocol (NCCL_ALGO and NCCL_PROTO set). */
+CollectiveTiming collectiveTime(CollectiveOp op, CollectiveAlgorithm algorithm,
+                                CollectiveProtocol protocol, double bytes,
+                                const CollectiveInputs& inputs);
+
+/**
+ * Returns the fastest algorithm and protocol for \a op on \a bytes among those NCCL's tuner
+ * chooses from (ring, tree, in-network, NVLS, NVLS tree; hierarchical only when pinned).
+ */
 CollectiveTiming bestCollective(CollectiveOp op, double bytes, const CollectiveInputs& inputs);
 
 /** Returns timings from \a minBytes to \a maxBytes, doubling (8 B to 16 GiB by default). */
 std::vector<CollectiveTiming> collectiveCurve(CollectiveOp op, CollectiveAlgorithm algorithm,
                                               const CollectiveInputs& inputs, double minBytes = 8.0,
                                               double maxBytes = 17179869184.0);
+
+/**
+ * Returns the hardware latency of one step between two nodes, by part: GPUDirect PCIe and NIC
+ * at both ends, \a switches switches and \a cableM metres of cable.
+ */
+CollectiveLatency fabricPathLatency(const CollectiveInputs& inputs, int switches, double cableM);
+
+/** Path classes between two nodes of a leaf-spine(-core) fabric. */
+enum class FabricPath
+{
+    SameLeaf,  ///< One switch.
+    CrossLeaf, ///< Leaf, spine, leaf.
+    CrossSpine ///< Leaf, spine, core, spine, leaf.
+};
+
+/** Returns the switches and cable metres of \a path on the fabric of \a inputs. */
+CollectiveLatency fabricPathLatency(const CollectiveInputs& inputs, FabricPath path);
 
 } // namespace dct::solvers

@@ -1,0 +1,114 @@
+#pragma once
+
+// NCCL's tuning constants, restated. Unless a line says otherwise the source is NCCL
+// src/graph/tuning.cc (github.com/NVIDIA/nccl, commit 5067397c, June 2026): the defaults of its
+// tuner constants (base and hardware latencies, LL and per-channel bandwidth caps, NVLS
+// efficiency) and the refinements of ncclTopoTuneModel. Protocol order: LL, LL128, Simple.
+// docs/collectives.md explains how the engine uses each.
+
+#include "dct/solvers/collectives.h"
+
+#include <array>
+
+namespace dct::solvers::nccl {
+
+using PerProtocol = std::array<double, 3>;
+
+/** Per-call base latency in us (kernel launch and setup), ring and tree. */
+inline constexpr PerProtocol baseLatencyRingUs = {6.6, 14.0, 8.4};
+inline constexpr PerProtocol baseLatencyTreeUs = {6.8, 14.0, 8.4};
+
+/** One NVLink step in us, ring and tree; NVLS (Simple only) and CollNet Direct. */
+inline constexpr PerProtocol nvlinkStepRingUs = {0.6, 1.9, 3.4};
+inline constexpr PerProtocol nvlinkStepTreeUs = {0.6, 1.25, 4.0};
+inline constexpr double nvlinkStepNvlsUs = 25.0;
+inline constexpr double nvlinkStepCollNetUs = 3.7;
+/** NCCL's NVLink ring LL128 step, the reference the scale-up alpha input scales from. */
+inline constexpr double nvlinkReferenceStepUs = 1.9;
+
+/** One network step in us as NCCL's tuner charges it (software and hardware together). */
+inline constexpr PerProtocol netStepRingUs = {2.7, 4.0, 14.0};
+inline constexpr PerProtocol netStepTreeUs = {5.0, 8.5, 14.0};
+inline constexpr double netStepCollNetUs = 31.0;
+inline constexpr double netStepNvlsUs = 18.0;
+inline constexpr double netStepNvlsTreeUs = 20.9;
+/** Network post overhead per step on Intel hosts, us (tripled for Simple): getNetOverhead. */
+inline constexpr double netPostOverheadUs = 1.0;
+/** CollNet Direct: arity serialization per local rank, us. */
+inline constexpr double collNetArityUs = 0.4;
+
+/**
+ * The hardware path NCCL's network step constants are taken to include (assumption: a
+ * same-leaf InfiniBand step with this engine's defaults: 2 x 0.1 us PCIe, 2 x 0.5 us NIC, one
+ * 0.13 us switch and 2 x 3 m of cable at 5 ns/m = 1.36 us). The software part of a step is the
+ * NCCL constant minus this; the hardware part is rebuilt from the fabric's own parts.
+ */
+inline constexpr double referencePathUs = 2 * 0.1 + 2 * 0.5 + 0.13 + 2 * 3.0 * 0.005;
+
+/** Ring with LL128 keeps 120 of 128 bytes (NCCL writes 0.92); LL keeps half. */
+inline constexpr double ringLl128Efficiency = 0.92;
+inline constexpr double ringLlEfficiency = 0.5;
+/** Tree all-reduce: 0.92 of the link; LL a further 1/3.8; LL128 7/9 on one node, 120/128 across. */
+inline constexpr double treeEfficiency = 0.92;
+inline constexpr double treeLlFactor = 1.0 / 3.8;
+inline constexpr double treeLl128SingleNode = 7.0 / 9.0;
+inline constexpr double treeLl128MultiNode = 120.0 / 128.0;
+
+/** Index of a generation in the per-architecture tables (Ampere, Hopper, Blackwell). */
+inline int generationIndex(GpuGeneration g)
+{
+    return g == GpuGeneration::Ampere ? 0 : g == GpuGeneration::Hopper ? 1 : 2;
+}
+/** Index by node count: one node, two nodes, more. */
+inline int nodeIndex(int nodes)
+{
+    return nodes <= 1 ? 0 : nodes == 2 ? 1 : 2;
+}
+
+/** LL bandwidth cap in GB/s: one node by GPU generation; across nodes by node count (Intel). */
+inline constexpr std::array<double, 3> llMaxSingleNode = {87.7, 141.0, 282.0};
+inline constexpr std::array<double, 3> llMaxMultiNodeIntel = {39.0, 39.0, 20.4};
+/** Per-channel caps in GB/s [generation][node index]. */
+inline constexpr std::array<std::array<double, 3>, 3> perChannelRingLl128 = {
+    {{20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {40.0, 40.0, 40.0}}};
+inline constexpr std::array<std::array<double, 3>, 3> perChannelTree = {
+    {{24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}}};
+inline constexpr std::array<std::array<double, 3>, 3> perChannelTreeLl128 = {
+    {{20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}}};
+inline constexpr std::array<std::array<double, 3>, 3> perChannelNvlsTree = {
+    {{24.0, 23.6, 17.8}, {0.0, 57.7, 45.5}, {0.0, 96.0, 80.0}}};
+/** NVLS efficiency by generation (0: no NVLink SHARP before Hopper). */
+inline constexpr std::array<double, 3> nvlsEfficiency = {0.0, 0.85, 0.74};
+/** CollNet Direct on Hopper and later keeps 0.85. */
+inline constexpr double collNetHopperEfficiency = 0.85;
+/** Ring Simple across nodes: latency x1.4 once each rank's share passes 64 B (plateau). */
+inline constexpr double ringPlateauLatencyFactor = 1.4;
+
+/**
+ * Tree all-reduce bandwidth correction by size: index log2(bytes / 64), 64 B to 256 MiB
+ * (ncclTopoGetAlgoTime's treeCorrectionFactor), rows LL, LL128, Simple.
+ */
+inline constexpr std::array<std::array<double, 24>, 3> treeCorrection = {
+    {{1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7,  .7,  .7,  .6,  .5,
+      .4,  .4,  .5,  .6,  .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},
+     {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7,  .6,  .6,
+      .6,  .6,  .6,  .6,  .8,  .9, .9, .9, .9, 1.0, 1.0, 1.0},
+     {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5,
+      .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9}}};
+
+/** NVLS channels on Hopper (src/transport/nvls.cc NVLS_NCHANNELS_SM90); Blackwell 24. */
+inline constexpr int nvlsChannelsHopper = 16;
+inline constexpr int nvlsChannelsBlackwell = 24;
+
+/**
+ * NCCL's achievable bandwidth over one NDR 400G NIC: "For NDR @ 400Gbps you should see
+ * 46-48GB/s per NIC" (NVIDIA maintainer, nccl-tests issue 290, 2025-03-03). 47 GB/s over the
+ * 49.7 GB/s InfiniBand payload rate at a 4096-byte MTU is 0.946: the share NCCL's network
+ * transport (proxy, GPUDirect RDMA) keeps of the fabric's effective bandwidth.
+ */
+inline constexpr double netTransportEfficiency = 47.0 / (400.0 / 8.0 * 4096.0 / 4122.0);
+
+/** Signal propagation in fiber and twinax: about 5 ns per metre (light at ~2/3 c). */
+inline constexpr double cableUsPerM = 0.005;
+
+} // namespace dct::solvers::nccl
