@@ -70,8 +70,8 @@ bool printsNonFinite(const std::string& text, SweepFormat format)
         std::istringstream cells(line);
         std::string cell;
         while (std::getline(cells, cell, ','))
-            if (cell.find("inf") != std::string::npos || cell.find("nan") != std::string::npos ||
-                cell == "null")
+            if (cell == "inf" || cell == "-inf" || cell == "nan" || cell == "-nan" ||
+                cell == "null") // whole cells: the verdict "infeasible" is text, not a number
                 return true;
     }
     return false;
@@ -126,8 +126,8 @@ TEST_CASE("a NaN figure from a custom sweep evaluator fails only its own row", "
     const std::string csv = run(*runner, SweepFormat::Csv, summary);
     CHECK(summary.failed == 1);
     CHECK_FALSE(printsNonFinite(csv, SweepFormat::Csv));
-    CHECK(csv.find("\n0,16,0,,\n") != std::string::npos);
-    CHECK(csv.find("\n1,32,1,320,31.25\n") != std::string::npos);
+    CHECK(csv.find("\n0,16,0,infeasible,,\n") != std::string::npos);
+    CHECK(csv.find("\n1,32,1,feasible,320,31.25\n") != std::string::npos);
 
     const std::string jsonl = run(*runner, SweepFormat::Jsonl, summary);
     CHECK_FALSE(printsNonFinite(jsonl, SweepFormat::Jsonl));
