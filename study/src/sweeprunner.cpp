@@ -5,9 +5,9 @@
 #include "dct/model/scenarioio.h"
 #include "dct/model/textformat.h"
 #include "dct/solvers/evaluator.h"
+#include "dct/solvers/finitecheck.h"
 #include "dct/solvers/modelversion.h"
 #include "dct/solvers/verdict.h"
-#include "dct/solvers/finitecheck.h"
 #include "dct/study/paretofront.h"
 #include "dct/study/sweepchecksum.h"
 
