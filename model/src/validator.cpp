@@ -23,6 +23,16 @@ Diagnostics validateScenario(const ResolvedScenario& r)
     const Scenario& s = r.scenario;
     const int gpus = r.gpuCount();
 
+    // A product of nodes and GPUs per node beyond what the model holds (ranges allow 10^7 nodes
+    // of up to 1,024 GPUs): refused before any count overflows.
+    if (static_cast<long long>(s.compute.nodeCount) * r.gpusPerNode > ResolvedScenario::kMaxGpus)
+        d.error("/compute/node_count",
+                num(static_cast<double>(s.compute.nodeCount)) + " nodes of " + num(r.gpusPerNode) +
+                    " GPUs exceed the " + num(static_cast<double>(ResolvedScenario::kMaxGpus)) +
+                    " GPUs a cluster may have",
+                "at most " + num(static_cast<double>(ResolvedScenario::kMaxGpus)) + " GPUs in all",
+                "too-many-gpus");
+
     // Parallelism must tile the GPUs exactly.
     const auto& w = s.workload;
     const long long product =

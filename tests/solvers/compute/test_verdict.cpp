@@ -165,3 +165,18 @@ TEST_CASE("A node hotter than its rack's cooling even alone is infeasible", "[ve
     CHECK(hot.diagnostics.hasCode("node-over-cooling-capacity"));
     CHECK(hot.verdict().feasibility == Feasibility::Infeasible);
 }
+
+TEST_CASE("More GPUs than a cluster may have is an error, never an overflow", "[verdict][range]")
+{
+    // Found by the mutation probe under UBSan: 10^7 nodes of 850 GPUs overflowed an int.
+    json doc = example("seed-h100-dallas-d2c.json");
+    doc["compute"]["node_count"] = 10000000;
+    doc["compute"]["gpus_per_node"] = 850;
+    const DocumentEvaluation d = evaluateDocument(doc, test::catalog(), "huge.json");
+    CHECK(d.diagnostics.hasCode("too-many-gpus"));
+    CHECK_FALSE(d.ok());
+    bool named = false;
+    for (const auto& item : d.diagnostics)
+        named |= item.code == "too-many-gpus" && item.path == "/compute/node_count";
+    CHECK(named);
+}

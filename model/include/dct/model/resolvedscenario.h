@@ -4,6 +4,7 @@
 #include "dct/model/provenance.h"
 #include "dct/model/scenario.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -44,8 +45,15 @@ struct ResolvedScenario
     /** Where each input came from, keyed by JSON pointer ("/compute/gpu/tdp_w"). */
     std::map<std::string, Provenance> provenance;
 
-    /** Returns the number of GPUs of the cluster. */
-    int gpuCount() const { return scenario.compute.nodeCount * gpusPerNode; }
+    /** The most GPUs a cluster may have (validateScenario() refuses more). */
+    static constexpr long long kMaxGpus = 10'000'000;
+    /** Returns the number of GPUs of the cluster, computed in 64 bits and held at kMaxGpus + 1
+     *  at most (a larger product is refused by validation, never wrapped around). */
+    int gpuCount() const
+    {
+        const long long gpus = static_cast<long long>(scenario.compute.nodeCount) * gpusPerNode;
+        return static_cast<int>(std::min(gpus, kMaxGpus + 1));
+    }
 };
 
 } // namespace dct::model
