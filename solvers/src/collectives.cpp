@@ -266,8 +266,12 @@ int ringChannels(const CollectiveInputs& in, const Shape& s)
     return s.nodes == 1 ? 16 : std::clamp(2 * std::max(1, in.railsPerNode), 2, 32);
 }
 
-Model ring(CollectiveOp op, CollectiveProtocol p, double bytes, const CollectiveInputs& in,
-           const Shape& s)
+/**
+ * The start of a model that runs over ring channels (rings, hierarchical phases, point to
+ * point): unavailable without NVLink bandwidth inside a node of several GPUs or without fabric
+ * bandwidth between nodes, else available on ringChannels() channels.
+ */
+Model ringChannelModel(const CollectiveInputs& in, const Shape& s)
 {
     if (s.g > 1 && s.nvlink <= 0.0)
         return unavailable("no NVLink bandwidth inside the node");
@@ -276,6 +280,15 @@ Model ring(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
     Model m;
     m.available = true;
     m.channels = ringChannels(in, s);
+    return m;
+}
+
+Model ring(CollectiveOp op, CollectiveProtocol p, double bytes, const CollectiveInputs& in,
+           const Shape& s)
+{
+    Model m = ringChannelModel(in, s);
+    if (!m.available)
+        return m;
     const double n = s.n;
     const double g = s.g;
     // Bus bandwidth of rings on every rail at once: a node's ring traffic leaves on all of its
@@ -354,13 +367,9 @@ Model hierarchical(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs
 {
     if (!reduces(op))
         return unavailable("all_to_all and send_recv have no hierarchical form");
-    if (s.g > 1 && s.nvlink <= 0.0)
-        return unavailable("no NVLink bandwidth inside the node");
-    if (s.nodes > 1 && s.net <= 0.0)
-        return unavailable("no fabric bandwidth between nodes");
-    Model m;
-    m.available = true;
-    m.channels = ringChannels(in, s);
+    Model m = ringChannelModel(in, s);
+    if (!m.available)
+        return m;
     const bool ar = op == CollectiveOp::AllReduce;
     const double phases = ar ? 2.0 : 1.0;
     const double g = s.g;
@@ -491,13 +500,9 @@ Model inNetwork(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& i
 Model pointToPoint(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& in,
                    const Shape& s)
 {
-    if (s.g > 1 && s.nvlink <= 0.0)
-        return unavailable("no NVLink bandwidth inside the node");
-    if (s.nodes > 1 && s.net <= 0.0)
-        return unavailable("no fabric bandwidth between nodes");
-    Model m;
-    m.available = true;
-    m.channels = ringChannels(in, s);
+    Model m = ringChannelModel(in, s);
+    if (!m.available)
+        return m;
     const double n = s.n;
     const double g = s.g;
     const double nv = protocolBandwidth(s.nvlink, p, llCap(s), unbounded);
