@@ -3,6 +3,7 @@
 #include "dct/model/cablespec.h"
 #include "dct/model/coolingsystemspec.h"
 #include "dct/model/egresspricing.h"
+#include "dct/model/failureratespec.h"
 #include "dct/model/gpuspec.h"
 #include "dct/model/nicspec.h"
 #include "dct/model/nodespec.h"
@@ -358,6 +359,29 @@ const FieldTable<PortOffer>& PortOffer::fields()
         f::number<S>("port_gbps", &S::portGbps, "Gb/s", "Port speed", 0.1, 1e5),
         f::number<S>("usd_per_month", &S::usdPerMonth, "USD/month", "Fixed monthly price", 0.0,
                      1e9),
+    };
+    return table;
+}
+
+const FieldTable<FailureRateSpec>& FailureRateSpec::fields()
+{
+    using S = FailureRateSpec;
+    static const FieldTable<S> table = {
+        f::text<S>("name", &S::name, "Display name"),
+        f::text<S>("component", &S::component, "The component that fails"),
+        f::choice<S, FailureUnit>("per", &S::per,
+                                  {{FailureUnit::Gpu, "gpu"},
+                                   {FailureUnit::Node, "node"},
+                                   {FailureUnit::Nic, "nic"},
+                                   {FailureUnit::Switch, "switch"},
+                                   {FailureUnit::Link, "link"}},
+                                  "The unit the rate is counted per"),
+        // Ceiling 10^6 per 10^6 hours: one interruption per unit-hour, far above any published
+        // field rate (the highest, a GPU's, is below 10 per 10^6 GPU-hours).
+        f::number<S>("failures_per_million_hours", &S::failuresPerMillionHours, "1/(10^6 h)",
+                     "Job interruptions per million unit-hours", 0.0, 1e6),
+        f::boolean<S>("replaces_node", &S::replacesNode,
+                      "Recovery swaps the failed node out (a hot spare avoids waiting for repair)"),
     };
     return table;
 }

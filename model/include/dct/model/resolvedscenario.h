@@ -31,6 +31,7 @@ struct ResolvedScenario
     std::vector<CableSpec> cables;                 ///< Every cable and optic of the catalog.
     std::vector<CoolingSystemSpec> coolingOptions; ///< Every cooling system, for comparisons.
     std::vector<PortOffer> portOffers;             ///< Every unmetered port offer.
+    std::vector<FailureRateSpec> failureRates;     ///< Every component failure rate.
 
     int gpusPerNode = 8;  ///< Effective: scenario value or the node's.
     int rails = 8;        ///< Effective scale-out NICs per node.
