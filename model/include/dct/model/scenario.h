@@ -127,6 +127,9 @@ struct WorkloadSection
     double checkpointBytesPerParameter = 14.0; ///< bf16 weights + fp32 master + Adam moments.
     double sampleBytesPerToken = 4.0;          ///< Bytes read by the data loader per token.
     double readSizeKb = 256.0;                 ///< Size of one data loader read.
+    double restartMinutes = 10.0; ///< Re-launch and re-init after an interruption (assumption).
+    double nodeRepairHours = 4.0; ///< Wait for a failed node without a spare (assumption).
+    int hotSpareNodes = 0;        ///< Idle nodes that replace a failed node at once.
 
     static const FieldTable<WorkloadSection>& fields();
 };
