@@ -6,6 +6,8 @@
 #include "dct/solvers/costsolver.h"
 #include "dct/solvers/egresssolver.h"
 #include "dct/solvers/facilitymetrics.h"
+#include "dct/solvers/goodputmetrics.h"
+#include "dct/solvers/goodputsolver.h"
 #include "dct/solvers/networkmetrics.h"
 #include "dct/solvers/networksolver.h"
 #include "dct/solvers/powersolver.h"
@@ -106,6 +108,7 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
         e.egress = {};
         e.cost = {};
         e.network = {};
+        e.goodput = {};
         e.finishMetrics();
         return;
     }
@@ -181,7 +184,12 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     e.compute = solveCompute(r, computeInputs, workloadValid ? e.diagnostics : ignored);
     e.egress = solveEgress(r, e.diagnostics);
     e.cost = solveCost(r, e.power, e.egress, e.compute, costInputs, e.diagnostics);
+    // Failures stretch the failure-free training time of compute; the run's cost follows.
+    e.goodput =
+        solveGoodput(r, e.compute, e.network, e.cost, workloadValid ? e.diagnostics : ignored);
+    applyGoodputToCost(r, e.goodput, e.compute, e.power.facilityPowerKw, e.cost);
     addComputeMetrics(e);
+    addReliabilityMetrics(e);
     addFacilityMetrics(e);
     addNetworkMetrics(e);
     e.add("coupling.iterations", "Coupling iterations", e.coupling.iterations, "", Better::Neither);
