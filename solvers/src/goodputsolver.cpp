@@ -53,7 +53,7 @@ double youngCheckpointInterval(double deltaSeconds, double mtbfSeconds)
 double dalyCheckpointInterval(double deltaSeconds, double mtbfSeconds)
 {
     // Daly 2006, "A higher order estimate of the optimum checkpoint interval for restart
-    // dumps", Future Generation Computer Systems 22(3):303-312, eq. 37.
+    // dumps", Future Generation Computer Systems 22(3):303-312: the higher-order optimum.
     if (deltaSeconds >= 2.0 * mtbfSeconds)
         return mtbfSeconds;
     const double x = deltaSeconds / (2.0 * mtbfSeconds);
@@ -67,10 +67,10 @@ double dalyWallTime(double workSeconds, double intervalSeconds, double deltaSeco
     const double segments = workSeconds / intervalSeconds;
     if (!std::isfinite(mtbfSeconds))
         return workSeconds + segments * deltaSeconds;
-    // Daly 2006 eq. 13: each of the T_s / tau segments (work tau plus a checkpoint delta) is
-    // retried until it runs through without a failure; each failure costs the time since the
-    // segment began plus a restart R, itself exposed to failures. expm1 keeps the small-rate
-    // limit T_s (1 + delta / tau) exact.
+    // Daly 2006, the complete model of the wall time: each of the T_s / tau segments (work tau plus
+    // a checkpoint delta) is retried until it runs through without a failure; each failure costs
+    // the time since the segment began plus a restart R, itself exposed to failures. expm1 keeps
+    // the small-rate limit T_s (1 + delta / tau) exact.
     return mtbfSeconds * std::exp(restartSeconds / mtbfSeconds) *
            std::expm1((intervalSeconds + deltaSeconds) / mtbfSeconds) * segments;
 }
@@ -173,17 +173,16 @@ GoodputResult solveGoodput(const model::ResolvedScenario& r, const ComputeResult
         dalyWallTime(workSeconds, optimal, delta, out.restartSeconds, mtbfSeconds);
     if (!std::isfinite(wall) || !std::isfinite(wallAtOptimum)) {
         // e^((tau + delta + R) / M) overflows: the run, in expectation, never finishes.
-        diagnostics.error("/workload",
-                          "the training run never finishes: recovery (" +
-                              shortNumber(out.restartSeconds / 3600.0) +
-                              " h) or a checkpoint segment (" +
-                              shortNumber((interval + delta) / 3600.0) +
-                              " h) lasts hundreds of job MTBFs (" +
-                              shortNumber(mtbfSeconds / 3600.0) + " h)",
-                          "keep hot spares (/workload/hot_spare_nodes), shorten "
-                          "/workload/node_repair_hours or /workload/checkpoint_interval_hours, "
-                          "or write checkpoints faster",
-                          "run-never-finishes");
+        diagnostics.error(
+            "/workload",
+            "the training run never finishes: recovery (" +
+                shortNumber(out.restartSeconds / 3600.0) + " h) or a checkpoint segment (" +
+                shortNumber((interval + delta) / 3600.0) + " h) lasts hundreds of job MTBFs (" +
+                shortNumber(mtbfSeconds / 3600.0) + " h)",
+            "keep hot spares (/workload/hot_spare_nodes), shorten "
+            "/workload/node_repair_hours or /workload/checkpoint_interval_hours, "
+            "or write checkpoints faster",
+            "run-never-finishes");
         out.valid = false;
         return out;
     }
@@ -191,12 +190,12 @@ GoodputResult solveGoodput(const model::ResolvedScenario& r, const ComputeResult
     out.effectiveDays = wall / 86400.0;
     out.intervalExcessHours = (wall - wallAtOptimum) / 3600.0;
 
-    // What the wall time is spent on beyond the work, from the same model (Daly 2006, section
-    // 3): each of the N = T_s / tau segments fails e^x - 1 times on average (x = (tau + delta) /
-    // M), losing M - (tau + delta) / (e^x - 1) each time (the expected time to a failure within
-    // the segment), then restarts; a restart of R is itself retried until it runs through, which
-    // takes M (e^(R/M) - 1). Checkpoints cost delta per segment. The three add up to Daly's
-    // wall time minus the work; interruptions (restarts included) come at the job's rate.
+    // What the wall time is spent on beyond the work, from the same model (exponential
+    // failures, as Daly 2006): each of the N = T_s / tau segments fails e^x - 1 times on average (x
+    // = (tau + delta) / M), losing M - (tau + delta) / (e^x - 1) each time (the expected time to a
+    // failure within the segment), then restarts; a restart of R is itself retried until it runs
+    // through, which takes M (e^(R/M) - 1). Checkpoints cost delta per segment. The three add up to
+    // Daly's wall time minus the work; interruptions (restarts included) come at the job's rate.
     const double segments = workSeconds / interval;
     out.checkpointHours = segments * delta / 3600.0;
     out.interruptions = out.interruptionsPerHour * out.effectiveHours;

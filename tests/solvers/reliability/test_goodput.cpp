@@ -9,7 +9,7 @@ using namespace dct::solvers;
 
 namespace {
 
-/** Returns the wall time of Daly's eq. 13 minimized over the interval by golden section. */
+/** Returns the interval minimizing Daly's complete wall-time model (golden-section search). */
 double numericOptimalInterval(double work, double delta, double restart, double mtbf)
 {
     double a = 1e-3 * std::sqrt(2.0 * delta * mtbf), b = 10.0 * mtbf;
@@ -32,10 +32,10 @@ TEST_CASE("Young and Daly checkpoint intervals: the formulas' values and limits"
 {
     // Young 1974: sqrt(2 delta M). delta = 300 s, M = 24 h: sqrt(2 x 300 x 86400) = 7200 s.
     CHECK(youngCheckpointInterval(300.0, 86400.0) == Approx(7200.0).epsilon(1e-12));
-    // Daly 2006 eq. 37 by hand for the same: x = delta / 2M = 1/576, sqrt(x) = 1/24;
-    // 7200 (1 + 1/72 + 1/5184) - 300 = 7200 + 100 + 1.3889 - 300 = 7001.3889 s.
+    // Daly 2006's higher-order optimum by hand for the same: x = delta / 2M = 1/576, sqrt(x) =
+    // 1/24; 7200 (1 + 1/72 + 1/5184) - 300 = 7200 + 100 + 1.3889 - 300 = 7001.3889 s.
     CHECK(dalyCheckpointInterval(300.0, 86400.0) == Approx(7001.388889).epsilon(1e-9));
-    // delta >= 2M: the optimum is M (Daly 2006, eq. 37, second branch).
+    // delta >= 2M: the optimum is M (Daly 2006, the formula's second branch).
     CHECK(dalyCheckpointInterval(7200.0, 3600.0) == Approx(3600.0).epsilon(1e-12));
     CHECK(dalyCheckpointInterval(7200.0, 3500.0) == Approx(3500.0).epsilon(1e-12));
     // For delta << M both tend to sqrt(2 delta M).
@@ -53,7 +53,7 @@ TEST_CASE("Daly's estimate sits at the minimum of his wall-time model, Young's b
         const double daly = dalyCheckpointInterval(delta, mtbf);
         const double young = youngCheckpointInterval(delta, mtbf);
         const double atBest = dalyWallTime(work, best, delta, restart, mtbf);
-        // Daly 2006 section 5: the higher-order estimate loses a negligible share of wall time.
+        // Daly 2006: the higher-order estimate loses a negligible share of wall time.
         CHECK(dalyWallTime(work, daly, delta, restart, mtbf) / atBest == Approx(1.0).epsilon(2e-3));
         CHECK(dalyWallTime(work, daly, delta, restart, mtbf) <=
               dalyWallTime(work, young, delta, restart, mtbf) * (1.0 + 1e-12));

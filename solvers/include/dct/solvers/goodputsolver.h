@@ -16,7 +16,7 @@ namespace dct::solvers {
 double youngCheckpointInterval(double deltaSeconds, double mtbfSeconds);
 
 /**
- * Returns Daly's higher-order optimum checkpoint interval (Daly 2006, FGCS 22(3), eq. 37):
+ * Returns Daly's higher-order optimum checkpoint interval (Daly 2006, FGCS 22(3)):
  * sqrt(2 delta M) [1 + sqrt(delta / 2M) / 3 + (delta / 2M) / 9] - delta for delta < 2M, M
  * otherwise. Both arguments and the result are in seconds.
  */
@@ -25,7 +25,7 @@ double dalyCheckpointInterval(double deltaSeconds, double mtbfSeconds);
 /**
  * Returns the expected wall time of \a workSeconds of failure-free work checkpointed every
  * \a intervalSeconds, with checkpoint time \a deltaSeconds, restart time \a restartSeconds and
- * exponentially distributed failures of mean \a mtbfSeconds (Daly 2006, eq. 13):
+ * exponentially distributed failures of mean \a mtbfSeconds (Daly 2006, the complete model):
  * M e^(R/M) (e^((tau + delta)/M) - 1) T_s / tau. An infinite MTBF gives T_s (1 + delta / tau).
  */
 double dalyWallTime(double workSeconds, double intervalSeconds, double deltaSeconds,
