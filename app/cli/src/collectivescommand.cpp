@@ -92,12 +92,10 @@ std::vector<solvers::CollectiveTiming> curve(solvers::CollectiveOp op,
                                              std::optional<solvers::CollectiveAlgorithm> algorithm,
                                              const solvers::CollectiveInputs& inputs)
 {
+    const solvers::CollectiveEngine engine(inputs);
     if (algorithm)
-        return solvers::collectiveCurve(op, *algorithm, inputs, kMinBytes, kMaxBytes);
-    std::vector<solvers::CollectiveTiming> points;
-    for (double s = kMinBytes; s <= kMaxBytes * (1.0 + 1e-12); s *= 2.0)
-        points.push_back(solvers::bestCollective(op, s, inputs));
-    return points;
+        return engine.curve(op, *algorithm, kMinBytes, kMaxBytes);
+    return engine.bestCurve(op, kMinBytes, kMaxBytes);
 }
 
 } // namespace
@@ -154,7 +152,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
     if (!anyAvailable) {
         err << "dctwin-cli: error: " << m_file << ": " << m_op << " by " << m_algorithm
             << " does not apply to this fabric: "
-            << (points.empty() ? std::string("no sizes") : points.front().reason) << "\n";
+            << (points.empty() ? std::string("no sizes") : points.front().reason.text()) << "\n";
         return ExitEvaluation;
     }
     const double busFactor = solvers::busBandwidthFactor(op, in.ranks);
@@ -165,7 +163,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
             json row = {{"bytes", t.bytes},
                         {"algorithm", solvers::collectiveAlgorithmName(t.algorithm)},
                         {"available", t.available},
-                        {"reason", t.reason}};
+                        {"reason", t.reason.text()}};
             if (t.available) {
                 row["protocol"] = solvers::collectiveProtocolName(t.protocol);
                 row["channels"] = t.channels;
@@ -232,7 +230,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
         out << fmt::format("  {} to {}: {}{}{}: {}\n", sizeText(t.bytes), sizeText(points[j].bytes),
                            solvers::collectiveAlgorithmName(t.algorithm), t.available ? "/" : "",
                            t.available ? solvers::collectiveProtocolName(t.protocol) : "",
-                           t.reason);
+                           t.reason.text());
         i = j + 1;
     }
     return ExitOk;
