@@ -132,6 +132,14 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
     if (!loaded.resolved)
         return ExitUsage;
     const model::ResolvedScenario& r = *loaded.resolved;
+    // The consistency checks eval makes, with the same errors: a scenario eval refuses is
+    // refused here too; errors in the workload alone are printed and the fabric still solved.
+    const ScenarioConsistency consistency = checkConsistency(r, m_file);
+    if (!consistency.ok())
+        for (const auto& d : consistency.diagnostics)
+            err << d.toString() << "\n";
+    if (!consistency.fabricSolvable)
+        return ExitEvaluation;
     // The gradient all-reduce does not enter the curve; the solver needs its size anyway.
     const double gradientBytes = solvers::gradientAllReduceBytes(r);
     Diagnostics diagnostics;
@@ -188,7 +196,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
                           {"scale_up_gbyte_per_s_per_rank", in.scaleUpGbytePerS},
                           {"points", rows}};
         out << doc.dump(2) << "\n";
-        return ExitOk;
+        return consistency.ok() ? ExitOk : ExitEvaluation;
     }
     if (m_format == "csv") {
         out << "bytes,algorithm,seconds,algbw_gbyte_per_s,busbw_gbyte_per_s\n";
@@ -197,7 +205,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
                 << ',' << (t.available ? exactNumber(t.seconds) : "") << ','
                 << (t.available ? exactNumber(t.algbwGbytePerS) : "") << ','
                 << (t.available ? exactNumber(t.busbwGbytePerS) : "") << '\n';
-        return ExitOk;
+        return consistency.ok() ? ExitOk : ExitEvaluation;
     }
     out << fmt::format("{}\n{} by {} over {} ranks ({} per node); bus factor {}\n"
                        "fabric {} GB/s and NVLink {} GB/s per rank per direction\n\n",
@@ -233,7 +241,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
                            t.reason.text());
         i = j + 1;
     }
-    return ExitOk;
+    return consistency.ok() ? ExitOk : ExitEvaluation;
 }
 
 } // namespace dct::cli
