@@ -251,10 +251,14 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
             : routingShare(n.routing, uplinks, net.leafUplinkFlows, 1, adaptiveEfficiency);
 
     // Alpha: NIC at both ends, every switch on the longest path, and the wire
-    // (node-leaf runs at both ends plus the runs between tiers, up and down).
-    net.worstSwitchHops = plan.valid ? 2 * plan.tiers - 1 : 1;
-    const double wireM =
-        2.0 * n.cableLengthInRowM + 2.0 * std::max(0, plan.tiers - 1) * n.cableLengthAcrossRowsM;
+    // (node-leaf runs at both ends plus the runs between tiers, up and down). The longest path
+    // is the graph's (hopStats): it climbs no higher than it must, so one leaf is one switch and
+    // one spine block (a 3-tier plane of one pod) turns at its spines, three switches.
+    int climb = 0;
+    if (plan.valid && plan.tiers > 1 && plan.leavesPerPlane > 1)
+        climb = plan.tiers == 3 && plan.podsPerPlane > 1 ? 2 : 1;
+    net.worstSwitchHops = 2 * climb + 1;
+    const double wireM = 2.0 * n.cableLengthInRowM + 2.0 * climb * n.cableLengthAcrossRowsM;
     net.fabricAlphaUs = 2.0 * r.nic.latencyUs + net.worstSwitchHops * r.fabricSwitch.latencyUs +
                         wireM * wireNsPerM * 1e-3;
     // Fabric share: crossing leaves costs the oversubscription and the routing loss, once the
