@@ -333,6 +333,41 @@ TEST_CASE("The best choice stays among NCCL's algorithms", "[network][collective
     CHECK(bestCollective(CollectiveOp::AllReduce, 1e10, in).algorithm == CollectiveAlgorithm::Nvls);
 }
 
+TEST_CASE("One GPU per node: no operation, algorithm or protocol charges an NVLink step",
+          "[network][collectives][latency]")
+{
+    CollectiveInputs in = eightGpus();
+    in.ranks = 16;
+    in.ranksPerNode = 1;
+    in.nvls = true;
+    in.inNetworkReduction = true;
+    int timed = 0;
+    for (auto op : {CollectiveOp::AllReduce, CollectiveOp::ReduceScatter, CollectiveOp::AllGather,
+                    CollectiveOp::AllToAll, CollectiveOp::SendRecv})
+        for (auto a : collectiveAlgorithms())
+            for (auto p :
+                 {CollectiveProtocol::LL, CollectiveProtocol::LL128, CollectiveProtocol::Simple})
+                for (double bytes : {64.0, 1048576.0, 1073741824.0}) {
+                    const auto t = collectiveTime(op, a, p, bytes, in);
+                    if (!t.available)
+                        continue;
+                    INFO(collectiveOpName(op) << " " << collectiveAlgorithmName(a) << " "
+                                              << collectiveProtocolName(p) << " " << bytes);
+                    CHECK(t.latency.nvlinkUs == 0.0);
+                    CHECK(t.latency.nicUs > 0.0);
+                    ++timed;
+                }
+    CHECK(timed > 30);
+    // The tuner's pick too, at every size of the curve.
+    const CollectiveEngine engine(in);
+    for (auto op : {CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::AllToAll})
+        for (const auto& t : engine.bestCurve(op)) {
+            INFO(collectiveOpName(op) << " " << t.bytes);
+            REQUIRE(t.available);
+            CHECK(t.latency.nvlinkUs == 0.0);
+        }
+}
+
 TEST_CASE("The engine's reasons are codes worded on demand, as the strings they replace",
           "[network][collectives]")
 {

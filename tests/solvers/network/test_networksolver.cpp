@@ -239,3 +239,25 @@ TEST_CASE("A partial 3-tier fat tree prices the core its uplinks need", "[networ
     CHECK(graph.tier(FabricTier::Core).switches == core.switches);
     CHECK(graph.tier(FabricTier::Core).portsFree >= 0);
 }
+
+TEST_CASE("A gradient all-reduce of one rank per node charges no NVLink step",
+          "[network][solver][latency]")
+{
+    // Tensor parallelism of 8 fills each DGX H100: one rank of a data-parallel group per node.
+    model::ResolvedScenario r = loadExample("dgx-superpod-4su.json");
+    REQUIRE(r.scenario.workload.tensorParallel == 8);
+    Diagnostics d;
+    for (double bytes : {64.0, 1e6, 1e9}) {
+        const NetworkResult n = solveNetwork(r, bytes, d);
+        REQUIRE(n.gradientRanksPerNode == 1);
+        INFO(bytes << " B: " << collectiveAlgorithmName(n.gradientAllReduce.algorithm));
+        REQUIRE(n.gradientAllReduce.available);
+        CHECK(n.gradientAllReduce.latency.nvlinkUs == 0.0);
+        CHECK(n.gradientAllReduce.latency.nicUs > 0.0);
+    }
+    // Tensor parallelism of 4: two ranks per node, NVLink steps again.
+    r.scenario.workload.tensorParallel = 4;
+    const NetworkResult two = solveNetwork(r, 1e6, d);
+    REQUIRE(two.gradientRanksPerNode == 2);
+    CHECK(two.gradientAllReduce.latency.nvlinkUs > 0.0);
+}
