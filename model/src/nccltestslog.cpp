@@ -148,7 +148,8 @@ double wordBytes(std::string_view type)
         return 1.0;
     if (type == "half" || type == "bfloat16" || type == "float16" || type == "bf16")
         return 2.0;
-    if (type == "float" || type == "int32" || type == "uint32" || type == "int" || type == "float32")
+    if (type == "float" || type == "int32" || type == "uint32" || type == "int" ||
+        type == "float32")
         return 4.0;
     if (type == "double" || type == "int64" || type == "uint64" || type == "float64")
         return 8.0;
@@ -332,12 +333,12 @@ Result<NcclTestsLog> parseNcclTestsLog(std::string_view text, const std::string&
             continue;
         if (const auto test = namedTest(line)) {
             if (named && *named != *test)
-                return tl::unexpected(errorAt(
-                    file, lineNumber,
-                    std::string("a second collective, ") + ncclTestProgram(*test) +
-                        ", in a log of " + ncclTestProgram(*named) + " (named on " +
-                        lineText(log.testLine) + ")",
-                    "one collective per log: split the log and pass each file"));
+                return tl::unexpected(
+                    errorAt(file, lineNumber,
+                            std::string("a second collective, ") + ncclTestProgram(*test) +
+                                ", in a log of " + ncclTestProgram(*named) + " (named on " +
+                                lineText(log.testLine) + ")",
+                            "one collective per log: split the log and pass each file"));
             if (!named) {
                 named = test;
                 log.testLine = lineNumber;
@@ -390,10 +391,10 @@ Result<NcclTestsLog> parseNcclTestsLog(std::string_view text, const std::string&
                                        ? std::nullopt
                                        : number(trim(comment.substr(colon + 1)));
                 if (!value)
-                    return tl::unexpected(errorAt(file, lineNumber,
-                                                  "unreadable average bus bandwidth '" +
-                                                      std::string(comment) + "'",
-                                                  "'# Avg bus bandwidth    : 70.742'"));
+                    return tl::unexpected(
+                        errorAt(file, lineNumber,
+                                "unreadable average bus bandwidth '" + std::string(comment) + "'",
+                                "'# Avg bus bandwidth    : 70.742'"));
                 log.averageBusbwGbytePerS = *value;
             }
             continue;
@@ -402,10 +403,10 @@ Result<NcclTestsLog> parseNcclTestsLog(std::string_view text, const std::string&
             continue; // mpirun's and the shell's own output
         // A row of the size table.
         if (!columns)
-            return tl::unexpected(errorAt(
-                file, lineNumber, "a size row before the table's column header",
-                "the nccl-tests layout: '#       size         count      type   redop ...' "
-                "before the rows"));
+            return tl::unexpected(
+                errorAt(file, lineNumber, "a size row before the table's column header",
+                        "the nccl-tests layout: '#       size         count      type   redop ...' "
+                        "before the rows"));
         auto t = tokens(line);
         const Columns& c = *columns;
         // alltoall_perf before 2.10 printed an empty redop: the row is one token short there.
@@ -422,10 +423,10 @@ Result<NcclTestsLog> parseNcclTestsLog(std::string_view text, const std::string&
         row.line = lineNumber;
         const auto bytes = integer(cell(c.size));
         if (!bytes || *bytes < 0)
-            return tl::unexpected(errorAt(file, lineNumber,
-                                          "the size '" + std::string(cell(c.size)) +
-                                              "' is not a byte count",
-                                          "a whole number of bytes"));
+            return tl::unexpected(
+                errorAt(file, lineNumber,
+                        "the size '" + std::string(cell(c.size)) + "' is not a byte count",
+                        "a whole number of bytes"));
         row.bytes = static_cast<double>(*bytes);
         if (c.elements >= 0) {
             const auto count = integer(cell(c.elements));
@@ -443,10 +444,9 @@ Result<NcclTestsLog> parseNcclTestsLog(std::string_view text, const std::string&
         if (c.root >= 0) {
             const auto root = integer(cell(c.root));
             if (!root || *root < -1 || *root > 100000000)
-                return tl::unexpected(errorAt(file, lineNumber,
-                                              "the root '" + std::string(cell(c.root)) +
-                                                  "' is not a rank",
-                                              "-1 or a rank"));
+                return tl::unexpected(errorAt(
+                    file, lineNumber, "the root '" + std::string(cell(c.root)) + "' is not a rank",
+                    "-1 or a rank"));
             row.root = static_cast<int>(*root);
         }
         std::array<double, 3> group[2] = {};
@@ -455,12 +455,14 @@ Result<NcclTestsLog> parseNcclTestsLog(std::string_view text, const std::string&
             for (std::size_t k = 0; k < 3; ++k) {
                 const auto v = number(cell(at[k]));
                 if (!v || *v < 0.0)
-                    return tl::unexpected(errorAt(
-                        file, lineNumber,
-                        std::string("the ") + (g == 0 ? "out-of-place " : "in-place ") +
-                            (k == 0 ? "time" : k == 1 ? "algbw" : "busbw") + " '" +
-                            std::string(cell(at[k])) + "' is not a number",
-                        "a number >= 0"));
+                    return tl::unexpected(
+                        errorAt(file, lineNumber,
+                                std::string("the ") + (g == 0 ? "out-of-place " : "in-place ") +
+                                    (k == 0   ? "time"
+                                     : k == 1 ? "algbw"
+                                              : "busbw") +
+                                    " '" + std::string(cell(at[k])) + "' is not a number",
+                                "a number >= 0"));
                 group[g][k] = *v;
             }
             if (c.wrong[g] >= 0 && c.wrongIsCount) {
@@ -468,10 +470,9 @@ Result<NcclTestsLog> parseNcclTestsLog(std::string_view text, const std::string&
                 if (w != "N/A") {
                     const auto wrong = integer(w);
                     if (!wrong || *wrong < 0)
-                        return tl::unexpected(errorAt(file, lineNumber,
-                                                      "the #wrong '" + std::string(w) +
-                                                          "' is not a count",
-                                                      "a whole number or N/A"));
+                        return tl::unexpected(errorAt(
+                            file, lineNumber, "the #wrong '" + std::string(w) + "' is not a count",
+                            "a whole number or N/A"));
                     if (*wrong > 0)
                         return tl::unexpected(errorAt(
                             file, lineNumber,
@@ -499,12 +500,12 @@ Result<NcclTestsLog> parseNcclTestsLog(std::string_view text, const std::string&
     log.devices = runs.front().devices;
     for (const auto& run : runs)
         if (!run.devices.empty() && run.devices.size() != log.devices.size())
-            return tl::unexpected(errorAt(
-                file, run.headerLine > 0 ? run.headerLine : run.devices.front().line,
-                "a second run on " + std::to_string(run.devices.size()) + " GPUs in a log of " +
-                    std::to_string(log.devices.size()) + " GPUs (device lines from " +
-                    lineText(log.devices.front().line) + ")",
-                "one GPU count per log: split the log and pass each file"));
+            return tl::unexpected(
+                errorAt(file, run.headerLine > 0 ? run.headerLine : run.devices.front().line,
+                        "a second run on " + std::to_string(run.devices.size()) +
+                            " GPUs in a log of " + std::to_string(log.devices.size()) +
+                            " GPUs (device lines from " + lineText(log.devices.front().line) + ")",
+                        "one GPU count per log: split the log and pass each file"));
     // Every node holds as many GPUs as the first.
     std::map<std::string, int> perHost;
     for (const auto& d : log.devices)
@@ -517,8 +518,8 @@ Result<NcclTestsLog> parseNcclTestsLog(std::string_view text, const std::string&
                     log.devices.front().host + " " + std::to_string(log.gpusPerNode()),
                 "a run with the same number of GPUs on every node"));
     if (log.rows.empty())
-        return tl::unexpected(errorAt(file, 0, "no size rows: the run printed no results",
-                                      programList));
+        return tl::unexpected(
+            errorAt(file, 0, "no size rows: the run printed no results", programList));
 
     // Which collective: named in the log, else by the file's name, else told from the table.
     const int n = log.gpus();
@@ -537,18 +538,18 @@ Result<NcclTestsLog> parseNcclTestsLog(std::string_view text, const std::string&
                                  ? last.outOfPlaceBusbwGbytePerS / last.outOfPlaceAlgbwGbytePerS
                                  : 0.0;
         if (!perRank && std::fabs(perElement - 1.0) < 0.01)
-            log.test = std::fabs(ratio - 1.0) < 0.02 && n > 2 ? NcclTest::SendRecv
-                                                              : NcclTest::AllReduce;
+            log.test =
+                std::fabs(ratio - 1.0) < 0.02 && n > 2 ? NcclTest::SendRecv : NcclTest::AllReduce;
         else if (perRank && last.redop != "none" && !last.redop.empty())
             log.test = NcclTest::ReduceScatter;
         else
-            return tl::unexpected(errorAt(
-                file, last.line,
-                "cannot tell which collective this log measured (all_gather_perf and "
-                "alltoall_perf print the same table)",
-                "a log that names its program (the command line or '# Collective test "
-                "starting: all_gather_perf'), or a file name that does "
-                "('all_gather_perf.log')"));
+            return tl::unexpected(
+                errorAt(file, last.line,
+                        "cannot tell which collective this log measured (all_gather_perf and "
+                        "alltoall_perf print the same table)",
+                        "a log that names its program (the command line or '# Collective test "
+                        "starting: all_gather_perf'), or a file name that does "
+                        "('all_gather_perf.log')"));
     }
     // The bus factor of every row agrees with the collective and the GPU count: a row of another
     // collective or GPU count is caught here even without its own header.
@@ -561,8 +562,8 @@ Result<NcclTestsLog> parseNcclTestsLog(std::string_view text, const std::string&
                 continue; // printed to two decimals: too coarse to check
             if (std::fabs(busbw - algbw * factor) > 0.011 + 0.005 * busbw) {
                 std::ostringstream message;
-                message << "busbw " << busbw << " over algbw " << algbw << " is "
-                        << busbw / algbw << ", but " << ncclTestProgram(log.test) << " on " << n
+                message << "busbw " << busbw << " over algbw " << algbw << " is " << busbw / algbw
+                        << ", but " << ncclTestProgram(log.test) << " on " << n
                         << " GPUs has the bus factor " << factor
                         << ": the row is of another collective or GPU count";
                 return tl::unexpected(errorAt(file, row.line, message.str(),
@@ -577,8 +578,7 @@ Result<NcclTestsLog> readNcclTestsLog(const std::filesystem::path& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return makeError(path.string(), "", "cannot read the file",
-                         "a readable nccl-tests log");
+        return makeError(path.string(), "", "cannot read the file", "a readable nccl-tests log");
     std::ostringstream text;
     text << in.rdbuf();
     return parseNcclTestsLog(text.str(), path.string());

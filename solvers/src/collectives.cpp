@@ -123,7 +123,9 @@ struct Shape
     double net = 0.0;    ///< B_r, the rank's share of its node's NICs after NCCL's transport.
     std::size_t gen = 1;
     std::size_t nodeIdx = 0;
-    double nvlinkScale = 1.0; ///< Scale-up alpha over NCCL's reference step.
+    double nvlinkScale = 1.0;         ///< Scale-up alpha over NCCL's reference step.
+    double launchFactor = 1.0;        ///< Calibration of the base latency.
+    double fabricLatencyFactor = 1.0; ///< Calibration of the network steps.
 };
 
 Shape shapeOf(const CollectiveInputs& in)
@@ -132,11 +134,19 @@ Shape shapeOf(const CollectiveInputs& in)
     s.n = std::max(1, in.ranks);
     s.g = std::clamp(in.ranksPerNode, 1, s.n);
     s.nodes = (s.n + s.g - 1) / s.g;
-    s.nvlink = std::max(0.0, in.scaleUpGbytePerS);
-    s.net = std::max(0.0, in.fabricGbytePerS) * nccl::netTransportEfficiency;
+    // The calibration's factors (docs/collectives.md, "Calibration") scale the engine's free
+    // parameters here and in timingOf(); all 1 uncalibrated.
+    const model::CollectiveCalibration& k = in.calibration;
+    s.nvlink = std::max(0.0, in.scaleUpGbytePerS) * k.scaleUpBandwidthFactor;
+    s.net =
+        std::max(0.0, in.fabricGbytePerS) * nccl::netTransportEfficiency * k.fabricBandwidthFactor;
     s.gen = static_cast<std::size_t>(nccl::generationIndex(in.generation));
     s.nodeIdx = static_cast<std::size_t>(nccl::nodeIndex(s.nodes));
-    s.nvlinkScale = in.scaleUpAlphaUs > 0.0 ? in.scaleUpAlphaUs / nccl::nvlinkReferenceStepUs : 1.0;
+    s.nvlinkScale =
+        (in.scaleUpAlphaUs > 0.0 ? in.scaleUpAlphaUs / nccl::nvlinkReferenceStepUs : 1.0) *
+        k.scaleUpLatencyFactor;
+    s.launchFactor = k.launchLatencyFactor;
+    s.fabricLatencyFactor = k.fabricLatencyFactor;
     return s;
 }
 
@@ -437,7 +447,10 @@ Model nvlsTree(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& in
         return unavailable("nvls_tree is all-reduce only");
     if (s.nodes < 2)
         return unavailable("nvls_tree needs more than one node (NVLS alone on one node)");
-    Model inside = nvls(op, p, in, Shape{s.n, s.g, 1, s.nvlink, s.net, s.gen, 0, s.nvlinkScale});
+    Shape node = s;
+    node.nodes = 1;
+    node.nodeIdx = 0;
+    Model inside = nvls(op, p, in, node);
     if (!inside.available)
         return inside;
     if (s.net <= 0.0)
@@ -588,6 +601,11 @@ CollectiveTiming timingOf(CollectiveOp op, CollectiveAlgorithm a, CollectiveProt
         return t;
     t.channels = m.channels;
     t.bandwidthGbytePerS = std::isfinite(m.algbw) ? m.algbw : 0.0;
+    // Calibrated latency parts; the NVLink steps were scaled through Shape::nvlinkScale.
+    m.latency.launchUs *= s.launchFactor;
+    for (double* part : {&m.latency.softwareUs, &m.latency.pcieUs, &m.latency.nicUs,
+                         &m.latency.switchUs, &m.latency.cableUs})
+        *part *= s.fabricLatencyFactor;
     total(m.latency);
     t.latency = m.latency;
     if (s.n == 1) {

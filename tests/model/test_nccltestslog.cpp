@@ -211,7 +211,8 @@ TEST_CASE("Malformed logs are errors naming the file and the line", "[nccltests]
     {
         std::string text = good;
         text.erase(text.find("#       size"), std::string("#       size").size());
-        CHECK_THAT(parseError(text), Catch::Contains("a size row before the table's column header"));
+        CHECK_THAT(parseError(text),
+                   Catch::Contains("a size row before the table's column header"));
     }
     SECTION("no device lines")
     {
@@ -249,8 +250,9 @@ TEST_CASE("Mixed logs are refused at the line where the second run starts", "[nc
     {
         // An all-gather row (bus factor 1/2 on 2 GPUs) pasted into a 2-GPU all-reduce log.
         std::string text = logText("gb10-2x1-all_reduce_perf.log");
-        text += "    16777216       4194304  bfloat16    none      -1    108.8  154.20   77.10      0 "
-                "   98.19  170.86   85.43      0\n";
+        text +=
+            "    16777216       4194304  bfloat16    none      -1    108.8  154.20   77.10      0 "
+            "   98.19  170.86   85.43      0\n";
         CHECK_THAT(parseError(text),
                    Catch::Contains("line 16: busbw 77.1 over algbw 154.2 is 0.5, but "
                                    "all_reduce_perf on 2 GPUs has the bus factor 1"));

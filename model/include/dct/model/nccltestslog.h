@@ -59,11 +59,11 @@ struct NcclTestsLog
     /** Where the program was named (a command line or "# Collective test starting"); 0: the
      *  collective was told from the size table or the file name. */
     int testLine = 0;
-    int threads = 0;             ///< nThread of the header line.
-    int gpusPerThread = 0;       ///< nGpus of the header line.
-    int headerLine = 0;          ///< Line of the first "# nThread ..." header.
+    int threads = 0;       ///< nThread of the header line.
+    int gpusPerThread = 0; ///< nGpus of the header line.
+    int headerLine = 0;    ///< Line of the first "# nThread ..." header.
     std::vector<NcclTestsDevice> devices;
-    std::vector<NcclTestsRow> rows; ///< In log order.
+    std::vector<NcclTestsRow> rows;              ///< In log order.
     std::optional<double> averageBusbwGbytePerS; ///< "# Avg bus bandwidth".
 
     /** Returns the GPUs (ranks) of the run: its device lines. */

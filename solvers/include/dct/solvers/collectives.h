@@ -1,5 +1,7 @@
 #pragma once
 
+#include "dct/model/calibrationprofile.h"
+
 #include <string>
 #include <vector>
 
@@ -77,6 +79,8 @@ struct CollectiveInputs
     bool nvls = false;              ///< NVSwitch with NVLink SHARP (third generation on).
     bool pxn = false;               ///< Rails are separate planes: cross-rail goes PXN.
     GpuGeneration generation = GpuGeneration::Hopper;
+    /** Fitted to measured runs (docs/collectives.md, "Calibration"); all 1 uncalibrated. */
+    model::CollectiveCalibration calibration;
 };
 
 /** The latency of one collective, by named part (microseconds). */
