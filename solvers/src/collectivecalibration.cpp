@@ -29,6 +29,8 @@ constexpr double priorWeight = 0.01;
 constexpr double sensitivityStep = 0.1;
 constexpr double sensitivityThreshold = 0.02;
 constexpr double thetaLimit = 4.6; ///< Factors between 0.01 and 100.
+/** The largest standard error of ln k a fitted factor may keep (about a factor 1.65). */
+constexpr double maxStandardError = 0.5;
 
 struct Problem
 {
@@ -262,11 +264,16 @@ Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollect
         if (change >= sensitivityThreshold * sensitivityStep) {
             index.push_back(j);
             fit.fitted[j] = true;
+            fit.sensitive[j] = true;
         }
     }
 
+    // Fit; then a parameter whose standard error exceeds 0.5 in ln k (the sizes cannot tell it
+    // from another, e.g. the launch from the NVLink steps when both scale with one count) is
+    // held at 1 and the rest fitted again, the least determined first.
     Vector best = Vector::Zero(static_cast<Eigen::Index>(index.size()));
-    if (!index.empty()) {
+    while (!index.empty()) {
+        best = Vector::Zero(static_cast<Eigen::Index>(index.size()));
         // Three starts: the published engine, and all latencies halved or doubled, against
         // the local minima of a model whose protocol and algorithm change with size.
         double bestCost = std::numeric_limits<double>::infinity();
@@ -289,10 +296,19 @@ Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollect
         A.diagonal().array() += priorWeight * priorWeight;
         const double dof = std::max(1.0, static_cast<double>(measured.size() - index.size()));
         const Matrix covariance = A.inverse() * (r.squaredNorm() / dof);
+        std::size_t worst = 0;
         for (std::size_t a = 0; a < index.size(); ++a) {
             const auto at = static_cast<Eigen::Index>(a);
             fit.relativeError[index[a]] = std::sqrt(std::max(0.0, covariance(at, at)));
+            if (fit.relativeError[index[a]] > fit.relativeError[index[worst]])
+                worst = a;
         }
+        if (fit.relativeError[index[worst]] <= maxStandardError)
+            break;
+        fit.fitted[index[worst]] = false;
+        fit.relativeError[index[worst]] = 0.0;
+        index.erase(index.begin() + static_cast<std::ptrdiff_t>(worst));
+        best = Vector::Zero(static_cast<Eigen::Index>(index.size()));
     }
     const Vector theta = expand(best, index);
     for (std::size_t j = 0; j < parameterCount; ++j)

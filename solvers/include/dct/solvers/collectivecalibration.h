@@ -47,6 +47,9 @@ struct CollectiveFit
     model::CollectiveCalibration factors;
     /** Per parameter: fitted, or held at 1 because no measured size depends on it. */
     std::array<bool, model::CollectiveCalibration::count> fitted = {};
+    /** Per parameter: some measured size depends on it (held at 1 only when the sizes cannot
+     *  tell it from another parameter). */
+    std::array<bool, model::CollectiveCalibration::count> sensitive = {};
     /** Per parameter: standard error of the factor, relative. */
     std::array<double, model::CollectiveCalibration::count> relativeError = {};
     std::vector<model::CalibrationPoint> points; ///< Measured and calibrated, in input order.
@@ -60,7 +63,8 @@ struct CollectiveFit
  * Levenberg-Marquardt least squares on the log of the time ratio, model over measured, at every
  * size (docs/collectives.md, "Calibration"). \a inputs describe the measured system (its
  * calibration is ignored); \a timer times a collective as the scenario would. A parameter that
- * moves no measured size by 2% of its time for a 10% change is held at 1. Fails when the engine
+ * moves no measured size by 2% of its time for a 10% change is held at 1, and so is one whose
+ * standard error exceeds 0.5 in ln k (the sizes cannot tell it from another). Fails when the engine
  * cannot time one of the measured collectives on this system.
  */
 Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollective>& measured,
