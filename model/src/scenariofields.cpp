@@ -101,6 +101,10 @@ const FieldTable<NetworkSection>& NetworkSection::fields()
                                         {CollectiveChoice::InNetwork, "in_network"}},
                                        "Algorithm of the gradient all-reduce: auto picks the "
                                        "fastest that applies, as NCCL's tuner does"),
+        f::text<S>("calibration_profile", &S::calibrationProfile,
+                   "Calibration profile of the scenario library (dctwin-cli calibrate "
+                   "nccl-tests) whose fitted latencies and efficiencies the collectives use; "
+                   "empty for none"),
         f::integer<S>("mtu_bytes", &S::mtuBytes, "bytes",
                       "RDMA path MTU: 256, 512, 1024, 2048 or 4096", 256, 4096),
         f::integer<S>("scalable_unit_nodes", &S::scalableUnitNodes, "",

@@ -289,6 +289,34 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
             writeSection(section, section);
         }
 
+        // The calibration the collectives use: every measured size against the model.
+        if (s.calibration) {
+            const model::CalibrationProfile& c = *s.calibration;
+            out += "<h2>Calibration of the collectives</h2>\n";
+            out += "<p class=\"meta\">Calibration profile " + h(c.name) + ", fitted on " +
+                   h(std::to_string(c.points.size())) + " sizes of nccl-tests runs (" +
+                   h(c.createdAt) + "): rms busbw residual " +
+                   h(formatNumber(c.rmsResidualPercent)) + "%.</p>\n";
+            out += table;
+            out += "<tr><th>Parameter</th><th>Factor</th><th></th></tr>\n";
+            for (std::size_t i = 0; i < model::CollectiveCalibration::count; ++i)
+                out += "<tr><td>" + h(model::CollectiveCalibration::label(i)) +
+                       "</td><td class=\"num\">" + h(formatNumber(c.factors.at(i))) + "</td><td>" +
+                       (c.fitted[i] ? "fitted" : "held at 1") + "</td></tr>\n";
+            out += "</table>\n";
+            out += table;
+            out += "<tr><th>Test</th><th>Size (B)</th><th>Measured busbw (GB/s)</th>"
+                   "<th>Model busbw (GB/s)</th><th>Residual (%)</th><th>Model's choice</th></tr>\n";
+            for (const auto& p : c.points)
+                out += "<tr><td>" + h(p.test) + "</td><td class=\"num\">" +
+                       h(formatNumber(p.bytes)) + "</td><td class=\"num\">" +
+                       h(formatNumber(p.measuredBusbwGbytePerS)) + "</td><td class=\"num\">" +
+                       h(formatNumber(p.modelBusbwGbytePerS)) + "</td><td class=\"num\">" +
+                       h(formatNumber(p.residualPercent())) + "</td><td>" + h(p.algorithm) +
+                       "</td></tr>\n";
+            out += "</table>\n";
+        }
+
         // Assumptions with their sources.
         if (s.resolved) {
             out += "<h2>Assumptions and their sources</h2>\n";

@@ -183,11 +183,19 @@ Shape shapeOf(const CollectiveInputs& in)
     s.n = std::max(1, in.ranks);
     s.g = std::clamp(in.ranksPerNode, 1, s.n);
     s.nodes = (s.n + s.g - 1) / s.g;
-    s.nvlink = std::max(0.0, in.scaleUpGbytePerS);
-    s.net = std::max(0.0, in.fabricGbytePerS) * nccl::netTransportEfficiency;
+    // The calibration's factors (docs/collectives.md, "Calibration") scale the engine's free
+    // parameters here and in fillTiming(); all 1 uncalibrated.
+    const model::CollectiveCalibration& k = in.calibration;
+    s.nvlink = std::max(0.0, in.scaleUpGbytePerS) * k.scaleUpBandwidthFactor;
+    s.net =
+        std::max(0.0, in.fabricGbytePerS) * nccl::netTransportEfficiency * k.fabricBandwidthFactor;
     s.gen = static_cast<std::size_t>(nccl::generationIndex(in.generation));
     s.nodeIdx = static_cast<std::size_t>(nccl::nodeIndex(s.nodes));
-    s.nvlinkScale = in.scaleUpAlphaUs > 0.0 ? in.scaleUpAlphaUs / nccl::nvlinkReferenceStepUs : 1.0;
+    s.nvlinkScale =
+        (in.scaleUpAlphaUs > 0.0 ? in.scaleUpAlphaUs / nccl::nvlinkReferenceStepUs : 1.0) *
+        k.scaleUpLatencyFactor;
+    s.launchFactor = k.launchLatencyFactor;
+    s.fabricLatencyFactor = k.fabricLatencyFactor;
     s.allReduceShare = busBandwidthFactor(CollectiveOp::AllReduce, s.n);
     s.share = busBandwidthFactor(CollectiveOp::ReduceScatter, s.n);
     for (auto p : {FabricPath::SameLeaf, FabricPath::CrossLeaf, FabricPath::CrossSpine})
@@ -626,7 +634,12 @@ void fillTiming(CollectiveTiming& t, CollectiveOp op, CollectiveAlgorithm a, Col
     t.bandwidthGbytePerS = std::isfinite(m.algbw) ? m.algbw : 0.0;
     if (s.n == 1)
         return; // nothing moves: no time, no latency
+    // Calibrated latency parts; the NVLink steps were scaled through Shape::nvlinkScale.
     t.latency = m.latency;
+    t.latency.launchUs *= s.launchFactor;
+    for (double* part : {&t.latency.softwareUs, &t.latency.pcieUs, &t.latency.nicUs,
+                         &t.latency.switchUs, &t.latency.cableUs})
+        *part *= s.fabricLatencyFactor;
     total(t.latency);
     t.seconds = t.latency.totalUs * 1e-6 + (m.algbw > 0.0 ? bytes / (m.algbw * gbyte) : 0.0);
     if (t.seconds > 0.0) {

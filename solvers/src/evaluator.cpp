@@ -92,6 +92,17 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     e.restartMetrics();
     e.coupling = CouplingInfo{};
     e.diagnostics = model::validateScenario(r);
+    // A scenario naming a calibration profile is evaluated with it or not at all: callers that
+    // resolve scenarios themselves (sweeps) have not looked it up (documentevaluation.cpp does).
+    if (!r.scenario.network.calibrationProfile.empty() &&
+        r.appliedCalibrationProfile != r.scenario.network.calibrationProfile)
+        e.diagnostics.error("/network/calibration_profile",
+                            "names the calibration profile '" +
+                                r.scenario.network.calibrationProfile +
+                                "', but this evaluation did not look it up in a scenario library",
+                            "evaluate it with eval, store eval, compare or report, or leave "
+                            "calibration_profile empty",
+                            "calibration-profile-missing");
     // An error in the workload alone leaves the cluster, the facility and its cost well defined:
     // they are evaluated, the figures that depend on the workload are not (and a note says so).
     const bool workloadOnly =

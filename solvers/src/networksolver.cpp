@@ -201,6 +201,8 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
                                                               : GpuGeneration::Hopper;
     // Rails on separate planes or leaves: a peer on another rail is reached through PXN.
     in.pxn = n.topology != TopologyKind::FatTree || planes > 1;
+    // A calibration profile's factors, when the scenario names one (docs/collectives.md).
+    in.calibration = r.collectiveCalibration;
     return in;
 }
 

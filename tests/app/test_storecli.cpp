@@ -135,7 +135,7 @@ TEST_CASE("store commands refuse a store of an unknown schema version", "[cli][s
         CHECK(run.code == 2);
         CHECK(run.err.find(store.string() + ": ") != std::string::npos);
         CHECK(run.err.find("schema version -1") != std::string::npos);
-        CHECK(run.err.find("schema version 1 to 2") != std::string::npos);
+        CHECK(run.err.find("schema version 1 to 3") != std::string::npos);
         CHECK(run.out.empty());
     }
     CHECK(test::fileBytes(store) == before);

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QValueAxis>
 #include <algorithm>
@@ -398,7 +399,23 @@ void Dashboard::showAllReduce(const EvaluationOutcome& outcome)
                 low = low == 0.0 ? ms : std::min(low, ms);
                 high = std::max(high, ms);
             }
-    axisX->setRange(curves.front().points.front().first, curves.front().points.back().first);
+    // The sizes measured by all_reduce_perf when a calibration profile applies (overlaid below).
+    std::vector<const model::CalibrationPoint*> measured;
+    if (outcome.calibration)
+        for (const auto& point : outcome.calibration->points)
+            if (point.test == "all_reduce_perf" && point.bytes > 0.0 && point.measuredUs > 0.0) {
+                measured.push_back(&point);
+                const double ms = point.measuredUs * 1e-3;
+                low = low == 0.0 ? ms : std::min(low, ms);
+                high = std::max(high, ms);
+            }
+    double left = curves.front().points.front().first;
+    double right = curves.front().points.back().first;
+    for (const auto* point : measured) {
+        left = std::min(left, point->bytes);
+        right = std::max(right, point->bytes);
+    }
+    axisX->setRange(left, right);
     if (high > 0.0)
         axisY->setRange(std::pow(10.0, std::floor(std::log10(low))),
                         std::pow(10.0, std::ceil(std::log10(high))));
@@ -415,6 +432,25 @@ void Dashboard::showAllReduce(const EvaluationOutcome& outcome)
         chart->addSeries(line);
         line->attachAxis(axisX);
         line->attachAxis(axisY);
+    }
+    if (!measured.empty()) {
+        // Measured points of the calibration, with the largest residual of the calibrated model.
+        double worst = 0.0;
+        for (const auto* point : measured)
+            if (std::fabs(point->residualPercent()) > std::fabs(worst))
+                worst = point->residualPercent();
+        auto* dots = new QScatterSeries;
+        dots->setName(tr("measured (%1): rms residual %2%, worst %3%")
+                          .arg(qstr(outcome.calibration->name))
+                          .arg(outcome.calibration->rmsResidualPercent, 0, 'f', 1)
+                          .arg(worst, 0, 'f', 1));
+        dots->setMarkerSize(7.0);
+        dots->setColor(QColor(0x20, 0x20, 0x20));
+        for (const auto* point : measured)
+            dots->append(point->bytes, point->measuredUs * 1e-3);
+        chart->addSeries(dots);
+        dots->attachAxis(axisX);
+        dots->attachAxis(axisY);
     }
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignRight);

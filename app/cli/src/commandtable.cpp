@@ -1,3 +1,4 @@
+#include "dct/cli/calibratecommand.h"
 #include "dct/cli/catalogcommand.h"
 #include "dct/cli/collectivescommand.h"
 #include "dct/cli/command.h"
@@ -29,7 +30,7 @@ const std::vector<CommandFactory>& commandTable()
         &create<ValidateCommand>, &create<EvalCommand>,        &create<CompareCommand>,
         &create<CatalogCommand>,  &create<SchemaCommand>,      &create<StoreCommand>,
         &create<SweepCommand>,    &create<SweepMergeCommand>,  &create<ReportCommand>,
-        &create<TopologyCommand>, &create<CollectivesCommand>,
+        &create<TopologyCommand>, &create<CollectivesCommand>, &create<CalibrateCommand>,
     };
     return table;
 }

@@ -8,6 +8,8 @@
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/metricsection.h"
+#include "dct/store/calibrationlookup.h"
+#include "dct/store/scenariostore.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -239,8 +241,12 @@ int CompareCommand::run(const CommandContext& context, std::ostream& out, std::o
         return ExitUsage;
     std::vector<ComparedScenario> scenarios;
     int code = ExitOk;
+    // Calibration profiles the scenarios name come from the default library (DCT_STORE).
+    solvers::EvaluateOptions options;
+    options.calibrationProfile = store::calibrationLookup(store::ScenarioStore::defaultPath());
     for (const auto& file : m_files) {
-        solvers::DocumentEvaluation document = solvers::evaluateDocumentFile(file, *catalog);
+        solvers::DocumentEvaluation document =
+            solvers::evaluateDocumentFile(file, *catalog, options);
         if (!document.evaluated()) {
             for (const auto& d : document.diagnostics)
                 err << d.toString() << "\n";

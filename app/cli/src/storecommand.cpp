@@ -3,6 +3,7 @@
 #include "dct/cli/cli.h"
 #include "dct/cli/output.h"
 #include "dct/model/atomicfile.h"
+#include "dct/model/calibrationprofile.h"
 #include "dct/model/catalog.h"
 #include "dct/model/contenthash.h"
 #include "dct/model/resolver.h"
@@ -316,8 +317,21 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
         auto catalog = model::Catalog::load(dir);
         if (!catalog)
             return fail(catalog.error());
-        const std::string hash =
-            store::ScenarioStore::inputsHash(version->json, model::catalogFingerprint(*catalog));
+        // The calibration profile the version names is an input too: a profile fitted again
+        // under the same name makes the cached result stale.
+        std::string fingerprint = model::catalogFingerprint(*catalog);
+        const json scenarioJson = json::parse(version->json, nullptr, false);
+        const json* profileName = scenarioJson.is_object() && scenarioJson.contains("network") &&
+                                          scenarioJson["network"].is_object() &&
+                                          scenarioJson["network"].contains("calibration_profile")
+                                      ? &scenarioJson["network"]["calibration_profile"]
+                                      : nullptr;
+        if (profileName && profileName->is_string() && !profileName->get<std::string>().empty()) {
+            auto stored = store.loadCalibrationProfile(profileName->get<std::string>());
+            fingerprint += stored ? "+calibration:" + model::contentHash(stored->json)
+                                  : "+calibration-missing";
+        }
+        const std::string hash = store::ScenarioStore::inputsHash(version->json, fingerprint);
         auto cached = store.cachedEvaluation(m_name, version->version, hash, solvers::modelVersion);
         if (!cached)
             return fail(cached.error());
@@ -332,8 +346,17 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
             return feasible ? ExitOk : ExitEvaluation;
         }
         const std::string label = "store:" + m_name + "@" + std::to_string(version->version);
+        solvers::EvaluateOptions options;
+        options.calibrationProfile =
+            [&store](const std::string& name) -> Result<model::CalibrationProfile> {
+            auto stored = store.loadCalibrationProfile(name);
+            if (!stored)
+                return tl::unexpected(stored.error());
+            return model::readCalibrationProfile(
+                stored->json, store.path().string() + " (calibration profile '" + name + "')");
+        };
         solvers::DocumentEvaluation document =
-            solvers::evaluateDocumentText(version->json, *catalog, label);
+            solvers::evaluateDocumentText(version->json, *catalog, label, options);
         if (!document.evaluated()) {
             for (const auto& d : document.diagnostics)
                 err << d.toString() << "\n";

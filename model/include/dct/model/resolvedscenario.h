@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dct/model/calibrationprofile.h"
 #include "dct/model/catalog.h"
 #include "dct/model/provenance.h"
 #include "dct/model/scenario.h"
@@ -42,6 +43,15 @@ struct ResolvedScenario
     int fabricPorts() const { return fabricSwitch.ports * portBreakout; }
     /** Returns the rate of one logical switch port after breakout, in Gb/s. */
     double fabricPortRateGbps() const { return fabricSwitch.portRateGbps / portBreakout; }
+
+    /**
+     * The collectives engine's calibration: the factors of the profile named by
+     * /network/calibration_profile once the caller found it in the scenario library (see
+     * solvers::EvaluateOptions::calibrationProfile), else all 1.
+     */
+    CollectiveCalibration collectiveCalibration;
+    /** The name of the profile applied to collectiveCalibration; empty when none is. */
+    std::string appliedCalibrationProfile;
 
     /** Where each input came from, keyed by JSON pointer ("/compute/gpu/tdp_w"). */
     std::map<std::string, Provenance> provenance;

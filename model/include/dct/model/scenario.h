@@ -36,6 +36,8 @@ struct NetworkSection
     int portBreakout = 0;
     Routing routing = Routing::Ecmp;
     CollectiveChoice allReduceAlgorithm = CollectiveChoice::Auto; ///< Gradient all-reduce.
+    /** Calibration profile of the scenario library the collectives use; empty for none. */
+    std::string calibrationProfile;
     int mtuBytes = 4096;                  ///< RDMA path MTU (payload bytes per packet).
     int scalableUnitNodes = 32;           ///< Nodes per scalable unit (rail-optimized fabrics).
     bool reserveNodePerUnit = false;      ///< Leave one node slot per unit for the fabric manager.

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "dct/model/calibrationprofile.h"
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -78,6 +80,8 @@ struct CollectiveInputs
     bool nvls = false;              ///< NVSwitch with NVLink SHARP (third generation on).
     bool pxn = false;               ///< Rails are separate planes: cross-rail goes PXN.
     GpuGeneration generation = GpuGeneration::Hopper;
+    /** Fitted to measured runs (docs/collectives.md, "Calibration"); all 1 uncalibrated. */
+    model::CollectiveCalibration calibration;
 };
 
 /** The latency of one collective, by named part (microseconds). */
@@ -228,6 +232,8 @@ public:
         std::size_t gen = 1;
         std::size_t nodeIdx = 0;
         double nvlinkScale = 1.0;       ///< Scale-up alpha over NCCL's reference step.
+        double launchFactor = 1.0;        ///< Calibration of the base latency.
+        double fabricLatencyFactor = 1.0; ///< Calibration of the network steps.
         double allReduceShare = 0.0;    ///< 2(n-1)/n: all-reduce's bus factor.
         double share = 0.0;             ///< (n-1)/n: the other collectives' bus factor.
         CollectiveLatency paths[3];     ///< By FabricPath: same leaf, across leaves, across spines.
