@@ -247,7 +247,7 @@ Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollect
                                  ": the engine cannot "
                                  "time " +
                                  measured[i].test + " on this scenario's fabric (" +
-                                 uncalibrated[i].reason + ")",
+                                 uncalibrated[i].reason.text() + ")",
                              "logs of collectives the scenario's fabric runs");
 
     CollectiveFit fit;
