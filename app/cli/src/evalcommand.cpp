@@ -31,6 +31,11 @@ EvalCommand::EvalCommand(CLI::App& app)
     m_subcommand->add_option("files", m_files, "Scenario JSON files")->required();
     m_subcommand->add_option("-f,--format", m_format, "Output format: table, json or csv")
         ->check(CLI::IsMember({"table", "json", "csv"}));
+    m_subcommand
+        ->add_option("--precision", m_precision,
+                     "Digits of CSV values: display (the significant digits of the table) or "
+                     "full (every digit, for machine reading)")
+        ->check(CLI::IsMember({"display", "full"}));
 }
 
 CLI::App* EvalCommand::subcommand() const
@@ -72,7 +77,9 @@ int EvalCommand::run(const CommandContext& context, std::ostream& out, std::ostr
         if (m_format == "json") {
             documents.push_back(evaluationJson(evaluation, file));
         } else if (m_format == "csv") {
-            out << evaluationCsvRows(evaluation, file);
+            out << evaluationCsvRows(evaluation, file,
+                                     m_precision == "full" ? CsvPrecision::Full
+                                                           : CsvPrecision::Display);
         } else if (!evaluation.metrics.empty()) {
             // Also with workload errors: what does not depend on the workload was evaluated.
             out << (first ? "" : "\n") << evaluationTable(evaluation, file);
