@@ -124,12 +124,12 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
         out += "<p><b>" + h(displayName(s)) + "</b></p>\n";
         out += verdictParagraph(verdict);
         out += "<p class=\"decision\">" + h(decisionText(s, verdict)) + "</p>\n";
-        const std::vector<const solvers::Metric*> headline = s.evaluation.headlines();
+        const std::vector<const solvers::Metric*> headline = summaryFigures(s.evaluation);
         if (!headline.empty()) {
             out += head({"Headline figure", "Value"});
-            for (std::size_t i = 0; i < headline.size() && i < 5; ++i)
-                out += "<tr><td>" + h(headline[i]->label) + "</td><td class=\"num\"><b>" +
-                       h(valueWithUnit(*headline[i])) + "</b></td></tr>\n";
+            for (const solvers::Metric* m : headline)
+                out += "<tr><td>" + h(m->label) + "</td><td class=\"num\"><b>" +
+                       h(valueWithUnit(*m)) + "</b></td></tr>\n";
             out += "</table>\n";
         }
         out += warningList(s);
@@ -289,9 +289,12 @@ std::string ReportRenderer::comparisonSummary(const std::string& table) const
 
     out += "<p class=\"meta\">Changes are against A, the first scenario: green when better, red "
            "when worse, by the direction each figure declares.</p>\n";
-    out += table + "<thead><tr><th>Figure</th>";
+    // Every column's width given: the figure column a third, the scenarios share the rest.
+    const std::string columnWidth =
+        " width=\"" + std::to_string(66 / std::max<std::size_t>(1, m_scenarios.size())) + "%\"";
+    out += table + "<thead><tr><th width=\"34%\">Figure</th>";
     for (std::size_t i = 0; i < m_scenarios.size(); ++i)
-        out += "<th>" + std::string(1, static_cast<char>('A' + i % 26)) + ": " +
+        out += "<th" + columnWidth + ">" + std::string(1, static_cast<char>('A' + i % 26)) + ": " +
                h(displayName(m_scenarios[i])) + "</th>";
     out += "</tr></thead>\n<tr><td>Verdict</td>";
     for (const auto& s : m_scenarios) {
@@ -314,9 +317,10 @@ std::string ReportRenderer::comparisonSummary(const std::string& table) const
 
     // Every other figure that differs, side by side, by section.
     out += "<h2>Every figure that differs</h2>\n";
-    out += table + "<thead><tr><th>Figure</th>";
+    out += table + "<thead><tr><th width=\"34%\">Figure</th>";
     for (std::size_t i = 0; i < m_scenarios.size(); ++i)
-        out += "<th>" + std::string(1, static_cast<char>('A' + i % 26)) + "</th>";
+        out +=
+            "<th" + columnWidth + ">" + std::string(1, static_cast<char>('A' + i % 26)) + "</th>";
     out += "</tr></thead>\n";
     std::string section;
     std::size_t shown = 0;
@@ -378,6 +382,21 @@ std::string ReportRenderer::comparisonRow(const solvers::Metric& first) const
         out += "</td>";
     }
     return out + "</tr>\n";
+}
+
+std::vector<const solvers::Metric*> ReportRenderer::summaryFigures(const solvers::Evaluation& e)
+{
+    // The five figures a decision is taken on: size, the feed to contract, the money up front
+    // and a year, and the time to train; the headline ranks fill a figure that is missing.
+    std::vector<const solvers::Metric*> list;
+    for (const char* key : {"compute.gpus", "power.design_facility_kw", "cost.capex_usd",
+                            "cost.tco_usd_per_year", "compute.training_days"})
+        if (const solvers::Metric* m = e.metric(key))
+            list.push_back(m);
+    for (const solvers::Metric* m : e.headlines())
+        if (list.size() < 5 && std::find(list.begin(), list.end(), m) == list.end())
+            list.push_back(m);
+    return list;
 }
 
 std::string ReportRenderer::verdictParagraph(const solvers::Verdict& verdict)

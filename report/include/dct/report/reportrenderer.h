@@ -52,6 +52,9 @@ private:
     /** Returns the row of figure \a first (of the first scenario) with every scenario's value
      *  and its change against the first, coloured by the direction the figure declares. */
     std::string comparisonRow(const solvers::Metric& first) const;
+    /** Returns the five figures of the executive summary: GPUs, design facility load, capex,
+     *  TCO a year and training time (headline figures fill any that is missing). */
+    static std::vector<const solvers::Metric*> summaryFigures(const solvers::Evaluation& e);
     /** Returns the verdict as a coloured paragraph. */
     static std::string verdictParagraph(const solvers::Verdict& verdict);
     /** Returns what the verdict means for the decision to build \a s. */
