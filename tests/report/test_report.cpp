@@ -77,8 +77,8 @@ TEST_CASE("a report opens with an executive summary and shows no internal keys",
     CHECK(first.find("Decision: the design cannot be built as described") != std::string::npos);
     CHECK(first.find("Verdict: Infeasible") != std::string::npos);
     CHECK(count(first, "<td class=\"num\"><b>") == 5);
-    for (const char* figure : {"GPUs", "Facility design load", "Capex", "Total cost of ownership",
-                               "Training time"})
+    for (const char* figure :
+         {"GPUs", "Facility design load", "Capex", "Total cost of ownership", "Training time"})
         CHECK(first.find(std::string("<td>") + figure) != std::string::npos);
     CHECK(first.find("server inlet air reaches 49.24 C") != std::string::npos);
     CHECK(first.find("field to fix: /cooling/system") != std::string::npos);

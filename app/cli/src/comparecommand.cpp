@@ -155,8 +155,7 @@ std::string comparisonTable(const std::vector<ComparedScenario>& scenarios, bool
             line += fmt::format(" {:>{}}", text(row.values[s], row.unit), columnWidth);
             if (s > 0)
                 line += fmt::format(" {:>{}} {:>{}}", signedText(delta(row, s), "", row.unit),
-                                    columnWidth,
-                                    signedText(deltaPercent(row, s), "%"), 9);
+                                    columnWidth, signedText(deltaPercent(row, s), "%"), 9);
         }
         out += line + "\n";
     }
