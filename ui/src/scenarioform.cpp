@@ -207,7 +207,7 @@ ScenarioForm::ScenarioForm(QWidget* parent) : QWidget(parent), m_pages(new QTool
         m_pages->addItem(scroll, qstr(groups[g].title));
     }
     m_pages->setCurrentIndex(1); // Compute: where most planning starts.
-    setEnabled(false);
+    m_pages->setEnabled(false);
     m_pages->setVisible(false);
 }
 
@@ -379,7 +379,7 @@ void ScenarioForm::setDocument(ScenarioDocument* document)
     if (m_document)
         disconnect(m_document, nullptr, this, nullptr);
     m_document = document;
-    setEnabled(document != nullptr);
+    m_pages->setEnabled(document != nullptr);
     m_pages->setVisible(document != nullptr);
     m_empty->setVisible(document == nullptr);
     if (!document)
