@@ -5,6 +5,7 @@
 #include "dct/solvers/finitecheck.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -95,8 +96,29 @@ bool applyCalibrationProfile(model::ResolvedScenario& r, const EvaluateOptions& 
 void resolveAndEvaluate(DocumentEvaluation& result, const model::Catalog& catalog,
                         const EvaluateOptions& options)
 {
-    if (!result.scenario || result.diagnostics.hasErrors())
+    if (!result.scenario)
         return;
+    if (result.diagnostics.hasErrors()) {
+        // Every error at once: a field that cannot be read leaves its default, and the catalog
+        // ids are still looked up, so that an unknown id shows beside the bad value instead of
+        // after it is fixed. Nothing is evaluated; a finding about a field already in error is
+        // left out.
+        auto resolved = model::resolveScenario(*result.scenario, catalog, result.origin);
+        std::vector<std::string> broken;
+        for (const auto& d : result.diagnostics)
+            if (d.severity == Severity::Error)
+                broken.push_back(d.path);
+        for (const auto& d : resolved.diagnostics) {
+            if (d.severity != Severity::Error)
+                continue;
+            const bool known = std::any_of(broken.begin(), broken.end(), [&](const auto& path) {
+                return d.path.rfind(path, 0) == 0 || path.rfind(d.path, 0) == 0;
+            });
+            if (!known)
+                result.diagnostics.add(d);
+        }
+        return;
+    }
     auto resolved = model::resolveScenario(*result.scenario, catalog, result.origin);
     result.diagnostics.append(resolved.diagnostics);
     if (!resolved.resolved || resolved.diagnostics.hasErrors())

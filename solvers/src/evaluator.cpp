@@ -62,7 +62,7 @@ void addComputeMetrics(Evaluation& e)
     e.add("compute.training_days", "Training time", c.trainingDays, "days",
           MetricTraits{Better::Lower, 2}, work);
     e.add("compute.gpu_hours", "GPU-hours", c.gpuHours, "h", Better::Lower, work);
-    e.add("compute.effective_mfu", "Effective MFU", c.effectiveMfu, "", Better::Higher, work);
+    e.add("compute.effective_mfu", "Effective MFU", c.effectiveMfu, "share", Better::Higher, work);
     e.add("compute.tokens_per_second", "Throughput", c.tokensPerSecond, "tokens/s", Better::Higher,
           work);
     e.add(
@@ -204,7 +204,7 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     addFacilityMetrics(e);
     addNetworkMetrics(e);
     e.add("coupling.iterations", "Coupling iterations", e.coupling.iterations, "", Better::Neither);
-    e.add("coupling.converged", "Coupling converged (1 = yes)", e.coupling.converged ? 1 : 0, "",
+    e.add("coupling.converged", "Coupling converged", e.coupling.converged ? 1 : 0, "yes/no",
           Better::Higher);
     e.add("coupling.residual", "Coupling residual (clock factor)", e.coupling.residual, "",
           Better::Lower);

@@ -38,6 +38,11 @@ EvalCommand::EvalCommand(CLI::App& app)
                              "(/network/calibration_profile; default: $DCT_STORE, else "
                              "$XDG_DATA_HOME/dctwin/scenarios.sqlite or "
                              "~/.local/share/dctwin/scenarios.sqlite)");
+    m_subcommand
+        ->add_option("--precision", m_precision,
+                     "Digits of CSV values: display (the significant digits of the table) or "
+                     "full (every digit, for machine reading)")
+        ->check(CLI::IsMember({"display", "full"}));
 }
 
 CLI::App* EvalCommand::subcommand() const
@@ -84,7 +89,9 @@ int EvalCommand::run(const CommandContext& context, std::ostream& out, std::ostr
         if (m_format == "json") {
             documents.push_back(evaluationJson(evaluation, file));
         } else if (m_format == "csv") {
-            out << evaluationCsvRows(evaluation, file);
+            out << evaluationCsvRows(evaluation, file,
+                                     m_precision == "full" ? CsvPrecision::Full
+                                                           : CsvPrecision::Display);
         } else if (!evaluation.metrics.empty()) {
             // Also with workload errors: what does not depend on the workload was evaluated.
             out << (first ? "" : "\n") << evaluationTable(evaluation, file);

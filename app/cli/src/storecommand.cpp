@@ -109,10 +109,13 @@ StoreCommand::StoreCommand(CLI::App& app)
     m_remove = m_store->add_subcommand("remove", "Delete a scenario and its whole history");
     m_remove->add_option("name", m_name, "Scenario name")->required();
 
-    m_eval = m_store->add_subcommand("eval", "Evaluate a stored scenario (JSON), reusing the "
-                                             "cached result while its inputs are unchanged");
+    m_eval = m_store->add_subcommand("eval", "Evaluate a stored scenario and print its figures "
+                                             "as eval does, reusing the cached result while its "
+                                             "inputs are unchanged");
     m_eval->add_option("name", m_name, "Scenario name")->required();
     m_eval->add_option("-v,--version", m_version, "Version number (default: latest)");
+    m_eval->add_option("-f,--format", m_format, "table (as eval prints it) or json")
+        ->check(CLI::IsMember({"table", "json"}));
 
     m_recover = m_store->add_subcommand(
         "recover", "Copy every readable scenario version, tag and note of a damaged store into "
@@ -337,9 +340,12 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
             return fail(cached.error());
         if (cached->has_value()) {
             err << m_name << ": version " << version->version << ": cached result\n";
-            out << **cached << "\n";
             // As eval: an error or an infeasible design exits 1.
             const json result = json::parse(**cached, nullptr, false);
+            if (m_format == "json" || !result.is_object())
+                out << **cached << "\n";
+            else
+                out << evaluationTableFromJson(result);
             const bool feasible = result.is_object() && result.value("ok", true) &&
                                   !(result.contains("verdict") && result["verdict"].is_object() &&
                                     result["verdict"].value("feasibility", "") == "infeasible");
@@ -368,14 +374,16 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
             // The evaluation is a read; only its cache would be a write.
             err << m_name << ": version " << version->version
                 << ": result not cached (the store is read-only)\n";
-            out << result << "\n";
+            out << (m_format == "json" ? result + "\n"
+                                       : evaluationTableFromJson(evaluationJson(e, label)));
             return feasibleOk(e) ? ExitOk : ExitEvaluation;
         }
         if (auto r = store.storeEvaluation(m_name, version->version, hash, solvers::modelVersion,
                                            result);
             !r)
             return fail(r.error());
-        out << result << "\n";
+        out << (m_format == "json" ? result + "\n"
+                                   : evaluationTableFromJson(evaluationJson(e, label)));
         return feasibleOk(e) ? ExitOk : ExitEvaluation;
     }
     return ExitUsage;

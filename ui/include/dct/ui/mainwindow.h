@@ -6,6 +6,7 @@
 
 class QLabel;
 class QMenu;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 class QTreeView;
@@ -16,6 +17,7 @@ namespace dct::ui {
 class CompareView;
 class Dashboard;
 class DiagnosticsModel;
+class StartPage;
 class DocumentManager;
 class LibraryController;
 class MetricsModel;
@@ -105,6 +107,10 @@ public:
     ScenarioForm* form() const { return m_form; }
     TopologyView* topologyView() const { return m_topology; }
     CompareView* compareView() const { return m_compare; }
+    /** Returns the page shown while no scenario is open (the examples, open, new). */
+    StartPage* startPage() const { return m_start; }
+    /** Returns true while the start page stands in place of the views (no scenario open). */
+    bool startPageShown() const;
     DiagnosticsModel* diagnosticsModel() const { return m_diagnosticsModel; }
     MetricsModel* metricsModel() const { return m_metricsModel; }
     ScenarioLibraryModel* libraryModel() const;
@@ -140,6 +146,8 @@ private:
     DocumentManager* m_documents;
     LibraryController* m_library;
     QTabWidget* m_tabs = nullptr;
+    QStackedWidget* m_central = nullptr;
+    StartPage* m_start = nullptr;
     Dashboard* m_dashboard = nullptr;
     TopologyView* m_topology = nullptr;
     CompareView* m_compare = nullptr;

@@ -27,6 +27,7 @@ private:
     std::vector<std::string> m_files;
     std::string m_format = "table";
     std::string m_store; ///< Scenario library of the calibration profiles scenarios name.
+    std::string m_precision = "display";
 };
 
 } // namespace dct::cli
