@@ -8,6 +8,7 @@ const std::vector<MetricSection>& metricSections()
         {"compute", "Compute and workload"},
         {"network", "Network fabric"},
         {"collectives", "Collectives"},
+        {"hall", "Hall and cabling"},
         {"power", "Power"},
         {"cooling", "Cooling"},
         {"egress", "Egress and WAN"},

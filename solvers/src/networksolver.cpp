@@ -2,6 +2,7 @@
 
 #include "dct/solvers/ecmp.h"
 #include "dct/solvers/fabricbuilder.h"
+#include "dct/solvers/hallayout.h"
 
 #include <algorithm>
 #include <cmath>
@@ -176,6 +177,7 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     in.nicLatencyUs = r.nic.latencyUs;
     in.cableInRowM = n.cableLengthInRowM;
     in.cableAcrossRowsM = n.cableLengthAcrossRowsM;
+    applyHallLatency(in, net.hall);
     in.railsPerNode = std::max(1, r.rails);
     in.fabricTiers = std::max(1, net.topology.tiers);
     const int planes = std::max(1, net.topology.planes);
@@ -216,8 +218,16 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     const FabricPlan plan = planFabric(net.spec, diagnostics);
     net.topology = topologyCounts(plan);
     net.valid = plan.valid;
-    if (plan.valid)
-        priceTopology(net.topology, r, diagnostics);
+    if (plan.valid) {
+        // The hall lays out the racks and runs every link; its cable bill replaces the typical
+        // lengths unless the scenario asks for them (/hall/cable_lengths).
+        const bool typical = r.scenario.hall.cableLengths == model::CableLengthModel::Typical;
+        Diagnostics quiet;
+        priceTopology(net.topology, r, typical ? diagnostics : quiet);
+        net.hall = layoutHall(r, plan, diagnostics);
+        if (!typical)
+            applyHallCables(net.topology, net.hall);
+    }
     networkRiskDiagnostics(r, diagnostics);
 
     net.wire = wireOverhead(n.protocol, n.mtuBytes);
@@ -250,8 +260,12 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     // Alpha: NIC at both ends, every switch on the longest path, and the wire
     // (node-leaf runs at both ends plus the runs between tiers, up and down).
     net.worstSwitchHops = plan.valid ? 2 * plan.tiers - 1 : 1;
-    const double wireM =
-        2.0 * n.cableLengthInRowM + 2.0 * std::max(0, plan.tiers - 1) * n.cableLengthAcrossRowsM;
+    CollectiveInputs cableRuns;
+    cableRuns.cableInRowM = n.cableLengthInRowM;
+    cableRuns.cableAcrossRowsM = n.cableLengthAcrossRowsM;
+    applyHallLatency(cableRuns, net.hall);
+    const double wireM = 2.0 * cableRuns.cableInRowM +
+                         2.0 * std::max(0, plan.tiers - 1) * cableRuns.cableAcrossRowsM;
     net.fabricAlphaUs = 2.0 * r.nic.latencyUs + net.worstSwitchHops * r.fabricSwitch.latencyUs +
                         wireM * wireNsPerM * 1e-3;
     // Fabric share: crossing leaves costs the oversubscription and the routing loss, once the
