@@ -3,6 +3,7 @@
 #include "dct/cli/command.h"
 #include "dct/cli/comparecommand.h"
 #include "dct/cli/evalcommand.h"
+#include "dct/cli/layoutcommand.h"
 #include "dct/cli/reportcommand.h"
 #include "dct/cli/schemacommand.h"
 #include "dct/cli/storecommand.h"
@@ -29,7 +30,7 @@ const std::vector<CommandFactory>& commandTable()
         &create<ValidateCommand>, &create<EvalCommand>,        &create<CompareCommand>,
         &create<CatalogCommand>,  &create<SchemaCommand>,      &create<StoreCommand>,
         &create<SweepCommand>,    &create<SweepMergeCommand>,  &create<ReportCommand>,
-        &create<TopologyCommand>, &create<CollectivesCommand>,
+        &create<TopologyCommand>, &create<CollectivesCommand>, &create<LayoutCommand>,
     };
     return table;
 }
