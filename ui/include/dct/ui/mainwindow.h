@@ -24,6 +24,7 @@ class ScenarioForm;
 class ScenarioLibraryModel;
 class StoreScenarioSource;
 class TopologyView;
+class FloorPlanView;
 
 /**
  * The desktop program's window: the scenario library and the form editor on the left, the
@@ -45,6 +46,7 @@ public:
     {
         DashboardView,
         TopologyTab,
+        FloorPlanTab,
         CompareTab,
         FiguresTab
     };
@@ -104,6 +106,7 @@ public:
     Dashboard* dashboard() const { return m_dashboard; }
     ScenarioForm* form() const { return m_form; }
     TopologyView* topologyView() const { return m_topology; }
+    FloorPlanView* floorPlanView() const { return m_floorPlan; }
     CompareView* compareView() const { return m_compare; }
     DiagnosticsModel* diagnosticsModel() const { return m_diagnosticsModel; }
     MetricsModel* metricsModel() const { return m_metricsModel; }
@@ -142,6 +145,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     Dashboard* m_dashboard = nullptr;
     TopologyView* m_topology = nullptr;
+    FloorPlanView* m_floorPlan = nullptr;
     CompareView* m_compare = nullptr;
     ScenarioForm* m_form = nullptr;
     QTreeView* m_libraryView = nullptr;
