@@ -146,6 +146,8 @@ const FieldTable<SwitchSpec>& SwitchSpec::fields()
                       "Logical ports one port splits into at most (800G as 2 x 400G: 2)", 1, 8),
         f::number<S>("latency_us", &S::latencyUs, "µs", "Port-to-port latency", 0.0, 100.0),
         f::number<S>("power_w", &S::powerW, "W", "Typical power without optics", 0.0, 1e5),
+        f::integer<S>("ports_per_cage", &S::portsPerCage, "",
+                      "Ports sharing one pluggable cage (twin-port OSFP: 2)", 1, 8),
         f::integer<S>("height_u", &S::heightU, "U", "Rack units", 1, 60),
         f::boolean<S>("in_network_reduction", &S::inNetworkReduction,
                       "Reduces in the switch (SHARP and the like)"),
@@ -171,6 +173,19 @@ const FieldTable<CableSpec>& CableSpec::fields()
         f::number<S>("power_w", &S::powerW, "W", "Power per cable or per transceiver", 0.0, 1000.0),
         f::number<S>("price_usd", &S::priceUsd, "USD", "Price per cable or per transceiver", 0.0,
                      1e6),
+        f::choice<S, CableMedium>(
+            "medium", &S::medium,
+            {{CableMedium::Copper, "copper"},
+             {CableMedium::Multimode, "multimode"},
+             {CableMedium::Singlemode, "singlemode"}},
+            "What carries the signal: twinax, multimode or single-mode fiber"),
+        // 0-1000 ns: a retimer or a DSP adds tens of ns; nothing pluggable adds a microsecond.
+        f::number<S>("latency_ns", &S::latencyNs, "ns",
+                     "Latency the cable's or transceiver pair's electronics add, beyond "
+                     "propagation",
+                     0.0, 1000.0),
+        f::number<S>("fiber_usd_per_m", &S::fiberUsdPerM, "USD/m",
+                     "Price per metre of the fiber between two transceivers", 0.0, 1000.0),
     };
     return table;
 }

@@ -2,6 +2,7 @@
 
 #include "dct/model/atomicfile.h"
 #include "dct/model/textformat.h"
+#include "dct/report/hallsvg.h"
 #include "dct/report/svgchart.h"
 #include "dct/solvers/metricsection.h"
 
@@ -252,6 +253,15 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
                        h(formatNumber(p.residualPercent())) + "</td><td>" + h(p.algorithm) +
                        "</td></tr>\n";
             out += "</table>\n";
+        }
+
+        // The floor plan of the hall: racks by kW, network racks and the switch cable runs.
+        if (e.network.hall.valid) {
+            HallSvgOptions plan;
+            plan.maxWidthPx = 640;
+            plan.nodeLeafRuns = false;
+            out += "<h2>Floor plan</h2>\n";
+            out += chart(hallSvg(e.network.hall, plan), 640);
         }
 
         // Assumptions, one row per source with the inputs it gave.

@@ -8,6 +8,8 @@
 #include "dct/solvers/facilitymetrics.h"
 #include "dct/solvers/goodputmetrics.h"
 #include "dct/solvers/goodputsolver.h"
+#include "dct/solvers/hallayout.h"
+#include "dct/solvers/hallmetrics.h"
 #include "dct/solvers/networkmetrics.h"
 #include "dct/solvers/networksolver.h"
 #include "dct/solvers/powersolver.h"
@@ -180,6 +182,7 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     e.power = solvePower(r, powerInputs, e.diagnostics);
     e.cooling = solveCooling(r, r.cooling, e.power, e.diagnostics);
     e.power = completeFacilityPower(r, e.power, e.cooling);
+    checkHall(e.network.hall, r, e.power, e.diagnostics);
     e.cooling.pue = e.power.pue;
     {
         // Every cooling option for the same cluster at full clocks, for side-by-side charts.
@@ -203,6 +206,7 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     addReliabilityMetrics(e);
     addFacilityMetrics(e);
     addNetworkMetrics(e);
+    addHallMetrics(e);
     e.add("coupling.iterations", "Coupling iterations", e.coupling.iterations, "", Better::Neither);
     e.add("coupling.converged", "Coupling converged", e.coupling.converged ? 1 : 0, "yes/no",
           Better::Higher);

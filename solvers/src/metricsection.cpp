@@ -9,6 +9,7 @@ const std::vector<MetricSection>& metricSections()
         {"reliability", "Reliability"},
         {"network", "Network fabric"},
         {"collectives", "Collectives"},
+        {"hall", "Hall and cabling"},
         {"power", "Power"},
         {"cooling", "Cooling"},
         {"egress", "Egress and WAN"},

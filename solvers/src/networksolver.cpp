@@ -2,6 +2,7 @@
 
 #include "dct/solvers/ecmp.h"
 #include "dct/solvers/fabricbuilder.h"
+#include "dct/solvers/hallayout.h"
 
 #include <algorithm>
 #include <cmath>
@@ -179,6 +180,7 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     in.nicLatencyUs = r.nic.latencyUs;
     in.cableInRowM = n.cableLengthInRowM;
     in.cableAcrossRowsM = n.cableLengthAcrossRowsM;
+    applyHallLatency(in, net.hall);
     in.railsPerNode = std::max(1, r.rails);
     in.fabricTiers = std::max(1, net.topology.tiers);
     const int planes = std::max(1, net.topology.planes);
@@ -221,8 +223,16 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     const FabricPlan plan = planFabric(net.spec, diagnostics);
     net.topology = topologyCounts(plan);
     net.valid = plan.valid;
-    if (plan.valid)
-        priceTopology(net.topology, r, diagnostics);
+    if (plan.valid) {
+        // The hall lays out the racks and runs every link; its cable bill replaces the typical
+        // lengths unless the scenario asks for them (/hall/cable_lengths).
+        const bool typical = r.scenario.hall.cableLengths == model::CableLengthModel::Typical;
+        Diagnostics quiet;
+        priceTopology(net.topology, r, typical ? diagnostics : quiet);
+        net.hall = layoutHall(r, plan, diagnostics);
+        if (!typical)
+            applyHallCables(net.topology, net.hall);
+    }
     networkRiskDiagnostics(r, diagnostics);
 
     net.wire = wireOverhead(n.protocol, n.mtuBytes);
@@ -253,14 +263,20 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
             : routingShare(n.routing, uplinks, net.leafUplinkFlows, 1, adaptiveEfficiency);
 
     // Alpha: NIC at both ends, every switch on the longest path, and the wire
-    // (node-leaf runs at both ends plus the runs between tiers, up and down). The longest path
-    // is the graph's (hopStats): it climbs no higher than it must, so one leaf is one switch and
-    // one spine block (a 3-tier plane of one pod) turns at its spines, three switches.
+    // (node-leaf runs at both ends plus the runs between tiers, up and down, their lengths from
+    // the hall's cable runs). The longest path is the graph's (hopStats): it climbs no higher
+    // than it must, so one leaf is one switch and one spine block (a 3-tier plane of one pod)
+    // turns at its spines, three switches.
     int climb = 0;
     if (plan.valid && plan.tiers > 1 && plan.leavesPerPlane > 1)
         climb = plan.tiers == 3 && plan.podsPerPlane > 1 ? 2 : 1;
     net.worstSwitchHops = 2 * climb + 1;
-    const double wireM = 2.0 * n.cableLengthInRowM + 2.0 * climb * n.cableLengthAcrossRowsM;
+    CollectiveInputs cableRuns;
+    cableRuns.cableInRowM = n.cableLengthInRowM;
+    cableRuns.cableAcrossRowsM = n.cableLengthAcrossRowsM;
+    applyHallLatency(cableRuns, net.hall);
+    const double wireM =
+        2.0 * cableRuns.cableInRowM + 2.0 * climb * cableRuns.cableAcrossRowsM;
     net.fabricAlphaUs = 2.0 * r.nic.latencyUs + net.worstSwitchHops * r.fabricSwitch.latencyUs +
                         wireM * wireNsPerM * 1e-3;
     // Fabric share: crossing leaves costs the oversubscription and the routing loss, once the

@@ -83,8 +83,8 @@ TEST_CASE("a report opens with an executive summary and shows no internal keys",
     CHECK(first.find("server inlet air reaches 49.24 C") != std::string::npos);
     CHECK(first.find("field to fix: /cooling/system") != std::string::npos);
     // Money rounded by the one rule; no metric key anywhere.
-    CHECK(html.find("11.36 M USD") != std::string::npos);
-    CHECK(html.find("11,359,212") == std::string::npos);
+    CHECK(html.find("11.39 M USD") != std::string::npos);
+    CHECK(html.find("11,392,756") == std::string::npos);
     CHECK(html.find("compute.training_days") == std::string::npos);
     CHECK(html.find("cost.tco_usd_per_year") == std::string::npos);
     // Headers repeat over page breaks; the topology stands once; a datasheet sentence once.

@@ -8,6 +8,7 @@
 #include "dct/ui/fabricpicture.h"
 #include "dct/ui/fieldgroup.h"
 #include "dct/ui/fieldinfo.h"
+#include "dct/ui/floorplanview.h"
 #include "dct/ui/format.h"
 #include "dct/ui/librarycontroller.h"
 #include "dct/ui/metricsmodel.h"
@@ -87,6 +88,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs = new QTabWidget(this);
     m_dashboard = new Dashboard(m_tabs);
     m_topology = new TopologyView(m_tabs);
+    m_floorPlan = new FloorPlanView(m_tabs);
     m_compare = new CompareView(m_tabs);
     m_figuresTable = new QTableView(m_tabs);
     m_metricsModel = new MetricsModel(this);
@@ -98,6 +100,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_figuresTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_tabs->addTab(m_dashboard, tr("Dashboard"));
     m_tabs->addTab(m_topology, tr("Topology"));
+    m_tabs->addTab(m_floorPlan, tr("Floor plan"));
     m_tabs->addTab(m_compare, tr("Compare"));
     m_tabs->addTab(m_figuresTable, tr("All figures"));
     // While no scenario is open, the start page stands in place of the views: the examples,
@@ -120,6 +123,12 @@ MainWindow::MainWindow(QWidget* parent)
 
     // Both report errors and notes to the window; the views follow the current document.
     connect(m_documents, &DocumentManager::errorOccurred, this, &MainWindow::reportError);
+    // Edits made on the floor plan go onto the current document's undo stack.
+    connect(m_floorPlan, &FloorPlanView::editRequested, this,
+            [this](const std::string& pointer, const nlohmann::json& value) {
+                if (ScenarioDocument* document = m_documents->current())
+                    document->edit(pointer, value);
+            });
     connect(m_library, &LibraryController::errorOccurred, this, &MainWindow::reportError);
     connect(m_documents, &DocumentManager::statusMessage, m_status, &QLabel::setText);
     connect(m_library, &LibraryController::statusMessage, m_status, &QLabel::setText);
@@ -313,7 +322,7 @@ void MainWindow::createActions()
     edit->addAction(redo);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    const QStringList names = {tr("&Dashboard"), tr("&Topology"), tr("&Compare"),
+    const QStringList names = {tr("&Dashboard"), tr("&Topology"), tr("Floor &plan"), tr("&Compare"),
                                tr("All &figures")};
     for (int i = 0; i < names.size(); ++i)
         add(view, names[i], QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)),
@@ -443,6 +452,20 @@ void MainWindow::refreshViews()
     m_form->setOutcome(*outcome);
     m_topology->setPicture(outcome->evaluation ? FabricPicture::fromEvaluation(*outcome->evaluation)
                                                : FabricPicture{});
+    if (outcome->evaluation && current) {
+        // The document's own layout fields (absent or odd values show as "auto").
+        auto integer = [current](const char* pointer) {
+            const nlohmann::json v = current->value(pointer);
+            return v.is_number_integer() ? v.get<int>() : 0;
+        };
+        const nlohmann::json placement = current->value("/hall/network_placement");
+        m_floorPlan->setHall(outcome->evaluation->network.hall, integer("/hall/rows"),
+                             integer("/hall/racks_per_row"),
+                             placement.is_string()
+                                 ? QString::fromStdString(placement.get<std::string>())
+                                 : QStringLiteral("end_of_row"));
+    } else
+        m_floorPlan->setHall(solvers::HallResult{});
     const auto& d = outcome->diagnostics;
     if (current)
         m_status->setText(tr("%1: %2 figures, %3 errors, %4 warnings")

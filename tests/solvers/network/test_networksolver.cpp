@@ -32,7 +32,9 @@ model::ResolvedScenario loadExample(const std::string& name)
 TEST_CASE("The SuperPOD example solves to Table 4's 4-SU column with cables and cost",
           "[network][solver]")
 {
-    const model::ResolvedScenario r = loadExample("dgx-superpod-4su.json");
+    // The network section's two typical lengths (the hall's own runs: tests/solvers/hall).
+    model::ResolvedScenario r = loadExample("dgx-superpod-4su.json");
+    r.scenario.hall.cableLengths = model::CableLengthModel::Typical;
     Diagnostics d;
     const NetworkResult n = solveNetwork(r, 1e9, d);
     REQUIRE(n.valid);
@@ -182,6 +184,8 @@ TEST_CASE("tiers 3 on a one-pod SuperPOD: switch hops and alpha follow the graph
     // diameter says.
     model::ResolvedScenario r = loadExample("dgx-superpod-4su.json");
     r.scenario.network.tiers = 3;
+    // The network section's two typical lengths (the hall's own runs: tests/solvers/hall).
+    r.scenario.hall.cableLengths = model::CableLengthModel::Typical;
     Diagnostics d;
     const NetworkResult n = solveNetwork(r, 1e9, d);
     REQUIRE(n.valid);

@@ -3,6 +3,7 @@
 #include "dct/model/catalogref.h"
 #include "dct/model/enums.h"
 #include "dct/model/field.h"
+#include "dct/model/hallsection.h"
 
 #include <set>
 #include <string>
@@ -170,6 +171,7 @@ struct Scenario
     CoolingSection cooling;
     WorkloadSection workload;
     EconomicsSection economics;
+    HallSection hall;
 
     std::set<std::string> present; ///< JSON pointers set explicitly by the file.
 
@@ -200,6 +202,8 @@ template <class F> void forEachSection(F&& visit)
     visit(SectionInfo{"workload", false, "The training job"}, &Scenario::workload);
     visit(SectionInfo{"economics", false, "Prices, egress, WAN and amortization"},
           &Scenario::economics);
+    visit(SectionInfo{"hall", false, "Floor plan: rows, aisles, row limits and cable routing"},
+          &Scenario::hall);
 }
 
 /** Returns true when \a key names a section of the registry above. */

@@ -26,6 +26,7 @@ class ScenarioForm;
 class ScenarioLibraryModel;
 class StoreScenarioSource;
 class TopologyView;
+class FloorPlanView;
 
 /**
  * The desktop program's window: the scenario library and the form editor on the left, the
@@ -47,6 +48,7 @@ public:
     {
         DashboardView,
         TopologyTab,
+        FloorPlanTab,
         CompareTab,
         FiguresTab
     };
@@ -106,6 +108,7 @@ public:
     Dashboard* dashboard() const { return m_dashboard; }
     ScenarioForm* form() const { return m_form; }
     TopologyView* topologyView() const { return m_topology; }
+    FloorPlanView* floorPlanView() const { return m_floorPlan; }
     CompareView* compareView() const { return m_compare; }
     /** Returns the page shown while no scenario is open (the examples, open, new). */
     StartPage* startPage() const { return m_start; }
@@ -150,6 +153,7 @@ private:
     StartPage* m_start = nullptr;
     Dashboard* m_dashboard = nullptr;
     TopologyView* m_topology = nullptr;
+    FloorPlanView* m_floorPlan = nullptr;
     CompareView* m_compare = nullptr;
     ScenarioForm* m_form = nullptr;
     QTreeView* m_libraryView = nullptr;
