@@ -4,8 +4,8 @@
 #include "dct/model/scenarioio.h"
 #include "dct/solvers/finitecheck.h"
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <functional>

@@ -275,8 +275,7 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     cableRuns.cableInRowM = n.cableLengthInRowM;
     cableRuns.cableAcrossRowsM = n.cableLengthAcrossRowsM;
     applyHallLatency(cableRuns, net.hall);
-    const double wireM =
-        2.0 * cableRuns.cableInRowM + 2.0 * climb * cableRuns.cableAcrossRowsM;
+    const double wireM = 2.0 * cableRuns.cableInRowM + 2.0 * climb * cableRuns.cableAcrossRowsM;
     net.fabricAlphaUs = 2.0 * r.nic.latencyUs + net.worstSwitchHops * r.fabricSwitch.latencyUs +
                         wireM * wireNsPerM * 1e-3;
     // Fabric share: crossing leaves costs the oversubscription and the routing loss, once the

@@ -224,10 +224,9 @@ TEST_CASE("Bad usage exits 2 and --help exits 0 on every command", "[cli][usage]
 TEST_CASE("Every command of the table is listed by --help and an unknown one exits 2",
           "[cli][usage][commands]")
 {
-    const std::vector<std::string> expected = {"validate", "eval",     "compare",     "catalog",
-                                               "schema",   "store",    "sweep",       "sweep-merge",
-                                               "report",   "topology", "collectives", "calibrate",
-                                               "layout"};
+    const std::vector<std::string> expected = {
+        "validate",    "eval",   "compare",  "catalog",     "schema",    "store", "sweep",
+        "sweep-merge", "report", "topology", "collectives", "calibrate", "layout"};
     const auto commands = cli::commandNames();
     CHECK(commands == expected);
 

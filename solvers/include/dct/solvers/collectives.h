@@ -231,11 +231,11 @@ public:
         double net = 0.0;    ///< B_r, the rank's share of its node's NICs after NCCL's transport.
         std::size_t gen = 1;
         std::size_t nodeIdx = 0;
-        double nvlinkScale = 1.0;       ///< Scale-up alpha over NCCL's reference step.
+        double nvlinkScale = 1.0;         ///< Scale-up alpha over NCCL's reference step.
         double launchFactor = 1.0;        ///< Calibration of the base latency.
         double fabricLatencyFactor = 1.0; ///< Calibration of the network steps.
-        double allReduceShare = 0.0;    ///< 2(n-1)/n: all-reduce's bus factor.
-        double share = 0.0;             ///< (n-1)/n: the other collectives' bus factor.
+        double allReduceShare = 0.0;      ///< 2(n-1)/n: all-reduce's bus factor.
+        double share = 0.0;               ///< (n-1)/n: the other collectives' bus factor.
         CollectiveLatency paths[3];     ///< By FabricPath: same leaf, across leaves, across spines.
         int worstPath = 0;              ///< The longest path between two of the nodes.
         double ringSameEdges = 0.0;     ///< A ring's inter-node edges within a leaf...
