@@ -185,17 +185,17 @@ Shape shapeOf(const CollectiveInputs& in)
     s.nodes = (s.n + s.g - 1) / s.g;
     // The calibration's factors (docs/collectives.md, "Calibration") scale the engine's free
     // parameters here and in fillTiming(); all 1 uncalibrated.
-    const model::CollectiveCalibration& k = in.calibration;
-    s.nvlink = std::max(0.0, in.scaleUpGbytePerS) * k.scaleUpBandwidthFactor;
-    s.net =
-        std::max(0.0, in.fabricGbytePerS) * nccl::netTransportEfficiency * k.fabricBandwidthFactor;
+    const model::CollectiveCalibration& cal = in.calibration;
+    s.nvlink = std::max(0.0, in.scaleUpGbytePerS) * cal.scaleUpBandwidthFactor;
+    s.net = std::max(0.0, in.fabricGbytePerS) * nccl::netTransportEfficiency *
+            cal.fabricBandwidthFactor;
     s.gen = static_cast<std::size_t>(nccl::generationIndex(in.generation));
     s.nodeIdx = static_cast<std::size_t>(nccl::nodeIndex(s.nodes));
     s.nvlinkScale =
         (in.scaleUpAlphaUs > 0.0 ? in.scaleUpAlphaUs / nccl::nvlinkReferenceStepUs : 1.0) *
-        k.scaleUpLatencyFactor;
-    s.launchFactor = k.launchLatencyFactor;
-    s.fabricLatencyFactor = k.fabricLatencyFactor;
+        cal.scaleUpLatencyFactor;
+    s.launchFactor = cal.launchLatencyFactor;
+    s.fabricLatencyFactor = cal.fabricLatencyFactor;
     s.allReduceShare = busBandwidthFactor(CollectiveOp::AllReduce, s.n);
     s.share = busBandwidthFactor(CollectiveOp::ReduceScatter, s.n);
     for (auto p : {FabricPath::SameLeaf, FabricPath::CrossLeaf, FabricPath::CrossSpine})

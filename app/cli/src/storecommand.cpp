@@ -352,8 +352,8 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
             return feasible ? ExitOk : ExitEvaluation;
         }
         const std::string label = "store:" + m_name + "@" + std::to_string(version->version);
-        solvers::EvaluateOptions options;
-        options.calibrationProfile =
+        solvers::EvaluateOptions evalOptions;
+        evalOptions.calibrationProfile =
             [&store](const std::string& name) -> Result<model::CalibrationProfile> {
             auto stored = store.loadCalibrationProfile(name);
             if (!stored)
@@ -362,7 +362,7 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
                 stored->json, store.path().string() + " (calibration profile '" + name + "')");
         };
         solvers::DocumentEvaluation document =
-            solvers::evaluateDocumentText(version->json, *catalog, label, options);
+            solvers::evaluateDocumentText(version->json, *catalog, label, evalOptions);
         if (!document.evaluated()) {
             for (const auto& d : document.diagnostics)
                 err << d.toString() << "\n";
