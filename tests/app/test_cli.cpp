@@ -1,6 +1,7 @@
 #include "clirunner.h"
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 using namespace dct;
@@ -81,9 +82,9 @@ TEST_CASE("eval's table prints money in M USD, shares as percent and yes/no, aft
 {
     const CliRun r = runCli({"eval", example("overpacked-air-h100-dallas.json")});
     INFO(r.out);
-    CHECK_THAT(r.out, Catch::Matches(R"([\s\S]*\n  Capex +11\.39 M USD\n[\s\S]*)"));
-    CHECK_THAT(r.out, Catch::Matches(R"([\s\S]*\n  Effective MFU +35\.81 %\n[\s\S]*)"));
-    CHECK_THAT(r.out, Catch::Matches(R"([\s\S]*\n  Coupling converged +yes \n[\s\S]*)"));
+    CHECK(std::regex_search(r.out, std::regex(R"(\n  Capex +11\.39 M USD\n)")));
+    CHECK(std::regex_search(r.out, std::regex(R"(\n  Effective MFU +35\.81 %\n)")));
+    CHECK(std::regex_search(r.out, std::regex(R"(\n  Coupling converged +yes \n)")));
     CHECK_THAT(r.out, Catch::Contains("2.151 \xc2\xb5s"));
     CHECK_THAT(r.out, !Catch::Contains("(1 = yes)"));
     // Every warning, whole with its field, comes before the first figure.
