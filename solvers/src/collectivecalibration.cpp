@@ -209,22 +209,7 @@ CollectiveTimer scenarioCollectiveTimer(model::CollectiveChoice allReduce)
     return [allReduce](CollectiveOp op, double bytes, const CollectiveInputs& in) {
         if (op != CollectiveOp::AllReduce || allReduce == model::CollectiveChoice::Auto)
             return bestCollective(op, bytes, in);
-        CollectiveAlgorithm pinned = CollectiveAlgorithm::Ring;
-        switch (allReduce) {
-        case model::CollectiveChoice::Auto:
-        case model::CollectiveChoice::Ring:
-            pinned = CollectiveAlgorithm::Ring;
-            break;
-        case model::CollectiveChoice::Tree:
-            pinned = CollectiveAlgorithm::DoubleBinaryTree;
-            break;
-        case model::CollectiveChoice::Hierarchical:
-            pinned = CollectiveAlgorithm::Hierarchical;
-            break;
-        case model::CollectiveChoice::InNetwork:
-            pinned = CollectiveAlgorithm::InNetwork;
-            break;
-        }
+        const CollectiveAlgorithm pinned = pinnedAlgorithm(allReduce);
         return collectiveTime(op, pinned, bytes, in);
     };
 }

@@ -63,6 +63,22 @@ const char* collectiveProtocolName(CollectiveProtocol protocol)
     return "Simple";
 }
 
+CollectiveAlgorithm pinnedAlgorithm(model::CollectiveChoice choice)
+{
+    switch (choice) {
+    case model::CollectiveChoice::Auto:
+    case model::CollectiveChoice::Ring:
+        return CollectiveAlgorithm::Ring;
+    case model::CollectiveChoice::Tree:
+        return CollectiveAlgorithm::DoubleBinaryTree;
+    case model::CollectiveChoice::Hierarchical:
+        return CollectiveAlgorithm::Hierarchical;
+    case model::CollectiveChoice::InNetwork:
+        return CollectiveAlgorithm::InNetwork;
+    }
+    return CollectiveAlgorithm::Ring;
+}
+
 std::vector<CollectiveAlgorithm> collectiveAlgorithms()
 {
     return {CollectiveAlgorithm::Ring,         CollectiveAlgorithm::DoubleBinaryTree,

@@ -16,16 +16,7 @@ namespace dct::solvers {
 using model::CableKind;
 using model::TopologyKind;
 
-namespace {
-
-// A rack unit is 1.75 in = 44.45 mm (EIA-310).
-constexpr double rackUnitM = 0.04445;
-// Network racks keep a third of their units for patch panels and cable managers (assumption:
-// DGX SuperPOD leaf racks hold their 8 to 16 1U switches with most of the rack left to fiber
-// management, RA-11333-001 Figure 3).
-constexpr double networkRackSwitchShare = 2.0 / 3.0;
-
-const char* kindName(CableKind kind)
+const char* cableKindName(CableKind kind)
 {
     switch (kind) {
     case CableKind::Dac:
@@ -39,6 +30,15 @@ const char* kindName(CableKind kind)
     }
     return "dac";
 }
+
+namespace {
+
+// A rack unit is 1.75 in = 44.45 mm (EIA-310).
+constexpr double rackUnitM = 0.04445;
+// Network racks keep a third of their units for patch panels and cable managers (assumption:
+// DGX SuperPOD leaf racks hold their 8 to 16 1U switches with most of the rack left to fiber
+// management, RA-11333-001 Figure 3).
+constexpr double networkRackSwitchShare = 2.0 / 3.0;
 
 std::string twoDigits(long long n)
 {
@@ -515,7 +515,7 @@ void HallBuilder::addLink(HallLinkClass cls, int rackA, int rackB, bool nicEnd, 
         l.rateGbps = rateGbps;
         if (cable) {
             l.cableId = cable->id;
-            l.cableKind = kindName(cable->cableKind);
+            l.cableKind = cableKindName(cable->cableKind);
             l.latencyNs = cable->latencyNs;
         }
         if (shared)

@@ -28,21 +28,6 @@ constexpr double adaptiveEfficiency = 0.95;
 // The size at which collectives are reported (1 GiB, as nccl-tests runs reach their plateau).
 constexpr double reportBytes = 1073741824.0;
 
-const char* cableKindName(CableKind kind)
-{
-    switch (kind) {
-    case CableKind::Dac:
-        return "dac";
-    case CableKind::Aec:
-        return "aec";
-    case CableKind::Aoc:
-        return "aoc";
-    case CableKind::Transceiver:
-        return "transceiver";
-    }
-    return "dac";
-}
-
 double linkCostUsd(const model::CableSpec& c)
 {
     return c.cableKind == CableKind::Transceiver ? 2.0 * c.priceUsd : c.priceUsd;
@@ -324,22 +309,7 @@ CollectiveTiming gradientAllReduce(const model::ResolvedScenario& r, const Netwo
         best.bytes = bytes;
         return best.available ? best : none;
     }
-    CollectiveAlgorithm pinned = CollectiveAlgorithm::Ring;
-    switch (choice) {
-    case model::CollectiveChoice::Auto:
-    case model::CollectiveChoice::Ring:
-        pinned = CollectiveAlgorithm::Ring;
-        break;
-    case model::CollectiveChoice::Tree:
-        pinned = CollectiveAlgorithm::DoubleBinaryTree;
-        break;
-    case model::CollectiveChoice::Hierarchical:
-        pinned = CollectiveAlgorithm::Hierarchical;
-        break;
-    case model::CollectiveChoice::InNetwork:
-        pinned = CollectiveAlgorithm::InNetwork;
-        break;
-    }
+    const CollectiveAlgorithm pinned = pinnedAlgorithm(choice);
     const CollectiveTiming t = collectiveTime(CollectiveOp::AllReduce, pinned, bytes, in);
     if (!t.available) {
         if (diagnostics)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dct/model/calibrationprofile.h"
+#include "dct/model/enums.h"
 
 #include <cstddef>
 #include <string>
@@ -43,6 +44,12 @@ const char* collectiveOpName(CollectiveOp op);
 const char* collectiveAlgorithmName(CollectiveAlgorithm algorithm);
 /** Returns "LL", "LL128" or "Simple", as NCCL_PROTO spells them. */
 const char* collectiveProtocolName(CollectiveProtocol protocol);
+
+/**
+ * Returns the algorithm a scenario's `network.allreduce_algorithm` pins (NCCL_ALGO); Auto, which
+ * pins none, returns Ring.
+ */
+CollectiveAlgorithm pinnedAlgorithm(model::CollectiveChoice choice);
 
 /** Every algorithm, in enum order. */
 std::vector<CollectiveAlgorithm> collectiveAlgorithms();

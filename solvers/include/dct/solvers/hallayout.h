@@ -10,6 +10,9 @@
 
 namespace dct::solvers {
 
+/** Returns "dac", "aec", "aoc" or "transceiver", as the catalog's cable `kind` spells it. */
+const char* cableKindName(model::CableKind kind);
+
 /**
  * Lays out the hall of \a scenario (the /hall section, its zeros derived) and runs a cable for
  * every link of \a plan: compute racks filled node by node, row by row; leaf and pod switches
