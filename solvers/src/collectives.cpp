@@ -266,7 +266,8 @@ struct Model
     bool viaNvls = false;
     double algbw = 0.0; ///< GB/s of the bandwidth term.
     CollectiveLatency latency;
-    int channels = 0;
+    int channels = 0;    ///< Channels run at this size ...
+    int allChannels = 0; ///< ... of the communicator's (0: not tuned by size).
 };
 
 Model unavailable(CollectiveUnavailable why)
@@ -302,6 +303,34 @@ int ringChannels(const CollectiveInputs& in, const Shape& s)
     // Two channels per NIC across nodes (NCCL duplicates rings when bandwidth allows); 16 on an
     // NVSwitch node (assumption: the ring count NCCL reports on DGX H100).
     return s.nodes == 1 ? 16 : std::clamp(2 * std::max(1, in.railsPerNode), 2, 32);
+}
+
+/**
+ * Returns the channels NCCL runs a ring or tree call of \a bytes on, out of \a channels (NCCL
+ * src/enqueue.cc, topoGetAlgoInfo): the most, at least one, whose threads each get at least the
+ * protocol's threshold of bytes, nc x nt x threshold <= bytes (nccltuning.h). A ring's LL
+ * threshold grows with the ranks: each of its 2(n-1) steps moves 1/n of the buffer.
+ */
+int channelsAtSize(int channels, bool ringLl, CollectiveProtocol p, double bytes, int ranks)
+{
+    const double perChannel = nccl::maxThreadsPerChannel[index(p)] *
+                              nccl::threadThresholdBytes[index(p)] * (ringLl ? ranks : 1);
+    const double fit = std::floor(bytes / perChannel);
+    return fit >= channels ? channels : std::max(1, static_cast<int>(fit));
+}
+
+/**
+ * Scales the bandwidth of \a m, built on all its channels, to the channels NCCL runs at \a bytes:
+ * each channel carries an equal share of the algorithm's bandwidth (NCCL's tuner builds it as
+ * channels x per-channel bandwidth, tuning.cc ncclTopoTuneModel), so nc of them carry nc / all.
+ */
+void runChannelsAtSize(Model& m, bool ringLl, CollectiveProtocol p, double bytes, const Shape& s)
+{
+    const int all = m.channels;
+    m.allChannels = all;
+    m.channels = channelsAtSize(all, ringLl, p, bytes, s.n);
+    if (m.channels < all)
+        m.algbw *= static_cast<double>(m.channels) / all;
 }
 
 /**
@@ -362,6 +391,7 @@ Model ring(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
         addScaled(scaled, l, nccl::ringPlateauLatencyFactor);
         l = scaled;
     }
+    runChannelsAtSize(m, p == CollectiveProtocol::LL, p, bytes, s);
     return m;
 }
 
@@ -398,10 +428,11 @@ Model tree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
     // Up and down: the chain of g-1 NVLink hops and log2(nodes) network levels, each twice.
     l.nvlinkUs = 2.0 * (s.g - 1.0) * nccl::nvlinkStepTreeUs[index(p)] * s.nvlinkScale;
     addTreeLevels(l, s, softwarePart(nccl::netStepTreeUs[index(p)]), 2.0);
+    runChannelsAtSize(m, false, p, bytes, s);
     return m;
 }
 
-Model hierarchical(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& in,
+Model hierarchical(CollectiveOp op, CollectiveProtocol p, double bytes, const CollectiveInputs& in,
                    const Shape& s)
 {
     if (!reduces(op))
@@ -428,6 +459,7 @@ Model hierarchical(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs
     if (s.nodes > 1)
         addRingSteps(l, s, (ar ? 2.0 : 1.0) * (nodes - 1.0),
                      softwarePart(nccl::netStepRingUs[index(p)]));
+    runChannelsAtSize(m, p == CollectiveProtocol::LL, p, bytes, s);
     return m;
 }
 
@@ -601,7 +633,7 @@ Model model(CollectiveOp op, CollectiveAlgorithm a, CollectiveProtocol p, double
     case CollectiveAlgorithm::DoubleBinaryTree:
         return tree(op, p, bytes, in, s);
     case CollectiveAlgorithm::Hierarchical:
-        return hierarchical(op, p, in, s);
+        return hierarchical(op, p, bytes, in, s);
     case CollectiveAlgorithm::InNetwork:
         return inNetwork(op, p, in, s);
     case CollectiveAlgorithm::Nvls:
@@ -797,7 +829,14 @@ CollectiveTiming fastestProtocol(CollectiveOp op, CollectiveAlgorithm a, double 
     bool haveWhy = false;
     for (auto p : {CollectiveProtocol::LL, CollectiveProtocol::LL128}) {
         if (canPrune) {
-            const double k = protocolShareBound(a, p, bytes, s);
+            double k = protocolShareBound(a, p, bytes, s);
+            // Channels tuned by size: p may run on more channels than Simple at this size.
+            if (simple.allChannels > 0)
+                k *= static_cast<double>(channelsAtSize(
+                         simple.allChannels,
+                         p == CollectiveProtocol::LL && a != CollectiveAlgorithm::DoubleBinaryTree,
+                         p, bytes, s.n)) /
+                     simple.channels;
             if (k > 0.0 && bytes / (k * simple.algbw * gbyte) > simpleSeconds * (1.0 + 1e-9))
                 continue;
         }

@@ -108,6 +108,19 @@ inline constexpr int nvlsChannelsBlackwell = 24;
  */
 inline constexpr double netTransportEfficiency = 47.0 / (400.0 / 8.0 * 4096.0 / 4122.0);
 
+/**
+ * Channel tuning by size (NCCL src/enqueue.cc, topoGetAlgoInfo, "Ring/Tree channel tuning"): a
+ * ring or tree call starts from the communicator's channels and drops one while the size is
+ * below channels x threads x threshold. Threads per channel (maxThreads, set in tuning.cc
+ * ncclTopoTuneModel through getNthreads): NCCL_LL_MAX_NTHREADS 512, NCCL_LL128_MAX_NTHREADS 640,
+ * NCCL_SIMPLE_MAX_NTHREADS 512 (src/include/device.h). Bytes per thread (threadThresholds, set in
+ * ncclTopoTuneModel): NCCL_LL_THREAD_THRESHOLD 8, NCCL_LL128_THREAD_THRESHOLD 8,
+ * NCCL_SIMPLE_THREAD_THRESHOLD 64 (src/include/comm.h); a ring's LL threshold is multiplied by
+ * the rank count.
+ */
+inline constexpr PerProtocol maxThreadsPerChannel = {512.0, 640.0, 512.0};
+inline constexpr PerProtocol threadThresholdBytes = {8.0, 8.0, 64.0};
+
 /** Signal propagation in fiber and twinax: about 5 ns per metre (light at ~2/3 c). */
 inline constexpr double cableUsPerM = 0.005;
 
