@@ -819,14 +819,30 @@ CollectiveTiming fastestProtocol(CollectiveOp op, CollectiveAlgorithm a, double 
     // alone exceeds it (a margin for rounding) cannot win and is not timed. The winner is the
     // protocol of least time, ties to the earlier of LL, LL128, Simple, as when all are timed.
     const Model simple = model(op, a, CollectiveProtocol::Simple, bytes, in, s);
-    const double simpleSeconds = simple.available ? secondsOf(simple, bytes, s) : 0.0;
-    const bool canPrune =
-        simple.available && s.n > 1 && simple.algbw > 0.0 && std::isfinite(simple.algbw);
-    Model winner;
+    // Every reason an algorithm does not apply is checked before its protocol: when Simple does
+    // not run, neither do LL and LL128, and the reason is Simple's. NVLS, NVLS tree and CollNet
+    // run Simple only (across ranks; one rank moves nothing under any protocol).
+    const bool simpleOnly =
+        s.n > 1 && (a == CollectiveAlgorithm::InNetwork || a == CollectiveAlgorithm::Nvls ||
+                    a == CollectiveAlgorithm::NvlsTree);
+    if (!simple.available || simpleOnly) {
+        CollectiveTiming only;
+        fillTiming(only, op, a, CollectiveProtocol::Simple, bytes, s, simple);
+        if (simple.available) {
+            only.reason.kind = CollectiveReason::Kind::Chosen;
+            only.reason.op = op;
+            only.reason.algorithm = a;
+            only.reason.protocol = CollectiveProtocol::Simple;
+        }
+        return only;
+    }
+    const double simpleSeconds = secondsOf(simple, bytes, s);
+    const bool canPrune = s.n > 1 && simple.algbw > 0.0 && std::isfinite(simple.algbw);
+    // The winner is pointed at, not copied: LL and LL128 are built in their own slots.
+    Model timed[2];
+    const Model* winner = nullptr;
     CollectiveProtocol winnerProtocol = CollectiveProtocol::Simple;
     double bestSeconds = 0.0;
-    Model firstUnavailable;
-    bool haveWhy = false;
     for (auto p : {CollectiveProtocol::LL, CollectiveProtocol::LL128}) {
         if (canPrune) {
             double k = protocolShareBound(a, p, bytes, s);
@@ -840,41 +856,24 @@ CollectiveTiming fastestProtocol(CollectiveOp op, CollectiveAlgorithm a, double 
             if (k > 0.0 && bytes / (k * simple.algbw * gbyte) > simpleSeconds * (1.0 + 1e-9))
                 continue;
         }
-        const Model m = model(op, a, p, bytes, in, s);
-        if (!m.available) {
-            if (!haveWhy) {
-                firstUnavailable = m;
-                haveWhy = true;
-            }
+        Model& m = timed[index(p)];
+        m = model(op, a, p, bytes, in, s);
+        if (!m.available)
             continue;
-        }
         const double seconds = secondsOf(m, bytes, s);
-        if (!winner.available || seconds < bestSeconds) {
+        if (!winner || seconds < bestSeconds) {
             bestSeconds = seconds;
-            winner = m;
+            winner = &m;
             winnerProtocol = p;
         }
     }
-    if (simple.available) {
-        if (!winner.available || simpleSeconds < bestSeconds) {
-            winner = simple;
-            winnerProtocol = CollectiveProtocol::Simple;
-        }
-    } else {
-        // The reason of Simple, the protocol that carries large sizes, before the others'.
-        firstUnavailable = simple;
+    if (!winner || simpleSeconds < bestSeconds) {
+        winner = &simple;
+        winnerProtocol = CollectiveProtocol::Simple;
     }
-    // One timing object on every path, built in the caller's slot (no copy of the result).
+    // One timing object, built in the caller's slot (no copy of the result).
     CollectiveTiming best;
-    if (!winner.available) {
-        best.op = op;
-        best.algorithm = a;
-        best.bytes = bytes;
-        best.available = false;
-        best.reason = unavailableReason(op, a, firstUnavailable);
-        return best;
-    }
-    fillTiming(best, op, a, winnerProtocol, bytes, s, winner);
+    fillTiming(best, op, a, winnerProtocol, bytes, s, *winner);
     best.reason.kind = CollectiveReason::Kind::Chosen;
     best.reason.op = op;
     best.reason.algorithm = a;

@@ -273,19 +273,26 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     net.fabricGbytePerSPerGpu = net.fabricLineGbytePerSPerGpu * net.wire.efficiency * share;
 
     net.worldInputs = collectiveInputs(r, net, r.gpuCount(), r.gpusPerNode);
-    // One engine for the sixteen: the fabric's paths and tree levels are worked out once.
-    const CollectiveEngine world(net.worldInputs);
-    net.collectives.reserve(16);
-    for (auto op : {CollectiveOp::AllReduce, CollectiveOp::ReduceScatter, CollectiveOp::AllGather,
-                    CollectiveOp::AllToAll})
-        for (auto a : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::DoubleBinaryTree,
-                       CollectiveAlgorithm::Hierarchical, CollectiveAlgorithm::InNetwork})
-            net.collectives.push_back(world.time(op, a, reportBytes));
+    net.collectives = reportedCollectives(net.worldInputs);
     net.gradientAllReduce = gradientAllReduce(r, net, gradientBytes, &diagnostics);
     net.gradientRanksPerNode =
         std::max(1, r.gpusPerNode / std::min(std::max(1, r.scenario.workload.tensorParallel),
                                              std::max(1, r.gpusPerNode)));
     return net;
+}
+
+std::vector<CollectiveTiming> reportedCollectives(const CollectiveInputs& worldInputs)
+{
+    // One engine for the sixteen: the fabric's paths and tree levels are worked out once.
+    const CollectiveEngine world(worldInputs);
+    std::vector<CollectiveTiming> out;
+    out.reserve(16);
+    for (auto op : {CollectiveOp::AllReduce, CollectiveOp::ReduceScatter, CollectiveOp::AllGather,
+                    CollectiveOp::AllToAll})
+        for (auto a : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::DoubleBinaryTree,
+                       CollectiveAlgorithm::Hierarchical, CollectiveAlgorithm::InNetwork})
+            out.push_back(world.time(op, a, reportBytes));
+    return out;
 }
 
 CollectiveTiming gradientAllReduce(const model::ResolvedScenario& r, const NetworkResult& net,

@@ -101,6 +101,24 @@ void multiPlane16kNetworkSolve(benchmark::State& state)
 }
 BENCHMARK(multiPlane16kNetworkSolve)->Unit(benchmark::kMicrosecond);
 
+/**
+ * The collectives of one network solve on the 16k-GPU fabric, without the fabric, hall and cable
+ * work around them: the sixteen reported at 1 GiB and the gradient all-reduce.
+ */
+void multiPlane16kNetworkCollectives(benchmark::State& state)
+{
+    const model::ResolvedScenario r = multiPlaneScenario();
+    Diagnostics d;
+    const NetworkResult n = solveNetwork(r, 35e9, d);
+    for (auto _ : state) {
+        std::vector<CollectiveTiming> reported = reportedCollectives(n.worldInputs);
+        const CollectiveTiming gradient = gradientAllReduce(r, n, 35e9, nullptr);
+        benchmark::DoNotOptimize(reported.back().seconds);
+        benchmark::DoNotOptimize(gradient.seconds);
+    }
+}
+BENCHMARK(multiPlane16kNetworkCollectives)->Unit(benchmark::kMicrosecond);
+
 /** The 16k-GPU fabric's all-reduce curve: the fastest algorithm and protocol at each of 33 sizes,
  *  8 B to 32 GiB (as `dctwin-cli collectives` prints it), one call per size. */
 void multiPlane16kAllReduceCurve(benchmark::State& state)

@@ -41,6 +41,13 @@ NetworkResult solveNetwork(const model::ResolvedScenario& scenario, double gradi
                            Diagnostics& diagnostics);
 
 /**
+ * Returns the collectives the network result reports (NetworkResult::collectives): all-reduce,
+ * reduce-scatter, all-gather and all-to-all, each by ring, tree, hierarchical and in-network, at
+ * 1 GiB on \a world (the whole cluster's inputs).
+ */
+std::vector<CollectiveTiming> reportedCollectives(const CollectiveInputs& world);
+
+/**
  * Returns the data-parallel gradient all-reduce of \a bytes on the solved fabric: by the
  * algorithm the scenario pins (/network/allreduce_algorithm), or the fastest that applies (as
  * NCCL's tuner picks). A pinned algorithm that does not apply is an error in \a diagnostics.
