@@ -286,3 +286,12 @@ TEST_CASE("Every hall field is optional and bad values name their pointer", "[ha
                  (d.message + d.hint).find("end_of_row") != std::string::npos;
     CHECK(named);
 }
+
+TEST_CASE("Cable kinds are named as the catalog spells them", "[hall]")
+{
+    CHECK(std::string(dct::solvers::cableKindName(dct::model::CableKind::Dac)) == "dac");
+    CHECK(std::string(dct::solvers::cableKindName(dct::model::CableKind::Aec)) == "aec");
+    CHECK(std::string(dct::solvers::cableKindName(dct::model::CableKind::Aoc)) == "aoc");
+    CHECK(std::string(dct::solvers::cableKindName(dct::model::CableKind::Transceiver)) ==
+          "transceiver");
+}

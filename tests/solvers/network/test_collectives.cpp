@@ -459,3 +459,55 @@ TEST_CASE("The engine's reasons are codes worded on demand, as the strings they 
         CHECK(a.reason.text() == b.reason.text());
     }
 }
+
+TEST_CASE("The scenario's all-reduce choice pins the engine's algorithm (auto pins none: ring)",
+          "[network][collectives]")
+{
+    CHECK(pinnedAlgorithm(dct::model::CollectiveChoice::Auto) == CollectiveAlgorithm::Ring);
+    CHECK(pinnedAlgorithm(dct::model::CollectiveChoice::Ring) == CollectiveAlgorithm::Ring);
+    CHECK(pinnedAlgorithm(dct::model::CollectiveChoice::Tree) ==
+          CollectiveAlgorithm::DoubleBinaryTree);
+    CHECK(pinnedAlgorithm(dct::model::CollectiveChoice::Hierarchical) ==
+          CollectiveAlgorithm::Hierarchical);
+    CHECK(pinnedAlgorithm(dct::model::CollectiveChoice::InNetwork) ==
+          CollectiveAlgorithm::InNetwork);
+}
+
+// The fastest protocol is found without timing every protocol (a bound prunes LL and LL128 at
+// large sizes; NVLS, NVLS tree and CollNet time Simple only; an algorithm whose Simple does not
+// apply returns at once): it must still be the protocol of least time, and an algorithm that
+// does not apply must say why as its Simple protocol does.
+TEST_CASE("The fastest protocol is the one of least time, pruned or not",
+          "[network][collectives][protocol]")
+{
+    for (int nodes : {1, 4}) {
+        CollectiveInputs in = eightGpus();
+        in.ranks = 8 * nodes;
+        in.nvls = true;
+        in.inNetworkReduction = true;
+        in.railsPerNode = 8;
+        for (auto op : {CollectiveOp::AllReduce, CollectiveOp::ReduceScatter,
+                        CollectiveOp::AllGather, CollectiveOp::AllToAll, CollectiveOp::SendRecv})
+            for (auto a : collectiveAlgorithms())
+                for (double bytes = 8.0; bytes <= 17179869184.0; bytes *= 8.0) {
+                    INFO(nodes << " nodes, " << collectiveOpName(op) << ", "
+                               << collectiveAlgorithmName(a) << ", " << bytes << " B");
+                    const CollectiveTiming best = collectiveTime(op, a, bytes, in);
+                    const CollectiveTiming simple =
+                        collectiveTime(op, a, CollectiveProtocol::Simple, bytes, in);
+                    CHECK(best.available == simple.available);
+                    if (!best.available) {
+                        CHECK(best.reason.text() == simple.reason.text());
+                        continue;
+                    }
+                    for (auto p : {CollectiveProtocol::LL, CollectiveProtocol::LL128,
+                                   CollectiveProtocol::Simple}) {
+                        const CollectiveTiming pinned = collectiveTime(op, a, p, bytes, in);
+                        if (pinned.available)
+                            CHECK(best.seconds <= pinned.seconds);
+                        if (pinned.available && p == best.protocol)
+                            CHECK(best.seconds == pinned.seconds);
+                    }
+                }
+    }
+}
