@@ -197,12 +197,14 @@ HeldOut heldOutResiduals(const char* logName, const char* scenarioName)
 } // namespace
 
 // Published logs of cloud fabrics, fitted on every other size (the sizes left out are the
-// check). Their busbw ramps up over three decades of size where NCCL over InfiniBand, and the
-// engine, turn from latency to bandwidth within one, and A3 Mega's NCCL switches algorithm at
-// 32 MiB where the engine does at 8 MiB: the calibrated engine comes within 5% at some sizes
-// only (see the warnings the test prints), so the test holds it to what it reaches, an rms of
-// the left-out sizes below 30% against 150-300% uncalibrated (docs/collectives.md).
-TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within 30%",
+// check). Each runs as two nearly affine regimes: LL at its multi-node cap up to 16-64 MiB, then a
+// large-message algorithm with several times LL's latency; their middle sizes run at LL's
+// bandwidth where the engine picks LL128 (NCCL enables LL128 across nodes only on transports
+// verified to keep 128-byte stores in order: NCCL issue 786; EFA did not, aws-ofi-nccl issue 76).
+// The calibrated engine comes within 5% at some sizes only (see the warnings the test prints), so
+// the test holds it to what it reaches with channels by size (docs/collectives.md, "Accuracy"):
+// held-out rms 14.9% (p4d) and 24.6% (A3 Mega), against 300-500% uncalibrated.
+TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within 16%",
           "[calibration][published]")
 {
     const HeldOut r = heldOutResiduals("p4d-2x8-a100-efa-all_reduce_perf.log", "p4d-2x8-a100.json");
@@ -211,10 +213,10 @@ TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within
                                          << HeldOut::rms(r.uncalibrated) * 100.0
                                          << "% uncalibrated");
     CHECK(HeldOut::rms(r.uncalibrated) > 1.0);
-    CHECK(HeldOut::rms(r.calibrated) < 0.3);
+    CHECK(HeldOut::rms(r.calibrated) < 0.16);
 }
 
-TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 30%",
+TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 26%",
           "[calibration][published]")
 {
     // tests/data/nccl-tests/a3mega-2x8-h100-all_reduce_perf.log (docs/references.md):
@@ -227,5 +229,5 @@ TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 3
                                          << HeldOut::rms(r.uncalibrated) * 100.0
                                          << "% uncalibrated");
     CHECK(HeldOut::rms(r.uncalibrated) > 1.0);
-    CHECK(HeldOut::rms(r.calibrated) < 0.3);
+    CHECK(HeldOut::rms(r.calibrated) < 0.26);
 }
