@@ -491,8 +491,12 @@ void HallBuilder::addLink(HallLinkClass cls, int rackA, int rackB, bool nicEnd, 
 {
     const double length = cableLengthM(rackA, rackB);
     const auto c = static_cast<std::size_t>(cls);
-    const LinkSockets sockets{rateGbps, nicEnd, m_pack, m_r.scenario.network.protocol,
-                              m_r.fabricPortRateGbps()};
+    const LinkSockets sockets{rateGbps,
+                              nicEnd,
+                              m_pack,
+                              m_r.scenario.network.protocol,
+                              m_r.fabricPortRateGbps(),
+                              m_r.fabricSwitch.portsPerCage > 1};
     const MediumChoice medium = chooseMedium(m_r.cables, sockets, length);
     const model::CableSpec* cable = medium.cable;
     const model::CableSpec* shared = medium.shared;
@@ -632,7 +636,7 @@ void HallBuilder::runCables()
         const MediumBill b =
             billMedium(MediumChoice{w.cable, w.shared, 0.0},
                        LinkSockets{l.rateGbps, w.nicEnd, m_pack, m_r.scenario.network.protocol,
-                                   m_r.fabricPortRateGbps()},
+                                   m_r.fabricPortRateGbps(), m_r.fabricSwitch.portsPerCage > 1},
                        l.links, w.fiberM);
         l.cables = b.cables;
         l.transceivers = b.transceivers;

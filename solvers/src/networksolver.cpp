@@ -110,12 +110,14 @@ MediumChoice chooseMedium(const std::vector<model::CableSpec>& cables, const Lin
             if (!usable(c))
                 continue;
             if (c.cableKind != CableKind::Transceiver) {
-                if (pack == 1) {
-                    // A straight cable between single-port cages.
+                if (pack == 1 || !k.twinPortCage) {
+                    // A straight cable between single-port cages (or one leg of a breakout
+                    // cable from a single-port cage split into several ports).
                     if (c.farPlugs == 1 && rateOk(c.rateGbps, rate))
                         offer(&c, nullptr, c.priceUsd, c.powerW);
-                } else if (pass == 0 && sameRate(c.rateGbps, cageRate) &&
-                           c.farPlugs == (k.nicEnd ? pack : 1)) {
+                }
+                if (pack > 1 && pass == 0 && sameRate(c.rateGbps, cageRate) &&
+                    c.farPlugs == (k.nicEnd ? pack : 1)) {
                     // A shared cage takes one plug for all its ports: a splitter whose legs go
                     // to NICs, or a straight twin-port cable to another switch's shared cage
                     // (the cabling pairs a cage's ports toward one switch). It carries `pack`
@@ -158,8 +160,10 @@ MediumBill billMedium(const MediumChoice& m, const LinkSockets& k, long long lin
     const int pack = std::max(1, k.switchPortsPerCage);
     const model::CableSpec& c = *m.cable;
     if (c.cableKind != CableKind::Transceiver) {
-        // A cable into shared cages carries all of a cage's ports.
-        const long long perCable = pack > 1 ? pack : 1;
+        // A cable of the cage's rate into shared cages carries all of a cage's ports.
+        const double cageRate =
+            (k.switchPortRateGbps > 0.0 ? k.switchPortRateGbps : k.linkRateGbps) * pack;
+        const long long perCable = pack > 1 && sameRate(c.rateGbps, cageRate) ? pack : 1;
         b.cables = (links + perCable - 1) / perCable;
         b.powerW = static_cast<double>(b.cables) * c.powerW;
         b.costUsd = static_cast<double>(b.cables) * c.priceUsd;
@@ -214,9 +218,13 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
         line.rateGbps = lc.rate;
         line.lengthM = lc.length;
         line.cables = lc.links;
-        const LinkSockets sockets{
-            lc.rate, i == 0, std::max(1, r.fabricSwitch.portsPerCage) * std::max(1, r.portBreakout),
-            n.protocol, r.fabricPortRateGbps()};
+        const LinkSockets sockets{lc.rate,
+                                  i == 0,
+                                  std::max(1, r.fabricSwitch.portsPerCage) *
+                                      std::max(1, r.portBreakout),
+                                  n.protocol,
+                                  r.fabricPortRateGbps(),
+                                  r.fabricSwitch.portsPerCage > 1};
         const MediumChoice m = chooseMedium(r.cables, sockets, lc.length);
         if (m.cable) {
             line.cableId = m.cable->id;

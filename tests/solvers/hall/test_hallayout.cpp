@@ -375,7 +375,7 @@ TEST_CASE("The medium chooser fits the plug to the cage and the part to the prot
     // 20 m from a NIC to a twin-port NDR cage: a single-port 400G AOC does not fit, and AOCs
     // are not sold for NDR; a NIC module and a twin-port module carry it.
     const MediumChoice twin = chooseMedium(
-        r.cables, LinkSockets{400.0, true, 2, model::Protocol::Infiniband, 400.0}, 20.0);
+        r.cables, LinkSockets{400.0, true, 2, model::Protocol::Infiniband, 400.0, true}, 20.0);
     REQUIRE(twin.cable);
     CHECK(twin.cable->cableKind == model::CableKind::Transceiver);
     REQUIRE(twin.shared);
@@ -388,13 +388,13 @@ TEST_CASE("The medium chooser fits the plug to the cage and the part to the prot
     CHECK(single.cable->id == "aoc-400g");
     // Between switches 1.5 km apart, only the 2 km 2xFR4 twin-port module reaches.
     const MediumChoice far = chooseMedium(
-        r.cables, LinkSockets{400.0, false, 2, model::Protocol::Infiniband, 400.0}, 1500.0);
+        r.cables, LinkSockets{400.0, false, 2, model::Protocol::Infiniband, 400.0, true}, 1500.0);
     REQUIRE(far.cable);
     CHECK(far.cable->id == "transceiver-800g-osfp-2xfr4");
     CHECK(far.shared == far.cable);
     // 3 km: nothing.
     CHECK_FALSE(chooseMedium(r.cables,
-                             LinkSockets{400.0, false, 2, model::Protocol::Infiniband, 400.0},
+                             LinkSockets{400.0, false, 2, model::Protocol::Infiniband, 400.0, true},
                              3000.0)
                     .cable);
 }

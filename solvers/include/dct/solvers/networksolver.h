@@ -21,6 +21,9 @@ struct LinkSockets
     int switchPortsPerCage = 1;  ///< Logical switch ports sharing one cage (twin-port OSFP: 2).
     model::Protocol protocol = model::Protocol::Infiniband;
     double switchPortRateGbps = 0.0; ///< A logical switch port's rate; 0: the link's.
+    /// The cage is a twin-port OSFP (two ports by design): only plugs of its rate fit. A
+    /// single-port cage broken out takes breakout cables, priced here leg by leg.
+    bool twinPortCage = false;
 };
 
 /** The medium of a link: a cable, or a transceiver at each end and the fiber between. */
