@@ -61,7 +61,8 @@ void addReliabilityMetrics(Evaluation& e)
     e.add("reliability.restart_hours", "Time lost restarting", g.restartHours, "h", Better::Lower,
           run);
     e.add("reliability.lost_hours", "Time lost in all", g.lostHours, "h", Better::Lower, run);
-    e.add("reliability.goodput", "Goodput (work / wall time)", g.goodput, "share", Better::Higher, run);
+    e.add("reliability.goodput", "Goodput (work / wall time)", g.goodput, "share", Better::Higher,
+          run);
     e.add("reliability.failure_free_training_days", "Training time, failure-free",
           g.failureFreeDays, "days", Better::Lower, run);
     e.add("reliability.effective_training_days", "Training time with failures", g.effectiveDays,
