@@ -186,6 +186,17 @@ const FieldTable<CableSpec>& CableSpec::fields()
                      0.0, 1000.0),
         f::number<S>("fiber_usd_per_m", &S::fiberUsdPerM, "USD/m",
                      "Price per metre of the fiber between two transceivers", 0.0, 1000.0),
+        // Splitters sold: 1:2 (NVIDIA MCP7Y00 800G to 2 x 400G) and 1:4 (to 4 x 200G).
+        f::integer<S>("far_plugs", &S::farPlugs, "",
+                      "Plugs at the far end: 1 straight, 2 or 4 a splitter cable", 1, 8),
+        f::text<S>("optics", &S::optics,
+                   "Transceivers: optical interface of one port (SR4, DR4, FR4); both ends of a "
+                   "fiber carry the same"),
+        f::choice<S, CableProtocols>("protocols", &S::protocols,
+                                     {{CableProtocols::Any, "any"},
+                                      {CableProtocols::Ethernet, "ethernet"},
+                                      {CableProtocols::Infiniband, "infiniband"}},
+                                     "Switch protocols the part is sold for"),
     };
     return table;
 }
@@ -201,6 +212,10 @@ const FieldTable<CoolingSystemSpec>& CoolingSystemSpec::fields()
             "Cooling family"),
         // Floor 1 kW: below what any cooling system removes from one rack.
         f::number<S>("max_rack_kw", &S::maxRackKw, "kW", "Heat one rack may reject", 1.0, 1000.0),
+        f::numberOrZero<S>("max_row_kw", &S::maxRowKw, "kW",
+                           "Heat one row's units (an in-row CDU) remove; 0 when the system has no "
+                           "row-level unit (room CRACs/CRAHs)",
+                           1.0, 1e5),
         f::number<S>("liquid_capture_fraction", &S::liquidCaptureFraction, "",
                      "Share of IT heat captured by liquid at the cold plates", 0.0, 1.0),
         f::number<S>("supply_air_temp_c", &S::supplyAirTempC, "°C", "Air to the server inlets", 5.0,

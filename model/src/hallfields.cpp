@@ -36,11 +36,12 @@ const FieldTable<HallSection>& HallSection::fields()
                                    {Containment::HotAisle, "hot_aisle"}},
                                   "Aisle containment"),
         f::numberOrZero<S>("row_busway_kw", &S::rowBuswayKw, "kW",
-                           "Power one row's busway delivers; 0 sizes it to its racks' feeds", 1.0,
-                           1e5),
+                           "Power one row's busway delivers; 0 takes the largest standard track "
+                           "busway (800 A at 415 V, 460 kW continuous)",
+                           1.0, 1e5),
         f::numberOrZero<S>("row_cooling_kw", &S::rowCoolingKw, "kW",
-                           "Heat one row's cooling (CDUs, rear doors, CRAHs) removes; 0 sizes it "
-                           "to its racks' cooling limit",
+                           "Heat one row's cooling (CDUs, rear doors, CRAHs) removes; 0 takes the "
+                           "cooling system's row unit (max_row_kw), else its racks' limit",
                            1.0, 1e5),
         f::choice<S, NetworkPlacement>("network_placement", &S::networkPlacement,
                                        {{NetworkPlacement::EndOfRow, "end_of_row"},

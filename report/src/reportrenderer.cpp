@@ -205,7 +205,9 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
 
         // Every figure by section; the topology once, in the network fabric section.
         if (!comparison) {
-            out += "<h2>Results by section</h2>\n";
+            // A page of its own: the charts above end where they end, and the first table
+            // would otherwise start with a row or two at the foot of their page.
+            out += "<h2 style=\"page-break-before: always\">Results by section</h2>\n";
             std::map<std::string, std::vector<const solvers::Metric*>> bySection;
             for (const auto& m : e.metrics)
                 bySection[m.section()].push_back(&m);

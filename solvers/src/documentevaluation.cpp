@@ -92,6 +92,52 @@ bool applyCalibrationProfile(model::ResolvedScenario& r, const EvaluateOptions& 
     return true;
 }
 
+/** Returns "compute" for "/compute/node_count"; the root of a top-level key is the key. */
+std::string sectionOf(const std::string& pointer)
+{
+    const std::size_t start = pointer.empty() || pointer[0] != '/' ? 0 : 1;
+    const std::size_t end = pointer.find('/', start);
+    return pointer.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+/**
+ * With fields in error, the evaluation still runs on the scenario as read (every field that
+ * could not be read at its default), so that the limits the design breaks elsewhere (a
+ * parallel layout the cluster cannot hold, a switch with too few ports) come out in the same
+ * pass. Its errors are kept where they are independent of the fields in error: not in a section
+ * holding one, and none at all when the cluster itself (/compute, /network) or the site is in
+ * error, since every figure follows from those. The evaluation itself is not kept.
+ */
+void addIndependentEvaluationErrors(DocumentEvaluation& result, model::ResolveResult& resolved,
+                                    const std::vector<std::string>& broken,
+                                    const EvaluateOptions& options)
+{
+    if (!resolved.resolved || resolved.diagnostics.hasErrors() ||
+        !result.scenario->network.calibrationProfile.empty())
+        return;
+    std::vector<std::string> sections;
+    for (const auto& path : broken) {
+        const std::string section = sectionOf(path);
+        if (section.empty() || section == "compute" || section == "network" || section == "site" ||
+            section == "schema_version")
+            return;
+        sections.push_back(section);
+    }
+    const Evaluation evaluation = evaluate(*resolved.resolved, options);
+    for (const auto& d : evaluation.diagnostics) {
+        if (d.severity != Severity::Error)
+            continue;
+        const std::string section = sectionOf(d.path);
+        if (std::find(sections.begin(), sections.end(), section) != sections.end())
+            continue;
+        const bool duplicate = std::any_of(
+            result.diagnostics.begin(), result.diagnostics.end(),
+            [&](const Diagnostic& x) { return x.path == d.path && x.message == d.message; });
+        if (!duplicate)
+            result.diagnostics.add(d);
+    }
+}
+
 /** Resolves and evaluates the scenario of \a result; the read diagnostics are already in it. */
 void resolveAndEvaluate(DocumentEvaluation& result, const model::Catalog& catalog,
                         const EvaluateOptions& options)
@@ -117,6 +163,7 @@ void resolveAndEvaluate(DocumentEvaluation& result, const model::Catalog& catalo
             if (!known)
                 result.diagnostics.add(d);
         }
+        addIndependentEvaluationErrors(result, resolved, broken, options);
         return;
     }
     auto resolved = model::resolveScenario(*result.scenario, catalog, result.origin);

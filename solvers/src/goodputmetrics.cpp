@@ -39,7 +39,7 @@ void addReliabilityMetrics(Evaluation& e)
           metricInputs<"/workload/parameters_billion", "/workload/checkpoint_bytes_per_parameter",
                        "/storage/read_gbyte_per_s">());
     e.add("reliability.spare_wait_probability", "Node failures waiting for repair",
-          g.spareWaitProbability, "", Better::Lower, recovery);
+          g.spareWaitProbability, "share", Better::Lower, recovery);
     e.add("reliability.restart_seconds", "Recovery per interruption", g.restartSeconds, "s",
           Better::Lower, recovery);
     e.add("reliability.young_interval_hours", "Checkpoint interval, Young (sqrt(2 delta M))",
@@ -61,7 +61,8 @@ void addReliabilityMetrics(Evaluation& e)
     e.add("reliability.restart_hours", "Time lost restarting", g.restartHours, "h", Better::Lower,
           run);
     e.add("reliability.lost_hours", "Time lost in all", g.lostHours, "h", Better::Lower, run);
-    e.add("reliability.goodput", "Goodput (work / wall time)", g.goodput, "", Better::Higher, run);
+    e.add("reliability.goodput", "Goodput (work / wall time)", g.goodput, "share", Better::Higher,
+          run);
     e.add("reliability.failure_free_training_days", "Training time, failure-free",
           g.failureFreeDays, "days", Better::Lower, run);
     e.add("reliability.effective_training_days", "Training time with failures", g.effectiveDays,

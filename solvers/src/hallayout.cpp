@@ -129,8 +129,7 @@ private:
     {
         const model::CableSpec* cable = nullptr;
         const model::CableSpec* shared = nullptr; ///< The module of a shared switch cage.
-        long long singleEnds = 0;                 ///< Ends with a module of their own.
-        long long sharedEnds = 0; ///< Ends in a shared cage (pack of them per module).
+        bool nicEnd = false;                      ///< Its links run from NICs to switches.
         double fiberM = 0.0;
     };
     std::vector<LineWork> m_work;
@@ -492,19 +491,18 @@ void HallBuilder::addLink(HallLinkClass cls, int rackA, int rackB, bool nicEnd, 
 {
     const double length = cableLengthM(rackA, rackB);
     const auto c = static_cast<std::size_t>(cls);
-    const model::CableSpec* cable = chooseCable(m_r.cables, rateGbps, length);
-    // The switch end of an optical link shares a cage module (a twin-port OSFP) with the next
-    // port when the catalog holds one of the same fiber that reaches.
-    const model::CableSpec* shared = nullptr;
-    if (cable && cable->cableKind == CableKind::Transceiver && m_pack > 1)
-        for (const auto& e : m_r.cables)
-            if (e.cableKind == CableKind::Transceiver && e.medium == cable->medium &&
-                std::fabs(e.rateGbps - rateGbps * m_pack) < 1e-6 && e.reachM + 1e-9 >= length &&
-                (!shared || e.priceUsd < shared->priceUsd))
-                shared = &e;
+    const LinkSockets sockets{rateGbps,
+                              nicEnd,
+                              m_pack,
+                              m_r.scenario.network.protocol,
+                              m_r.fabricPortRateGbps(),
+                              m_r.fabricSwitch.portsPerCage > 1};
+    const MediumChoice medium = chooseMedium(m_r.cables, sockets, length);
+    const model::CableSpec* cable = medium.cable;
+    const model::CableSpec* shared = medium.shared;
     std::size_t line = m_out.bill.size();
     for (std::size_t i = 0; i < m_out.bill.size(); ++i)
-        if (m_work[i].cable == cable && m_work[i].shared == shared &&
+        if (m_work[i].cable == cable && m_work[i].shared == shared && m_work[i].nicEnd == nicEnd &&
             m_out.bill[i].linkClass == cls && m_out.bill[i].rateGbps == rateGbps) {
             line = i;
             break;
@@ -521,7 +519,7 @@ void HallBuilder::addLink(HallLinkClass cls, int rackA, int rackB, bool nicEnd, 
         if (shared)
             l.switchModuleId = shared->id;
         m_out.bill.push_back(l);
-        m_work.push_back(LineWork{cable, shared, 0, 0, 0.0});
+        m_work.push_back(LineWork{cable, shared, nicEnd, 0.0});
     }
     CableBillLine& l = m_out.bill[line];
     LineWork& w = m_work[line];
@@ -530,12 +528,8 @@ void HallBuilder::addLink(HallLinkClass cls, int rackA, int rackB, bool nicEnd, 
     l.maxLengthM = std::max(l.maxLengthM, length);
     m_lengthM[c] += length;
     m_links[c] += 1;
-    if (cable && cable->cableKind == CableKind::Transceiver) {
-        const long long switchEnds = nicEnd ? 1 : 2;
-        w.singleEnds += (nicEnd ? 1 : 0) + (shared ? 0 : switchEnds);
-        w.sharedEnds += shared ? switchEnds : 0;
+    if (cable && cable->cableKind == CableKind::Transceiver)
         w.fiberM += length;
-    }
     if (cable)
         m_latencyNs[c] += cable->latencyNs;
     if (length > m_longest[c].lengthM) {
@@ -639,20 +633,15 @@ void HallBuilder::runCables()
         if (!w.cable) {
             continue;
         }
-        if (w.cable->cableKind == CableKind::Transceiver) {
-            const long long sharedModules = (w.sharedEnds + m_pack - 1) / m_pack;
-            l.transceivers = w.singleEnds + sharedModules;
-            l.cables = l.links;
-            l.powerW = static_cast<double>(w.singleEnds) * w.cable->powerW +
-                       (w.shared ? static_cast<double>(sharedModules) * w.shared->powerW : 0.0);
-            l.costUsd = static_cast<double>(w.singleEnds) * w.cable->priceUsd +
-                        (w.shared ? static_cast<double>(sharedModules) * w.shared->priceUsd : 0.0) +
-                        w.fiberM * w.cable->fiberUsdPerM;
-        } else {
-            l.cables = l.links;
-            l.powerW = static_cast<double>(l.links) * w.cable->powerW;
-            l.costUsd = static_cast<double>(l.links) * w.cable->priceUsd;
-        }
+        const MediumBill b =
+            billMedium(MediumChoice{w.cable, w.shared, 0.0},
+                       LinkSockets{l.rateGbps, w.nicEnd, m_pack, m_r.scenario.network.protocol,
+                                   m_r.fabricPortRateGbps(), m_r.fabricSwitch.portsPerCage > 1},
+                       l.links, w.fiberM);
+        l.cables = b.cables;
+        l.transceivers = b.transceivers;
+        l.powerW = b.powerW;
+        l.costUsd = b.costUsd;
         m_out.cables += l.cables;
         m_out.transceivers += l.transceivers;
         m_out.cablePowerW += l.powerW;
@@ -676,6 +665,22 @@ void HallBuilder::runCables()
                           m_out.racks[static_cast<std::size_t>(lo.rackB)].name + ")";
         m_out.classes.push_back(sum);
     }
+}
+
+/**
+ * Returns what one standard row busway delivers: the largest STARLINE Track Busway (Universal
+ * Electric Corporation, STARLINE Track Busway Product Selection Guide: T5 Series 250, 400 and
+ * 800 A) at 415 V three-phase (the 415/240 V distribution of most data halls), loaded to 80% of
+ * its rating for a continuous load (NFPA 70 NEC 215.3: continuous loads at 125%) at unity power
+ * factor (server supplies: PF >= 0.95, 80 PLUS Titanium): sqrt(3) x 415 V x 800 A x 0.8 = 460 kW.
+ * A/B busways feeding the racks redundantly each carry the whole row, so the row gets one's.
+ */
+double standardRowBuswayKw()
+{
+    constexpr double amps = 800.0;
+    constexpr double volts = 415.0;
+    constexpr double continuousShare = 0.8;
+    return std::sqrt(3.0) * volts * amps * continuousShare / 1000.0;
 }
 
 std::string rackList(const std::vector<std::string>& names)
@@ -789,7 +794,13 @@ void checkHall(HallResult& hall, const model::ResolvedScenario& r, const PowerRe
         row.buswayKw = 0.0;
         row.coolingKw = 0.0;
     }
+    // The power solver has warned of compute racks over their cooling already (with the
+    // rack layout to change): the hall adds only the network racks, so each rack is named once.
+    bool computeWarned = false;
+    for (const Diagnostic& x : d)
+        computeWarned |= x.code == "rack-over-capacity" || x.code == "node-over-cooling-capacity";
     std::vector<std::string> overPower, overCooling;
+    bool overCoolingCompute = false;
     double worstPower = 0.0, worstCooling = 0.0;
     for (HallRack& rack : hall.racks) {
         const double switchesKw = (rack.leaves + rack.spines + rack.cores) * switchKw;
@@ -804,7 +815,9 @@ void checkHall(HallResult& hall, const model::ResolvedScenario& r, const PowerRe
             overPower.push_back(rack.name);
             worstPower = std::max(worstPower, rack.nameplateKw);
         }
-        if (rack.designKw > rack.coolingLimitKw + 1e-9) {
+        if (rack.designKw > rack.coolingLimitKw + 1e-9 &&
+            !(computeWarned && rack.kind == HallRackKind::Compute)) {
+            overCoolingCompute |= rack.kind == HallRackKind::Compute;
             overCooling.push_back(rack.name);
             worstCooling = std::max(worstCooling, rack.designKw);
         }
@@ -820,42 +833,67 @@ void checkHall(HallResult& hall, const model::ResolvedScenario& r, const PowerRe
                   "rack feeds",
                   "hall-rack-over-power");
     if (!overCooling.empty())
-        d.warning("/cooling/system",
+        d.warning(overCoolingCompute ? "/facility/rack_layout" : "/hall/switches_per_network_rack",
                   std::to_string(overCooling.size()) + " rack(s) give off more heat than their " +
                       "cooling removes (" + rackList(overCooling) + ": up to " +
                       kilowatts(worstCooling) + " against " +
-                      std::to_string(static_cast<int>(r.cooling.maxRackKw)) + " kW)",
-                  "spread the racks (/facility/rack_layout) or a cooling system for denser racks",
+                      std::to_string(static_cast<int>(r.cooling.maxRackKw)) +
+                      " kW of /cooling/system)",
+                  overCoolingCompute
+                      ? "set /facility/rack_layout to \"spread\" or choose a cooling system "
+                        "(/cooling/system) for denser racks"
+                      : "fewer switches per network rack (/hall/switches_per_network_rack) or a "
+                        "cooling system (/cooling/system) for denser racks",
                   "hall-rack-over-cooling");
+    // A row's limits: the scenario's, else the largest standard row busway and the cooling
+    // system's row unit (an in-row CDU). Rows of racks fed and cooled rack by rack are still
+    // bounded by what one row's distribution carries. A rating the scenario states is a hard
+    // limit; an assumed one is a warning naming the field that states the real rating. Without
+    // a row unit (room CRACs/CRAHs) the racks' own limits are the check.
+    const bool buswayStated = h.rowBuswayKw > 0.0;
+    const bool coolingStated = h.rowCoolingKw > 0.0;
+    const double buswayKw = buswayStated ? h.rowBuswayKw : standardRowBuswayKw();
+    const double rowCoolingKw = coolingStated ? h.rowCoolingKw : r.cooling.maxRowKw;
     std::vector<std::string> overBusway, overRowCooling;
     for (HallRow& row : hall.rows) {
-        if (h.rowBuswayKw > 0.0)
-            row.buswayKw = h.rowBuswayKw;
-        if (h.rowCoolingKw > 0.0)
-            row.coolingKw = h.rowCoolingKw;
+        row.buswayKw = buswayKw;
+        if (rowCoolingKw > 0.0)
+            row.coolingKw = rowCoolingKw;
         if (row.nameplateKw > row.buswayKw + 1e-9)
             overBusway.push_back(
                 row.name + " " +
                 std::to_string(static_cast<long long>(std::lround(row.nameplateKw))) + " kW");
-        if (row.designKw > row.coolingKw + 1e-9)
+        if (rowCoolingKw > 0.0 && row.designKw > row.coolingKw + 1e-9)
             overRowCooling.push_back(
                 row.name + " " + std::to_string(static_cast<long long>(std::lround(row.designKw))) +
                 " kW");
     }
+    const auto kw = [](double v) {
+        return std::to_string(static_cast<long long>(std::lround(v))) + " kW";
+    };
     if (!overBusway.empty())
         d.warning("/hall/row_busway_kw",
-                  std::to_string(overBusway.size()) + " row(s) draw more at nameplate than the " +
-                      std::to_string(static_cast<long long>(std::lround(h.rowBuswayKw))) +
-                      " kW busway delivers (" + rackList(overBusway) + ")",
-                  "a larger busway, fewer racks per row (/hall/racks_per_row) or two busways",
-                  "hall-row-over-busway");
+                  std::to_string(overBusway.size()) + " row(s) draw more at nameplate than " +
+                      (buswayStated ? "the " + kw(buswayKw) + " busway delivers ("
+                                    : "one standard 800 A track busway delivers (" + kw(buswayKw) +
+                                          " at 415 V; ") +
+                      rackList(overBusway) + ")",
+                  buswayStated ? "fewer racks per row (/hall/racks_per_row) or a heavier busway"
+                               : "set /hall/row_busway_kw to the rating of the row's busways, or "
+                                 "fewer racks per row (/hall/racks_per_row)",
+                  buswayStated ? "hall-row-over-busway" : "hall-row-over-assumed-busway");
     if (!overRowCooling.empty())
         d.warning("/hall/row_cooling_kw",
-                  std::to_string(overRowCooling.size()) + " row(s) give off more heat than the " +
-                      std::to_string(static_cast<long long>(std::lround(h.rowCoolingKw))) +
-                      " kW their cooling removes (" + rackList(overRowCooling) + ")",
-                  "more cooling per row or fewer racks per row (/hall/racks_per_row)",
-                  "hall-row-over-cooling");
+                  std::to_string(overRowCooling.size()) + " row(s) give off more heat than " +
+                      (coolingStated ? "the " + kw(rowCoolingKw) + " their cooling removes ("
+                                     : "the " + kw(rowCoolingKw) + " in-row unit of '" +
+                                           r.cooling.id + "' removes (") +
+                      rackList(overRowCooling) + ")",
+                  coolingStated ? "more cooling per row or fewer racks per row "
+                                  "(/hall/racks_per_row)"
+                                : "set /hall/row_cooling_kw to the row's cooling rating, or fewer "
+                                  "racks per row (/hall/racks_per_row)",
+                  coolingStated ? "hall-row-over-cooling" : "hall-row-over-assumed-cooling");
     if (h.floorAreaM2 > 0.0 && hall.areaM2 > h.floorAreaM2 + 1e-9)
         d.warning("/hall/floor_area_m2",
                   "the hall needs " +

@@ -96,21 +96,32 @@ void addNetworkMetrics(Evaluation& e)
     e.add("network.endpoint_links", "NIC-to-leaf links", static_cast<double>(t.endpointLinks), "",
           Better::Neither, shape);
     long long transceivers = 0;
+    // The cables come from the hall's runs (/hall, cable_lengths "layout") or from the network
+    // section's two typical lengths; either way the media follow the switch's cages and the NIC.
+    const bool hallRuns = n.hall.valid && n.hall.pricesFabric;
+    const MetricInputs cableInputs =
+        hallRuns
+            ? metricInputs<"/hall", "/network/switch", "/network/nic", "/network/topology",
+                           "/compute/node_count">()
+            : metricInputs<"/network/cable_length_in_row_m", "/network/cable_length_across_rows_m",
+                           "/network/switch", "/network/nic", "/hall/cable_lengths">();
+    const MetricInputs fabricInputs =
+        hallRuns ? metricInputs<"/network/switch", "/network/nic", "/hall">()
+                 : metricInputs<"/network/switch", "/network/nic", "/network/cable_length_in_row_m",
+                                "/network/cable_length_across_rows_m">();
     thread_local MetricText key, label; // dynamic keys and labels without allocating
     for (const auto& c : t.cables) {
         e.add(key({"network.cables_", c.linkClass}),
               label({"Cables ", c.linkClass, " (", c.cableKind, ")"}),
-              static_cast<double>(c.cables), "", Better::Neither,
-              metricInputs<"/network/cable_length_in_row_m",
-                           "/network/cable_length_across_rows_m">());
+              static_cast<double>(c.cables), "", Better::Neither, cableInputs);
         transceivers += c.transceivers;
     }
     e.add("network.transceivers", "Optical transceivers", static_cast<double>(transceivers), "",
-          Better::Neither, metricInputs<"/network/cable_length_across_rows_m">());
+          Better::Neither, cableInputs);
     e.add("network.power_kw", "Fabric power (switches, NICs, optics)", t.powerW / 1000.0, "kW",
-          Better::Lower, metricInputs<"/network/switch", "/network/nic">());
+          Better::Lower, fabricInputs);
     e.add("network.capex_usd", "Fabric cost (switches, NICs, cables, optics)", t.costUsd, "USD",
-          Better::Lower, metricInputs<"/network/switch", "/network/nic">());
+          Better::Lower, fabricInputs);
     e.add("network.bisection_gbps", "Bisection bandwidth (closed form)", t.fullBisectionGbps,
           "Gbps", Better::Higher, shape);
     e.add("network.protocol_efficiency", "Wire efficiency at the MTU", n.wire.efficiency, "share",

@@ -28,9 +28,18 @@ constexpr double adaptiveEfficiency = 0.95;
 // The size at which collectives are reported (1 GiB, as nccl-tests runs reach their plateau).
 constexpr double reportBytes = 1073741824.0;
 
-double linkCostUsd(const model::CableSpec& c)
+bool soldFor(const model::CableSpec& c, model::Protocol protocol)
 {
-    return c.cableKind == CableKind::Transceiver ? 2.0 * c.priceUsd : c.priceUsd;
+    if (c.protocols == model::CableProtocols::Any)
+        return true;
+    return protocol == model::Protocol::Infiniband
+               ? c.protocols == model::CableProtocols::Infiniband
+               : c.protocols == model::CableProtocols::Ethernet;
+}
+
+bool sameRate(double a, double b)
+{
+    return std::fabs(a - b) < 1e-6;
 }
 
 } // namespace
@@ -57,23 +66,105 @@ FabricSpec fabricSpec(const model::ResolvedScenario& r)
     return s;
 }
 
-const model::CableSpec* chooseCable(const std::vector<model::CableSpec>& cables, double rateGbps,
-                                    double lengthM)
+MediumChoice chooseMedium(const std::vector<model::CableSpec>& cables, const LinkSockets& k,
+                          double lengthM)
 {
-    const model::CableSpec* best = nullptr;
-    for (int pass = 0; pass < 2 && !best; ++pass) {
-        // First at the link's own rate; failing that, a faster cable run at the lower rate.
+    const int pack = std::max(1, k.switchPortsPerCage);
+    const double rate = k.linkRateGbps;
+    const double cageRate = (k.switchPortRateGbps > 0.0 ? k.switchPortRateGbps : rate) * pack;
+    MediumChoice best;
+    double bestPowerW = 0.0;
+    auto offer = [&](const model::CableSpec* cable, const model::CableSpec* shared, double cost,
+                     double powerW) {
+        if (!best.cable || cost < best.costPerLinkUsd - 1e-9 ||
+            (std::fabs(cost - best.costPerLinkUsd) <= 1e-9 && powerW < bestPowerW)) {
+            best = MediumChoice{cable, shared, cost};
+            bestPowerW = powerW;
+        }
+    };
+    auto usable = [&](const model::CableSpec& c) {
+        return soldFor(c, k.protocol) && c.reachM + 1e-9 >= lengthM;
+    };
+    for (int pass = 0; pass < 2 && !best.cable; ++pass) {
+        // First at the link's own rate; failing that (one port per cage), a faster part run at
+        // the lower rate.
+        auto rateOk = [&](double partRate, double wanted) {
+            return pass == 0 ? sameRate(partRate, wanted) : partRate >= wanted;
+        };
         for (const auto& c : cables) {
-            const bool rateOk =
-                pass == 0 ? std::fabs(c.rateGbps - rateGbps) < 1e-6 : c.rateGbps >= rateGbps;
-            if (!rateOk || c.reachM + 1e-9 < lengthM)
+            if (!usable(c))
                 continue;
-            if (!best || linkCostUsd(c) < linkCostUsd(*best) ||
-                (linkCostUsd(c) == linkCostUsd(*best) && c.powerW < best->powerW))
-                best = &c;
+            if (c.cableKind != CableKind::Transceiver) {
+                if (pack == 1 || !k.twinPortCage) {
+                    // A straight cable between single-port cages (or one leg of a breakout
+                    // cable from a single-port cage split into several ports).
+                    if (c.farPlugs == 1 && rateOk(c.rateGbps, rate))
+                        offer(&c, nullptr, c.priceUsd, c.powerW);
+                }
+                if (pack > 1 && pass == 0 && sameRate(c.rateGbps, cageRate) &&
+                    c.farPlugs == (k.nicEnd ? pack : 1)) {
+                    // A shared cage takes one plug for all its ports: a splitter whose legs go
+                    // to NICs, or a straight twin-port cable to another switch's shared cage
+                    // (the cabling pairs a cage's ports toward one switch). It carries `pack`
+                    // links.
+                    offer(&c, nullptr, c.priceUsd / pack, c.powerW / pack);
+                }
+                continue;
+            }
+            const double fiberUsd = c.fiberUsdPerM * lengthM;
+            if (pack == 1) {
+                // The same module at both ends.
+                if (c.farPlugs == 1 && rateOk(c.rateGbps, rate))
+                    offer(&c, nullptr, 2.0 * c.priceUsd + fiberUsd, 2.0 * c.powerW);
+                continue;
+            }
+            // Shared cages: the switch end is a module of the cage's rate serving `pack` ports.
+            if (pass != 0 || !sameRate(c.rateGbps, cageRate))
+                continue;
+            if (!k.nicEnd) {
+                offer(&c, &c, 2.0 * c.priceUsd / pack + fiberUsd, 2.0 * c.powerW / pack);
+                continue;
+            }
+            // The NIC end: a single-port module of one port of the cage, of the same optics.
+            for (const auto& n : cables)
+                if (n.cableKind == CableKind::Transceiver && usable(n) && n.farPlugs == 1 &&
+                    sameRate(n.rateGbps, cageRate / pack) && n.optics == c.optics &&
+                    n.medium == c.medium)
+                    offer(&n, &c, n.priceUsd + c.priceUsd / pack + fiberUsd,
+                          n.powerW + c.powerW / pack);
         }
     }
     return best;
+}
+
+MediumBill billMedium(const MediumChoice& m, const LinkSockets& k, long long links, double fiberM)
+{
+    MediumBill b;
+    if (!m.cable || links <= 0)
+        return b;
+    const int pack = std::max(1, k.switchPortsPerCage);
+    const model::CableSpec& c = *m.cable;
+    if (c.cableKind != CableKind::Transceiver) {
+        // A cable of the cage's rate into shared cages carries all of a cage's ports.
+        const double cageRate =
+            (k.switchPortRateGbps > 0.0 ? k.switchPortRateGbps : k.linkRateGbps) * pack;
+        const long long perCable = pack > 1 && sameRate(c.rateGbps, cageRate) ? pack : 1;
+        b.cables = (links + perCable - 1) / perCable;
+        b.powerW = static_cast<double>(b.cables) * c.powerW;
+        b.costUsd = static_cast<double>(b.cables) * c.priceUsd;
+        return b;
+    }
+    b.cables = links;
+    const long long switchEnds = (k.nicEnd ? 1 : 2) * links;
+    const long long singleEnds = (k.nicEnd ? links : 0) + (m.shared ? 0 : switchEnds);
+    const long long sharedModules = m.shared ? (switchEnds + pack - 1) / pack : 0;
+    b.transceivers = singleEnds + sharedModules;
+    b.powerW = static_cast<double>(singleEnds) * c.powerW +
+               (m.shared ? static_cast<double>(sharedModules) * m.shared->powerW : 0.0);
+    b.costUsd = static_cast<double>(singleEnds) * c.priceUsd +
+                (m.shared ? static_cast<double>(sharedModules) * m.shared->priceUsd : 0.0) +
+                fiberM * c.fiberUsdPerM;
+    return b;
 }
 
 void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnostics& diagnostics)
@@ -112,14 +203,23 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
         line.rateGbps = lc.rate;
         line.lengthM = lc.length;
         line.cables = lc.links;
-        if (const model::CableSpec* c = chooseCable(r.cables, lc.rate, lc.length)) {
-            line.cableId = c->id;
-            line.cableKind = cableKindName(c->cableKind);
-            const bool optics = c->cableKind == CableKind::Transceiver;
-            line.transceivers = optics ? 2 * lc.links : 0;
-            const double units = static_cast<double>(optics ? 2 * lc.links : lc.links);
-            line.powerW = units * c->powerW;
-            line.costUsd = units * c->priceUsd;
+        const LinkSockets sockets{lc.rate,
+                                  i == 0,
+                                  std::max(1, r.fabricSwitch.portsPerCage) *
+                                      std::max(1, r.portBreakout),
+                                  n.protocol,
+                                  r.fabricPortRateGbps(),
+                                  r.fabricSwitch.portsPerCage > 1};
+        const MediumChoice m = chooseMedium(r.cables, sockets, lc.length);
+        if (m.cable) {
+            line.cableId = m.cable->id;
+            line.cableKind = cableKindName(m.cable->cableKind);
+            const MediumBill b =
+                billMedium(m, sockets, lc.links, static_cast<double>(lc.links) * lc.length);
+            line.cables = b.cables;
+            line.transceivers = b.transceivers;
+            line.powerW = b.powerW;
+            line.costUsd = b.costUsd;
         } else if (lc.links > 0) {
             diagnostics.warning(
                 "/network/cable_length_" +

@@ -137,6 +137,30 @@ TEST_CASE("eval reports a bad value and an unknown catalog id at once, and a mis
     CHECK_THAT(missing.err, Catch::Contains("other keys have defaults)"));
 }
 
+TEST_CASE("validate and eval report two input errors and an evaluation error in one pass",
+          "[cli][bad-input][errors]")
+{
+    // Two fields that cannot be read (facility, economics) and a parallel layout the cluster
+    // cannot hold (127 nodes do not split into 4 pipeline stages): independent, so all three
+    // come out at once instead of one after the other.
+    const std::string file = scratchFile("three-errors.json", seedWith([](json& j) {
+                                             j["compute"]["node_count"] = 127;
+                                             j["network"]["tiers"] = 0;
+                                             j["workload"]["pipeline_parallel"] = 4;
+                                             j["facility"]["racks_per_row"] = "ten";
+                                             j["economics"]["amortization_years"] = -5;
+                                         }));
+    for (const char* command : {"validate", "eval"}) {
+        INFO(command);
+        const CliRun r = runCli({command, file});
+        CHECK(r.code == cli::ExitUsage);
+        CHECK_THAT(r.err, Catch::Contains("error: /facility/racks_per_row"));
+        CHECK_THAT(r.err, Catch::Contains("error: /economics/amortization_years"));
+        CHECK_THAT(r.err, Catch::Contains("error: /workload/pipeline_parallel"));
+    }
+    std::filesystem::remove(file);
+}
+
 TEST_CASE("Bad input exits 2 with a message naming the file and the path", "[cli][bad-input]")
 {
     struct Case

@@ -7,6 +7,7 @@
 #include "dct/ui/metricsmodel.h"
 #include "dct/ui/scenarioform.h"
 #include "dct/ui/scenariolibrarymodel.h"
+#include "dct/ui/screenshotwriter.h"
 #include "dct/ui/startpage.h"
 #include "dct/ui/topologyview.h"
 #include "uitestsupport.h"
@@ -383,4 +384,39 @@ TEST_CASE("the 16k-GPU example draws its fabric from the network result", "[ui][
     CHECK(window.dashboard()->headline("Switches and ports") != "n/a");
     CHECK(window.dashboard()->headline("PUE") != "n/a");
     CHECK(window.dashboard()->headline("TCO") != "n/a");
+}
+
+TEST_CASE("the screenshot writer shoots every view of the issue: start, each example's dashboard, "
+          "each fabric kind's topology, the floor plan, compare and diagnostics",
+          "[ui][window][screenshots]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    ui::MainWindow window;
+    QString error;
+    const QStringList written = ui::ScreenshotWriter::write(window, dir.path(), &error);
+    INFO(error.toStdString());
+    QStringList names;
+    for (const QString& path : written) {
+        CHECK(QFileInfo(path).size() > 10000);
+        names << QFileInfo(path).fileName();
+    }
+    INFO(names.join(QStringLiteral(", ")).toStdString());
+    QStringList expected = {QStringLiteral("start.png"),
+                            QStringLiteral("topology-fat-tree.png"),
+                            QStringLiteral("topology-rail-optimized.png"),
+                            QStringLiteral("topology-rail-only.png"),
+                            QStringLiteral("topology-multi-plane.png"),
+                            QStringLiteral("floorplan-16k.png"),
+                            QStringLiteral("compare.png"),
+                            QStringLiteral("diagnostics.png")};
+    for (const QString& example : QFileInfo(test::examplePath("seed-h100-dallas-d2c.json"))
+                                      .dir()
+                                      .entryList({QStringLiteral("*.json")}, QDir::Files))
+        expected << QStringLiteral("dashboard-%1.png").arg(QFileInfo(example).completeBaseName());
+    CHECK(expected.size() >= 14);
+    for (const QString& name : expected) {
+        INFO(name.toStdString());
+        CHECK(names.contains(name));
+    }
 }

@@ -172,6 +172,7 @@ void FloorPlanView::setHall(const solvers::HallResult& hall, int rows, int racks
     m_view->resetTransform();
     if (m_hall.valid && m_hall.depthM > 1.5 * m_hall.widthM)
         m_view->rotate(-90.0);
+    m_fitWhole = true;
     if (m_hall.valid)
         m_view->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
 }
@@ -195,8 +196,14 @@ bool FloorPlanView::eventFilter(QObject* watched, QEvent* event)
         const auto* wheel = static_cast<QWheelEvent*>(event);
         const double factor = std::pow(1.0015, wheel->angleDelta().y());
         m_view->scale(factor, factor);
+        m_fitWhole = false;
         return true;
     }
+    // Until the planner zooms, the whole hall fits the view at whatever size it is shown (a
+    // plan set while its tab was hidden was fitted to a viewport of no size).
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize && m_fitWhole &&
+        m_hall.valid)
+        m_view->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
     return QWidget::eventFilter(watched, event);
 }
 

@@ -8,6 +8,11 @@
 #include <QDir>
 #include <QEventLoop>
 #include <QTimer>
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace dct::ui {
 
@@ -37,24 +42,9 @@ QStringList ScreenshotWriter::write(MainWindow& window, const QString& directory
             written << path;
     }
     const auto examples = model::Catalog::dataDirectory() / "examples";
-    const auto open = [&](const char* name) {
+    const auto open = [&](const std::string& name) {
         return window.openFile(QString::fromStdString((examples / name).string()));
     };
-    ScenarioDocument* large = open("multiplane-16k-h100.json");
-    ScenarioDocument* seed = open("seed-h100-dallas-d2c.json");
-    if (!seed || !large) {
-        if (error)
-            *error = window.lastError();
-        return written;
-    }
-    for (ScenarioDocument* d : window.documents())
-        d->evaluateNow();
-    ScenarioDocument* whatIf = window.duplicateAsWhatIf();
-    // The what-if doubles the seed cluster, as a planner would try first.
-    whatIf->edit("/compute/node_count", seed->value("/compute/node_count").get<int>() * 2);
-    whatIf->evaluateNow();
-    seed->evaluateNow();
-
     const auto shoot = [&](MainWindow::View view, const QString& file) {
         window.showView(view);
         settle();
@@ -64,24 +54,71 @@ QStringList ScreenshotWriter::write(MainWindow& window, const QString& directory
         else if (error)
             *error = QObject::tr("cannot write %1").arg(path);
     };
-    window.setCurrentDocument(seed);
-    shoot(MainWindow::DashboardView, QStringLiteral("dashboard.png"));
-    window.setCurrentDocument(large);
-    shoot(MainWindow::DashboardView, QStringLiteral("dashboard-16k.png"));
-    shoot(MainWindow::TopologyTab, QStringLiteral("topology.png"));
-    // A rail-optimized fabric: each scalable unit wired to its own leaves.
-    if (ScenarioDocument* superpod = open("dgx-superpod-4su.json")) {
-        superpod->evaluateNow();
-        window.setCurrentDocument(superpod);
-        shoot(MainWindow::TopologyTab, QStringLiteral("topology-rail-optimized.png"));
+    // A dashboard of every bundled example, in the order of their file names.
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(examples, ec))
+        if (entry.is_regular_file() && entry.path().extension() == ".json")
+            names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    std::map<std::string, ScenarioDocument*> opened;
+    for (const auto& name : names) {
+        ScenarioDocument* d = open(name);
+        if (!d) {
+            if (error)
+                *error = window.lastError();
+            return written;
+        }
+        d->evaluateNow();
+        opened[name] = d;
+        window.setCurrentDocument(d);
+        const QString stem = QString::fromStdString(std::filesystem::path(name).stem().string());
+        shoot(MainWindow::DashboardView, QStringLiteral("dashboard-%1.png").arg(stem));
     }
+    ScenarioDocument* seed = opened["seed-h100-dallas-d2c.json"];
+    ScenarioDocument* large = opened["multiplane-16k-h100.json"];
+    ScenarioDocument* superpod = opened["dgx-superpod-4su.json"];
+    if (!seed || !large || !superpod) {
+        if (error)
+            *error = QObject::tr("the bundled examples are missing from %1")
+                         .arg(QString::fromStdString(examples.string()));
+        return written;
+    }
+
+    // The topology of every fabric kind: the examples hold fat tree, rail-optimized and
+    // multi-plane; a what-if of the SuperPOD shows rail-only.
+    window.setCurrentDocument(seed);
+    shoot(MainWindow::TopologyTab, QStringLiteral("topology-fat-tree.png"));
+    window.setCurrentDocument(superpod);
+    shoot(MainWindow::TopologyTab, QStringLiteral("topology-rail-optimized.png"));
+    window.setCurrentDocument(large);
+    shoot(MainWindow::TopologyTab, QStringLiteral("topology-multi-plane.png"));
+    window.setCurrentDocument(superpod);
+    if (ScenarioDocument* railOnly = window.duplicateAsWhatIf()) {
+        railOnly->edit("/network/topology", "rail_only");
+        railOnly->evaluateNow();
+        shoot(MainWindow::TopologyTab, QStringLiteral("topology-rail-only.png"));
+        window.closeDocument(railOnly);
+    }
+
+    // The floor plan of the 16k-GPU hall and of the SuperPOD's.
+    window.setCurrentDocument(large);
+    shoot(MainWindow::FloorPlanTab, QStringLiteral("floorplan-16k.png"));
+    window.setCurrentDocument(superpod);
+    shoot(MainWindow::FloorPlanTab, QStringLiteral("floorplan-superpod.png"));
+
+    // Compare: the seed, a what-if doubling it (as a planner would try first) and the 16k.
+    window.setCurrentDocument(seed);
+    ScenarioDocument* whatIf = window.duplicateAsWhatIf();
+    whatIf->edit("/compute/node_count", seed->value("/compute/node_count").get<int>() * 2);
+    whatIf->evaluateNow();
+    seed->evaluateNow();
     window.setCurrentDocument(whatIf);
     window.compareView()->compare({seed, whatIf, large});
     shoot(MainWindow::CompareTab, QStringLiteral("compare.png"));
 
     // Inline validation: a scenario whose racks are too dense for its air cooling.
-    if (ScenarioDocument* hot = open("overpacked-air-h100-dallas.json")) {
-        hot->evaluateNow();
+    if (ScenarioDocument* hot = opened["overpacked-air-h100-dallas.json"]) {
         window.setCurrentDocument(hot);
         window.focusFirstDiagnostic();
         shoot(MainWindow::DashboardView, QStringLiteral("diagnostics.png"));

@@ -42,16 +42,20 @@ TEST_CASE("The SuperPOD example solves to Table 4's 4-SU column with cables and 
     CHECK(n.topology.tier(FabricTier::Spine).switches == 16);
     CHECK(n.topology.endpointLinks == 1020);
     REQUIRE(n.topology.cables.size() == 2);
-    // 5 m in the row is past a 400G DAC's 2 m: an active copper cable; 30 m across rows: optics.
-    CHECK(n.topology.cables[0].cableKind == "aec");
-    // 30 m across rows: optics; a 400G AOC (30 m reach) is cheaper than two SR4 transceivers.
-    CHECK(n.topology.cables[1].cableKind == "aoc");
-    CHECK(n.topology.cables[1].transceivers == 0);
+    // The QM9700's cages each hold two ports (twin-port OSFP): only 800G plugs fit. 5 m in the
+    // row is past a passive splitter's 3 m: an active copper splitter, one per two NICs.
+    CHECK(n.topology.cables[0].cableId == "acc-800g-2x400g-splitter");
+    CHECK(n.topology.cables[0].cables == 1020 / 2);
+    CHECK(n.topology.cables[0].transceivers == 0);
+    // 30 m across rows: no NDR AOC exists; twin-port modules, one per cage at either end.
+    CHECK(n.topology.cables[1].cableKind == "transceiver");
+    CHECK(n.topology.cables[1].transceivers == 1024);
     model::ResolvedScenario longer = r;
-    longer.scenario.network.cableLengthAcrossRowsM = 45.0;
+    longer.scenario.network.cableLengthAcrossRowsM = 60.0;
     const NetworkResult far = solveNetwork(longer, 1e9, d);
-    CHECK(far.topology.cables[1].cableKind == "transceiver");
-    CHECK(far.topology.cables[1].transceivers == 2 * 1024);
+    // Past multimode's 50 m: single-mode twin-port DR4.
+    CHECK(far.topology.cables[1].cableId == "transceiver-800g-osfp-2xdr4");
+    CHECK(far.topology.cables[1].transceivers == 1024);
     CHECK(n.topology.costUsd > 48 * 33000.0);
     CHECK(n.topology.powerW > 48 * 747.0);
     CHECK(n.wire.efficiency == Approx(4096.0 / 4122.0).epsilon(1e-12));

@@ -10,7 +10,8 @@ namespace dct::model {
 struct CoolingSystemSpec : CatalogEntry
 {
     CoolingType type = CoolingType::AirCrac;
-    double maxRackKw = 15.0;              ///< Heat one rack may reject before it is over capacity.
+    double maxRackKw = 15.0; ///< Heat one rack may reject before it is over capacity.
+    double maxRowKw = 0.0;   ///< Heat one row's units (an in-row CDU) remove; 0: no row-level unit.
     double liquidCaptureFraction = 0.0;   ///< Share of IT heat taken by liquid at the cold plates.
     double supplyAirTempC = 20.0;         ///< Air supplied to the server inlets.
     double chilledWaterSupplyC = 10.0;    ///< Chilled water leaving the chiller.

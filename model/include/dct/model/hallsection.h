@@ -55,8 +55,10 @@ struct HallSection
     double hotAisleM = 1.2;
     double endAisleM = 1.2; ///< Cross aisle at both ends of the rows (TIA-942 circulation).
     Containment containment = Containment::HotAisle;
-    double rowBuswayKw = 0.0;  ///< Power one row's busway delivers; 0: its racks' feeds.
-    double rowCoolingKw = 0.0; ///< Heat one row's CDUs/RDHx/CRAHs remove; 0: its racks' limit.
+    /// Power one row's busway delivers; 0: the largest standard track busway (hallayout.cpp).
+    double rowBuswayKw = 0.0;
+    /// Heat one row's CDUs/RDHx/CRAHs remove; 0: the cooling system's max_row_kw, else the racks'.
+    double rowCoolingKw = 0.0;
     NetworkPlacement networkPlacement = NetworkPlacement::EndOfRow;
     MdaPosition mdaPosition = MdaPosition::Center;
     int switchesPerNetworkRack = 0; ///< 0: by rack units and power.

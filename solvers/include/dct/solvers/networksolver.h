@@ -13,12 +13,51 @@ namespace dct::solvers {
 /** Returns the fabric builder's input for the network section of \a scenario. */
 FabricSpec fabricSpec(const model::ResolvedScenario& scenario);
 
+/** What a link's ends plug into. */
+struct LinkSockets
+{
+    double linkRateGbps = 400.0; ///< The link's rate.
+    bool nicEnd = false;         ///< One end is a NIC's single-port cage; else both are switches.
+    int switchPortsPerCage = 1;  ///< Logical switch ports sharing one cage (twin-port OSFP: 2).
+    model::Protocol protocol = model::Protocol::Infiniband;
+    double switchPortRateGbps = 0.0; ///< A logical switch port's rate; 0: the link's.
+    /// The cage is a twin-port OSFP (two ports by design): only plugs of its rate fit. A
+    /// single-port cage broken out takes breakout cables, priced here leg by leg.
+    bool twinPortCage = false;
+};
+
+/** The medium of a link: a cable, or a transceiver at each end and the fiber between. */
+struct MediumChoice
+{
+    /** The cable, or the module at the NIC end (at both ends when cages hold one port). */
+    const model::CableSpec* cable = nullptr;
+    /** Transceivers into shared cages: the switch-end module serving a cage's ports. */
+    const model::CableSpec* shared = nullptr;
+    double costPerLinkUsd = 0.0; ///< Its price spread over the links it carries, fiber included.
+};
+
 /**
- * Returns the cheapest catalog cable of \a cables (a transceiver counted twice, one per end) at
- * \a rateGbps whose reach covers \a lengthM, or nullptr when none does.
+ * Returns the cheapest medium in \a cables for a link of \a lengthM between \a sockets, or no
+ * cable when nothing reaches. Only what plugs in counts: a switch cage of several ports takes a
+ * plug of their summed rate (a twin-port 800G module, a twin-port cable to another such cage, or
+ * a splitter whose legs go to NICs), never single-port plugs; a part sold for the other protocol
+ * is left out; the two modules of a fiber carry the same optics.
  */
-const model::CableSpec* chooseCable(const std::vector<model::CableSpec>& cables, double rateGbps,
-                                    double lengthM);
+MediumChoice chooseMedium(const std::vector<model::CableSpec>& cables, const LinkSockets& sockets,
+                          double lengthM);
+
+/** The cables and modules a medium needs for \a links links of \a fiberM metres in all. */
+struct MediumBill
+{
+    long long cables = 0;       ///< Cables, or fibers between two transceivers.
+    long long transceivers = 0; ///< Modules, every end (one per shared cage).
+    double powerW = 0.0;
+    double costUsd = 0.0;
+};
+
+/** Returns what \a choice needs for \a links links between \a sockets, \a fiberM in all. */
+MediumBill billMedium(const MediumChoice& choice, const LinkSockets& sockets, long long links,
+                      double fiberM);
 
 /** Fills in the cables, power and cost of \a topology from the catalog entries of \a scenario. */
 void priceTopology(TopologyResult& topology, const model::ResolvedScenario& scenario,

@@ -64,6 +64,7 @@ private:
     QLabel* m_summary = nullptr;
     int m_rackItems = 0;
     bool m_updating = false;
+    bool m_fitWhole = true; ///< Fit the whole hall to the view until the planner zooms.
 };
 
 } // namespace dct::ui
