@@ -5,9 +5,11 @@
 #include "nccltuning.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <unordered_map>
 
@@ -125,6 +127,28 @@ private:
     int m_managerRack = -1;
     std::vector<int> m_switchRack[3];
     std::unordered_map<std::uint64_t, std::size_t> m_bundleIndex;
+    /** The medium chosen for a run, by its sockets and length: a hall repeats few lengths. */
+    struct MediumKey
+    {
+        double lengthM = 0.0;
+        double rateGbps = 0.0;
+        bool nicEnd = false;
+        bool operator==(const MediumKey& o) const
+        {
+            return lengthM == o.lengthM && rateGbps == o.rateGbps && nicEnd == o.nicEnd;
+        }
+    };
+    struct MediumKeyHash
+    {
+        std::size_t operator()(const MediumKey& k) const
+        {
+            // Fibonacci hashing of the bits (the keys are exact lengths, not rounded).
+            std::uint64_t h = std::bit_cast<std::uint64_t>(k.lengthM) * 0x9E3779B97F4A7C15ull;
+            h ^= std::bit_cast<std::uint64_t>(k.rateGbps) + (k.nicEnd ? 1u : 0u);
+            return static_cast<std::size_t>(h ^ (h >> 29));
+        }
+    };
+    std::unordered_map<MediumKey, MediumChoice, MediumKeyHash> m_mediumMemo;
     struct LineWork
     {
         const model::CableSpec* cable = nullptr;
@@ -497,7 +521,11 @@ void HallBuilder::addLink(HallLinkClass cls, int rackA, int rackB, bool nicEnd, 
                               m_r.scenario.network.protocol,
                               m_r.fabricPortRateGbps(),
                               m_r.fabricSwitch.portsPerCage > 1};
-    const MediumChoice medium = chooseMedium(m_r.cables, sockets, length);
+    const MediumKey mediumKey{length, rateGbps, nicEnd};
+    auto memo = m_mediumMemo.find(mediumKey);
+    if (memo == m_mediumMemo.end())
+        memo = m_mediumMemo.emplace(mediumKey, chooseMedium(m_r.cables, sockets, length)).first;
+    const MediumChoice medium = memo->second;
     const model::CableSpec* cable = medium.cable;
     const model::CableSpec* shared = medium.shared;
     std::size_t line = m_out.bill.size();
