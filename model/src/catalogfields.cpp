@@ -78,6 +78,11 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
         f::number<S>("thermal_resistance_liquid_c_per_w", &S::thermalResistanceLiquidCPerW, "K/W",
                      "Cold-plate coolant to GPU temperature rise per W", 0.0, 10.0),
         f::number<S>("price_usd", &S::priceUsd, "USD", "Street price of one GPU", 0.0, 1e7),
+        // Floor 0.05: no accelerator sold for training multiplies matrices at 5% of its peak.
+        f::number<S>("matmul_efficiency", &S::matmulEfficiency, "",
+                     "Achievable share of the dense peak on large matrix multiplications "
+                     "(measured GEMM throughput / datasheet peak)",
+                     0.05, 1.0),
     };
     return table;
 }

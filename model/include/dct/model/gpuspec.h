@@ -28,6 +28,9 @@ struct GpuSpec : CatalogEntry
     double thermalResistanceAirCPerW = 0.08;    ///< Server inlet air to GPU, K per W of GPU power.
     double thermalResistanceLiquidCPerW = 0.04; ///< Cold-plate coolant to GPU, K per W.
     double priceUsd = 0.0;
+    /// Achievable share of the dense peak on large matrix multiplications (measured GEMM
+    /// throughput over the datasheet peak): the one efficiency input of the step model.
+    double matmulEfficiency = 0.8;
 
     /** Returns the dense peak at \a precision in TFLOP/s (0 when unsupported). */
     double peakTflops(Precision precision) const;
