@@ -75,6 +75,41 @@ TEST_CASE("eval --format csv has a header and one row per metric", "[cli][eval][
     CHECK(rows > 10);
 }
 
+TEST_CASE("eval shows the predicted step, its breakdown and memory in table, JSON and CSV",
+          "[cli][eval][step]")
+{
+    const std::string file = example("multiplane-16k-h100.json");
+    const CliRun table = runCli({"eval", file});
+    REQUIRE(table.code == cli::ExitOk);
+    CHECK_THAT(table.out, Catch::Contains("Predicted MFU") && Catch::Contains("Pipeline bubble") &&
+                              Catch::Contains("Memory per GPU"));
+
+    const CliRun j = runCli({"eval", "--format", "json", file});
+    REQUIRE(j.code == cli::ExitOk);
+    const json metrics = json::parse(j.out)["metrics"];
+    const double mfu = metrics["step.mfu"]["value"].get<double>();
+    CHECK(mfu > 0.2);
+    CHECK(mfu < 0.7);
+    CHECK(metrics["compute.mfu"]["value"].get<double>() == Approx(mfu));
+    CHECK(metrics["step.parameters_billion"]["value"].get<double>() == Approx(405.0).epsilon(0.01));
+    CHECK(metrics["step.memory_total_gb"]["unit"] == "GB");
+
+    const CliRun csv = runCli({"eval", "--format", "csv", file});
+    REQUIRE(csv.code == cli::ExitOk);
+    CHECK_THAT(csv.out, Catch::Contains(",step.bubble_seconds,") &&
+                            Catch::Contains(",step.tensor_parallel_seconds,"));
+
+    // A layout that does not fit: exit 1, the field and the shortfall named.
+    const std::string tight = scratchFile("step-tight.json", seedWith([](json& d) {
+                                              d["workload"]["tensor_parallel"] = 1;
+                                              d["workload"]["zero_stage"] = 0;
+                                          }));
+    const CliRun refused = runCli({"eval", tight});
+    CHECK(refused.code == cli::ExitEvaluation);
+    CHECK_THAT(refused.out + refused.err,
+               Catch::Contains("/workload/zero_stage") && Catch::Contains("GB short"));
+}
+
 TEST_CASE("Bad input exits 2 with a message naming the file and the path", "[cli][bad-input]")
 {
     struct Case
