@@ -90,6 +90,7 @@ DCT_INSTANTIATE(SiteSpec)
 DCT_INSTANTIATE(EgressPricing)
 DCT_INSTANTIATE(PortOffer)
 DCT_INSTANTIATE(ModelSpec)
+DCT_INSTANTIATE(FailureRateSpec)
 #undef DCT_INSTANTIATE
 
 namespace {
@@ -224,6 +225,10 @@ template <> const CatalogShelf<PortOffer>& Catalog::shelf<PortOffer>() const
 template <> const CatalogShelf<ModelSpec>& Catalog::shelf<ModelSpec>() const
 {
     return m_models;
+}
+template <> const CatalogShelf<FailureRateSpec>& Catalog::shelf<FailureRateSpec>() const
+{
+    return m_failures;
 }
 
 } // namespace dct::model

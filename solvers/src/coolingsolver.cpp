@@ -55,7 +55,7 @@ constexpr double kEirPlrA = 0.1202277;
 constexpr double kEirPlrB = 0.1396384;
 constexpr double kEirPlrC = 0.7394038;
 constexpr double kMinimumPartLoadRatio = 0.19;
-/** ASHRAE TC9.9 recommended server inlet envelope, upper end (references/published.md). */
+/** ASHRAE TC9.9 recommended server inlet envelope, upper end (docs/references.md). */
 constexpr double kAshraeRecommendedMaxInletC = 27.0;
 /** A year's hours, when a site has no climate bins (placeholder bin, reported by a note). */
 constexpr double kHoursPerYear = 8760.0;

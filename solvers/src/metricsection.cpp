@@ -7,8 +7,10 @@ const std::vector<MetricSection>& metricSections()
     static const std::vector<MetricSection> sections = {
         {"compute", "Compute and workload"},
         {"step", "Training step and memory"},
+        {"reliability", "Reliability"},
         {"network", "Network fabric"},
         {"collectives", "Collectives"},
+        {"hall", "Hall and cabling"},
         {"power", "Power"},
         {"cooling", "Cooling"},
         {"egress", "Egress and WAN"},

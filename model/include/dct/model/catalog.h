@@ -5,6 +5,7 @@
 #include "dct/model/diagnostics.h"
 #include "dct/model/egresspricing.h"
 #include "dct/model/error.h"
+#include "dct/model/failureratespec.h"
 #include "dct/model/gpuspec.h"
 #include "dct/model/modelspec.h"
 #include "dct/model/nicspec.h"
@@ -32,8 +33,8 @@ template <class T> struct CatalogShelf
 
 /**
  * The hardware, site and price catalog read from data/catalog/: GPUs, nodes, NICs, switches,
- * cables and optics, cooling systems, sites, egress price tables, unmetered ports and model
- * architectures.
+ * cables and optics, cooling systems, sites, egress price tables, unmetered ports, model
+ * architectures and component failure rates.
  */
 class Catalog
 {
@@ -57,6 +58,7 @@ public:
     const CatalogShelf<EgressPricing>& egressPricing() const { return m_egress; }
     const CatalogShelf<PortOffer>& ports() const { return m_ports; }
     const CatalogShelf<ModelSpec>& models() const { return m_models; }
+    const CatalogShelf<FailureRateSpec>& failureRates() const { return m_failures; }
 
     /** Returns the ids of catalog kind \a kind ("gpu", "node", ...), empty for an unknown kind. */
     std::vector<std::string> ids(const std::string& kind) const;
@@ -90,6 +92,7 @@ private:
         visit("egress.json", self.m_egress);
         visit("ports.json", self.m_ports);
         visit("models.json", self.m_models);
+        visit("failures.json", self.m_failures);
     }
 
     CatalogShelf<GpuSpec> m_gpus;
@@ -102,6 +105,7 @@ private:
     CatalogShelf<EgressPricing> m_egress;
     CatalogShelf<PortOffer> m_ports;
     CatalogShelf<ModelSpec> m_models;
+    CatalogShelf<FailureRateSpec> m_failures;
 };
 
 template <> const CatalogShelf<GpuSpec>& Catalog::shelf<GpuSpec>() const;
@@ -114,6 +118,7 @@ template <> const CatalogShelf<SiteSpec>& Catalog::shelf<SiteSpec>() const;
 template <> const CatalogShelf<EgressPricing>& Catalog::shelf<EgressPricing>() const;
 template <> const CatalogShelf<PortOffer>& Catalog::shelf<PortOffer>() const;
 template <> const CatalogShelf<ModelSpec>& Catalog::shelf<ModelSpec>() const;
+template <> const CatalogShelf<FailureRateSpec>& Catalog::shelf<FailureRateSpec>() const;
 
 /** Reads one catalog entry of type T from \a json; problems go to \a diagnostics at \a path. */
 template <class T>
