@@ -84,6 +84,18 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
                      "Achievable share of the dense peak on large matrix multiplications "
                      "(measured GEMM throughput / datasheet peak)",
                      0.05, 1.0),
+        f::integer<S>("sm_count", &S::smCount, "",
+                      "Streaming multiprocessors: one wave of GEMM output tiles; 0 leaves matrix "
+                      "shapes out of the step model",
+                      0, 100000),
+        f::integer<S>("gemm_tile_m", &S::gemmTileM, "",
+                      "Rows of the GEMM output tile one SM computes at a time", 16, 1024),
+        f::integer<S>("gemm_tile_n", &S::gemmTileN, "",
+                      "Columns of the GEMM output tile one SM computes at a time", 16, 1024),
+        // Floor 0.05 as for matmul_efficiency: a streaming copy reaches far more of HBM.
+        f::number<S>("memory_bandwidth_efficiency", &S::memoryBandwidthEfficiency, "",
+                     "Achievable share of the memory bandwidth on large streaming transfers", 0.05,
+                     1.0),
     };
     return table;
 }

@@ -36,9 +36,16 @@ void addStepMetrics(Evaluation& e)
         metricInputs<"/workload/model", "/compute/gpu/matmul_efficiency", "/workload/recompute">());
     e.add("step.recompute_seconds", "Recomputation per step", s.recomputeSeconds, "s",
           Better::Lower, metricInputs<"/workload/recompute">());
-    e.add("step.memory_bound_seconds", "Element-wise (HBM-bound) work per step",
-          s.memoryBoundSeconds, "s", Better::Lower,
-          metricInputs<"/compute/gpu/memory_bandwidth_tbps", "/workload/sequence_parallel">());
+    e.add("step.matmul_shape_efficiency", "Matrix math: share of the GPU its shapes fill",
+          s.matmulShapeEfficiency, "share", Better::Higher,
+          metricInputs<"/workload/model", "/workload/tensor_parallel", "/workload/micro_batch_size",
+                       "/workload/sequence_length", "/compute/gpu/sm_count",
+                       "/compute/gpu/gemm_tile_m", "/compute/gpu/gemm_tile_n">());
+    e.add(
+        "step.memory_bound_seconds", "Element-wise (HBM-bound) work per step", s.memoryBoundSeconds,
+        "s", Better::Lower,
+        metricInputs<"/compute/gpu/memory_bandwidth_tbps",
+                     "/compute/gpu/memory_bandwidth_efficiency", "/workload/sequence_parallel">());
     e.add("step.tensor_parallel_seconds", "Exposed tensor-parallel communication",
           s.tensorParallelSeconds, "s", Better::Lower,
           metricInputs<"/workload/tensor_parallel", "/workload/sequence_parallel",

@@ -4,6 +4,12 @@
 //   forward once and backward twice (Narayanan et al., "Efficient Large-Scale Language Model
 //   Training on GPU Clusters Using Megatron-LM", SC'21, section 5.1 and its appendix), at the
 //   GPU's achievable matrix rate (the catalog's matmul_efficiency) and the thermal clock.
+// - Each matrix multiply by its shape: the output is cut into tiles, one per SM at a time, so a
+//   GEMM takes whole waves of sm_count tiles and a partial last tile or wave costs a whole one
+//   (NVIDIA, "Matrix Multiplication Background User's Guide", sections 3.1 and 3.2: tile and
+//   wave quantization); and it takes at least the time to stream its operands and result
+//   through HBM (the roofline, Williams, Waterman and Patterson, CACM 52(4), 2009), which binds
+//   the attention scores' batched GEMMs of head dimension 64-128 when they are not fused.
 // - Element-wise work through HBM bandwidth: the tensors each layer's norms, activations,
 //   dropouts and residual adds read and write, counted as Korthikanti et al., "Reducing
 //   Activation Recomputation in Large Transformer Models" (MLSys 2023, arXiv 2205.05198),
@@ -118,6 +124,69 @@ LayerFlops layerFlops(const model::ModelSpec& m, const Layout& l)
     return f;
 }
 
+/** What a GPU's matrix multiplies run at. */
+struct GemmRates
+{
+    double flopsPerSecond = 0.0; ///< The achievable matrix rate at the clock.
+    double bytesPerSecond = 0.0; ///< The achievable HBM bandwidth at the clock.
+    double sms = 0.0;            ///< Tiles in one wave; 0: shapes not modelled.
+    double tileM = 256.0;
+    double tileN = 128.0;
+};
+
+/** A multiply of an m x k by a k x n matrix, \a batch times (attention: one per head). */
+struct Gemm
+{
+    double m = 0.0;
+    double n = 0.0;
+    double k = 0.0;
+    double batch = 1.0;
+};
+
+/** Returns the seconds of \a g: its tiles in whole waves, or its HBM traffic if slower. */
+double gemmSeconds(const Gemm& g, const GemmRates& rates)
+{
+    if (g.m <= 0.0 || g.n <= 0.0 || g.k <= 0.0 || g.batch <= 0.0)
+        return 0.0;
+    double compute = 2.0 * g.m * g.n * g.k * g.batch / rates.flopsPerSecond;
+    if (rates.sms > 0.0) {
+        // Tile quantization (a partial tile costs a whole one) and wave quantization (a partial
+        // last wave costs a whole one), for the tile laid either way over the output; the
+        // library picks the faster (Matrix Multiplication Background User's Guide, 3.1-3.2).
+        auto quantized = [&](double rows, double columns) {
+            const double tiles = std::ceil(g.m / rows) * std::ceil(g.n / columns) * g.batch;
+            const double waves = std::ceil(tiles / rates.sms);
+            return waves * rates.sms * 2.0 * rows * columns * g.k / rates.flopsPerSecond;
+        };
+        compute =
+            std::min(quantized(rates.tileM, rates.tileN), quantized(rates.tileN, rates.tileM));
+    }
+    // Roofline: both operands read and the result written once, in bf16.
+    const double bytes = kBf16Bytes * (g.m * g.k + g.k * g.n + g.m * g.n) * g.batch;
+    return std::max(compute, bytes / rates.bytesPerSecond);
+}
+
+/** Returns the seconds of the backward pass of \a g: the input and the weight gradients. */
+double gemmBackwardSeconds(const Gemm& g, const GemmRates& rates)
+{
+    return gemmSeconds(Gemm{g.m, g.k, g.n, g.batch}, rates) +
+           gemmSeconds(Gemm{g.k, g.n, g.m, g.batch}, rates);
+}
+
+/** Forward and backward seconds of a list of GEMMs. */
+struct GemmTimes
+{
+    double forward = 0.0;
+    double backward = 0.0;
+    double ideal = 0.0; ///< Forward and backward at the achievable rate, shapes ignored.
+    void add(const Gemm& g, const GemmRates& rates, double weight = 1.0)
+    {
+        forward += weight * gemmSeconds(g, rates);
+        backward += weight * gemmBackwardSeconds(g, rates);
+        ideal += weight * 6.0 * g.m * g.n * g.k * g.batch / rates.flopsPerSecond;
+    }
+};
+
 /** One collective on the solved fabric; 0 for a group of one. */
 StepCollective timed(const model::ResolvedScenario& r, const NetworkResult& net, CollectiveOp op,
                      double bytes, int ranks, int ranksPerNode, double perStep)
@@ -230,7 +299,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double peak = r.gpu.peakTflops(w.precision) * 1e12;
     const double clock = std::clamp(clockFactor, 1e-3, 1.0);
     const double rate = peak * r.gpu.matmulEfficiency * clock;
-    const double hbm = r.gpu.memoryBandwidthTbps * 1e12 * clock;
+    const double hbm = r.gpu.memoryBandwidthTbps * 1e12 *
+                       std::clamp(r.gpu.memoryBandwidthEfficiency, 0.05, 1.0) * clock;
     if (rate <= 0.0 || hbm <= 0.0 || m.layers <= 0 || m.hiddenSize <= 0)
         return out;
     out.valid = true;
@@ -261,21 +331,71 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         out.narayananFlopsPerStep =
             96.0 * B * s * L * h * h * (1.0 + s / (6.0 * h) + V / (16.0 * L * h));
     }
-    const double timedLayer = layerForward;
     const double split = static_cast<double>(l.t) * l.c;
-    const double forwardSeconds = (layersPerGpu * timedLayer + f.logits) / split / rate;
-    const double recomputeSeconds = (full        ? layersPerGpu * timedLayer
-                                     : selective ? layersPerGpu * scoreTime * f.scores
-                                                 : 0.0) /
-                                    split / rate;
-    const double matmulPerMicroBatch = 3.0 * forwardSeconds + recomputeSeconds;
+    // The GEMMs of one layer and of the output layer on one rank, by shape: tokens of the rank's
+    // sequence chunk times the rank's share of each weight (Megatron's column- and row-parallel
+    // split, Shoeybi et al. 2019, section 3). Forward m x k by k x n; backward the input
+    // gradient (m x n by n x k) and the weight gradient (k x m by m x n).
+    GemmRates rates;
+    rates.flopsPerSecond = rate;
+    rates.bytesPerSecond = hbm;
+    rates.sms = std::max(0, r.gpu.smCount);
+    rates.tileM = std::max(1, r.gpu.gemmTileM);
+    rates.tileN = std::max(1, r.gpu.gemmTileN);
+    const double tokens = l.b * l.s / l.c;
+    const double t = l.t;
+    const double outputWidth = static_cast<double>(m.heads) * m.effectiveHeadDim();
+    const double qk = m.kvLoraRank > 0 ? m.effectiveHeadDim() + m.ropeHeadDim
+                                       : static_cast<double>(m.effectiveHeadDim());
+    // Q, K and V (or the latent projections) from the attention weights, beside the output one.
+    const double qkvWidth = std::max(0.0, (m.attentionParameters() - 4.0 * h) / h - outputWidth);
+    const double moeShare = static_cast<double>(m.moeLayers()) / std::max(1, m.layers);
+    GemmTimes layer;
+    layer.add(Gemm{tokens, qkvWidth / t, h, 1.0}, rates);
+    layer.add(Gemm{tokens, h, outputWidth / t, 1.0}, rates);
+    GemmTimes scores;
+    if (w.flashAttention) {
+        // A fused kernel keeps the scores on chip: its causal half at the matrix rate.
+        const double seconds = scoreTime * f.scores / split / rate;
+        scores.forward = seconds;
+        scores.backward = 2.0 * seconds;
+        scores.ideal = 3.0 * seconds;
+    } else {
+        // Q K^T and scores x V, one batched GEMM per head of the rank, the keys of the whole
+        // sequence against the rank's queries.
+        const double heads = l.b * m.heads / t;
+        scores.add(Gemm{l.s / l.c, l.s, qk, heads}, rates);
+        scores.add(Gemm{l.s / l.c, static_cast<double>(m.effectiveHeadDim()), l.s, heads}, rates);
+    }
+    const double ffn = static_cast<double>(m.effectiveFfn());
+    layer.add(Gemm{tokens, (m.gatedMlp ? 2.0 : 1.0) * ffn / t, h, 1.0}, rates, 1.0 - moeShare);
+    layer.add(Gemm{tokens, h, ffn / t, 1.0}, rates, 1.0 - moeShare);
+    // Experts: their tokens are routed at run time, so their GEMMs are taken at the matrix rate.
+    const double expertFlops =
+        std::max(0.0, f.mlp - (1.0 - moeShare) * 2.0 * l.b * l.s * m.denseMlpParameters());
+    const double expertMatmulSeconds = expertFlops / split / rate;
+    layer.forward += scores.forward + expertMatmulSeconds;
+    layer.backward += scores.backward + 2.0 * expertMatmulSeconds;
+    layer.ideal += scores.ideal + 3.0 * expertMatmulSeconds;
+    GemmTimes logits;
+    logits.add(Gemm{tokens, m.vocabSize / t, h, 1.0}, rates);
+
+    const double recomputeSeconds = full        ? layersPerGpu * layer.forward
+                                    : selective ? layersPerGpu * scores.forward
+                                                : 0.0;
+    const double matmulPerMicroBatch = layersPerGpu * (layer.forward + layer.backward) +
+                                       logits.forward + logits.backward + recomputeSeconds;
+    const double idealMatmul = layersPerGpu * layer.ideal + logits.ideal +
+                               (full        ? layersPerGpu * layer.ideal / 3.0
+                                : selective ? layersPerGpu * scores.ideal / 3.0
+                                            : 0.0);
+    out.matmulShapeEfficiency = matmulPerMicroBatch > 0.0 ? idealMatmul / matmulPerMicroBatch : 1.0;
 
     // Element-wise work per layer forward, in units of one s b h bf16 tensor: two norms (read,
     // write), two dropout + residual adds (read two, write one, a 1-byte mask), the MLP
     // activation (reads its one or two inputs of ffn, writes one), the token permutations of an
     // MoE layer, and without fused attention the softmax, mask and dropout of the scores.
     const double gate = m.gatedMlp ? 3.0 : 2.0;
-    const double moeShare = static_cast<double>(m.moeLayers()) / std::max(1, m.layers);
     const double activation =
         (1.0 - moeShare) * gate * m.effectiveFfn() / h +
         moeShare * (m.activeExperts + m.sharedExperts) * gate * m.expertFfnHiddenSize / h;

@@ -214,3 +214,43 @@ TEST_CASE("expert parallelism puts all-to-all traffic on the fabric", "[compute]
     CHECK(metric(limited, "step.expert_parallel_seconds") <
           metric(d, "step.expert_parallel_seconds"));
 }
+
+TEST_CASE("matrix multiplies by shape: partial tiles and waves cost whole ones, unfused attention "
+          "scores are bound by HBM",
+          "[compute][step][gemm]")
+{
+    // Llama 2 7B on one tensor rank per GPU, FlashAttention: every GEMM large.
+    const json workload = {{"model", "llama2-7b"},          {"tensor_parallel", 1},
+                           {"global_batch_sequences", 512}, {"micro_batch_size", 1},
+                           {"sequence_length", 4096},       {"recompute", "full"},
+                           {"flash_attention", true}};
+    auto withGpu = [&](const json& gpu, const json& changes = json::object()) {
+        json doc = cluster(workload, 8);
+        doc["compute"]["gpu"] = gpu;
+        for (const auto& [key, value] : changes.items())
+            doc["workload"][key] = value;
+        return evaluateDocument(doc, test::catalog(), "gemm.json");
+    };
+    // Without an SM count the shapes are left out: the matrix math runs at the achievable rate.
+    const auto ideal = withGpu({{"id", "h100-sxm5"}, {"sm_count", 0}});
+    REQUIRE(ideal.ok());
+    CHECK(metric(ideal, "step.matmul_shape_efficiency") == Approx(1.0).epsilon(1e-9));
+    // H100's 132 SMs: the 4,096 x 4,096 output projection is 16 x 32 = 512 tiles of 256 x 128,
+    // 3.9 waves run as 4; the 11,008-wide MLP leaves a partial tile column. Some loss, not much.
+    const auto h100 = withGpu({{"id", "h100-sxm5"}});
+    REQUIRE(h100.ok());
+    const double shaped = metric(h100, "step.matmul_shape_efficiency");
+    CHECK(shaped < 0.99);
+    CHECK(shaped > 0.85);
+    CHECK(metric(h100, "step.compute_seconds") ==
+          Approx(metric(ideal, "step.compute_seconds") / shaped).epsilon(1e-9));
+    // Fewer SMs than the GEMM has tiles per wave leave less idle: 128 SMs take the 512 tiles in
+    // exactly 4 waves.
+    const auto whole = withGpu({{"id", "h100-sxm5"}, {"sm_count", 128}});
+    CHECK(metric(whole, "step.matmul_shape_efficiency") > shaped);
+    // Without fused attention Q K^T writes the 4,096 x 4,096 scores of every head: 128 FLOP per
+    // 2-byte score, below the H100's FLOP per byte, so HBM sets their time.
+    const auto unfused = withGpu({{"id", "h100-sxm5"}}, {{"flash_attention", false}});
+    REQUIRE(unfused.ok());
+    CHECK(metric(unfused, "step.matmul_shape_efficiency") < shaped - 0.05);
+}

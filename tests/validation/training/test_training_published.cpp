@@ -108,19 +108,25 @@ TEST_CASE("Narayanan et al. 2021: hardware FLOPs equal 96 B s l h^2 (1 + s/6h + 
 TEST_CASE("Narayanan et al. 2021 Table 1: achieved TFLOP/s per GPU of GPT 1.7B to 1T on A100",
           "[validation][training][narayanan]")
 {
-    // The step model runs 12-28% above Table 1 (docs/references.md): the one efficiency input,
-    // A100's measured matmul share (85.9%, CUDA 12.1 in 2023), is above what the software of
-    // 2021 reached. The 10% target is not met; this test holds the model to its present
-    // accuracy so that a change that moves it away from the table fails.
+    // Before matrix shapes entered the model it ran 12-28% above the table; with tile and wave
+    // quantization on the A100's 108 SMs and the HBM roofline of the unfused attention scores
+    // (docs/references.md, "What the step model predicts today") nine rows land within 10% and
+    // the 76B row within 15%. The bounds hold the model to that accuracy.
+    int within10 = 0;
+    double absoluteErrors = 0.0;
     for (const NarayananRow& row : kTable1) {
         INFO(row.model << ": published " << row.tflops << " TFLOP/s per GPU");
         const DocumentEvaluation d = narayanan(row);
         REQUIRE(d.ok());
         const double predicted = value(d, "step.achieved_tflops_per_gpu");
         INFO("predicted " << predicted);
-        CHECK(predicted > row.tflops);
-        CHECK(predicted == Approx(row.tflops).epsilon(0.30));
+        CHECK(predicted == Approx(row.tflops).epsilon(0.15));
+        const double error = std::fabs(predicted / row.tflops - 1.0);
+        within10 += error <= 0.10 ? 1 : 0;
+        absoluteErrors += error;
     }
+    CHECK(within10 >= 9);
+    CHECK(absoluteErrors / std::size(kTable1) < 0.075);
     // Larger models reach a larger share of the peak, as in the table (44% to 52%).
     const double small = value(narayanan(kTable1[0]), "step.hfu");
     const double large = value(narayanan(kTable1[9]), "step.hfu");
@@ -152,7 +158,7 @@ TEST_CASE("Dubey et al. 2024 Table 4: Llama 3 405B MFU on 8,192 and 16,384 H100"
         REQUIRE(d.ok());
         const double mfu = value(d, "step.mfu");
         INFO("predicted " << mfu);
-        CHECK(mfu == Approx(row.mfu).epsilon(0.10));
+        CHECK(mfu == Approx(row.mfu).epsilon(0.05));
 
         json noRecompute = workload;
         noRecompute["recompute"] = "none";

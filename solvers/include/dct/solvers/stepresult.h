@@ -39,8 +39,11 @@ struct StepResult
     double microBatches = 0.0;          ///< Per pipeline per step (m).
     double microBatchSeconds = 0.0;     ///< One micro-batch through one GPU's stage(s).
     // Seconds per step on one GPU, by part (their sum is stepSeconds).
-    double computeSeconds = 0.0;     ///< Matrix math at the achievable rate, recompute included.
-    double recomputeSeconds = 0.0;   ///< The part of computeSeconds that is recomputation.
+    double computeSeconds = 0.0;   ///< Matrix math at the achievable rate, recompute included.
+    double recomputeSeconds = 0.0; ///< The part of computeSeconds that is recomputation.
+    /// Matrix math at the achievable rate over the time its shapes take (tile and wave
+    /// quantization, the HBM roofline of small GEMMs): 1 when every GEMM fills the GPU.
+    double matmulShapeEfficiency = 1.0;
     double memoryBoundSeconds = 0.0; ///< Element-wise work through HBM bandwidth.
     double tensorParallelSeconds = 0.0;
     double contextParallelSeconds = 0.0; ///< Exposed beyond the attention it overlaps.
