@@ -89,6 +89,7 @@ DCT_INSTANTIATE(CoolingSystemSpec)
 DCT_INSTANTIATE(SiteSpec)
 DCT_INSTANTIATE(EgressPricing)
 DCT_INSTANTIATE(PortOffer)
+DCT_INSTANTIATE(ModelSpec)
 DCT_INSTANTIATE(FailureRateSpec)
 #undef DCT_INSTANTIATE
 
@@ -220,6 +221,10 @@ template <> const CatalogShelf<EgressPricing>& Catalog::shelf<EgressPricing>() c
 template <> const CatalogShelf<PortOffer>& Catalog::shelf<PortOffer>() const
 {
     return m_ports;
+}
+template <> const CatalogShelf<ModelSpec>& Catalog::shelf<ModelSpec>() const
+{
+    return m_models;
 }
 template <> const CatalogShelf<FailureRateSpec>& Catalog::shelf<FailureRateSpec>() const
 {

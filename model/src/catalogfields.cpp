@@ -79,6 +79,23 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
         f::number<S>("thermal_resistance_liquid_c_per_w", &S::thermalResistanceLiquidCPerW, "K/W",
                      "Cold-plate coolant to GPU temperature rise per W", 0.0, 10.0),
         f::number<S>("price_usd", &S::priceUsd, "USD", "Street price of one GPU", 0.0, 1e7),
+        // Floor 0.05: no accelerator sold for training multiplies matrices at 5% of its peak.
+        f::number<S>("matmul_efficiency", &S::matmulEfficiency, "",
+                     "Achievable share of the dense peak on large matrix multiplications "
+                     "(measured GEMM throughput / datasheet peak)",
+                     0.05, 1.0),
+        f::integer<S>("sm_count", &S::smCount, "",
+                      "Streaming multiprocessors: one wave of GEMM output tiles; 0 leaves matrix "
+                      "shapes out of the step model",
+                      0, 100000),
+        f::integer<S>("gemm_tile_m", &S::gemmTileM, "",
+                      "Rows of the GEMM output tile one SM computes at a time", 16, 1024),
+        f::integer<S>("gemm_tile_n", &S::gemmTileN, "",
+                      "Columns of the GEMM output tile one SM computes at a time", 16, 1024),
+        // Floor 0.05 as for matmul_efficiency: a streaming copy reaches far more of HBM.
+        f::number<S>("memory_bandwidth_efficiency", &S::memoryBandwidthEfficiency, "",
+                     "Achievable share of the memory bandwidth on large streaming transfers", 0.05,
+                     1.0),
     };
     return table;
 }

@@ -113,6 +113,10 @@ ResolveResult resolveScenario(const Scenario& scenario, const Catalog& catalog,
                                             "/economics/unmetered_port", r.unmeteredPort);
         ok &= r.hasUnmeteredPort;
     }
+    if (!scenario.workload.model.empty()) {
+        r.modelSynthesized = false;
+        ok &= resolver.entry(scenario.workload.model, "/workload/model", r.model);
+    }
     for (const auto& [id, cable] : catalog.cables().entries)
         r.cables.push_back(cable);
     for (const auto& [id, system] : catalog.coolingSystems().entries)
@@ -127,6 +131,11 @@ ResolveResult resolveScenario(const Scenario& scenario, const Catalog& catalog,
         resolver.template section<S>(std::string("/") + info.key, scenario.present);
     });
     applyDerivedRules(r);
+    if (r.modelSynthesized)
+        for (const auto& field : ModelSpec::fields())
+            r.provenance["/workload/model/" + field.key] = {
+                Provenance::Origin::Default,
+                "synthesized from /workload/parameters_billion: " + r.model.source};
 
     d.setFile(file);
     if (ok && !d.hasErrors())
@@ -139,10 +148,21 @@ void applyDerivedRules(ResolvedScenario& r)
     const Scenario& s = r.scenario;
     r.gpusPerNode = s.compute.gpusPerNode > 0 ? s.compute.gpusPerNode : r.node.gpusPerNode;
     r.rails = s.network.rails > 0 ? s.network.rails : r.node.computeNics;
-    const int modelParallel = s.workload.tensorParallel * s.workload.pipelineParallel;
-    r.dataParallel = s.workload.dataParallel > 0
-                         ? s.workload.dataParallel
-                         : std::max(1, r.gpuCount() / std::max(1, modelParallel));
+    const auto& w = s.workload;
+    // Without a catalog model, a dense one of parameters_billion, its layers a multiple of the
+    // pipeline chunks (recomputed here so that sweeps over the size or the layout follow).
+    if (r.modelSynthesized) {
+        const int chunks = std::max(1, w.pipelineParallel) * std::max(1, w.virtualStages);
+        r.model = synthesizeDenseModel(w.parametersBillion, chunks,
+                                       w.sequenceLength > 0 ? w.sequenceLength : 4096);
+    }
+    r.sequenceLength = w.sequenceLength > 0 ? w.sequenceLength : r.model.sequenceLength;
+    const long long modelParallel = static_cast<long long>(w.tensorParallel) * w.pipelineParallel *
+                                    std::max(1, w.contextParallel);
+    r.dataParallel =
+        s.workload.dataParallel > 0
+            ? s.workload.dataParallel
+            : std::max(1, static_cast<int>(r.gpuCount() / std::max<long long>(1, modelParallel)));
     // Port breakout: a port of rate R runs as b logical ports of R / b (an 800G OSFP cage as
     // 2 x 400G, NVIDIA SN5000 user manual "Data Interfaces": SN5600 64 x 800GbE, 128 x 400GbE or
     // 256 x 200GbE). Automatic: split while a logical port still carries the NIC's full rate, as

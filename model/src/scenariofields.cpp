@@ -231,10 +231,16 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
 {
     using S = WorkloadSection;
     static const FieldTable<S> table = {
+        reference<S>("model", &S::model, "model",
+                     "Model architecture; when absent a dense model of parameters_billion is "
+                     "synthesized",
+                     false),
         // Floors 0.01 B (10 million): below GPT-2 small (0.124 B parameters), the smallest
         // model people train on a cluster; 10 million tokens is a small fine-tuning set.
-        f::number<S>("parameters_billion", &S::parametersBillion, "B", "Model parameters", 0.01,
-                     1e6),
+        f::number<S>("parameters_billion", &S::parametersBillion, "B",
+                     "Size of the dense model synthesized when no model is given (hidden size 128 "
+                     "x layers); not used with model",
+                     0.01, 1e6),
         f::number<S>("tokens_billion", &S::tokensBillion, "B", "Training tokens", 0.01, 1e9),
         f::choice<S, Precision>("precision", &S::precision,
                                 {{Precision::Fp8, "fp8"},
@@ -245,20 +251,54 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
                                 "Arithmetic precision of the matrix math"),
         // Floor 0.01: published large runs reach 0.3 to 0.55 (PaLM 0.46, MegaScale 0.55); a
         // run at 1% is broken, not slow, and the step time grows as 1 / mfu.
-        f::number<S>("mfu", &S::mfu, "",
-                     "Model FLOPs utilization at full clocks (assumption: 0.40, typical of "
-                     "large dense training)",
-                     0.01, 1.0),
+        f::numberOrZero<S>(
+            "mfu", &S::mfu, "",
+            "0 predicts the model FLOPs utilization from the GPU, the fabric and the "
+            "layout; a value overrides the prediction",
+            0.01, 1.0),
         f::integer<S>("data_parallel", &S::dataParallel, "",
                       "Data-parallel size; 0 derives it from the GPUs", 0, 1e7),
         f::integer<S>("tensor_parallel", &S::tensorParallel, "", "Tensor-parallel size", 1, 1024),
         f::integer<S>("pipeline_parallel", &S::pipelineParallel, "", "Pipeline-parallel size", 1,
                       1024),
-        f::integer<S>("sequence_length", &S::sequenceLength, "tokens", "Sequence length", 1, 1e7),
+        f::integer<S>("context_parallel", &S::contextParallel, "",
+                      "Context-parallel size: ranks sharing one sequence", 1, 1024),
+        f::integer<S>("expert_parallel", &S::expertParallel, "",
+                      "Expert-parallel size: ranks among which an MoE layer's experts are spread "
+                      "(within the data-parallel ranks)",
+                      1, 100000),
+        f::boolean<S>("sequence_parallel", &S::sequenceParallel,
+                      "Sequence parallelism beside tensor parallelism (Korthikanti et al. 2022)"),
+        f::integer<S>("micro_batch_size", &S::microBatchSize, "", "Sequences per micro-batch", 1,
+                      1e6),
+        f::choice<S, PipelineSchedule>(
+            "pipeline_schedule", &S::pipelineSchedule,
+            {{PipelineSchedule::OneFOneB, "1f1b"}, {PipelineSchedule::Interleaved, "interleaved"}},
+            "Pipeline schedule: 1f1b, or interleaved with virtual_stages model chunks per GPU"),
+        f::integer<S>("virtual_stages", &S::virtualStages, "",
+                      "Model chunks per GPU of the interleaved schedule (1 with 1f1b)", 1, 1024),
+        f::boolean<S>("embedding_and_loss_as_layers", &S::embeddingAndLossAsLayers,
+                      "The pipeline split counts the embedding and the loss as a layer each: the "
+                      "first and last stages hold one layer fewer"),
+        f::integer<S>("zero_stage", &S::zeroStage, "",
+                      "ZeRO stage: 0 none, 1 optimizer states, 2 and gradients, 3 and weights "
+                      "(FSDP) sharded over the data-parallel ranks",
+                      0, 3),
+        f::choice<S, Recompute>("recompute", &S::recompute,
+                                {{Recompute::None, "none"},
+                                 {Recompute::Selective, "selective"},
+                                 {Recompute::Full, "full"}},
+                                "Activation recomputation: none, selective (attention) or full"),
+        f::boolean<S>("flash_attention", &S::flashAttention,
+                      "Fused attention that keeps no s x s score matrix (FlashAttention)"),
+        f::integer<S>("sequence_length", &S::sequenceLength, "tokens",
+                      "Sequence length; 0 takes the model's", 0, 1e7),
         f::integer<S>("global_batch_sequences", &S::globalBatchSequences, "",
                       "Sequences per optimizer step", 1, 1e8),
-        f::number<S>("overlap_fraction", &S::overlapFraction, "",
-                     "Share of the gradient all-reduce hidden under compute", 0.0, 1.0),
+        f::number<S>(
+            "overlap_fraction", &S::overlapFraction, "",
+            "Share of the data-parallel gradient traffic that can hide under the backward pass",
+            0.0, 1.0),
         f::number<S>("jitter_cv", &S::jitterCv, "",
                      "Coefficient of variation of one rank's step time on bare metal", 0.0, 1.0),
         f::boolean<S>("virtualized", &S::virtualized, "Ranks run in virtual machines"),

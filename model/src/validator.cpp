@@ -1,5 +1,6 @@
 #include "dct/model/validator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -35,25 +36,27 @@ Diagnostics validateScenario(const ResolvedScenario& r)
 
     // Parallelism must tile the GPUs exactly.
     const auto& w = s.workload;
+    const long long cp = std::max(1, w.contextParallel);
     const long long product =
-        static_cast<long long>(r.dataParallel) * w.tensorParallel * w.pipelineParallel;
+        static_cast<long long>(r.dataParallel) * w.tensorParallel * w.pipelineParallel * cp;
     if (product != gpus) {
         const long long modelParallel =
-            static_cast<long long>(w.tensorParallel) * w.pipelineParallel;
+            static_cast<long long>(w.tensorParallel) * w.pipelineParallel * cp;
         if (w.dataParallel > 0)
             d.error("/workload/data_parallel",
-                    "data x tensor x pipeline parallel = " + num(static_cast<double>(product)) +
-                        " does not equal the " + num(gpus) + " GPUs of the cluster",
+                    "data x tensor x pipeline x context parallel = " +
+                        num(static_cast<double>(product)) + " does not equal the " + num(gpus) +
+                        " GPUs of the cluster",
                     "sizes whose product is " + num(gpus) +
                         " (or leave data_parallel at 0 to derive it)",
                     "parallelism");
         else
             d.error(w.pipelineParallel > 1 ? "/workload/pipeline_parallel"
                                            : "/workload/tensor_parallel",
-                    "tensor x pipeline parallel = " + num(static_cast<double>(modelParallel)) +
-                        " does not divide the " + num(gpus) +
-                        " GPUs of the cluster, so no data-parallel size fits",
-                    "a tensor x pipeline product that divides " + num(gpus) +
+                    "tensor x pipeline x context parallel = " +
+                        num(static_cast<double>(modelParallel)) + " does not divide the " +
+                        num(gpus) + " GPUs of the cluster, so no data-parallel size fits",
+                    "a tensor x pipeline x context product that divides " + num(gpus) +
                         ", or a node count whose GPUs it divides",
                     "parallelism");
     }
@@ -63,23 +66,110 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                   "keep tensor_parallel <= " + num(r.gpusPerNode) +
                       " so that it stays on the scale-up interconnect",
                   "tensor-parallel-across-nodes");
-    if (r.dataParallel > 0 && w.globalBatchSequences % r.dataParallel != 0)
+    if (r.dataParallel > 0 &&
+        w.globalBatchSequences % (static_cast<long long>(r.dataParallel) * w.microBatchSize) != 0)
         d.warning("/workload/global_batch_sequences",
                   "the global batch of " + num(w.globalBatchSequences) +
-                      " sequences does not split evenly over " + num(r.dataParallel) +
+                      " sequences does not split evenly into micro-batches of " +
+                      num(w.microBatchSize) + " over " + num(r.dataParallel) +
                       " data-parallel ranks",
-                  "a multiple of " + num(r.dataParallel), "batch-split");
+                  "a multiple of " + num(static_cast<double>(r.dataParallel) * w.microBatchSize),
+                  "batch-split");
     if (r.gpu.peakTflops(w.precision) <= 0.0)
         d.error("/workload/precision", "the GPU '" + r.gpu.id + "' has no peak for this precision",
                 "a precision whose peak the catalog gives for this GPU", "precision");
-    // Mixed-precision Adam keeps about 16 bytes per parameter (weights, gradients, master
-    // weights, two moments); sharded over tensor and pipeline ranks (ZeRO not modelled).
-    const double stateGb = w.parametersBillion * 16.0 / (w.tensorParallel * w.pipelineParallel);
-    if (stateGb > r.gpu.memoryGb)
+
+    // The architecture must split over the layout as Megatron-LM splits it.
+    const ModelSpec& m = r.model;
+    const std::string modelPath =
+        r.modelSynthesized ? "/workload/parameters_billion" : "/workload/model";
+    if (!r.modelSynthesized && s.present.count("/workload/parameters_billion"))
         d.warning("/workload/parameters_billion",
-                  "model state of about " + num(std::round(stateGb)) +
-                      " GB per GPU exceeds the GPU's " + num(r.gpu.memoryGb) + " GB",
-                  "raise tensor_parallel or pipeline_parallel, or shard optimizer state", "memory");
+                  "not used: the size follows from the architecture of /workload/model (" +
+                      num(std::round(m.parameters() / 1e8) / 10.0) + " B parameters)",
+                  "remove parameters_billion, or remove model to synthesize a dense model",
+                  "parameters-unused");
+    if (m.hiddenSize % m.heads != 0 && m.headDim == 0)
+        d.error(modelPath + "/heads",
+                "hidden size " + num(m.hiddenSize) + " is not divisible by " + num(m.heads) +
+                    " heads",
+                "a head count that divides hidden_size, or head_dim", "architecture");
+    if (m.heads % w.tensorParallel != 0)
+        d.error("/workload/tensor_parallel",
+                num(m.heads) + " attention heads are not divisible by tensor_parallel " +
+                    num(w.tensorParallel),
+                "a tensor-parallel size that divides " + num(m.heads), "layout");
+    else if (m.effectiveKvHeads() % w.tensorParallel != 0 &&
+             w.tensorParallel % m.effectiveKvHeads() != 0)
+        d.error("/workload/tensor_parallel",
+                num(m.effectiveKvHeads()) + " key/value heads neither divide nor are divisible " +
+                    "by tensor_parallel " + num(w.tensorParallel),
+                "a tensor-parallel size that divides " + num(m.effectiveKvHeads()) +
+                    " or a multiple of it",
+                "layout");
+    const int chunks = w.pipelineParallel * w.virtualStages;
+    const int splitLayers = m.layers + (w.embeddingAndLossAsLayers ? 2 : 0);
+    if (splitLayers % chunks != 0 || splitLayers / chunks < 1 ||
+        (w.embeddingAndLossAsLayers && w.pipelineParallel > 1 && splitLayers / chunks < 2 &&
+         w.virtualStages == 1))
+        d.error(w.virtualStages > 1 ? "/workload/virtual_stages" : "/workload/pipeline_parallel",
+                num(m.layers) + " layers" +
+                    (w.embeddingAndLossAsLayers ? " + embedding + loss = " + num(splitLayers)
+                                                : std::string()) +
+                    " are not divisible by pipeline_parallel x virtual_stages = " + num(chunks),
+                "stages whose product divides " + num(splitLayers), "layout");
+    if (w.pipelineSchedule == PipelineSchedule::OneFOneB && w.virtualStages > 1)
+        d.error("/workload/virtual_stages",
+                "virtual stages " + num(w.virtualStages) + " need the interleaved schedule",
+                "1 with pipeline_schedule \"1f1b\", or pipeline_schedule \"interleaved\"",
+                "layout");
+    if (w.pipelineSchedule == PipelineSchedule::Interleaved && r.dataParallel > 0 &&
+        (w.globalBatchSequences /
+         std::max(1LL, static_cast<long long>(r.dataParallel) * w.microBatchSize)) %
+                w.pipelineParallel !=
+            0)
+        d.error(
+            "/workload/global_batch_sequences",
+            "the interleaved schedule needs the micro-batches of a step to be a multiple of "
+            "pipeline_parallel " +
+                num(w.pipelineParallel),
+            "a global batch of a multiple of " +
+                num(static_cast<double>(r.dataParallel) * w.microBatchSize * w.pipelineParallel) +
+                " sequences (Megatron-LM's requirement)",
+            "layout");
+    if (w.contextParallel > 1 && r.sequenceLength % (2 * w.contextParallel) != 0)
+        d.error("/workload/context_parallel",
+                "the sequence of " + num(r.sequenceLength) + " tokens does not split into 2 x " +
+                    num(w.contextParallel) + " chunks (load-balanced causal context parallelism)",
+                "a context-parallel size c with sequence_length divisible by 2c", "layout");
+    if (w.expertParallel > 1 && !m.moe())
+        d.error("/workload/expert_parallel",
+                "expert parallelism " + num(w.expertParallel) + " on a dense model",
+                "1, or a mixture-of-experts model", "layout");
+    if (m.moe()) {
+        if (m.experts % w.expertParallel != 0)
+            d.error("/workload/expert_parallel",
+                    num(m.experts) + " experts are not divisible by expert_parallel " +
+                        num(w.expertParallel),
+                    "an expert-parallel size that divides " + num(m.experts), "layout");
+        if ((static_cast<long long>(r.dataParallel) * cp) % w.expertParallel != 0)
+            d.error("/workload/expert_parallel",
+                    "expert_parallel " + num(w.expertParallel) +
+                        " does not divide data x context parallel " +
+                        num(static_cast<double>(r.dataParallel * cp)),
+                    "an expert-parallel size that divides the data x context parallel ranks",
+                    "layout");
+        if (m.activeExperts < 1 || m.activeExperts > m.experts)
+            d.error(modelPath + "/active_experts",
+                    num(m.activeExperts) + " active experts of " + num(m.experts),
+                    "from 1 to experts", "architecture");
+        if (m.expertFfnHiddenSize < 1)
+            d.error(modelPath + "/expert_ffn_hidden_size", "an MoE model needs its expert size",
+                    "an integer >= 1", "architecture");
+        if (m.denseLayers >= m.layers)
+            d.error(modelPath + "/dense_layers", "every layer is dense in an MoE model",
+                    "fewer dense layers than layers", "architecture");
+    }
 
     if (s.compute.gpusPerNode > 0 && s.compute.gpusPerNode != r.node.gpusPerNode)
         d.warning("/compute/gpus_per_node",

@@ -1,5 +1,8 @@
 #include "dct/solvers/computesolver.h"
 
+#include "dct/solvers/networksolver.h"
+#include "dct/solvers/stepmodel.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -93,38 +96,58 @@ ComputeResult solveCompute(const model::ResolvedScenario& r, const ComputeInputs
 {
     ComputeResult out;
     const auto& w = r.scenario.workload;
-    const double parameters = w.parametersBillion * 1e9;
     const double tokens = w.tokensBillion * 1e9;
     out.gpuCount = r.gpuCount();
     out.clockFactor = std::clamp(in.clockFactor, 0.0, 1.0);
     out.peakTflopsPerGpu = r.gpu.peakTflops(w.precision);
     out.clusterPeakPflops = out.peakTflopsPerGpu * out.gpuCount / 1000.0;
-
-    // Training FLOPs of a dense transformer: 6 per parameter per token (2 forward, 4 backward;
-    // Kaplan et al. 2020, "Scaling Laws for Neural Language Models", section 2.1).
-    out.trainingFlops = 6.0 * parameters * tokens;
-    const double achievedFlopsPerSecond =
-        out.gpuCount * out.peakTflopsPerGpu * 1e12 * w.mfu * out.clockFactor;
-    const double idealFlopsPerSecond = out.gpuCount * out.peakTflopsPerGpu * 1e12 * w.mfu;
-    if (idealFlopsPerSecond <= 0.0) {
+    const double clusterPeak = out.gpuCount * out.peakTflopsPerGpu * 1e12;
+    if (clusterPeak <= 0.0) {
         diagnostics.error("/workload/precision", "the cluster has no peak at this precision",
                           "a precision the GPU supports", "precision");
         return out;
     }
-    out.idealTrainingDays = out.trainingFlops / idealFlopsPerSecond / 86400.0;
-
-    out.tokensPerStep = static_cast<double>(w.sequenceLength) * w.globalBatchSequences;
+    out.tokensPerStep = static_cast<double>(r.sequenceLength) * w.globalBatchSequences;
     out.steps = tokens / out.tokensPerStep;
-    out.computeSecondsPerStep =
-        6.0 * parameters * out.tokensPerStep / std::max(achievedFlopsPerSecond, 1e-30);
 
-    // Gradients are all-reduced in bf16/fp16 (2 bytes) among the data-parallel replicas of each
-    // model shard; each replica holds P / (TP x PP) parameters.
-    out.gradientBytes = 2.0 * parameters / (w.tensorParallel * w.pipelineParallel);
+    if (in.network)
+        out.step = solveStep(r, *in.network, out.clockFactor, diagnostics);
+    // Model FLOPs of the run from the architecture (forward and backward, attention included);
+    // without a step, 6 per active parameter per token (Kaplan et al. 2020, section 2.1).
+    const double flopsPerToken = out.step.valid ? out.step.modelFlopsPerStep / out.tokensPerStep
+                                                : 6.0 * r.model.activeParameters();
+    out.trainingFlops = flopsPerToken * tokens;
+
+    out.mfuOverride = w.mfu > 0.0;
+    // The gradient all-reduce the network solver times, reported as before.
+    out.gradientBytes = gradientAllReduceBytes(r);
     out.allReduceSecondsPerStep = r.dataParallel > 1 ? in.allReduceSecondsPerStep : 0.0;
-    const double hidden =
-        std::min(w.overlapFraction * out.allReduceSecondsPerStep, out.computeSecondsPerStep);
-    out.exposedCommSecondsPerStep = out.allReduceSecondsPerStep - hidden;
+    if (out.mfuOverride || !out.step.valid) {
+        // An explicit MFU: the step is the model FLOPs at that share of the peak, plus the
+        // exposed share of the gradient all-reduce.
+        out.mfu = w.mfu > 0.0 ? w.mfu : 0.4;
+        const double compute = out.trainingFlops / out.steps /
+                               std::max(clusterPeak * out.mfu * out.clockFactor, 1e-30);
+        const double hidden = std::min(w.overlapFraction * out.allReduceSecondsPerStep, compute);
+        out.exposedCommSecondsPerStep = out.allReduceSecondsPerStep - hidden;
+        out.computeSecondsPerStep = compute;
+        if (out.mfuOverride)
+            diagnostics.note("/workload/mfu",
+                             "MFU set explicitly to " + std::to_string(w.mfu).substr(0, 4) +
+                                 ": the step time follows from it; the step model predicts " +
+                                 std::to_string(out.step.mfu).substr(0, 5),
+                             "remove /workload/mfu to use the predicted step", "mfu-override");
+    } else {
+        out.mfu = out.step.mfu;
+        out.exposedCommSecondsPerStep =
+            out.step.tensorParallelSeconds + out.step.contextParallelSeconds +
+            out.step.expertParallelSeconds + out.step.pipelineSendRecvSeconds +
+            out.step.dataParallelSeconds;
+        // Everything else on the critical path: matrix math, element-wise work, the bubble and
+        // the optimizer update.
+        out.computeSecondsPerStep = out.step.stepSeconds - out.exposedCommSecondsPerStep;
+    }
+    out.idealTrainingDays = out.trainingFlops / (clusterPeak * out.mfu) / 86400.0;
 
     // Stragglers: every step waits for the slowest of N ranks whose compute time varies with
     // coefficient of variation cv; the expected loss is cv x E[max of N standard normals].
@@ -153,7 +176,7 @@ ComputeResult solveCompute(const model::ResolvedScenario& r, const ComputeInputs
     out.dataLoaderIops = stepBytes / (w.readSizeKb * 1024.0) / out.stepSeconds;
 
     // Checkpoints: the whole training state written at each interval, blocking the job.
-    out.checkpointGb = parameters * w.checkpointBytesPerParameter / 1e9;
+    out.checkpointGb = r.model.parameters() * w.checkpointBytesPerParameter / 1e9;
     out.checkpointWriteSeconds = out.checkpointGb / st.writeGbytePerS;
     const double runSeconds = out.steps * out.stepSeconds;
     out.checkpoints = std::floor(runSeconds / (w.checkpointIntervalHours * 3600.0));
@@ -162,8 +185,7 @@ ComputeResult solveCompute(const model::ResolvedScenario& r, const ComputeInputs
     out.trainingDays = totalSeconds / 86400.0;
     out.gpuHours = totalSeconds / 3600.0 * out.gpuCount;
     out.tokensPerSecond = tokens / totalSeconds;
-    out.effectiveMfu =
-        out.trainingFlops / totalSeconds / (out.gpuCount * out.peakTflopsPerGpu * 1e12);
+    out.effectiveMfu = out.trainingFlops / totalSeconds / clusterPeak;
     return out;
 }
 

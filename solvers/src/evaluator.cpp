@@ -13,6 +13,7 @@
 #include "dct/solvers/networkmetrics.h"
 #include "dct/solvers/networksolver.h"
 #include "dct/solvers/powersolver.h"
+#include "dct/solvers/stepmetrics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,15 +23,17 @@ namespace dct::solvers {
 
 namespace {
 
-/** About as many metrics as an evaluation has (154 for the 16k-GPU example), reserved once. */
-constexpr std::size_t kTypicalMetricCount = 192;
+/** About as many metrics as an evaluation has (180 for the 16k-GPU example), reserved once. */
+constexpr std::size_t kTypicalMetricCount = 224;
 
 void addComputeMetrics(Evaluation& e)
 {
     const ComputeResult& c = e.compute;
     const MetricInputs work =
-        metricInputs<"/workload/parameters_billion", "/workload/tokens_billion", "/workload/mfu",
-                     "/compute/gpu/peak_tflops_bf16", "/compute/node_count">();
+        metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tokens_billion",
+                     "/workload/mfu", "/workload/tensor_parallel", "/workload/pipeline_parallel",
+                     "/compute/gpu/peak_tflops_bf16", "/compute/gpu/matmul_efficiency",
+                     "/compute/node_count", "/network">();
     e.add("compute.gpus", "GPUs", c.gpuCount, "", MetricTraits{Better::Neither, 1},
           metricInputs<"/compute/node_count", "/compute/node">());
     e.add("compute.peak_tflops_per_gpu", "Peak per GPU", c.peakTflopsPerGpu, "TFLOP/s",
@@ -38,9 +41,10 @@ void addComputeMetrics(Evaluation& e)
     e.add("compute.cluster_peak_pflops", "Cluster peak", c.clusterPeakPflops, "PFLOP/s",
           Better::Higher,
           metricInputs<"/compute/gpu", "/compute/node_count", "/workload/precision">());
-    e.add("compute.training_flops", "Training compute (6PD)", c.trainingFlops, "FLOP",
+    e.add("compute.training_flops", "Training compute (model FLOPs)", c.trainingFlops, "FLOP",
           Better::Neither,
-          metricInputs<"/workload/parameters_billion", "/workload/tokens_billion">());
+          metricInputs<"/workload/model", "/workload/parameters_billion",
+                       "/workload/tokens_billion", "/workload/sequence_length">());
     e.add("compute.tokens_per_step", "Tokens per step", c.tokensPerStep, "", Better::Neither,
           metricInputs<"/workload/sequence_length", "/workload/global_batch_sequences">());
     e.add("compute.steps", "Optimizer steps", c.steps, "", Better::Neither,
@@ -59,7 +63,9 @@ void addComputeMetrics(Evaluation& e)
     e.add("compute.step_seconds", "Step time", c.stepSeconds, "s", Better::Lower, work);
     e.add("compute.clock_factor", "Thermal clock factor", c.clockFactor, "", Better::Higher,
           metricInputs<"/cooling">());
-    e.add("compute.ideal_training_days", "Training time at MFU (6PD / GPUs x peak x MFU)",
+    e.add("compute.mfu", c.mfuOverride ? "MFU (set by /workload/mfu)" : "MFU (predicted)", c.mfu,
+          "", Better::Higher, work);
+    e.add("compute.ideal_training_days", "Training time at MFU (FLOPs / GPUs x peak x MFU)",
           c.idealTrainingDays, "days", Better::Lower, work);
     e.add("compute.training_days", "Training time", c.trainingDays, "days",
           MetricTraits{Better::Lower, 2}, work);
@@ -67,9 +73,9 @@ void addComputeMetrics(Evaluation& e)
     e.add("compute.effective_mfu", "Effective MFU", c.effectiveMfu, "share", Better::Higher, work);
     e.add("compute.tokens_per_second", "Throughput", c.tokensPerSecond, "tokens/s", Better::Higher,
           work);
-    e.add(
-        "compute.checkpoint_gb", "Checkpoint size", c.checkpointGb, "GB", Better::Neither,
-        metricInputs<"/workload/parameters_billion", "/workload/checkpoint_bytes_per_parameter">());
+    e.add("compute.checkpoint_gb", "Checkpoint size", c.checkpointGb, "GB", Better::Neither,
+          metricInputs<"/workload/model", "/workload/parameters_billion",
+                       "/workload/checkpoint_bytes_per_parameter">());
     e.add("compute.checkpoint_write_seconds", "Checkpoint write time", c.checkpointWriteSeconds,
           "s", Better::Lower, metricInputs<"/storage/write_gbyte_per_s">());
     e.add("compute.dataloader_gbyte_per_s", "Data loader read bandwidth", c.dataLoaderGbytePerS,
@@ -192,6 +198,7 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     }
 
     computeInputs.clockFactor = clock;
+    computeInputs.network = &e.network;
     // With workload errors the step is still solved (its figures are dropped below), but its
     // findings would only repeat the errors.
     Diagnostics ignored;
@@ -203,6 +210,7 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
         solveGoodput(r, e.compute, e.network, e.cost, workloadValid ? e.diagnostics : ignored);
     applyGoodputToCost(r, e.goodput, e.compute, e.power.facilityPowerKw, e.cost);
     addComputeMetrics(e);
+    addStepMetrics(e);
     addReliabilityMetrics(e);
     addFacilityMetrics(e);
     addNetworkMetrics(e);

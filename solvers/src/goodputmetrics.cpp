@@ -11,8 +11,9 @@ void addReliabilityMetrics(Evaluation& e)
     // catalog's per-component rates; the time lost also on the checkpoint and restart inputs.
     const MetricInputs size = metricInputs<"/compute/node_count", "/compute/node", "/network">();
     const MetricInputs checkpoint =
-        metricInputs<"/workload/parameters_billion", "/workload/checkpoint_bytes_per_parameter",
-                     "/storage/write_gbyte_per_s", "/compute/node_count", "/network">();
+        metricInputs<"/workload/model", "/workload/parameters_billion",
+                     "/workload/checkpoint_bytes_per_parameter", "/storage/write_gbyte_per_s",
+                     "/compute/node_count", "/network">();
     const MetricInputs recovery =
         metricInputs<"/workload/restart_minutes", "/workload/node_repair_hours",
                      "/workload/hot_spare_nodes", "/storage/read_gbyte_per_s",
@@ -36,8 +37,8 @@ void addReliabilityMetrics(Evaluation& e)
           run);
     e.add("reliability.checkpoint_load_seconds", "Checkpoint load at restart",
           g.checkpointLoadSeconds, "s", Better::Lower,
-          metricInputs<"/workload/parameters_billion", "/workload/checkpoint_bytes_per_parameter",
-                       "/storage/read_gbyte_per_s">());
+          metricInputs<"/workload/model", "/workload/parameters_billion",
+                       "/workload/checkpoint_bytes_per_parameter", "/storage/read_gbyte_per_s">());
     e.add("reliability.spare_wait_probability", "Node failures waiting for repair",
           g.spareWaitProbability, "share", Better::Lower, recovery);
     e.add("reliability.restart_seconds", "Recovery per interruption", g.restartSeconds, "s",

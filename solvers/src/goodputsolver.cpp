@@ -82,9 +82,10 @@ GoodputResult solveGoodput(const model::ResolvedScenario& r, const ComputeResult
     GoodputResult out;
     const auto& w = r.scenario.workload;
 
-    // Failure-free progress: the compute result's training time without its checkpoints.
-    const double workSeconds =
-        compute.trainingDays * 86400.0 - compute.checkpoints * compute.checkpointWriteSeconds;
+    // Failure-free progress: the optimizer steps at the step time compute predicts (the step
+    // model's, or the one an explicit /workload/mfu sets), stragglers and the data loader
+    // included; checkpoints are counted below at the interval in effect, not compute's.
+    const double workSeconds = compute.steps * compute.stepSeconds;
     out.failureFreeDays = compute.trainingDays;
     if (!(workSeconds > 0.0) || !std::isfinite(workSeconds))
         return out;

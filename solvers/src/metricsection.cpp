@@ -6,6 +6,7 @@ const std::vector<MetricSection>& metricSections()
 {
     static const std::vector<MetricSection> sections = {
         {"compute", "Compute and workload"},
+        {"step", "Training step and memory"},
         {"reliability", "Reliability"},
         {"network", "Network fabric"},
         {"collectives", "Collectives"},

@@ -296,7 +296,7 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
 double gradientAllReduceBytes(const model::ResolvedScenario& r)
 {
     const auto& w = r.scenario.workload;
-    return 2.0 * w.parametersBillion * 1e9 / (w.tensorParallel * w.pipelineParallel);
+    return 2.0 * r.model.parameters() / (w.tensorParallel * w.pipelineParallel);
 }
 
 NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientBytes,

@@ -140,9 +140,12 @@ TEST_CASE("every scenario field with a floor says so in the JSON Schema", "[mode
 {
     const json schema = scenarioJsonSchema();
     const json& workload = schema["properties"]["workload"]["properties"];
-    CHECK(workload["mfu"]["minimum"] == 0.01);
-    CHECK(workload["mfu"]["maximum"] == 1.0);
-    CHECK_FALSE(workload["mfu"].contains("exclusiveMinimum"));
+    // mfu is 0 (predicted) or an explicit share from 0.01 to 1.
+    const json& mfuRange = workload["mfu"]["anyOf"][1];
+    CHECK(workload["mfu"]["anyOf"][0]["const"] == 0);
+    CHECK(mfuRange["minimum"] == 0.01);
+    CHECK(mfuRange["maximum"] == 1.0);
+    CHECK_FALSE(mfuRange.contains("exclusiveMinimum"));
     CHECK(schema["properties"]["economics"]["properties"]["amortization_years"]["minimum"] == 0.5);
     // A catalog field that may be 0 ("none") says so in its range text.
     const auto* fp8 = findField(GpuSpec::fields(), "peak_tflops_fp8");

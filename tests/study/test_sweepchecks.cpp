@@ -37,7 +37,8 @@ Evaluation syntheticEvaluation(const model::ResolvedScenario& r)
 {
     Evaluation e;
     const double nodes = r.scenario.compute.nodeCount;
-    const double mfu = r.scenario.workload.mfu;
+    // The seed predicts its MFU (mfu 0); the synthetic figures take 0.4 unless a sweep sets it.
+    const double mfu = r.scenario.workload.mfu > 0.0 ? r.scenario.workload.mfu : 0.4;
     e.add("cost.usd", "Cost", nodes * 10.0 + mfu * 100.0, "USD", Better::Lower);
     e.add("compute.days", "Days", 1000.0 / (nodes * mfu), "days", Better::Lower);
     if (r.scenario.compute.nodeCount == 3)

@@ -105,9 +105,11 @@ TEST_CASE("Time lost adds up, goodput and the run's cost follow the effective da
     REQUIRE(e.ok());
     const GoodputResult& g = e.goodput;
     REQUIRE(g.valid);
-    const double work = e.compute.trainingDays * 24.0 -
-                        e.compute.checkpoints * e.compute.checkpointWriteSeconds / 3600.0;
-    CHECK(g.workHours == Approx(work).epsilon(1e-12));
+    // The work is the optimizer steps at the predicted step (plus stragglers and data loading).
+    REQUIRE(e.compute.step.valid);
+    REQUIRE_FALSE(e.compute.mfuOverride);
+    CHECK(e.compute.stepSeconds >= e.compute.step.stepSeconds);
+    CHECK(g.workHours == Approx(e.compute.steps * e.compute.stepSeconds / 3600.0).epsilon(1e-12));
     CHECK(g.failureFreeDays == Approx(e.compute.trainingDays).epsilon(1e-12));
     CHECK(g.checkpointHours + g.lostWorkHours + g.restartHours ==
           Approx(g.lostHours).epsilon(1e-9));
@@ -199,4 +201,22 @@ TEST_CASE("Without failure rates nothing is lost but the checkpoints", "[reliabi
     CHECK(e.goodput.interruptions == 0.0);
     CHECK(e.goodput.lostWorkHours == Approx(0.0).margin(1e-9));
     CHECK(e.goodput.restartHours == 0.0);
+}
+
+TEST_CASE("Goodput works on the predicted step, and an explicit MFU moves it as the step moves",
+          "[reliability][goodput][step]")
+{
+    const Evaluation predicted = evaluate(test::resolvedExample("multiplane-16k-h100"));
+    REQUIRE(predicted.goodput.valid);
+    REQUIRE(predicted.compute.step.valid);
+    const double mfu = predicted.compute.step.mfu;
+    // Half the predicted MFU: the compute part of the step doubles, and so does the work.
+    const Evaluation slower = evaluate(test::resolvedExample(
+        "multiplane-16k-h100", [&](model::Scenario& s) { s.workload.mfu = mfu / 2.0; }));
+    REQUIRE(slower.goodput.valid);
+    REQUIRE(slower.compute.mfuOverride);
+    CHECK(slower.goodput.workHours ==
+          Approx(slower.compute.steps * slower.compute.stepSeconds / 3600.0).epsilon(1e-12));
+    CHECK(slower.goodput.workHours > 1.5 * predicted.goodput.workHours);
+    CHECK(slower.goodput.effectiveDays > predicted.goodput.effectiveDays);
 }

@@ -7,6 +7,7 @@
 #include "dct/model/error.h"
 #include "dct/model/failureratespec.h"
 #include "dct/model/gpuspec.h"
+#include "dct/model/modelspec.h"
 #include "dct/model/nicspec.h"
 #include "dct/model/nodespec.h"
 #include "dct/model/portoffer.h"
@@ -32,8 +33,8 @@ template <class T> struct CatalogShelf
 
 /**
  * The hardware, site and price catalog read from data/catalog/: GPUs, nodes, NICs, switches,
- * cables and optics, cooling systems, sites, egress price tables, unmetered ports and component
- * failure rates.
+ * cables and optics, cooling systems, sites, egress price tables, unmetered ports, model
+ * architectures and component failure rates.
  */
 class Catalog
 {
@@ -56,6 +57,7 @@ public:
     const CatalogShelf<SiteSpec>& sites() const { return m_sites; }
     const CatalogShelf<EgressPricing>& egressPricing() const { return m_egress; }
     const CatalogShelf<PortOffer>& ports() const { return m_ports; }
+    const CatalogShelf<ModelSpec>& models() const { return m_models; }
     const CatalogShelf<FailureRateSpec>& failureRates() const { return m_failures; }
 
     /** Returns the ids of catalog kind \a kind ("gpu", "node", ...), empty for an unknown kind. */
@@ -89,6 +91,7 @@ private:
         visit("sites.json", self.m_sites);
         visit("egress.json", self.m_egress);
         visit("ports.json", self.m_ports);
+        visit("models.json", self.m_models);
         visit("failures.json", self.m_failures);
     }
 
@@ -101,6 +104,7 @@ private:
     CatalogShelf<SiteSpec> m_sites;
     CatalogShelf<EgressPricing> m_egress;
     CatalogShelf<PortOffer> m_ports;
+    CatalogShelf<ModelSpec> m_models;
     CatalogShelf<FailureRateSpec> m_failures;
 };
 
@@ -113,6 +117,7 @@ template <> const CatalogShelf<CoolingSystemSpec>& Catalog::shelf<CoolingSystemS
 template <> const CatalogShelf<SiteSpec>& Catalog::shelf<SiteSpec>() const;
 template <> const CatalogShelf<EgressPricing>& Catalog::shelf<EgressPricing>() const;
 template <> const CatalogShelf<PortOffer>& Catalog::shelf<PortOffer>() const;
+template <> const CatalogShelf<ModelSpec>& Catalog::shelf<ModelSpec>() const;
 template <> const CatalogShelf<FailureRateSpec>& Catalog::shelf<FailureRateSpec>() const;
 
 /** Reads one catalog entry of type T from \a json; problems go to \a diagnostics at \a path. */

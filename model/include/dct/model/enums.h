@@ -69,4 +69,19 @@ enum class CableKind
     Transceiver ///< Pluggable optical transceiver (one per cable end) over fiber.
 };
 
+/** Order of forward and backward passes of the micro-batches on a pipeline. */
+enum class PipelineSchedule
+{
+    OneFOneB,   ///< One forward, one backward (PipeDream-Flush; Narayanan et al. 2021, 2.2.1).
+    Interleaved ///< Each GPU holds several model chunks (virtual stages), bubble / v (2.2.2).
+};
+
+/** What the backward pass recomputes instead of keeping from the forward pass. */
+enum class Recompute
+{
+    None,      ///< Every activation kept.
+    Selective, ///< Attention's s^2 parts recomputed (Korthikanti et al. 2022, section 5).
+    Full       ///< Only each layer's input kept; the whole forward pass runs again.
+};
+
 } // namespace dct::model

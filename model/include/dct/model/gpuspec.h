@@ -28,6 +28,16 @@ struct GpuSpec : CatalogEntry
     double thermalResistanceAirCPerW = 0.08;    ///< Server inlet air to GPU, K per W of GPU power.
     double thermalResistanceLiquidCPerW = 0.04; ///< Cold-plate coolant to GPU, K per W.
     double priceUsd = 0.0;
+    /// Achievable share of the dense peak on large matrix multiplications (measured GEMM
+    /// throughput over the datasheet peak): the one efficiency input of the step model.
+    double matmulEfficiency = 0.8;
+    /// Streaming multiprocessors (compute units): the width of one wave of GEMM output tiles.
+    /// 0 leaves the shape of matrix multiplications out of the step model.
+    int smCount = 0;
+    int gemmTileM = 256; ///< Rows of the output tile one SM computes at a time (cuBLAS, CUTLASS).
+    int gemmTileN = 128; ///< Its columns.
+    /// Achievable share of the memory bandwidth on large streaming transfers.
+    double memoryBandwidthEfficiency = 1.0;
 
     /** Returns the dense peak at \a precision in TFLOP/s (0 when unsupported). */
     double peakTflops(Precision precision) const;

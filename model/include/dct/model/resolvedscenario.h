@@ -32,11 +32,16 @@ struct ResolvedScenario
     std::vector<CableSpec> cables;                 ///< Every cable and optic of the catalog.
     std::vector<CoolingSystemSpec> coolingOptions; ///< Every cooling system, for comparisons.
     std::vector<PortOffer> portOffers;             ///< Every unmetered port offer.
-    std::vector<FailureRateSpec> failureRates;     ///< Every component failure rate.
+    /// The workload's architecture: the catalog model named by /workload/model (overrides
+    /// applied), or a dense model synthesized from /workload/parameters_billion.
+    ModelSpec model;
+    bool modelSynthesized = true;              ///< True when no catalog model is named.
+    int sequenceLength = 4096;                 ///< Effective: the workload's, else the model's.
+    std::vector<FailureRateSpec> failureRates; ///< Every component failure rate.
 
     int gpusPerNode = 8;  ///< Effective: scenario value or the node's.
     int rails = 8;        ///< Effective scale-out NICs per node.
-    int dataParallel = 1; ///< Effective data-parallel size.
+    int dataParallel = 1; ///< Effective data-parallel size (GPUs / (TP x PP x CP) unless set).
     /** Logical ports each switch port is split into (1: none); see applyDerivedRules(). */
     int portBreakout = 1;
     /** Returns the switch radix after breakout: the logical ports of one switch. */

@@ -110,17 +110,33 @@ struct CoolingSection
     static const FieldTable<CoolingSection>& fields();
 };
 
-/** The training job. */
+/** The training job: the model, its data, and how it is laid out over the GPUs. */
 struct WorkloadSection
 {
-    double parametersBillion = 70.0;
+    /// Architecture from the model catalog (overrides allowed); empty: a dense model is
+    /// synthesized from parametersBillion (model::synthesizeDenseModel).
+    CatalogRef model;
+    double parametersBillion = 70.0; ///< Size of the synthesized dense model; unused with model.
     double tokensBillion = 2000.0;
     Precision precision = Precision::Bf16;
-    double mfu = 0.40;    ///< Model FLOPs utilization at full clocks.
-    int dataParallel = 0; ///< 0 means GPUs / (tensor x pipeline).
+    double mfu = 0.0;     ///< 0: predicted by the step model; > 0: an explicit override.
+    int dataParallel = 0; ///< 0 means GPUs / (tensor x pipeline x context).
     int tensorParallel = 8;
     int pipelineParallel = 1;
-    int sequenceLength = 4096;
+    int contextParallel = 1;
+    int expertParallel = 1;
+    bool sequenceParallel = true; ///< Megatron-LM sequence parallelism with tensor parallelism.
+    int microBatchSize = 1;
+    PipelineSchedule pipelineSchedule = PipelineSchedule::OneFOneB;
+    int virtualStages = 1; ///< Model chunks per GPU with the interleaved schedule.
+    /// The pipeline split counts the embedding and the loss as one layer each, so the first and
+    /// last stages hold a layer fewer (Megatron-Core --account-for-embedding/loss-in-pipeline-
+    /// split; Llama 3 405B, Dubey et al. 2024, section 3.3.2).
+    bool embeddingAndLossAsLayers = false;
+    int zeroStage = 1; ///< 0 none, 1 optimizer states, 2 + gradients, 3 + weights (FSDP).
+    Recompute recompute = Recompute::Selective;
+    bool flashAttention = true; ///< Fused attention that never stores the s x s scores.
+    int sequenceLength = 0;     ///< 0 means the model's.
     int globalBatchSequences = 1024;
     double overlapFraction = 0.7; ///< Share of the gradient all-reduce hidden under compute.
     double jitterCv = 0.01;       ///< Coefficient of variation of a rank's step time.

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "dct/model/catalogentry.h"
+#include "dct/model/field.h"
+
+namespace dct::model {
+
+/**
+ * A transformer's architecture: a dense decoder, or a mixture of experts (experts > 0). Counts
+ * follow the Megatron-LM and Hugging Face configuration names (hidden_size, ffn_hidden_size).
+ */
+struct ModelSpec : CatalogEntry
+{
+    int layers = 32;
+    int hiddenSize = 4096;
+    int heads = 32;
+    int kvHeads = 0;       ///< Key/value heads (grouped-query attention); 0 means heads.
+    int headDim = 0;       ///< Per-head size; 0 means hidden_size / heads.
+    int ffnHiddenSize = 0; ///< MLP inner size; 0 means 4 x hidden_size.
+    int vocabSize = 51200;
+    int sequenceLength = 4096;   ///< Training sequence length of the published run.
+    bool gatedMlp = false;       ///< SwiGLU-style MLP: three matrices instead of two.
+    bool tiedEmbeddings = false; ///< Output layer shares the input embedding's weights.
+    // Multi-head latent attention (DeepSeek-V2/V3): low-rank queries and keys/values.
+    int qLoraRank = 0;   ///< 0: standard attention.
+    int kvLoraRank = 0;  ///< 0: standard attention.
+    int ropeHeadDim = 0; ///< Decoupled rotary part of each query/key head (MLA).
+    // Mixture of experts.
+    int experts = 0;             ///< Routed experts per MoE layer; 0 for a dense model.
+    int activeExperts = 0;       ///< Routed experts each token goes to (top-k).
+    int sharedExperts = 0;       ///< Experts every token goes to.
+    int expertFfnHiddenSize = 0; ///< Inner size of one expert's MLP.
+    int denseLayers = 0;         ///< Leading layers with a dense MLP in an MoE model.
+    int routingMaxNodes = 0;     ///< Node-limited routing: nodes a token reaches; 0: any.
+
+    /** Returns the effective key/value heads, head size and MLP size (0 fields resolved). */
+    int effectiveKvHeads() const { return kvHeads > 0 ? kvHeads : heads; }
+    int effectiveHeadDim() const { return headDim > 0 ? headDim : hiddenSize / heads; }
+    int effectiveFfn() const { return ffnHiddenSize > 0 ? ffnHiddenSize : 4 * hiddenSize; }
+    bool moe() const { return experts > 0; }
+    /** Returns the layers whose MLP is a mixture of experts. */
+    int moeLayers() const { return moe() ? layers - denseLayers : 0; }
+
+    /** Returns the weights of one layer's attention (projections and norms). */
+    double attentionParameters() const;
+    /** Returns the weights of one dense MLP. */
+    double denseMlpParameters() const;
+    /** Returns the weights of one expert's MLP. */
+    double expertParameters() const;
+    /** Returns the embedding and output-layer weights. */
+    double embeddingParameters() const;
+    /** Returns every weight of the model. */
+    double parameters() const;
+    /** Returns the weights one token is multiplied by (routed experts: only its top-k). */
+    double activeParameters() const;
+
+    static constexpr const char* kind = "model";
+    static const FieldTable<ModelSpec>& fields();
+};
+
+/**
+ * Returns a dense GPT-style architecture of about \a parametersBillion, for scenarios that give
+ * only a size: hidden size 128 x layers (GPT-3 175B's aspect ratio, 12288 / 96), heads of 128,
+ * their count a multiple of 8 (tensor-parallel sizes up to 8 divide it), MLP 4 x hidden, vocabulary
+ * 51,200 (Narayanan et al. 2021), and a layer count made a multiple of \a layerMultiple (the
+ * pipeline stages) that best matches the size.
+ */
+ModelSpec synthesizeDenseModel(double parametersBillion, int layerMultiple, int sequenceLength);
+
+} // namespace dct::model

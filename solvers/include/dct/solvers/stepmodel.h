@@ -1,0 +1,23 @@
+#pragma once
+
+#include "dct/model/diagnostics.h"
+#include "dct/model/resolvedscenario.h"
+#include "dct/solvers/networkresult.h"
+#include "dct/solvers/stepresult.h"
+
+namespace dct::solvers {
+
+/**
+ * Predicts one optimizer step of the scenario's training job from its architecture, its layout
+ * (tensor, pipeline, data, context and expert parallel, ZeRO, recomputation), the GPU's
+ * achievable matrix rate and HBM bandwidth, and the collectives on the solved fabric. A layout
+ * that does not fit in the GPU's memory is an error in \a diagnostics naming the field to change
+ * and the shortfall.
+ */
+StepResult solveStep(const model::ResolvedScenario& scenario, const NetworkResult& network,
+                     double clockFactor, Diagnostics& diagnostics);
+
+/** Returns the per-GPU memory of the scenario's layout (also part of solveStep()). */
+StepMemory stepMemory(const model::ResolvedScenario& scenario);
+
+} // namespace dct::solvers

@@ -1,0 +1,86 @@
+#include "dct/solvers/stepmetrics.h"
+
+namespace dct::solvers {
+
+void addStepMetrics(Evaluation& e)
+{
+    const StepResult& s = e.compute.step;
+    if (!s.valid)
+        return;
+    const MetricInputs model = metricInputs<"/workload/model", "/workload/parameters_billion">();
+    const MetricInputs layout =
+        metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
+                     "/workload/pipeline_parallel", "/workload/context_parallel",
+                     "/workload/expert_parallel", "/workload/micro_batch_size",
+                     "/workload/global_batch_sequences", "/workload/recompute",
+                     "/compute/gpu/matmul_efficiency", "/network">();
+    const MetricInputs memory =
+        metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
+                     "/workload/pipeline_parallel", "/workload/zero_stage", "/workload/recompute",
+                     "/workload/micro_batch_size", "/compute/gpu/memory_gb">();
+    e.add("step.parameters_billion", "Model parameters", s.parameters / 1e9, "B", Better::Neither,
+          model);
+    e.add("step.active_parameters_billion", "Active parameters per token", s.activeParameters / 1e9,
+          "B", Better::Neither, model);
+    e.add("step.micro_batches", "Micro-batches per pipeline per step", s.microBatches, "",
+          Better::Neither,
+          metricInputs<"/workload/global_batch_sequences", "/workload/micro_batch_size",
+                       "/workload/data_parallel">());
+    e.add("step.seconds", "Predicted step time", s.stepSeconds, "s", Better::Lower, layout);
+    e.add("step.mfu", "Predicted MFU", s.mfu, "", Better::Higher, layout);
+    e.add("step.hfu", "Predicted HFU (recomputation counted)", s.hfu, "", Better::Higher, layout);
+    e.add("step.achieved_tflops_per_gpu", "Achieved TFLOP/s per GPU (hardware FLOPs)",
+          s.achievedTflopsPerGpu, "TFLOP/s", Better::Higher, layout);
+    e.add(
+        "step.compute_seconds", "Matrix math per step", s.computeSeconds, "s", Better::Lower,
+        metricInputs<"/workload/model", "/compute/gpu/matmul_efficiency", "/workload/recompute">());
+    e.add("step.recompute_seconds", "Recomputation per step", s.recomputeSeconds, "s",
+          Better::Lower, metricInputs<"/workload/recompute">());
+    e.add("step.matmul_shape_efficiency", "Matrix math: share of the GPU its shapes fill",
+          s.matmulShapeEfficiency, "share", Better::Higher,
+          metricInputs<"/workload/model", "/workload/tensor_parallel", "/workload/micro_batch_size",
+                       "/workload/sequence_length", "/compute/gpu/sm_count",
+                       "/compute/gpu/gemm_tile_m", "/compute/gpu/gemm_tile_n">());
+    e.add(
+        "step.memory_bound_seconds", "Element-wise (HBM-bound) work per step", s.memoryBoundSeconds,
+        "s", Better::Lower,
+        metricInputs<"/compute/gpu/memory_bandwidth_tbps",
+                     "/compute/gpu/memory_bandwidth_efficiency", "/workload/sequence_parallel">());
+    e.add("step.tensor_parallel_seconds", "Exposed tensor-parallel communication",
+          s.tensorParallelSeconds, "s", Better::Lower,
+          metricInputs<"/workload/tensor_parallel", "/workload/sequence_parallel",
+                       "/compute/gpu/scale_up_gbyte_per_s">());
+    e.add("step.pipeline_sendrecv_seconds", "Exposed pipeline send/recv", s.pipelineSendRecvSeconds,
+          "s", Better::Lower, metricInputs<"/workload/pipeline_parallel", "/network">());
+    e.add("step.bubble_seconds", "Pipeline bubble", s.bubbleSeconds, "s", Better::Lower,
+          metricInputs<"/workload/pipeline_parallel", "/workload/virtual_stages",
+                       "/workload/global_batch_sequences">());
+    e.add("step.data_parallel_seconds", "Exposed data-parallel communication",
+          s.dataParallelSeconds, "s", Better::Lower,
+          metricInputs<"/workload/zero_stage", "/workload/overlap_fraction", "/network">());
+    e.add("step.data_parallel_total_seconds", "Data-parallel communication (hidden or not)",
+          s.dataParallelTotalSeconds, "s", Better::Lower,
+          metricInputs<"/workload/zero_stage", "/network">());
+    e.add("step.expert_parallel_seconds", "Expert-parallel all-to-all", s.expertParallelSeconds,
+          "s", Better::Lower, metricInputs<"/workload/expert_parallel", "/network">());
+    e.add("step.context_parallel_seconds", "Exposed context-parallel communication",
+          s.contextParallelSeconds, "s", Better::Lower,
+          metricInputs<"/workload/context_parallel", "/network">());
+    e.add("step.optimizer_seconds", "Optimizer update", s.optimizerSeconds, "s", Better::Lower,
+          metricInputs<"/workload/zero_stage", "/compute/gpu/memory_bandwidth_tbps">());
+    e.add("step.memory_weights_gb", "Weights per GPU", s.memory.weightsGb, "GB", Better::Lower,
+          memory);
+    e.add("step.memory_gradients_gb", "Gradients per GPU", s.memory.gradientsGb, "GB",
+          Better::Lower, memory);
+    e.add("step.memory_optimizer_gb", "Optimizer states per GPU", s.memory.optimizerGb, "GB",
+          Better::Lower, memory);
+    e.add("step.memory_activations_gb", "Activations per GPU", s.memory.activationsGb, "GB",
+          Better::Lower, memory);
+    e.add("step.memory_buffers_gb", "Buffers per GPU", s.memory.buffersGb, "GB", Better::Lower,
+          memory);
+    e.add("step.memory_total_gb", "Memory per GPU", s.memory.totalGb, "GB", Better::Lower, memory);
+    e.add("step.memory_headroom_gb", "Memory headroom per GPU",
+          s.memory.capacityGb - s.memory.totalGb, "GB", Better::Higher, memory);
+}
+
+} // namespace dct::solvers

@@ -1,0 +1,596 @@
+// The training step of a transformer on its parallel layout, per GPU, on the pipeline's
+// critical path. The mechanisms and their sources:
+// - Matrix FLOPs per part (attention projections, attention scores, MLP or experts, logits),
+//   forward once and backward twice (Narayanan et al., "Efficient Large-Scale Language Model
+//   Training on GPU Clusters Using Megatron-LM", SC'21, section 5.1 and its appendix), at the
+//   GPU's achievable matrix rate (the catalog's matmul_efficiency) and the thermal clock.
+// - Each matrix multiply by its shape: the output is cut into tiles, one per SM at a time, so a
+//   GEMM takes whole waves of sm_count tiles and a partial last tile or wave costs a whole one
+//   (NVIDIA, "Matrix Multiplication Background User's Guide", sections 3.1 and 3.2: tile and
+//   wave quantization); and it takes at least the time to stream its operands and result
+//   through HBM (the roofline, Williams, Waterman and Patterson, CACM 52(4), 2009), which binds
+//   the attention scores' batched GEMMs of head dimension 64-128 when they are not fused.
+// - Element-wise work through HBM bandwidth: the tensors each layer's norms, activations,
+//   dropouts and residual adds read and write, counted as Korthikanti et al., "Reducing
+//   Activation Recomputation in Large Transformer Models" (MLSys 2023, arXiv 2205.05198),
+//   section 4.1 counts the activations they keep.
+// - Tensor parallelism: two all-reduces per layer forward and two backward (Shoeybi et al. 2019,
+//   Megatron-LM, figure 4); with sequence parallelism each becomes a reduce-scatter and an
+//   all-gather (Korthikanti et al., section 4.2.2).
+// - Pipeline: bubble (p - 1) / (m v) of the ideal time (Narayanan et al., sections 2.2.1 and
+//   2.2.2) and an activation send/recv per chunk per micro-batch each way, scattered over the
+//   tensor-parallel ranks (section 4.1).
+// - Data parallelism: gradients reduced as ZeRO stage 0-3 does (Rajbhandari et al., "ZeRO:
+//   Memory Optimizations Toward Training Trillion Parameter Models", SC'20, section 7), bucketed
+//   so that overlap_fraction of it can run under backward compute.
+// - Context parallelism: keys and values all-gathered forward, gathered and reduce-scattered
+//   backward (Megatron-Core context parallelism), hidden under the attention they feed.
+// - Expert parallelism: dispatch and combine all-to-all per MoE layer each way (Lepikhin et al.
+//   2020, GShard), node-limited routing sending a token to at most M nodes (DeepSeek-V3
+//   technical report, section 2.1.2).
+// Every communication time comes from the collectives engine (collectives.h) on the solved
+// fabric: the group's ranks and how many of them share a node decide NVLink or the rails.
+#include "dct/solvers/stepmodel.h"
+
+#include "dct/solvers/collectives.h"
+#include "dct/solvers/networksolver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace dct::solvers {
+
+using model::Recompute;
+
+namespace {
+
+constexpr double kBf16Bytes = 2.0;
+// Mixed-precision Adam: fp32 master weights, momentum and variance, K = 12 bytes per parameter
+// (Rajbhandari et al. 2020, section 3.1), beside 2-byte weights and 2-byte gradients.
+constexpr double kOptimizerBytes = 12.0;
+// The optimizer update reads the fp32 states and the gradient and writes the states and the
+// bf16 weight: 4 x 3 + 2 read, 4 x 3 + 2 written per parameter of the rank's shard.
+constexpr double kOptimizerUpdateBytes = 28.0;
+// CUDA context, cuBLAS workspaces and NCCL buffers (assumption: about 1 GB per GPU; the CUDA
+// context of a PyTorch process alone takes 0.3-0.5 GB).
+constexpr double kRuntimeBufferGb = 1.0;
+
+/** The layout as the step model reads it. */
+struct Layout
+{
+    int t = 1, p = 1, d = 1, c = 1, e = 1, v = 1;
+    double b = 1.0;
+    double s = 1.0;
+    double m = 1.0; ///< Micro-batches per pipeline per step.
+    bool sp = false;
+    int gpusPerNode = 8;
+    int gpus = 1;
+    double lastStageLayers = 1.0;
+    double firstStageLayers = 1.0;
+};
+
+Layout layoutOf(const model::ResolvedScenario& r)
+{
+    const auto& w = r.scenario.workload;
+    Layout l;
+    l.t = std::max(1, w.tensorParallel);
+    l.p = std::max(1, w.pipelineParallel);
+    l.d = std::max(1, r.dataParallel);
+    l.c = std::max(1, w.contextParallel);
+    l.e = std::max(1, w.expertParallel);
+    l.v = w.pipelineSchedule == model::PipelineSchedule::Interleaved ? std::max(1, w.virtualStages)
+                                                                     : 1;
+    l.b = std::max(1, w.microBatchSize);
+    l.s = std::max(1, r.sequenceLength);
+    l.m = std::max(1.0, std::ceil(static_cast<double>(w.globalBatchSequences) / (l.d * l.b)));
+    l.sp = w.sequenceParallel && l.t > 1;
+    l.gpusPerNode = std::max(1, r.gpusPerNode);
+    l.gpus = std::max(1, r.gpuCount());
+    // Layers of the last stage (it also runs the output layer and the loss, so it sets the
+    // pipeline's pace) and of the first (it holds the embedding and the most activations).
+    const int f = w.embeddingAndLossAsLayers && l.p > 1 ? 1 : 0;
+    const double perStage = static_cast<double>(r.model.layers + 2 * f) / l.p;
+    l.lastStageLayers = std::max(0.0, perStage - f);
+    l.firstStageLayers = std::max(0.0, perStage - f);
+    return l;
+}
+
+/** Forward FLOPs of one layer's parts for one micro-batch (all tensor-parallel ranks). */
+struct LayerFlops
+{
+    double projections = 0.0; ///< Attention's Q, K, V and output projections.
+    double scores = 0.0;      ///< Q K^T and scores x V over the full s x s square.
+    double mlp = 0.0;         ///< Dense MLP or experts, averaged over the layers.
+    double logits = 0.0;      ///< The output layer.
+};
+
+LayerFlops layerFlops(const model::ModelSpec& m, const Layout& l)
+{
+    LayerFlops f;
+    const double tokens = l.b * l.s;
+    const double h = m.hiddenSize;
+    const double a = m.heads;
+    const double dh = m.effectiveHeadDim();
+    const double qk = m.kvLoraRank > 0 ? dh + m.ropeHeadDim : dh;
+    f.projections = 2.0 * tokens * (m.attentionParameters() - 4.0 * h);
+    f.scores = 2.0 * l.b * l.s * l.s * a * (qk + dh);
+    const double moeShare = static_cast<double>(m.moeLayers()) / std::max(1, m.layers);
+    const double moeMlp = 2.0 * tokens *
+                          ((m.activeExperts + m.sharedExperts) * m.expertParameters() +
+                           h * static_cast<double>(m.experts));
+    f.mlp = (1.0 - moeShare) * 2.0 * tokens * m.denseMlpParameters() + moeShare * moeMlp;
+    f.logits = 2.0 * tokens * m.vocabSize * h;
+    return f;
+}
+
+/** What a GPU's matrix multiplies run at. */
+struct GemmRates
+{
+    double flopsPerSecond = 0.0; ///< The achievable matrix rate at the clock.
+    double bytesPerSecond = 0.0; ///< The achievable HBM bandwidth at the clock.
+    double sms = 0.0;            ///< Tiles in one wave; 0: shapes not modelled.
+    double tileM = 256.0;
+    double tileN = 128.0;
+};
+
+/** A multiply of an m x k by a k x n matrix, \a batch times (attention: one per head). */
+struct Gemm
+{
+    double m = 0.0;
+    double n = 0.0;
+    double k = 0.0;
+    double batch = 1.0;
+};
+
+/** Returns the seconds of \a g: its tiles in whole waves, or its HBM traffic if slower. */
+double gemmSeconds(const Gemm& g, const GemmRates& rates)
+{
+    if (g.m <= 0.0 || g.n <= 0.0 || g.k <= 0.0 || g.batch <= 0.0)
+        return 0.0;
+    double compute = 2.0 * g.m * g.n * g.k * g.batch / rates.flopsPerSecond;
+    if (rates.sms > 0.0) {
+        // Tile quantization (a partial tile costs a whole one) and wave quantization (a partial
+        // last wave costs a whole one), for the tile laid either way over the output; the
+        // library picks the faster (Matrix Multiplication Background User's Guide, 3.1-3.2).
+        auto quantized = [&](double rows, double columns) {
+            const double tiles = std::ceil(g.m / rows) * std::ceil(g.n / columns) * g.batch;
+            const double waves = std::ceil(tiles / rates.sms);
+            return waves * rates.sms * 2.0 * rows * columns * g.k / rates.flopsPerSecond;
+        };
+        compute =
+            std::min(quantized(rates.tileM, rates.tileN), quantized(rates.tileN, rates.tileM));
+    }
+    // Roofline: both operands read and the result written once, in bf16.
+    const double bytes = kBf16Bytes * (g.m * g.k + g.k * g.n + g.m * g.n) * g.batch;
+    return std::max(compute, bytes / rates.bytesPerSecond);
+}
+
+/** Returns the seconds of the backward pass of \a g: the input and the weight gradients. */
+double gemmBackwardSeconds(const Gemm& g, const GemmRates& rates)
+{
+    return gemmSeconds(Gemm{g.m, g.k, g.n, g.batch}, rates) +
+           gemmSeconds(Gemm{g.k, g.n, g.m, g.batch}, rates);
+}
+
+/** Forward and backward seconds of a list of GEMMs. */
+struct GemmTimes
+{
+    double forward = 0.0;
+    double backward = 0.0;
+    double ideal = 0.0; ///< Forward and backward at the achievable rate, shapes ignored.
+    void add(const Gemm& g, const GemmRates& rates, double weight = 1.0)
+    {
+        forward += weight * gemmSeconds(g, rates);
+        backward += weight * gemmBackwardSeconds(g, rates);
+        ideal += weight * 6.0 * g.m * g.n * g.k * g.batch / rates.flopsPerSecond;
+    }
+};
+
+/** One collective on the solved fabric; 0 for a group of one. */
+StepCollective timed(const model::ResolvedScenario& r, const NetworkResult& net, CollectiveOp op,
+                     double bytes, int ranks, int ranksPerNode, double perStep)
+{
+    StepCollective c;
+    c.bytes = bytes;
+    c.ranks = std::max(1, ranks);
+    c.ranksPerNode = std::max(1, std::min(ranksPerNode, c.ranks));
+    c.perStep = perStep;
+    if (c.ranks <= 1 || bytes <= 0.0)
+        return c;
+    const CollectiveInputs in = collectiveInputs(r, net, c.ranks, c.ranksPerNode);
+    const CollectiveTiming timing = bestCollective(op, bytes, in);
+    c.seconds = timing.available ? timing.seconds : 0.0;
+    return c;
+}
+
+/** Ranks of a group of \a size whose consecutive members are \a stride ranks apart, per node. */
+int ranksPerNode(int size, long long stride, int gpusPerNode)
+{
+    const long long perNode = std::max<long long>(1, gpusPerNode / std::max<long long>(1, stride));
+    return static_cast<int>(std::min<long long>(size, perNode));
+}
+
+} // namespace
+
+StepMemory stepMemory(const model::ResolvedScenario& r)
+{
+    const model::ModelSpec& m = r.model;
+    const auto& w = r.scenario.workload;
+    const Layout l = layoutOf(r);
+    StepMemory mem;
+    mem.capacityGb = r.gpu.memoryGb;
+    const double h = m.hiddenSize;
+    const double layersPerStage = l.firstStageLayers;
+    const double moeShare = static_cast<double>(m.moeLayers()) / std::max(1, m.layers);
+
+    // Weights of the first stage (the one holding the most activations) on one GPU, split into
+    // the dense part (sharded by ZeRO over data x context ranks) and the experts (over the
+    // expert-data-parallel ranks).
+    const double embedding = (l.p == 1 ? m.embeddingParameters() : m.vocabSize * h) / l.t;
+    const double dense =
+        layersPerStage *
+            (m.attentionParameters() / l.t + (1.0 - moeShare) * m.denseMlpParameters() / l.t +
+             moeShare *
+                 (m.sharedExperts * m.expertParameters() + h * static_cast<double>(m.experts)) /
+                 l.t) +
+        embedding;
+    const double experts = layersPerStage * moeShare * (static_cast<double>(m.experts) / l.e) *
+                           m.expertParameters() / l.t;
+    const double denseRanks = static_cast<double>(l.d) * l.c;
+    const double expertRanks = std::max(1.0, denseRanks / l.e);
+    const int zero = w.zeroStage;
+    auto sharded = [&](int stage) {
+        return zero >= stage ? dense / denseRanks + experts / expertRanks : dense + experts;
+    };
+    mem.weightsGb = kBf16Bytes * sharded(3) / 1e9;
+    mem.gradientsGb = kBf16Bytes * sharded(2) / 1e9;
+    mem.optimizerGb = kOptimizerBytes * sharded(1) / 1e9;
+
+    // Activations per layer per micro-batch, in bytes per s b h (Korthikanti et al. 2022,
+    // section 4.1 and Table 2: 34 + 5 a s / h without parallelism; 10 of the 34 replicated on
+    // every tensor-parallel rank unless sequence parallelism splits them).
+    const double a = m.heads;
+    const double kvShare = static_cast<double>(m.effectiveKvHeads()) * m.effectiveHeadDim() / h;
+    const double qShare = a * m.effectiveHeadDim() / h;
+    const double replicated = 10.0; // two norm inputs, two dropout masks, QKV and MLP inputs
+    const double attentionSplit = 2.0 * qShare + 4.0 * kvShare + 2.0 * qShare; // Q, K, V, proj
+    const double gate = m.gatedMlp ? 2.0 : 1.0;
+    const double denseMlp = 2.0 * gate * m.effectiveFfn() / h + 2.0 * m.effectiveFfn() / h;
+    const double expertMlp =
+        (m.activeExperts + m.sharedExperts) *
+        (2.0 + 2.0 * gate * m.expertFfnHiddenSize / h + 2.0 * m.expertFfnHiddenSize / h);
+    const double mlpSplit = (1.0 - moeShare) * denseMlp + moeShare * expertMlp;
+    const bool keepScores = !w.flashAttention && w.recompute == Recompute::None;
+    const double scores = keepScores ? 5.0 * a * l.s / h : 0.0;
+    double units = 0.0;
+    if (w.recompute == Recompute::Full)
+        units = 2.0 / (l.sp ? l.t : 1); // each layer's input only
+    else
+        units = replicated / (l.sp ? l.t : 1) + (attentionSplit + mlpSplit + scores) / l.t;
+    const double sbh = l.s / l.c * l.b * h;
+    const double perLayer = units * sbh;
+    // 1F1B keeps p micro-batches in flight on the first stage (its L/p layers each), the
+    // interleaved schedule 1 + (p - 1) / (p v) times that (Narayanan et al. 2021, 2.2.2).
+    const double inFlight = std::min<double>(l.m, l.p) *
+                            (l.v > 1 ? 1.0 + (l.p - 1.0) / (static_cast<double>(l.p) * l.v) : 1.0);
+    mem.activationsGb = perLayer * layersPerStage * inFlight / 1e9;
+
+    // Buffers: fp32 logits and their gradient on the last stage (counted when it is also the
+    // first), ZeRO-3's gathered weights of two layers (current and prefetched), the runtime.
+    double buffers = kRuntimeBufferGb * 1e9;
+    if (l.p == 1)
+        buffers += 2.0 * 4.0 * l.b * l.s / l.c * m.vocabSize / l.t;
+    if (zero >= 3)
+        buffers += 2.0 * kBf16Bytes * (dense + experts) / std::max(1.0, layersPerStage);
+    mem.buffersGb = buffers / 1e9;
+    mem.totalGb =
+        mem.weightsGb + mem.gradientsGb + mem.optimizerGb + mem.activationsGb + mem.buffersGb;
+    return mem;
+}
+
+StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net, double clockFactor,
+                     Diagnostics& diagnostics)
+{
+    StepResult out;
+    const model::ModelSpec& m = r.model;
+    const auto& w = r.scenario.workload;
+    const Layout l = layoutOf(r);
+    const double peak = r.gpu.peakTflops(w.precision) * 1e12;
+    const double clock = std::clamp(clockFactor, 1e-3, 1.0);
+    const double rate = peak * r.gpu.matmulEfficiency * clock;
+    const double hbm = r.gpu.memoryBandwidthTbps * 1e12 *
+                       std::clamp(r.gpu.memoryBandwidthEfficiency, 0.05, 1.0) * clock;
+    if (rate <= 0.0 || hbm <= 0.0 || m.layers <= 0 || m.hiddenSize <= 0)
+        return out;
+    out.valid = true;
+    out.parameters = m.parameters();
+    out.activeParameters = m.activeParameters();
+    out.microBatches = l.m;
+    const double h = m.hiddenSize;
+    // Time per micro-batch is that of the last stage: its layers and the output layer.
+    const double layersPerGpu = l.lastStageLayers;
+    const bool full = w.recompute == Recompute::Full;
+    const bool selective = w.recompute == Recompute::Selective;
+
+    // FLOPs. The attention square counts as the kernel computes it: whole without fused
+    // attention (Narayanan et al.'s 96 B s l h^2 (1 + s/6h + V/16lh) counts it so), its causal
+    // half with a fused causal kernel (FlashAttention-2, Dao 2023, skips the masked blocks).
+    const LayerFlops f = layerFlops(m, l);
+    const double scoreTime = w.flashAttention ? 0.5 : 1.0;
+    const double layerForward = f.projections + scoreTime * f.scores + f.mlp;
+    const double microBatchForward = m.layers * layerForward + f.logits;
+    const double perStepMicroBatches = static_cast<double>(w.globalBatchSequences) / l.b;
+    out.modelFlopsPerStep = 3.0 * microBatchForward * perStepMicroBatches;
+    const double recomputeForward = full        ? m.layers * layerForward
+                                    : selective ? m.layers * scoreTime * f.scores
+                                                : 0.0;
+    out.hardwareFlopsPerStep = out.modelFlopsPerStep + recomputeForward * perStepMicroBatches;
+    if (!m.moe()) {
+        const double B = w.globalBatchSequences, s = l.s, L = m.layers, V = m.vocabSize;
+        out.narayananFlopsPerStep =
+            96.0 * B * s * L * h * h * (1.0 + s / (6.0 * h) + V / (16.0 * L * h));
+    }
+    const double split = static_cast<double>(l.t) * l.c;
+    // The GEMMs of one layer and of the output layer on one rank, by shape: tokens of the rank's
+    // sequence chunk times the rank's share of each weight (Megatron's column- and row-parallel
+    // split, Shoeybi et al. 2019, section 3). Forward m x k by k x n; backward the input
+    // gradient (m x n by n x k) and the weight gradient (k x m by m x n).
+    GemmRates rates;
+    rates.flopsPerSecond = rate;
+    rates.bytesPerSecond = hbm;
+    rates.sms = std::max(0, r.gpu.smCount);
+    rates.tileM = std::max(1, r.gpu.gemmTileM);
+    rates.tileN = std::max(1, r.gpu.gemmTileN);
+    const double tokens = l.b * l.s / l.c;
+    const double t = l.t;
+    const double outputWidth = static_cast<double>(m.heads) * m.effectiveHeadDim();
+    const double qk = m.kvLoraRank > 0 ? m.effectiveHeadDim() + m.ropeHeadDim
+                                       : static_cast<double>(m.effectiveHeadDim());
+    // Q, K and V (or the latent projections) from the attention weights, beside the output one.
+    const double qkvWidth = std::max(0.0, (m.attentionParameters() - 4.0 * h) / h - outputWidth);
+    const double moeShare = static_cast<double>(m.moeLayers()) / std::max(1, m.layers);
+    GemmTimes layer;
+    layer.add(Gemm{tokens, qkvWidth / t, h, 1.0}, rates);
+    layer.add(Gemm{tokens, h, outputWidth / t, 1.0}, rates);
+    GemmTimes scores;
+    if (w.flashAttention) {
+        // A fused kernel keeps the scores on chip: its causal half at the matrix rate.
+        const double seconds = scoreTime * f.scores / split / rate;
+        scores.forward = seconds;
+        scores.backward = 2.0 * seconds;
+        scores.ideal = 3.0 * seconds;
+    } else {
+        // Q K^T and scores x V, one batched GEMM per head of the rank, the keys of the whole
+        // sequence against the rank's queries.
+        const double heads = l.b * m.heads / t;
+        scores.add(Gemm{l.s / l.c, l.s, qk, heads}, rates);
+        scores.add(Gemm{l.s / l.c, static_cast<double>(m.effectiveHeadDim()), l.s, heads}, rates);
+    }
+    const double ffn = static_cast<double>(m.effectiveFfn());
+    layer.add(Gemm{tokens, (m.gatedMlp ? 2.0 : 1.0) * ffn / t, h, 1.0}, rates, 1.0 - moeShare);
+    layer.add(Gemm{tokens, h, ffn / t, 1.0}, rates, 1.0 - moeShare);
+    // Experts: their tokens are routed at run time, so their GEMMs are taken at the matrix rate.
+    const double expertFlops =
+        std::max(0.0, f.mlp - (1.0 - moeShare) * 2.0 * l.b * l.s * m.denseMlpParameters());
+    const double expertMatmulSeconds = expertFlops / split / rate;
+    layer.forward += scores.forward + expertMatmulSeconds;
+    layer.backward += scores.backward + 2.0 * expertMatmulSeconds;
+    layer.ideal += scores.ideal + 3.0 * expertMatmulSeconds;
+    GemmTimes logits;
+    logits.add(Gemm{tokens, m.vocabSize / t, h, 1.0}, rates);
+
+    const double recomputeSeconds = full        ? layersPerGpu * layer.forward
+                                    : selective ? layersPerGpu * scores.forward
+                                                : 0.0;
+    const double matmulPerMicroBatch = layersPerGpu * (layer.forward + layer.backward) +
+                                       logits.forward + logits.backward + recomputeSeconds;
+    const double idealMatmul = layersPerGpu * layer.ideal + logits.ideal +
+                               (full        ? layersPerGpu * layer.ideal / 3.0
+                                : selective ? layersPerGpu * scores.ideal / 3.0
+                                            : 0.0);
+    out.matmulShapeEfficiency = matmulPerMicroBatch > 0.0 ? idealMatmul / matmulPerMicroBatch : 1.0;
+
+    // Element-wise work per layer forward, in units of one s b h bf16 tensor: two norms (read,
+    // write), two dropout + residual adds (read two, write one, a 1-byte mask), the MLP
+    // activation (reads its one or two inputs of ffn, writes one), the token permutations of an
+    // MoE layer, and without fused attention the softmax, mask and dropout of the scores.
+    const double gate = m.gatedMlp ? 3.0 : 2.0;
+    const double activation =
+        (1.0 - moeShare) * gate * m.effectiveFfn() / h +
+        moeShare * (m.activeExperts + m.sharedExperts) * gate * m.expertFfnHiddenSize / h;
+    const double permute = moeShare * 4.0 * m.activeExperts;
+    const double scoreUnits = w.flashAttention ? 0.0 : 4.5 * m.heads * l.s / h;
+    const double hUnits = (11.0 + permute) / (l.sp ? l.t : 1);
+    const double splitUnits = (activation + scoreUnits) / l.t;
+    const double unitBytes = kBf16Bytes * l.b * l.s / l.c * h;
+    const double forwardBytes = (hUnits + splitUnits) * unitBytes;
+    const double recomputeBytes = full        ? forwardBytes
+                                  : selective ? scoreUnits / l.t * unitBytes
+                                              : 0.0;
+    // Weight gradients accumulate into an fp32 buffer, read and written once per micro-batch
+    // (Megatron-LM's main_grad, fused into the weight-gradient GEMM).
+    const double stageParameters =
+        (layersPerGpu * (m.parameters() - m.embeddingParameters()) / std::max(1, m.layers) -
+         layersPerGpu * m.moeLayers() / std::max(1, m.layers) * m.experts * m.expertParameters() *
+             (1.0 - 1.0 / l.e)) /
+        l.t;
+    const double accumulateBytes = 8.0 * stageParameters;
+    const double memoryPerMicroBatch =
+        (layersPerGpu * (3.0 * forwardBytes + recomputeBytes) + accumulateBytes) / hbm;
+
+    // Tensor parallelism on the scale-up domain (or across nodes when it outgrows one).
+    const double activationBytes = kBf16Bytes * l.b * l.s / l.c * h;
+    const int tpPerNode = std::min(l.t, l.gpusPerNode);
+    const double tpCallsPerLayer = (full ? 6.0 : 4.0);
+    double tpPerMicroBatch = 0.0;
+    if (l.t > 1) {
+        if (l.sp) {
+            const StepCollective rs =
+                timed(r, net, CollectiveOp::ReduceScatter, activationBytes, l.t, tpPerNode, 0.0);
+            const StepCollective ag =
+                timed(r, net, CollectiveOp::AllGather, activationBytes, l.t, tpPerNode, 0.0);
+            out.tensorParallel = rs;
+            out.tensorParallel.seconds = rs.seconds + ag.seconds;
+        } else {
+            out.tensorParallel =
+                timed(r, net, CollectiveOp::AllReduce, activationBytes, l.t, tpPerNode, 0.0);
+        }
+        out.tensorParallel.perStep = tpCallsPerLayer * layersPerGpu * l.m;
+        tpPerMicroBatch = tpCallsPerLayer * layersPerGpu * out.tensorParallel.seconds;
+    }
+
+    // Context parallelism: K and V of the rank's heads gathered over the context ranks.
+    double cpPerMicroBatch = 0.0;
+    if (l.c > 1) {
+        const double kvHeadsPerRank =
+            std::max(1.0, static_cast<double>(m.effectiveKvHeads()) / l.t);
+        const double kvBytes = 2.0 * kBf16Bytes * l.b * l.s * kvHeadsPerRank * m.effectiveHeadDim();
+        const int perNode = ranksPerNode(l.c, l.t, l.gpusPerNode);
+        const StepCollective ag =
+            timed(r, net, CollectiveOp::AllGather, kvBytes, l.c, perNode, 0.0);
+        const StepCollective rs =
+            timed(r, net, CollectiveOp::ReduceScatter, kvBytes, l.c, perNode, 0.0);
+        out.contextParallel = ag;
+        out.contextParallel.perStep = (full ? 3.0 : 2.0) * layersPerGpu * l.m;
+        const double perLayer = (full ? 3.0 : 2.0) * ag.seconds + rs.seconds;
+        const double attention =
+            (3.0 + (full || selective ? 1.0 : 0.0)) * scoreTime * f.scores / split / rate;
+        cpPerMicroBatch = layersPerGpu * std::max(0.0, perLayer - attention);
+    }
+
+    // Expert parallelism: dispatch and combine of every MoE layer, forward and backward.
+    double epPerMicroBatch = 0.0;
+    if (m.moe() && l.e > 1) {
+        const double tokens = l.b * l.s / l.c / (l.sp ? l.t : 1);
+        const double copies = m.routingMaxNodes > 0
+                                  ? std::min<double>(m.activeExperts, m.routingMaxNodes)
+                                  : m.activeExperts;
+        const double bytes = tokens * copies * h * kBf16Bytes;
+        const int perNode = ranksPerNode(l.e, static_cast<long long>(l.t) * l.c, l.gpusPerNode);
+        out.expertDispatch = timed(r, net, CollectiveOp::AllToAll, bytes, l.e, perNode, 0.0);
+        const double calls = (full ? 6.0 : 4.0) * layersPerGpu * moeShare;
+        out.expertDispatch.perStep = calls * l.m;
+        epPerMicroBatch = calls * out.expertDispatch.seconds;
+    }
+
+    // Pipeline: the activation of a chunk boundary, scattered over the tensor ranks.
+    double p2pPerMicroBatch = 0.0;
+    if (l.p > 1) {
+        const long long stride = l.gpus / l.p;
+        out.pipeline = timed(r, net, CollectiveOp::SendRecv, activationBytes / l.t, l.p,
+                             ranksPerNode(l.p, stride, l.gpusPerNode), 0.0);
+        out.pipeline.perStep = 2.0 * l.v * l.m;
+        p2pPerMicroBatch = 2.0 * l.v * out.pipeline.seconds;
+    }
+
+    const double workPerMicroBatch = matmulPerMicroBatch + memoryPerMicroBatch + tpPerMicroBatch +
+                                     cpPerMicroBatch + epPerMicroBatch;
+    out.microBatchSeconds = workPerMicroBatch + p2pPerMicroBatch;
+
+    // Data parallelism, dense weights over data x context ranks, experts over their replicas.
+    const double denseParameters =
+        (m.parameters() - m.moeLayers() * static_cast<double>(m.experts) * m.expertParameters()) /
+        (static_cast<double>(l.t) * l.p);
+    const double expertParameters = m.moeLayers() * static_cast<double>(m.experts) *
+                                    m.expertParameters() / (static_cast<double>(l.t) * l.p * l.e);
+    const int zero = w.zeroStage;
+    auto reduction = [&](double parameters, int ranks, int perNode, StepCollective& record) {
+        const double bytes = kBf16Bytes * parameters;
+        if (ranks <= 1 || parameters <= 0.0)
+            return 0.0;
+        double seconds = 0.0;
+        if (zero == 0) {
+            record = timed(r, net, CollectiveOp::AllReduce, bytes, ranks, perNode, 1.0);
+            seconds = record.seconds;
+        } else {
+            const StepCollective rs =
+                timed(r, net, CollectiveOp::ReduceScatter, bytes, ranks, perNode, 0.0);
+            const StepCollective ag =
+                timed(r, net, CollectiveOp::AllGather, bytes, ranks, perNode, 0.0);
+            record = rs;
+            // Stage 1 reduces once per step; stage 2 keeps only its gradient shard, so reduces
+            // every micro-batch; stage 3 also gathers the weights forward and backward.
+            const double rsCalls = zero >= 2 ? l.m : 1.0;
+            const double agCalls = zero >= 3 ? 2.0 * l.m : 1.0;
+            record.perStep = rsCalls;
+            seconds = rsCalls * rs.seconds + agCalls * ag.seconds;
+        }
+        return seconds;
+    };
+    const int dpRanks = l.d * l.c;
+    const double dpSeconds = reduction(denseParameters, dpRanks,
+                                       ranksPerNode(dpRanks, l.t, l.gpusPerNode), out.dataParallel);
+    const int expertRanks = std::max(1, dpRanks / l.e);
+    const double expertSeconds =
+        m.moe()
+            ? reduction(expertParameters, expertRanks,
+                        ranksPerNode(expertRanks, static_cast<long long>(l.t) * l.e, l.gpusPerNode),
+                        out.expertDataParallel)
+            : 0.0;
+    out.dataParallelTotalSeconds = dpSeconds + expertSeconds;
+    // Bucketed reduction: overlap_fraction of it can run under compute, the last micro-batch's
+    // backward for stages 0 and 1, every micro-batch's for stages 2 and 3.
+    const double window = (zero >= 2 ? l.m : 1.0) * (2.0 / 3.0) * matmulPerMicroBatch;
+    const double hidden = std::min(w.overlapFraction * out.dataParallelTotalSeconds, window);
+    out.dataParallelSeconds = out.dataParallelTotalSeconds - hidden;
+
+    // The optimizer update of the rank's shard of the weights.
+    const double shard = zero >= 1 ? denseParameters / dpRanks + expertParameters / expertRanks
+                                   : denseParameters + expertParameters;
+    out.optimizerSeconds = kOptimizerUpdateBytes * shard / hbm;
+
+    out.computeSeconds = l.m * matmulPerMicroBatch;
+    out.recomputeSeconds = l.m * recomputeSeconds;
+    out.memoryBoundSeconds = l.m * memoryPerMicroBatch;
+    out.tensorParallelSeconds = l.m * tpPerMicroBatch;
+    out.contextParallelSeconds = l.m * cpPerMicroBatch;
+    out.expertParallelSeconds = l.m * epPerMicroBatch;
+    out.pipelineSendRecvSeconds = (l.m + (l.p - 1.0) / l.v) * p2pPerMicroBatch;
+    out.bubbleSeconds = (l.p - 1.0) / l.v * workPerMicroBatch;
+    out.stepSeconds = out.computeSeconds + out.memoryBoundSeconds + out.tensorParallelSeconds +
+                      out.contextParallelSeconds + out.expertParallelSeconds +
+                      out.pipelineSendRecvSeconds + out.bubbleSeconds + out.dataParallelSeconds +
+                      out.optimizerSeconds;
+    const double clusterPeak = peak * l.gpus;
+    out.mfu = out.modelFlopsPerStep / (out.stepSeconds * clusterPeak);
+    out.hfu = out.hardwareFlopsPerStep / (out.stepSeconds * clusterPeak);
+    out.achievedTflopsPerGpu = out.hardwareFlopsPerStep / out.stepSeconds / l.gpus / 1e12;
+
+    out.memory = stepMemory(r);
+    const StepMemory& mem = out.memory;
+    if (mem.totalGb > mem.capacityGb) {
+        const double states = mem.weightsGb + mem.gradientsGb + mem.optimizerGb;
+        std::string field;
+        std::string remedy;
+        if (states >= mem.activationsGb) {
+            field = zero < 3 ? "/workload/zero_stage" : "/workload/pipeline_parallel";
+            remedy = zero < 3 ? "a higher ZeRO stage, or more tensor or pipeline parallelism"
+                              : "more pipeline or tensor parallelism";
+        } else {
+            field = w.recompute != Recompute::Full ? "/workload/recompute"
+                                                   : "/workload/micro_batch_size";
+            remedy = w.recompute != Recompute::Full
+                         ? "more recomputation (selective or full), a smaller micro-batch, or "
+                           "more tensor, sequence or context parallelism"
+                         : "a smaller micro-batch, or more tensor, pipeline or context "
+                           "parallelism";
+        }
+        auto gb = [](double v) {
+            const double rounded = std::round(v * 10.0) / 10.0;
+            std::string text = std::to_string(rounded);
+            return text.substr(0, text.find('.') + 2);
+        };
+        diagnostics.error(field,
+                          "the layout needs " + gb(mem.totalGb) + " GB per GPU (weights " +
+                              gb(mem.weightsGb) + ", gradients " + gb(mem.gradientsGb) +
+                              ", optimizer " + gb(mem.optimizerGb) + ", activations " +
+                              gb(mem.activationsGb) + ", buffers " + gb(mem.buffersGb) +
+                              ") but the GPU '" + r.gpu.id + "' has " + gb(mem.capacityGb) +
+                              " GB: " + gb(mem.totalGb - mem.capacityGb) + " GB short",
+                          remedy, "memory-fit");
+    }
+    return out;
+}
+
+} // namespace dct::solvers

@@ -1,0 +1,256 @@
+// The step model: the layout's validation errors, the memory fit, the explicit MFU override and
+// the dense model synthesized for scenarios that give only parameters_billion.
+#include "dct/solvers/documentevaluation.h"
+#include "dct/solvers/stepmodel.h"
+#include "testsupport.h"
+
+#include <algorithm>
+#include <fstream>
+
+using namespace dct;
+using namespace dct::solvers;
+using nlohmann::json;
+
+namespace {
+
+/** 64 DGX H100 nodes on a rail-optimized InfiniBand fabric training \a workload. */
+json cluster(const json& workload, int nodes = 64)
+{
+    return {{"schema_version", 2},
+            {"name", "step"},
+            {"site", "dallas"},
+            {"compute", {{"node", "dgx-h100"}, {"node_count", nodes}}},
+            {"network",
+             {{"protocol", "infiniband"},
+              {"topology", "rail_optimized"},
+              {"switch", "qm9700"},
+              {"routing", "static_pinned"}}},
+            {"cooling", {{"system", "d2c-rdhx"}}},
+            {"workload", workload}};
+}
+
+DocumentEvaluation run(const json& workload, int nodes = 64)
+{
+    return evaluateDocument(cluster(workload, nodes), test::catalog(), "step.json");
+}
+
+const Diagnostic* findError(const DocumentEvaluation& d, const std::string& path,
+                            const std::string& code)
+{
+    for (const auto& x : d.diagnostics)
+        if (x.severity == Severity::Error && x.path == path && x.code == code)
+            return &x;
+    return nullptr;
+}
+
+double metric(const DocumentEvaluation& d, const std::string& key)
+{
+    REQUIRE(d.evaluation);
+    const Metric* m = d.evaluation->metric(key);
+    REQUIRE(m);
+    return m->value;
+}
+
+} // namespace
+
+TEST_CASE("a layout that does not split the architecture is an error naming the field",
+          "[compute][step][validation]")
+{
+    // Llama 2 7B: 32 heads, 32 layers.
+    const auto heads = run({{"model", "llama2-7b"}, {"tensor_parallel", 3}}, 48);
+    CHECK(findError(heads, "/workload/tensor_parallel", "layout"));
+    const auto layers = run({{"model", "llama2-7b"},
+                             {"pipeline_parallel", 4},
+                             {"pipeline_schedule", "interleaved"},
+                             {"virtual_stages", 3},
+                             {"global_batch_sequences", 1024}});
+    CHECK(findError(layers, "/workload/virtual_stages", "layout"));
+    const auto experts =
+        run({{"model", "mixtral-8x7b"}, {"tensor_parallel", 1}, {"expert_parallel", 3}}, 48);
+    CHECK(findError(experts, "/workload/expert_parallel", "layout"));
+    const auto dense = run({{"model", "llama2-7b"}, {"expert_parallel", 2}});
+    CHECK(findError(dense, "/workload/expert_parallel", "layout"));
+    const auto fine = run({{"model", "llama2-7b"}, {"tensor_parallel", 8}});
+    CHECK(fine.ok());
+}
+
+TEST_CASE("a layout that does not fit in HBM is an error naming the field and the shortfall",
+          "[compute][step][memory]")
+{
+    // Llama 3 70B on one GPU's worth of model parallelism: 70 B x 16 bytes of state per GPU.
+    const auto d = run({{"model", "llama3-70b"}, {"tensor_parallel", 1}, {"zero_stage", 0}});
+    const Diagnostic* e = findError(d, "/workload/zero_stage", "memory-fit");
+    REQUIRE(e);
+    CHECK(e->message.find("GB short") != std::string::npos);
+    CHECK(e->message.find("h100-sxm5") != std::string::npos);
+    REQUIRE(d.evaluation);
+    CHECK(d.evaluation->verdict().feasibility == Feasibility::Infeasible);
+    CHECK(metric(d, "step.memory_total_gb") > 80.0);
+
+    // Activations too large: the remedy is recomputation.
+    const auto act = run({{"model", "llama3-70b"},
+                          {"tensor_parallel", 8},
+                          {"pipeline_parallel", 8},
+                          {"recompute", "none"},
+                          {"micro_batch_size", 8},
+                          {"global_batch_sequences", 512}});
+    CHECK(findError(act, "/workload/recompute", "memory-fit"));
+
+    // The same model sharded enough fits.
+    const auto fits = run({{"model", "llama3-70b"},
+                           {"tensor_parallel", 8},
+                           {"pipeline_parallel", 4},
+                           {"recompute", "selective"}});
+    CHECK(fits.ok());
+    CHECK(metric(fits, "step.memory_headroom_gb") > 0.0);
+}
+
+TEST_CASE("ZeRO stages shard the model states as Rajbhandari et al. count them",
+          "[compute][step][memory]")
+{
+    // More sharding, less memory; stage 3 shards the weights too.
+    double previous = 1e30;
+    for (int stage = 0; stage <= 3; ++stage) {
+        const auto d =
+            run({{"model", "llama2-13b"}, {"tensor_parallel", 8}, {"zero_stage", stage}});
+        const double states = metric(d, "step.memory_weights_gb") +
+                              metric(d, "step.memory_gradients_gb") +
+                              metric(d, "step.memory_optimizer_gb");
+        INFO("stage " << stage);
+        CHECK(states < previous);
+        previous = states;
+    }
+}
+
+TEST_CASE("an explicit MFU overrides the prediction and says so", "[compute][step][mfu]")
+{
+    const auto predicted = run({{"model", "llama2-13b"}});
+    REQUIRE(predicted.ok());
+    const double mfu = metric(predicted, "step.mfu");
+    CHECK(mfu > 0.2);
+    CHECK(mfu < 0.8);
+    CHECK(metric(predicted, "compute.mfu") == Approx(mfu));
+
+    const auto fixed = run({{"model", "llama2-13b"}, {"mfu", 0.25}});
+    REQUIRE(fixed.ok());
+    CHECK(metric(fixed, "compute.mfu") == Approx(0.25));
+    const bool noted =
+        std::any_of(fixed.diagnostics.begin(), fixed.diagnostics.end(), [](const Diagnostic& x) {
+            return x.code == "mfu-override" && x.path == "/workload/mfu";
+        });
+    CHECK(noted);
+    // The predicted step is still reported beside it.
+    CHECK(metric(fixed, "step.mfu") == Approx(mfu));
+}
+
+TEST_CASE("a scenario with only parameters_billion gets a synthesized dense architecture",
+          "[compute][step][model]")
+{
+    const auto d = run({{"parameters_billion", 70}, {"pipeline_parallel", 4}});
+    REQUIRE(d.ok());
+    REQUIRE(d.resolved);
+    const model::ModelSpec& m = d.resolved->model;
+    CHECK(d.resolved->modelSynthesized);
+    CHECK(m.parameters() == Approx(70e9).epsilon(0.05));
+    CHECK(m.layers % 4 == 0);
+    CHECK(m.heads % 8 == 0);
+    CHECK(m.hiddenSize == 128 * m.heads);
+    CHECK(metric(d, "step.parameters_billion") == Approx(70.0).epsilon(0.05));
+    CHECK(d.resolved->provenance.at("/workload/model/layers").source.find("synthesized") !=
+          std::string::npos);
+}
+
+TEST_CASE("catalog models have the sizes their papers state", "[compute][step][model]")
+{
+    struct Row
+    {
+        const char* id;
+        double totalBillion;
+        double activeBillion;
+    };
+    // GPT-3 175B (Brown et al. 2020 Table 2.1); Llama 2 (Touvron et al. 2023 Table 1); Llama 3
+    // (Dubey et al. 2024 Table 3); Mixtral 46.7 B / 12.9 B active (Jiang et al. 2024 section 2);
+    // DeepSeek-V3 671 B / 37 B active without its 14 B MTP module (technical report, 4.2);
+    // Megatron GPT 1T = 1008 B (Narayanan et al. 2021 Table 1).
+    const Row rows[] = {{"gpt3-175b", 175, 175},
+                        {"llama2-7b", 6.7, 6.7},
+                        {"llama2-70b", 69, 69},
+                        {"llama3-8b", 8.0, 8.0},
+                        {"llama3-405b", 405, 405},
+                        {"mixtral-8x7b", 46.7, 12.9},
+                        {"deepseek-v3", 671, 37},
+                        {"megatron-gpt-1t", 1008, 1008},
+                        {"megatron-gpt-145b", 145.6, 145.6}};
+    for (const Row& row : rows) {
+        INFO(row.id);
+        const auto& m = test::catalog().models().entries.at(row.id);
+        CHECK(m.parameters() / 1e9 == Approx(row.totalBillion).epsilon(0.03));
+        CHECK(m.activeParameters() / 1e9 == Approx(row.activeBillion).epsilon(0.03));
+    }
+}
+
+TEST_CASE("expert parallelism puts all-to-all traffic on the fabric", "[compute][step][moe]")
+{
+    const auto d = run({{"model", "mixtral-8x7b"},
+                        {"tensor_parallel", 1},
+                        {"pipeline_parallel", 4},
+                        {"expert_parallel", 8},
+                        {"global_batch_sequences", 512},
+                        {"sequence_length", 4096},
+                        {"recompute", "full"}});
+    REQUIRE(d.ok());
+    CHECK(metric(d, "step.expert_parallel_seconds") > 0.0);
+    CHECK(metric(d, "step.bubble_seconds") > 0.0);
+    CHECK(metric(d, "step.pipeline_sendrecv_seconds") > 0.0);
+    // Node-limited routing (at most M nodes per token) moves less than top-k copies would.
+    const auto limited = run({{"model", {{"id", "mixtral-8x7b"}, {"routing_max_nodes", 1}}},
+                              {"tensor_parallel", 1},
+                              {"pipeline_parallel", 4},
+                              {"expert_parallel", 8},
+                              {"global_batch_sequences", 512},
+                              {"sequence_length", 4096},
+                              {"recompute", "full"}});
+    REQUIRE(limited.ok());
+    CHECK(metric(limited, "step.expert_parallel_seconds") <
+          metric(d, "step.expert_parallel_seconds"));
+}
+
+TEST_CASE("matrix multiplies by shape: partial tiles and waves cost whole ones, unfused attention "
+          "scores are bound by HBM",
+          "[compute][step][gemm]")
+{
+    // Llama 2 7B on one tensor rank per GPU, FlashAttention: every GEMM large.
+    const json workload = {{"model", "llama2-7b"},          {"tensor_parallel", 1},
+                           {"global_batch_sequences", 512}, {"micro_batch_size", 1},
+                           {"sequence_length", 4096},       {"recompute", "full"},
+                           {"flash_attention", true}};
+    auto withGpu = [&](const json& gpu, const json& changes = json::object()) {
+        json doc = cluster(workload, 8);
+        doc["compute"]["gpu"] = gpu;
+        for (const auto& [key, value] : changes.items())
+            doc["workload"][key] = value;
+        return evaluateDocument(doc, test::catalog(), "gemm.json");
+    };
+    // Without an SM count the shapes are left out: the matrix math runs at the achievable rate.
+    const auto ideal = withGpu({{"id", "h100-sxm5"}, {"sm_count", 0}});
+    REQUIRE(ideal.ok());
+    CHECK(metric(ideal, "step.matmul_shape_efficiency") == Approx(1.0).epsilon(1e-9));
+    // H100's 132 SMs: the 4,096 x 4,096 output projection is 16 x 32 = 512 tiles of 256 x 128,
+    // 3.9 waves run as 4; the 11,008-wide MLP leaves a partial tile column. Some loss, not much.
+    const auto h100 = withGpu({{"id", "h100-sxm5"}});
+    REQUIRE(h100.ok());
+    const double shaped = metric(h100, "step.matmul_shape_efficiency");
+    CHECK(shaped < 0.99);
+    CHECK(shaped > 0.85);
+    CHECK(metric(h100, "step.compute_seconds") ==
+          Approx(metric(ideal, "step.compute_seconds") / shaped).epsilon(1e-9));
+    // Fewer SMs than the GEMM has tiles per wave leave less idle: 128 SMs take the 512 tiles in
+    // exactly 4 waves.
+    const auto whole = withGpu({{"id", "h100-sxm5"}, {"sm_count", 128}});
+    CHECK(metric(whole, "step.matmul_shape_efficiency") > shaped);
+    // Without fused attention Q K^T writes the 4,096 x 4,096 scores of every head: 128 FLOP per
+    // 2-byte score, below the H100's FLOP per byte, so HBM sets their time.
+    const auto unfused = withGpu({{"id", "h100-sxm5"}}, {{"flash_attention", false}});
+    REQUIRE(unfused.ok());
+    CHECK(metric(unfused, "step.matmul_shape_efficiency") < shaped - 0.05);
+}
