@@ -10,6 +10,7 @@ const std::vector<MetricSection>& metricSections()
         {"collectives", "Collectives"},
         {"power", "Power"},
         {"cooling", "Cooling"},
+        {"site", "Site year: climate, water, carbon and tariff"},
         {"egress", "Egress and WAN"},
         {"cost", "Cost"},
         {"coupling", "Coupling"},
