@@ -5,7 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 
 namespace dct::solvers {
 
@@ -259,7 +263,8 @@ RackThermal rackThermal(const model::ResolvedScenario& r, const model::CoolingSy
 /** solveCooling(); diagnostics only when \a diagnostics is not null (they cost strings), water
  *  only when \a water (the side-by-side PUE of the other options does not need it). */
 CoolingResult coolingResult(const model::ResolvedScenario& r, const model::CoolingSystemSpec& sys,
-                            const PowerResult& power, Diagnostics* diagnostics, bool water = true)
+                            const PowerResult& power, Diagnostics* diagnostics, bool water = true,
+                            std::shared_ptr<const SiteYear> yearOverride = nullptr)
 {
     CoolingResult out;
     out.systemId = sys.id;
@@ -293,7 +298,8 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
 
     // The site's year: 8,760 synthesized hours (built once per site and shared), or its climate
     // bins weighted by their hours (docs/siteyear.md).
-    out.year = siteYear(r.site, kPlaceholderDryBulbC, kPlaceholderWetBulbC);
+    out.year = yearOverride ? std::move(yearOverride)
+                            : siteYear(r.site, kPlaceholderDryBulbC, kPlaceholderWetBulbC);
     const SiteYear& year = *out.year;
     if (diagnostics && !r.site.climateNormals.present && year.dryBulbC.size() == 1 &&
         r.site.climateBins.empty())
@@ -471,13 +477,83 @@ ThrottleResult coolingThrottle(const model::ResolvedScenario& r,
     return rackThermal(r, sys, power).throttle;
 }
 
+namespace {
+
+/** Lattice step of the side-by-side options' fast path, K. */
+constexpr double kLatticeStepK = 0.05;
+
+/**
+ * The hours of \a year gathered on a lattice of one outdoor temperature (wet bulb when \a wet,
+ * else dry bulb): one entry per distinct value rounded to kLatticeStepK, weighted by its hours.
+ * The plant of a system without adiabatic assist depends on the hour only through that
+ * temperature, so its annual sums over the lattice equal those over the hours to within the
+ * rounding (0.025 K).
+ */
+SiteYear latticeYear(const SiteYear& year, bool wet)
+{
+    const Eigen::ArrayXd& t = wet ? year.wetBulbC : year.dryBulbC;
+    std::map<long long, double> hours;
+    for (Eigen::Index i = 0; i < t.size(); ++i)
+        hours[std::llround(t(i) / kLatticeStepK)] += year.hours(i);
+    SiteYear out;
+    const auto n = static_cast<Eigen::Index>(hours.size());
+    out.dryBulbC.resize(n);
+    out.hours.resize(n);
+    Eigen::Index i = 0;
+    for (const auto& [key, h] : hours) {
+        out.dryBulbC(i) = static_cast<double>(key) * kLatticeStepK;
+        out.hours(i) = h;
+        ++i;
+    }
+    out.wetBulbC = out.dryBulbC;
+    out.dewPointC = out.dryBulbC;
+    out.month = Eigen::ArrayXi::Constant(n, -1);
+    out.hourOfDay = Eigen::ArrayXi::Constant(n, -1);
+    out.totalHours = out.hours.sum();
+    out.hottestIndex = n - 1;
+    out.pressureKpa = year.pressureKpa;
+    return out;
+}
+
+/** The wet- and dry-bulb lattices of an hourly year, built once per year and shared. */
+std::pair<std::shared_ptr<const SiteYear>, std::shared_ptr<const SiteYear>>
+lattices(const std::shared_ptr<const SiteYear>& year)
+{
+    static std::mutex mutex;
+    // Keyed by the cached year, which lives as long as the process (siteYear()'s cache).
+    static std::map<const SiteYear*,
+                    std::pair<std::shared_ptr<const SiteYear>, std::shared_ptr<const SiteYear>>>
+        cache;
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        const auto it = cache.find(year.get());
+        if (it != cache.end())
+            return it->second;
+    }
+    auto made = std::make_pair(std::make_shared<const SiteYear>(latticeYear(*year, true)),
+                               std::make_shared<const SiteYear>(latticeYear(*year, false)));
+    const std::lock_guard<std::mutex> lock(mutex);
+    return cache.emplace(year.get(), std::move(made)).first->second;
+}
+
+} // namespace
+
 std::vector<CoolingOptionPue> coolingOptionPues(const model::ResolvedScenario& r,
                                                 const PowerResult& power)
 {
     std::vector<CoolingOptionPue> out;
     out.reserve(r.coolingOptions.size());
+    // Fast path: an hourly year's options run on its temperature lattice (about a tenth of the
+    // entries); systems with adiabatic assist, which see both bulbs, run hour by hour.
+    const auto year = siteYear(r.site, kPlaceholderDryBulbC, kPlaceholderWetBulbC);
+    const auto lattice = year->hourly ? lattices(year) : std::make_pair(year, year);
     for (const auto& option : r.coolingOptions) {
-        const CoolingResult c = coolingResult(r, option, power, nullptr, false);
+        const bool adiabatic =
+            !option.evaporativeHeatRejection && option.adiabaticEffectiveness > 0.0;
+        const auto& entries = adiabatic                         ? year
+                              : option.evaporativeHeatRejection ? lattice.first
+                                                                : lattice.second;
+        const CoolingResult c = coolingResult(r, option, power, nullptr, false, entries);
         const PowerResult p = completeFacilityPower(r, power, c);
         CoolingOptionPue row;
         row.systemId = option.id;
