@@ -141,7 +141,7 @@ TEST_CASE("Tower water: close to all-latent in summer, less in winter", "[siteye
     CHECK(winter > 0.3);
 }
 
-TEST_CASE("Water: towers draw evaporation, blowdown and drift; dry coolers none",
+TEST_CASE("Water: towers draw evaporation, blowdown and drift, dry coolers none",
           "[siteyear][water]")
 {
     auto evaluation = [](const std::string& cooling) {
