@@ -18,7 +18,7 @@ if ! [[ $seconds =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
     echo "usage: $0 [SECONDS]   (seconds per target, default 60)" >&2
     exit 2
 fi
-targets=(scenario scenariofields sweepspec store)
+targets=(scenario scenariofields sweepspec store nccltestslog)
 
 packages=(clang-14 libclang-rt-14-dev)
 missing=()

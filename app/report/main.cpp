@@ -4,6 +4,8 @@
 // both shared with the desktop's "Export report".
 #include "dct/model/catalog.h"
 #include "dct/report/reportrenderer.h"
+#include "dct/store/calibrationlookup.h"
+#include "dct/store/scenariostore.h"
 #include "dct/ui/pdfreport.h"
 
 #include <CLI/CLI.hpp>
@@ -47,8 +49,12 @@ int main(int argc, char** argv)
     }
     int code = 0;
     std::vector<dct::report::ReportScenario> scenarios;
+    // Calibration profiles the scenarios name come from the default library (DCT_STORE).
+    dct::solvers::EvaluateOptions options;
+    options.calibrationProfile =
+        dct::store::calibrationLookup(dct::store::ScenarioStore::defaultPath());
     for (const auto& file : files) {
-        auto item = dct::report::ReportScenario::fromFile(file, *catalog);
+        auto item = dct::report::ReportScenario::fromFile(file, *catalog, options);
         if (!item.usable()) {
             for (const auto& d : item.diagnostics)
                 std::cerr << d.toString() << "\n";

@@ -89,6 +89,7 @@ DCT_INSTANTIATE(CoolingSystemSpec)
 DCT_INSTANTIATE(SiteSpec)
 DCT_INSTANTIATE(EgressPricing)
 DCT_INSTANTIATE(PortOffer)
+DCT_INSTANTIATE(FailureRateSpec)
 #undef DCT_INSTANTIATE
 
 namespace {
@@ -219,6 +220,10 @@ template <> const CatalogShelf<EgressPricing>& Catalog::shelf<EgressPricing>() c
 template <> const CatalogShelf<PortOffer>& Catalog::shelf<PortOffer>() const
 {
     return m_ports;
+}
+template <> const CatalogShelf<FailureRateSpec>& Catalog::shelf<FailureRateSpec>() const
+{
+    return m_failures;
 }
 
 } // namespace dct::model

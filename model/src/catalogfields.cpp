@@ -3,6 +3,7 @@
 #include "dct/model/cablespec.h"
 #include "dct/model/coolingsystemspec.h"
 #include "dct/model/egresspricing.h"
+#include "dct/model/failureratespec.h"
 #include "dct/model/gpuspec.h"
 #include "dct/model/nicspec.h"
 #include "dct/model/nodespec.h"
@@ -148,6 +149,8 @@ const FieldTable<SwitchSpec>& SwitchSpec::fields()
                       "Logical ports one port splits into at most (800G as 2 x 400G: 2)", 1, 8),
         f::number<S>("latency_us", &S::latencyUs, "µs", "Port-to-port latency", 0.0, 100.0),
         f::number<S>("power_w", &S::powerW, "W", "Typical power without optics", 0.0, 1e5),
+        f::integer<S>("ports_per_cage", &S::portsPerCage, "",
+                      "Ports sharing one pluggable cage (twin-port OSFP: 2)", 1, 8),
         f::integer<S>("height_u", &S::heightU, "U", "Rack units", 1, 60),
         f::boolean<S>("in_network_reduction", &S::inNetworkReduction,
                       "Reduces in the switch (SHARP and the like)"),
@@ -173,6 +176,19 @@ const FieldTable<CableSpec>& CableSpec::fields()
         f::number<S>("power_w", &S::powerW, "W", "Power per cable or per transceiver", 0.0, 1000.0),
         f::number<S>("price_usd", &S::priceUsd, "USD", "Price per cable or per transceiver", 0.0,
                      1e6),
+        f::choice<S, CableMedium>(
+            "medium", &S::medium,
+            {{CableMedium::Copper, "copper"},
+             {CableMedium::Multimode, "multimode"},
+             {CableMedium::Singlemode, "singlemode"}},
+            "What carries the signal: twinax, multimode or single-mode fiber"),
+        // 0-1000 ns: a retimer or a DSP adds tens of ns; nothing pluggable adds a microsecond.
+        f::number<S>("latency_ns", &S::latencyNs, "ns",
+                     "Latency the cable's or transceiver pair's electronics add, beyond "
+                     "propagation",
+                     0.0, 1000.0),
+        f::number<S>("fiber_usd_per_m", &S::fiberUsdPerM, "USD/m",
+                     "Price per metre of the fiber between two transceivers", 0.0, 1000.0),
     };
     return table;
 }
@@ -623,6 +639,29 @@ const FieldTable<PortOffer>& PortOffer::fields()
         f::number<S>("port_gbps", &S::portGbps, "Gb/s", "Port speed", 0.1, 1e5),
         f::number<S>("usd_per_month", &S::usdPerMonth, "USD/month", "Fixed monthly price", 0.0,
                      1e9),
+    };
+    return table;
+}
+
+const FieldTable<FailureRateSpec>& FailureRateSpec::fields()
+{
+    using S = FailureRateSpec;
+    static const FieldTable<S> table = {
+        f::text<S>("name", &S::name, "Display name"),
+        f::text<S>("component", &S::component, "The component that fails"),
+        f::choice<S, FailureUnit>("per", &S::per,
+                                  {{FailureUnit::Gpu, "gpu"},
+                                   {FailureUnit::Node, "node"},
+                                   {FailureUnit::Nic, "nic"},
+                                   {FailureUnit::Switch, "switch"},
+                                   {FailureUnit::Link, "link"}},
+                                  "The unit the rate is counted per"),
+        // Ceiling 10^6 per 10^6 hours: one interruption per unit-hour, far above any published
+        // field rate (the highest, a GPU's, is below 10 per 10^6 GPU-hours).
+        f::number<S>("failures_per_million_hours", &S::failuresPerMillionHours, "1/(10^6 h)",
+                     "Job interruptions per million unit-hours", 0.0, 1e6),
+        f::boolean<S>("replaces_node", &S::replacesNode,
+                      "Recovery swaps the failed node out (a hot spare avoids waiting for repair)"),
     };
     return table;
 }

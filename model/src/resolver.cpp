@@ -119,6 +119,8 @@ ResolveResult resolveScenario(const Scenario& scenario, const Catalog& catalog,
         r.coolingOptions.push_back(system);
     for (const auto& [id, port] : catalog.ports().entries)
         r.portOffers.push_back(port);
+    for (const auto& [id, rate] : catalog.failureRates().entries)
+        r.failureRates.push_back(rate);
 
     forEachSection([&](const SectionInfo& info, auto member) {
         using S = std::decay_t<decltype(Scenario{}.*member)>;

@@ -101,6 +101,10 @@ const FieldTable<NetworkSection>& NetworkSection::fields()
                                         {CollectiveChoice::InNetwork, "in_network"}},
                                        "Algorithm of the gradient all-reduce: auto picks the "
                                        "fastest that applies, as NCCL's tuner does"),
+        f::text<S>("calibration_profile", &S::calibrationProfile,
+                   "Calibration profile of the scenario library (dctwin-cli calibrate "
+                   "nccl-tests) whose fitted latencies and efficiencies the collectives use; "
+                   "empty for none"),
         f::integer<S>("mtu_bytes", &S::mtuBytes, "bytes",
                       "RDMA path MTU: 256, 512, 1024, 2048 or 4096", 256, 4096),
         f::integer<S>("scalable_unit_nodes", &S::scalableUnitNodes, "",
@@ -274,6 +278,21 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
         // Floor 4 KB: one page, the smallest read a file system serves.
         f::number<S>("read_size_kb", &S::readSizeKb, "KB", "Size of one data loader read", 4.0,
                      1e7),
+        // Restart: rescheduling, container start, framework and NCCL communicator init; the
+        // checkpoint load is added from the checkpoint size and /storage/read_gbyte_per_s.
+        // Llama 3 (Dubey et al. 2024, section 3.3.4) names job start-up time as a lever but
+        // gives no figure; 10 min is an assumption for 10^3-10^4 GPUs. Ceiling one week.
+        f::number<S>("restart_minutes", &S::restartMinutes, "min",
+                     "Job re-launch and re-initialization after an interruption, checkpoint load "
+                     "excluded (assumption: 10 min)",
+                     0.0, 10080.0),
+        f::number<S>("node_repair_hours", &S::nodeRepairHours, "h",
+                     "Wait for a failed node to be repaired or swapped when no hot spare is free "
+                     "(assumption: 4 h to drain, diagnose and reboot or swap a node)",
+                     0.0, 8760.0),
+        f::integer<S>("hot_spare_nodes", &S::hotSpareNodes, "",
+                      "Idle spare nodes that replace a failed node without waiting for repair", 0,
+                      1e6),
     };
     return table;
 }

@@ -29,9 +29,23 @@ void readSection(const json& document, const char* key, bool required, S& sectio
 {
     const std::string path = std::string("/") + key;
     if (!document.contains(key)) {
-        if (required)
+        if (required) {
+            // Name the keys the section needs; the others have defaults and may be left out.
+            std::string needed;
+            std::size_t optional = 0;
+            for (const auto& f : S::fields()) {
+                if (f.required)
+                    needed += (needed.empty() ? "" : ", ") + f.key;
+                else
+                    ++optional;
+            }
             diagnostics.error(path, std::string("missing required section '") + key + "'",
-                              "an object with the keys " + fieldKeys(S::fields()), "missing");
+                              "an object" +
+                                  (needed.empty() ? std::string(" (it may be empty: {})")
+                                                  : " with at least the keys " + needed) +
+                                  "; its " + std::to_string(optional) + " other keys have defaults",
+                              "missing");
+        }
         return;
     }
     readFields(S::fields(), document[key], path, section, diagnostics, &present);

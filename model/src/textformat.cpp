@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 
 namespace dct {
 
@@ -90,7 +91,12 @@ std::string formatNumber(double value)
         const auto rounded = static_cast<long long>(std::llround(a));
         return (value < 0 ? "-" : "") + groupThousands(std::to_string(rounded));
     }
-    const int decimals = a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : 4;
+    // About four significant digits: 253.2, 19.47, 3.142, 0.3581, 0.004712.
+    const int decimals = a >= 100  ? 1
+                         : a >= 10 ? 2
+                         : a >= 1  ? 3
+                         : a == 0  ? 0
+                                   : 3 - static_cast<int>(std::floor(std::log10(a)));
     std::string text = printf("%.*f", decimals, value);
     if (text.find('.') != std::string::npos) {
         while (text.back() == '0')
@@ -101,19 +107,78 @@ std::string formatNumber(double value)
     return text == "-0" ? "0" : text;
 }
 
-std::string formatQuantity(double value, std::string_view unit)
+QuantityText formatQuantityParts(double value, std::string_view unit)
 {
     if (unit.substr(0, 3) == "USD" && std::isfinite(value)) {
         const double a = std::fabs(value);
         const std::string rest(unit.substr(3));
         if (a >= 1e9)
-            return formatNumber(value / 1e9) + " B USD" + rest;
+            return {formatNumber(value / 1e9), "B USD" + rest};
         if (a >= 1e6)
-            return formatNumber(value / 1e6) + " M USD" + rest;
+            return {formatNumber(value / 1e6), "M USD" + rest};
         if (a >= 1e4)
-            return formatNumber(value / 1e3) + " k USD" + rest;
+            return {formatNumber(value / 1e3), "k USD" + rest};
     }
-    return unit.empty() ? formatNumber(value) : formatNumber(value) + " " + std::string(unit);
+    if (unit == "share")
+        return {formatNumber(value * 100.0), "%"};
+    if (unit == "yes/no" && std::isfinite(value))
+        return {value != 0.0 ? "yes" : "no", ""};
+    if (unit == "us")
+        return {formatNumber(value), "\xc2\xb5s"};
+    return {formatNumber(value), std::string(unit)};
+}
+
+std::string formatQuantity(double value, std::string_view unit)
+{
+    const QuantityText text = formatQuantityParts(value, unit);
+    return text.unit.empty() ? text.number : text.number + " " + text.unit;
+}
+
+std::string columnUnit(std::string_view unit)
+{
+    if (unit == "yes/no")
+        return {};
+    if (unit == "USD" || unit.substr(0, 4) == "USD/")
+        return std::string(unit);
+    return formatQuantityParts(1.0, unit).unit;
+}
+
+std::string formatCell(double value, std::string_view unit)
+{
+    const QuantityText text = formatQuantityParts(value, unit);
+    const std::string column = columnUnit(unit);
+    if (text.unit.empty() || text.unit == column)
+        return text.number;
+    // "M USD/year" under "USD/year": the scale stays beside the number.
+    if (text.unit.size() > column.size() &&
+        text.unit.compare(text.unit.size() - column.size(), column.size(), column) == 0) {
+        std::string scale = text.unit.substr(0, text.unit.size() - column.size());
+        while (!scale.empty() && scale.back() == ' ')
+            scale.pop_back();
+        return text.number + " " + scale;
+    }
+    return text.number + " " + text.unit;
+}
+
+std::string formatBytes(double bytes)
+{
+    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    if (!std::isfinite(bytes))
+        return formatNumber(bytes);
+    std::size_t i = 0;
+    double v = bytes;
+    while (std::fabs(v) >= 1024.0 && i + 1 < std::size(units)) {
+        v /= 1024.0;
+        ++i;
+    }
+    return formatNumber(v) + " " + units[i];
+}
+
+std::string formatPlain(double value)
+{
+    std::string text = formatNumber(value);
+    text.erase(std::remove(text.begin(), text.end(), ','), text.end());
+    return text;
 }
 
 std::string formatExact(double value)

@@ -2,6 +2,7 @@
 
 #include "dct/model/atomicfile.h"
 #include "dct/model/textformat.h"
+#include "dct/report/hallsvg.h"
 #include "dct/report/svgchart.h"
 #include "dct/solvers/metricsection.h"
 
@@ -76,8 +77,10 @@ td.key { color: #667; font-size: 8pt; }
 .verdict.feasible_with_warnings { color: #7d4e00; background: #fff8c5; }
 .verdict.infeasible { color: #a40e26; background: #ffebe9; }
 .note { color: #345; }
-.better { color: #1a7a33; }
-.worse { color: #a01818; }
+.better { color: #1a7a33; font-weight: bold; }
+.worse { color: #a01818; font-weight: bold; }
+.change { color: #555; }
+.decision { font-size: 11pt; }
 )";
 
 } // namespace
@@ -94,72 +97,55 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
     const bool comparison = m_scenarios.size() > 1;
-    const char* table = forPdf ? "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" "
-                                 "width=\"100%\">"
-                               : "<table>";
+    // A table's first row is its header (<thead>): browsers and the PDF repeat it on every page
+    // the table runs over.
+    const std::string table = forPdf ? "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" "
+                                       "width=\"100%\">"
+                                     : "<table>";
+    const auto head = [&](std::initializer_list<const char*> columns) {
+        std::string row = table + "<thead><tr>";
+        for (const char* c : columns)
+            row += std::string("<th>") + c + "</th>";
+        return row + "</tr></thead>\n";
+    };
 
     out += "<h1>DC Twin " + std::string(comparison ? "comparison report" : "scenario report") +
            "</h1>\n";
     out += "<p class=\"meta\">Generated " + std::string(date) +
-           " by DC Twin. Every figure "
-           "comes from the coupled evaluation of the scenario files below; the assumptions "
-           "section lists where each input came from.</p>\n";
+           " by DC Twin. Every figure comes from the coupled evaluation of the scenario " +
+           std::string(comparison ? "files" : "file") +
+           " named below; the assumptions list where each input came from.</p>\n";
 
-    if (comparison) {
-        out += "<h2>Comparison of headline figures</h2>\n";
-        out += "<p class=\"meta\">Deltas are relative to the first scenario.</p>\n";
-        out += table;
-        out += "<tr><th>Figure</th>";
-        for (const auto& s : m_scenarios)
-            out += "<th>" + h(displayName(s)) + "</th>";
-        out += "</tr>\n";
-        out += "<tr><td>Verdict</td>";
-        for (const auto& s : m_scenarios) {
-            const solvers::Feasibility f = solvers::assessVerdict(s.diagnostics).feasibility;
-            out += "<td class=\"verdict " + std::string(solvers::feasibilityKey(f)) + "\">" +
-                   h(solvers::feasibilityLabel(f)) + "</td>";
+    // The executive summary: the decision, the headline figures, the verdict and the warnings,
+    // on the first page.
+    out += "<h2>Executive summary</h2>\n";
+    if (!comparison) {
+        const ReportScenario& s = m_scenarios.front();
+        const solvers::Verdict verdict = solvers::assessVerdict(s.diagnostics);
+        out += "<p><b>" + h(displayName(s)) + "</b></p>\n";
+        out += verdictParagraph(verdict);
+        out += "<p class=\"decision\">" + h(decisionText(s, verdict)) + "</p>\n";
+        const std::vector<const solvers::Metric*> headline = summaryFigures(s.evaluation);
+        if (!headline.empty()) {
+            out += head({"Headline figure", "Value"});
+            for (const solvers::Metric* m : headline)
+                out += "<tr><td>" + h(m->label) + "</td><td class=\"num\"><b>" +
+                       h(valueWithUnit(*m)) + "</b></td></tr>\n";
+            out += "</table>\n";
         }
-        out += "</tr>\n";
-        for (const solvers::Metric* headline : m_scenarios.front().evaluation.headlines()) {
-            const std::string& key = headline->key;
-            const solvers::Metric* first = headline;
-            out += "<tr><td>" + h(first->label) +
-                   (first->unit.empty() ? "" : " (" + h(first->unit) + ")") + "</td>";
-            for (std::size_t i = 0; i < m_scenarios.size(); ++i) {
-                const solvers::Metric* m = m_scenarios[i].evaluation.metric(key);
-                out += "<td class=\"num\">";
-                if (m) {
-                    out += h(formatNumber(m->value));
-                    if (i > 0 && first->value != 0.0) {
-                        const double delta = (m->value - first->value) / std::fabs(first->value);
-                        char text[32];
-                        std::snprintf(text, sizeof text, " (%+.1f%%)", delta * 100.0);
-                        out += text;
-                    }
-                } else {
-                    out += "n/a";
-                }
-                out += "</td>";
-            }
-            out += "</tr>\n";
-        }
-        out += "</table>\n";
-        std::vector<ChartBar> tco;
-        for (const auto& s : m_scenarios)
-            if (const auto* m = s.evaluation.metric("cost.tco_usd_per_year"))
-                tco.push_back({displayName(s), m->value});
-        if (!tco.empty())
-            out += chart(
-                horizontalBarChartSvg("Total cost of ownership per year", tco, "USD/yr", 640), 640);
+        out += warningList(s);
+    } else {
+        out += comparisonSummary(table);
     }
 
     for (std::size_t index = 0; index < m_scenarios.size(); ++index) {
         const ReportScenario& s = m_scenarios[index];
         const solvers::Evaluation& e = s.evaluation;
-        const std::string name = displayName(s);
-        out += std::string(comparison || index > 0 ? "<h1 style=\"page-break-before: always\">"
-                                                   : "<h1>") +
-               h(name) + "</h1>\n";
+        // Each scenario's details on a new page, after the summary.
+        out += "<h1 style=\"page-break-before: always\">" +
+               (comparison ? std::string(1, static_cast<char>('A' + index % 26)) + ": "
+                           : std::string()) +
+               h(displayName(s)) + "</h1>\n";
         out += "<p class=\"meta\">File: " + h(s.file) + "</p>\n";
         if (s.resolved && !s.resolved->scenario.description.empty())
             out += "<p>" + h(s.resolved->scenario.description) + "</p>\n";
@@ -167,41 +153,24 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
             out += "<p class=\"error\">The scenario has errors and was not fully evaluated; "
                    "see the diagnostics.</p>\n";
 
-        {
-            // The verdict before any figure: can this design be built and run as described?
-            const solvers::Verdict verdict = solvers::assessVerdict(s.diagnostics);
-            const std::string key = solvers::feasibilityKey(verdict.feasibility);
-            out += "<p class=\"verdict " + key +
-                   "\"><b>Verdict: " + h(solvers::feasibilityLabel(verdict.feasibility)) + "</b>";
-            if (verdict.reasons.empty())
-                out += ": no error, no broken limit, no warning.";
-            out += "</p>\n";
-            if (!verdict.reasons.empty()) {
-                out += "<ul class=\"reasons\">\n";
-                for (const auto& d : verdict.reasons)
-                    out += "<li>" + h(d.message) +
-                           (d.path.empty() ? "" : " <i>(" + h(d.path) + ")</i>") + "</li>\n";
-                out += "</ul>\n";
+        if (!comparison) {
+            // Every headline figure (the summary holds the first five).
+            out += "<h2>Headline figures</h2>\n";
+            out += head({"Figure", "Value", "Figure", "Value"});
+            const std::vector<const solvers::Metric*> headline = e.headlines();
+            for (std::size_t i = 0; i < headline.size(); i += 2) {
+                out += "<tr>";
+                for (std::size_t k = i; k < i + 2; ++k) {
+                    if (k < headline.size())
+                        out += "<td>" + h(headline[k]->label) + "</td><td class=\"num\"><b>" +
+                               h(valueWithUnit(*headline[k])) + "</b></td>";
+                    else
+                        out += "<td></td><td></td>";
+                }
+                out += "</tr>\n";
             }
+            out += "</table>\n";
         }
-
-        // Headline figures.
-        out += "<h2>Headline figures</h2>\n";
-        out += table;
-        out += "<tr><th>Figure</th><th>Value</th><th>Figure</th><th>Value</th></tr>\n";
-        const std::vector<const solvers::Metric*> headline = e.headlines();
-        for (std::size_t i = 0; i < headline.size(); i += 2) {
-            out += "<tr>";
-            for (std::size_t k = i; k < i + 2; ++k) {
-                if (k < headline.size())
-                    out += "<td>" + h(headline[k]->label) + "</td><td class=\"num\"><b>" +
-                           h(valueWithUnit(*headline[k])) + "</b></td>";
-                else
-                    out += "<td></td><td></td>";
-            }
-            out += "</tr>\n";
-        }
-        out += "</table>\n";
 
         // Charts.
         if (e.ok()) {
@@ -214,7 +183,10 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
                     chart(horizontalBarChartSvg("Capital cost breakdown", capex, "USD", 640), 640);
             std::vector<ChartBar> pue;
             for (const auto& option : e.coolingOptions)
-                pue.push_back({option.systemId, option.pue});
+                pue.push_back({option.systemId == e.cooling.systemId
+                                   ? option.systemId + " (this scenario)"
+                                   : option.systemId,
+                               option.pue});
             if (!pue.empty())
                 out += chart(
                     horizontalBarChartSvg("PUE of the cooling options at this site", pue, "", 640),
@@ -231,76 +203,77 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
                     640);
         }
 
-        // Topology: the fabric's counts per tier and per link class, from the typed result.
-        const solvers::TopologyResult& t = e.network.topology;
-        if (e.network.valid && !t.tiersCounts.empty()) {
-            std::vector<std::pair<std::string, double>> rows = {
-                {"Fabric planes", t.planes},
-                {"Switch tiers", t.tiers},
-                {"Fabric endpoints (NIC ports)", static_cast<double>(t.endpoints)},
-                {"NICs", static_cast<double>(t.nics)}};
-            for (const auto& c : t.tiersCounts) {
-                const std::string tier = solvers::fabricTierName(c.tier);
-                rows.push_back({"Switches, " + tier, static_cast<double>(c.switches)});
-                rows.push_back({"Ports used, " + tier, static_cast<double>(c.portsUsed)});
-                rows.push_back({"Ports free, " + tier, static_cast<double>(c.portsFree)});
+        // Every figure by section; the topology once, in the network fabric section.
+        if (!comparison) {
+            out += "<h2>Results by section</h2>\n";
+            std::map<std::string, std::vector<const solvers::Metric*>> bySection;
+            for (const auto& m : e.metrics)
+                bySection[m.section()].push_back(&m);
+            auto writeSection = [&](const std::string& section, const std::string& title) {
+                auto it = bySection.find(section);
+                if (it == bySection.end())
+                    return;
+                out += "<h3>" + h(title) + "</h3>\n";
+                out += head({"Figure", "Value"});
+                for (const auto* m : it->second)
+                    out += "<tr><td>" + h(m->label) + "</td><td class=\"num\">" +
+                           h(valueWithUnit(*m)) + "</td></tr>\n";
+                out += "</table>\n";
+                bySection.erase(it);
+            };
+            for (const auto& section : solvers::metricSections())
+                writeSection(std::string(section.key), std::string(section.title));
+            while (!bySection.empty()) {
+                const std::string section = bySection.begin()->first;
+                writeSection(section, section);
             }
-            rows.push_back({"Switches", static_cast<double>(t.switches)});
-            rows.push_back({"Switch-to-switch links", static_cast<double>(t.switchLinks)});
-            rows.push_back({"NIC-to-leaf links", static_cast<double>(t.endpointLinks)});
-            long long transceivers = 0;
-            for (const auto& line : t.cables) {
-                rows.push_back({"Cables " + line.linkClass + " (" + line.cableKind + ")",
-                                static_cast<double>(line.cables)});
-                transceivers += line.transceivers;
-            }
-            rows.push_back({"Optical transceivers", static_cast<double>(transceivers)});
-            out += "<h2>Topology</h2>\n";
-            out += table;
-            out += "<tr><th>Item</th><th>Count</th></tr>\n";
-            for (const auto& [label, count] : rows)
-                out += "<tr><td>" + h(label) + "</td><td class=\"num\">" + h(formatNumber(count)) +
+        }
+
+        // The calibration the collectives use: every measured size against the model.
+        if (s.calibration) {
+            const model::CalibrationProfile& c = *s.calibration;
+            out += "<h2>Calibration of the collectives</h2>\n";
+            out += "<p class=\"meta\">Calibration profile " + h(c.name) + ", fitted on " +
+                   h(std::to_string(c.points.size())) + " sizes of nccl-tests runs (" +
+                   h(c.createdAt) + "): rms busbw residual " +
+                   h(formatNumber(c.rmsResidualPercent)) + "%.</p>\n";
+            out += head({"Parameter", "Factor", ""});
+            for (std::size_t i = 0; i < model::CollectiveCalibration::count; ++i)
+                out += "<tr><td>" + h(model::CollectiveCalibration::label(i)) +
+                       "</td><td class=\"num\">" + h(formatNumber(c.factors.at(i))) + "</td><td>" +
+                       (c.fitted[i] ? "fitted" : "held at 1") + "</td></tr>\n";
+            out += "</table>\n";
+            out += head({"Test", "Size", "Measured busbw (GB/s)", "Model busbw (GB/s)",
+                         "Residual (%)", "Model's choice"});
+            for (const auto& p : c.points)
+                out += "<tr><td>" + h(p.test) + "</td><td class=\"num\">" +
+                       h(formatBytes(p.bytes)) + "</td><td class=\"num\">" +
+                       h(formatNumber(p.measuredBusbwGbytePerS)) + "</td><td class=\"num\">" +
+                       h(formatNumber(p.modelBusbwGbytePerS)) + "</td><td class=\"num\">" +
+                       h(formatNumber(p.residualPercent())) + "</td><td>" + h(p.algorithm) +
                        "</td></tr>\n";
             out += "</table>\n";
         }
 
-        // Every metric by section.
-        out += "<h2>Results by section</h2>\n";
-        std::map<std::string, std::vector<const solvers::Metric*>> bySection;
-        for (const auto& m : e.metrics)
-            bySection[m.section()].push_back(&m);
-        auto writeSection = [&](const std::string& section, const std::string& title) {
-            auto it = bySection.find(section);
-            if (it == bySection.end())
-                return;
-            out += "<h3>" + h(title) + "</h3>\n";
-            out += table;
-            out += "<tr><th>Figure</th><th>Value</th><th>Key</th></tr>\n";
-            for (const auto* m : it->second)
-                out += "<tr><td>" + h(m->label) + "</td><td class=\"num\">" + h(valueWithUnit(*m)) +
-                       "</td><td class=\"key\">" + h(m->key) + "</td></tr>\n";
-            out += "</table>\n";
-            bySection.erase(it);
-        };
-        for (const auto& section : solvers::metricSections())
-            writeSection(std::string(section.key), std::string(section.title));
-        while (!bySection.empty()) {
-            const std::string section = bySection.begin()->first;
-            writeSection(section, section);
+        // The floor plan of the hall: racks by kW, network racks and the switch cable runs.
+        if (e.network.hall.valid) {
+            HallSvgOptions plan;
+            plan.maxWidthPx = 640;
+            plan.nodeLeafRuns = false;
+            out += "<h2>Floor plan</h2>\n";
+            out += chart(hallSvg(e.network.hall, plan), 640);
         }
 
-        // Assumptions with their sources.
+        // Assumptions, one row per source with the inputs it gave.
         if (s.resolved) {
             out += "<h2>Assumptions and their sources</h2>\n";
-            out += "<p class=\"meta\">Every input of the evaluation: set in the scenario file "
-                   "(user), taken from the catalog (with the catalog's source), or the "
+            out += "<p class=\"meta\">Every input of the evaluation, grouped by where it came "
+                   "from: the scenario file, a catalog entry (with the catalog's source) or the "
                    "program's default.</p>\n";
-            out += table;
-            out += "<tr><th>Input</th><th>Origin</th><th>Source</th></tr>\n";
-            for (const auto& [pointer, provenance] : s.resolved->provenance)
-                out += "<tr><td class=\"key\">" + h(pointer) + "</td><td>" +
-                       model::Provenance::originName(provenance.origin) + "</td><td>" +
-                       h(provenance.source) + "</td></tr>\n";
+            out += head({"Source", "Inputs"});
+            for (const auto& group : assumptionGroups(*s.resolved))
+                out +=
+                    "<tr><td>" + h(group.source) + "</td><td>" + h(group.inputs) + "</td></tr>\n";
             out += "</table>\n";
         }
 
@@ -309,18 +282,248 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
         if (s.diagnostics.empty()) {
             out += "<p>None: no errors, warnings or notes.</p>\n";
         } else {
-            out += table;
-            out += "<tr><th>Severity</th><th>Field</th><th>Message</th></tr>\n";
+            out += head({"Severity", "Field to fix", "Message"});
             for (const auto& d : s.diagnostics) {
                 const std::string severity = severityName(d.severity);
-                out += "<tr><td class=\"" + severity + "\">" + severity +
-                       "</td><td class=\"key\">" + h(d.path) + "</td><td>" + h(d.message) +
+                out += "<tr><td class=\"" + severity + "\">" + severity + "</td><td>" +
+                       h(d.path.empty() ? "(scenario)" : d.path) + "</td><td>" + h(d.message) +
                        (d.hint.empty() ? "" : " <i>(" + h(d.hint) + ")</i>") + "</td></tr>\n";
             }
             out += "</table>\n";
         }
     }
     return out;
+}
+
+std::string ReportRenderer::comparisonSummary(const std::string& table) const
+{
+    std::string out;
+    const ReportScenario& base = m_scenarios.front();
+    // The decision: the cheapest feasible design by total cost of ownership.
+    const ReportScenario* cheapest = nullptr;
+    double cheapestTco = 0.0;
+    std::size_t feasible = 0;
+    for (const auto& s : m_scenarios) {
+        if (solvers::assessVerdict(s.diagnostics).feasibility == solvers::Feasibility::Infeasible)
+            continue;
+        ++feasible;
+        if (const auto* m = s.evaluation.metric("cost.tco_usd_per_year"))
+            if (!cheapest || m->value < cheapestTco) {
+                cheapest = &s;
+                cheapestTco = m->value;
+            }
+    }
+    std::string decision = formatNumber(static_cast<double>(feasible)) + " of " +
+                           formatNumber(static_cast<double>(m_scenarios.size())) +
+                           " designs can be built as described.";
+    if (cheapest)
+        decision += " The lowest total cost of ownership among them: " + displayName(*cheapest) +
+                    ", " + formatQuantity(cheapestTco, "USD/year") + ".";
+    else
+        decision += " None can be built as described: see the reasons below.";
+    out += "<p class=\"decision\">" + h(decision) + "</p>\n";
+
+    out += "<p class=\"meta\">Changes are against A, the first scenario: green when better, red "
+           "when worse, by the direction each figure declares.</p>\n";
+    // Every column's width given: the figure column a third, the scenarios share the rest.
+    const std::string columnWidth =
+        " width=\"" + std::to_string(66 / std::max<std::size_t>(1, m_scenarios.size())) + "%\"";
+    out += table + "<thead><tr><th width=\"34%\">Figure</th>";
+    for (std::size_t i = 0; i < m_scenarios.size(); ++i)
+        out += "<th" + columnWidth + ">" + std::string(1, static_cast<char>('A' + i % 26)) + ": " +
+               h(displayName(m_scenarios[i])) + "</th>";
+    out += "</tr></thead>\n<tr><td>Verdict</td>";
+    for (const auto& s : m_scenarios) {
+        const solvers::Feasibility f = solvers::assessVerdict(s.diagnostics).feasibility;
+        out += "<td class=\"verdict " + std::string(solvers::feasibilityKey(f)) + "\">" +
+               h(solvers::feasibilityLabel(f)) + "</td>";
+    }
+    out += "</tr>\n";
+    for (const solvers::Metric* first : base.evaluation.headlines())
+        out += comparisonRow(*first);
+    out += "</table>\n";
+
+    // The warnings of every scenario, up front.
+    out += "<h2>Warnings of every scenario</h2>\n";
+    for (std::size_t i = 0; i < m_scenarios.size(); ++i) {
+        out += "<h3>" + std::string(1, static_cast<char>('A' + i % 26)) + ": " +
+               h(displayName(m_scenarios[i])) + "</h3>\n";
+        out += warningList(m_scenarios[i]);
+    }
+
+    // Every other figure that differs, side by side, by section.
+    out += "<h2>Every figure that differs</h2>\n";
+    out += table + "<thead><tr><th width=\"34%\">Figure</th>";
+    for (std::size_t i = 0; i < m_scenarios.size(); ++i)
+        out +=
+            "<th" + columnWidth + ">" + std::string(1, static_cast<char>('A' + i % 26)) + "</th>";
+    out += "</tr></thead>\n";
+    std::string section;
+    std::size_t shown = 0;
+    for (const auto& first : base.evaluation.metrics) {
+        if (first.headline())
+            continue;
+        bool differs = false;
+        for (const auto& s : m_scenarios) {
+            const solvers::Metric* m = s.evaluation.metric(first.key);
+            differs = differs || !m || m->value != first.value;
+        }
+        if (!differs)
+            continue;
+        if (first.section() != section) {
+            section = first.section();
+            out += "<tr><td colspan=\"" + std::to_string(m_scenarios.size() + 1) + "\"><b>" +
+                   h(std::string(solvers::metricSectionTitle(section))) + "</b></td></tr>\n";
+        }
+        out += comparisonRow(first);
+        ++shown;
+    }
+    out += "</table>\n";
+    if (shown == 0)
+        out += "<p>None: every other figure is the same in every scenario.</p>\n";
+    return out;
+}
+
+std::string ReportRenderer::comparisonRow(const solvers::Metric& first) const
+{
+    std::string out = "<tr><td>" + h(first.label) + "</td>";
+    for (std::size_t i = 0; i < m_scenarios.size(); ++i) {
+        const solvers::Metric* m = m_scenarios[i].evaluation.metric(first.key);
+        out += "<td class=\"num\">";
+        if (!m) {
+            out += "n/a</td>";
+            continue;
+        }
+        out += h(valueWithUnit(*m));
+        if (i > 0 && m->value != first.value) {
+            const double delta = m->value - first.value;
+            const int direction = m->traits.better == solvers::Better::Lower    ? -1
+                                  : m->traits.better == solvers::Better::Higher ? +1
+                                                                                : 0;
+            const bool better = direction != 0 && (delta > 0) == (direction > 0);
+            const char* cls = direction == 0 ? "change" : better ? "better" : "worse";
+            std::string change = m->unit == "yes/no"
+                                     ? std::string("changed")
+                                     : (delta > 0 ? "+" : "") + formatQuantity(delta, m->unit);
+            if (first.value != 0.0 && m->unit != "yes/no") {
+                char text[32];
+                std::snprintf(text, sizeof text, ", %+.1f%%",
+                              100.0 * delta / std::fabs(first.value));
+                change += text;
+            }
+            out += "<br><span class=\"" + std::string(cls) + "\">" + h(change) + "</span>";
+        } else if (i > 0) {
+            out += "<br><span class=\"change\">same</span>";
+        }
+        out += "</td>";
+    }
+    return out + "</tr>\n";
+}
+
+std::vector<const solvers::Metric*> ReportRenderer::summaryFigures(const solvers::Evaluation& e)
+{
+    // The five figures a decision is taken on: size, the feed to contract, the money up front
+    // and a year, and the time to train; the headline ranks fill a figure that is missing.
+    std::vector<const solvers::Metric*> list;
+    for (const char* key : {"compute.gpus", "power.design_facility_kw", "cost.capex_usd",
+                            "cost.tco_usd_per_year", "compute.training_days"})
+        if (const solvers::Metric* m = e.metric(key))
+            list.push_back(m);
+    for (const solvers::Metric* m : e.headlines())
+        if (list.size() < 5 && std::find(list.begin(), list.end(), m) == list.end())
+            list.push_back(m);
+    return list;
+}
+
+std::string ReportRenderer::verdictParagraph(const solvers::Verdict& verdict)
+{
+    const std::string key = solvers::feasibilityKey(verdict.feasibility);
+    return "<p class=\"verdict " + key +
+           "\"><b>Verdict: " + h(solvers::feasibilityLabel(verdict.feasibility)) + "</b></p>\n";
+}
+
+std::string ReportRenderer::decisionText(const ReportScenario& s, const solvers::Verdict& verdict)
+{
+    switch (verdict.feasibility) {
+    case solvers::Feasibility::Feasible:
+        return "Decision: the design can be built and run as described; no limit is broken and "
+               "nothing needs a second look.";
+    case solvers::Feasibility::FeasibleWithWarnings: {
+        const auto findings =
+            std::count_if(s.diagnostics.begin(), s.diagnostics.end(),
+                          [](const Diagnostic& d) { return d.severity != Severity::Note; });
+        return "Decision: the design can be built, but " +
+               formatNumber(static_cast<double>(findings)) +
+               (findings == 1 ? " warning below needs" : " warnings below need") +
+               " a decision first.";
+    }
+    case solvers::Feasibility::Infeasible:
+        break;
+    }
+    std::string text = "Decision: the design cannot be built as described";
+    if (!verdict.reasons.empty()) {
+        const Diagnostic& first = verdict.reasons.front();
+        text += ": " + first.message;
+        if (!first.path.empty())
+            text += " (change " + first.path + ")";
+    }
+    return text + ".";
+}
+
+std::string ReportRenderer::warningList(const ReportScenario& s)
+{
+    std::string out;
+    std::size_t shown = 0;
+    for (const auto& d : s.diagnostics) {
+        if (d.severity == Severity::Note)
+            continue;
+        if (shown++ == 0)
+            out += "<ul class=\"reasons\">\n";
+        const std::string severity = severityName(d.severity);
+        out += "<li><span class=\"" + severity + "\">" + severity + "</span>: " + h(d.message) +
+               (d.path.empty() ? "" : " <i>(field to fix: " + h(d.path) + ")</i>") +
+               (d.hint.empty() ? "" : "<br>" + h(d.hint)) + "</li>\n";
+    }
+    if (shown == 0)
+        return "<p>No errors and no warnings.</p>\n";
+    return out + "</ul>\n";
+}
+
+std::vector<ReportRenderer::AssumptionGroup>
+ReportRenderer::assumptionGroups(const model::ResolvedScenario& resolved)
+{
+    // One row per source: a catalog entry's datasheet sentence stands once, with every input it
+    // gave, instead of once per input.
+    std::vector<AssumptionGroup> groups;
+    std::map<std::string, std::size_t> indexOf;
+    for (const auto& [pointer, provenance] : resolved.provenance) {
+        std::string source = provenance.source;
+        if (provenance.origin == model::Provenance::Origin::User)
+            source = "Set in the scenario file (" + provenance.source + ")";
+        else if (provenance.origin == model::Provenance::Origin::Default)
+            source = "The program's default: " + provenance.source;
+        auto it = indexOf.find(source);
+        if (it == indexOf.end()) {
+            it = indexOf.emplace(source, groups.size()).first;
+            groups.push_back({source, {}});
+        }
+        std::string& inputs = groups[it->second].inputs;
+        inputs += (inputs.empty() ? "" : ", ") + inputName(pointer);
+    }
+    return groups;
+}
+
+std::string ReportRenderer::inputName(const std::string& pointer)
+{
+    // "/compute/gpu/peak_tflops_bf16" reads "compute gpu: peak tflops bf16".
+    const auto slash = pointer.rfind('/');
+    std::string where =
+        slash == std::string::npos || slash == 0 ? "" : pointer.substr(1, slash - 1);
+    std::string name = slash == std::string::npos ? pointer : pointer.substr(slash + 1);
+    std::replace(where.begin(), where.end(), '/', ' ');
+    std::replace(where.begin(), where.end(), '_', ' ');
+    std::replace(name.begin(), name.end(), '_', ' ');
+    return where.empty() ? name : where + ": " + name;
 }
 
 std::string ReportRenderer::html() const

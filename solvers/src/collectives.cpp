@@ -108,37 +108,18 @@ namespace {
 constexpr double gbyte = 1e9;
 constexpr double unbounded = std::numeric_limits<double>::infinity();
 
+/** The algorithms NCCL's tuner chooses from, in enum order (no allocation per call). */
+constexpr CollectiveAlgorithm kAlgorithms[] = {
+    CollectiveAlgorithm::Ring,         CollectiveAlgorithm::DoubleBinaryTree,
+    CollectiveAlgorithm::Hierarchical, CollectiveAlgorithm::InNetwork,
+    CollectiveAlgorithm::Nvls,         CollectiveAlgorithm::NvlsTree};
+
 std::size_t index(CollectiveProtocol p)
 {
     return static_cast<std::size_t>(p);
 }
 
-/** The shape of a collective: ranks, ranks per node, nodes and the two link bandwidths. */
-struct Shape
-{
-    int n = 1;
-    int g = 1;
-    int nodes = 1;
-    double nvlink = 0.0; ///< B_nv, GB/s per rank per direction.
-    double net = 0.0;    ///< B_r, the rank's share of its node's NICs after NCCL's transport.
-    std::size_t gen = 1;
-    std::size_t nodeIdx = 0;
-    double nvlinkScale = 1.0; ///< Scale-up alpha over NCCL's reference step.
-};
-
-Shape shapeOf(const CollectiveInputs& in)
-{
-    Shape s;
-    s.n = std::max(1, in.ranks);
-    s.g = std::clamp(in.ranksPerNode, 1, s.n);
-    s.nodes = (s.n + s.g - 1) / s.g;
-    s.nvlink = std::max(0.0, in.scaleUpGbytePerS);
-    s.net = std::max(0.0, in.fabricGbytePerS) * nccl::netTransportEfficiency;
-    s.gen = static_cast<std::size_t>(nccl::generationIndex(in.generation));
-    s.nodeIdx = static_cast<std::size_t>(nccl::nodeIndex(s.nodes));
-    s.nvlinkScale = in.scaleUpAlphaUs > 0.0 ? in.scaleUpAlphaUs / nccl::nvlinkReferenceStepUs : 1.0;
-    return s;
-}
+using Shape = CollectiveEngine::Shape;
 
 void addScaled(CollectiveLatency& into, const CollectiveLatency& part, double k)
 {
@@ -186,33 +167,73 @@ FabricPath worstPath(const CollectiveInputs& in, int nodes)
                       : (s.leaves > 1 ? FabricPath::CrossLeaf : FabricPath::SameLeaf);
 }
 
-/**
- * Adds \a steps network steps of a ring over \a nodes: the ring visits nodes in order, so of its
- * \a nodes edges one per leaf crosses to the next leaf and one per pod to the next pod.
- */
-void addRingSteps(CollectiveLatency& l, const CollectiveInputs& in, int nodes, double steps,
-                  double softwareUs)
+const CollectiveLatency& pathOf(const Shape& s, FabricPath p)
 {
-    const Span s = spanOf(in, nodes);
-    const double edges = nodes;
-    const double spine = s.pods > 1 ? s.pods : 0.0;
-    const double leaf = (s.leaves > 1 ? s.leaves : 0.0) - spine;
-    const double same = edges - leaf - spine;
-    l.softwareUs += steps * softwareUs;
-    addScaled(l, fabricPathLatency(in, FabricPath::SameLeaf), steps * same / edges);
-    addScaled(l, fabricPathLatency(in, FabricPath::CrossLeaf), steps * leaf / edges);
-    addScaled(l, fabricPathLatency(in, FabricPath::CrossSpine), steps * spine / edges);
+    return s.paths[static_cast<std::size_t>(p)];
 }
 
-/** Adds one pass down the levels of a binary tree over \a nodes (level k spans 2^k nodes). */
-void addTreeLevels(CollectiveLatency& l, const CollectiveInputs& in, int nodes, double softwareUs)
+const CollectiveLatency& worstOf(const Shape& s)
 {
-    const int levels = nodes > 1 ? static_cast<int>(std::floor(std::log2(nodes))) : 0;
-    for (int k = 1; k <= levels; ++k) {
-        const int span = 1 << std::min(k, 30);
-        l.softwareUs += softwareUs;
-        addScaled(l, fabricPathLatency(in, worstPath(in, span)), 1.0);
-    }
+    return s.paths[static_cast<std::size_t>(s.worstPath)];
+}
+
+Shape shapeOf(const CollectiveInputs& in)
+{
+    Shape s;
+    s.n = std::max(1, in.ranks);
+    s.g = std::clamp(in.ranksPerNode, 1, s.n);
+    s.nodes = (s.n + s.g - 1) / s.g;
+    // The calibration's factors (docs/collectives.md, "Calibration") scale the engine's free
+    // parameters here and in fillTiming(); all 1 uncalibrated.
+    const model::CollectiveCalibration& cal = in.calibration;
+    s.nvlink = std::max(0.0, in.scaleUpGbytePerS) * cal.scaleUpBandwidthFactor;
+    s.net = std::max(0.0, in.fabricGbytePerS) * nccl::netTransportEfficiency *
+            cal.fabricBandwidthFactor;
+    s.gen = static_cast<std::size_t>(nccl::generationIndex(in.generation));
+    s.nodeIdx = static_cast<std::size_t>(nccl::nodeIndex(s.nodes));
+    s.nvlinkScale =
+        (in.scaleUpAlphaUs > 0.0 ? in.scaleUpAlphaUs / nccl::nvlinkReferenceStepUs : 1.0) *
+        cal.scaleUpLatencyFactor;
+    s.launchFactor = cal.launchLatencyFactor;
+    s.fabricLatencyFactor = cal.fabricLatencyFactor;
+    s.allReduceShare = busBandwidthFactor(CollectiveOp::AllReduce, s.n);
+    s.share = busBandwidthFactor(CollectiveOp::ReduceScatter, s.n);
+    for (auto p : {FabricPath::SameLeaf, FabricPath::CrossLeaf, FabricPath::CrossSpine})
+        s.paths[static_cast<std::size_t>(p)] = fabricPathLatency(in, p);
+    s.worstPath = static_cast<int>(worstPath(in, s.nodes));
+    // A ring visits the nodes in order: of its N inter-node edges one per leaf crosses to the
+    // next leaf and one per pod to the next pod.
+    const Span span = spanOf(in, s.nodes);
+    s.ringSpineEdges = span.pods > 1 ? span.pods : 0.0;
+    s.ringLeafEdges = (span.leaves > 1 ? span.leaves : 0.0) - s.ringSpineEdges;
+    s.ringSameEdges = s.nodes - s.ringLeafEdges - s.ringSpineEdges;
+    // A binary tree over the nodes: level k spans 2^k nodes (same leaf while that fits).
+    s.treeLevels = s.nodes > 1 ? std::ilogb(static_cast<double>(s.nodes)) : 0;
+    for (int k = 1; k <= s.treeLevels; ++k)
+        addScaled(s.treeHardware, pathOf(s, worstPath(in, 1 << std::min(k, 30))), 1.0);
+    return s;
+}
+
+/**
+ * Adds \a steps network steps of a ring over the nodes of \a s, the edges falling on the paths
+ * as shapeOf() counted them.
+ */
+void addRingSteps(CollectiveLatency& l, const Shape& s, double steps, double softwareUs)
+{
+    const double edges = s.nodes;
+    l.softwareUs += steps * softwareUs;
+    addScaled(l, pathOf(s, FabricPath::SameLeaf), steps * s.ringSameEdges / edges);
+    addScaled(l, pathOf(s, FabricPath::CrossLeaf), steps * s.ringLeafEdges / edges);
+    addScaled(l, pathOf(s, FabricPath::CrossSpine), steps * s.ringSpineEdges / edges);
+}
+
+/** Adds \a passes passes down the levels of the binary tree over the nodes of \a s. */
+void addTreeLevels(CollectiveLatency& l, const Shape& s, double softwareUs, double passes)
+{
+    CollectiveLatency levels = s.treeHardware;
+    for (int k = 1; k <= s.treeLevels; ++k)
+        levels.softwareUs += softwareUs;
+    addScaled(l, levels, passes);
 }
 
 /** Software part of a network step: NCCL's constant less the hardware path it includes. */
@@ -225,16 +246,17 @@ double softwarePart(double ncclStepUs)
 struct Model
 {
     bool available = false;
-    std::string why;
+    CollectiveUnavailable why = CollectiveUnavailable::None;
+    bool viaNvls = false;
     double algbw = 0.0; ///< GB/s of the bandwidth term.
     CollectiveLatency latency;
     int channels = 0;
 };
 
-Model unavailable(std::string why)
+Model unavailable(CollectiveUnavailable why)
 {
     Model m;
-    m.why = std::move(why);
+    m.why = why;
     return m;
 }
 
@@ -274,9 +296,9 @@ int ringChannels(const CollectiveInputs& in, const Shape& s)
 Model ringChannelModel(const CollectiveInputs& in, const Shape& s)
 {
     if (s.g > 1 && s.nvlink <= 0.0)
-        return unavailable("no NVLink bandwidth inside the node");
+        return unavailable(CollectiveUnavailable::NoNvlink);
     if (s.nodes > 1 && s.net <= 0.0)
-        return unavailable("no fabric bandwidth between nodes");
+        return unavailable(CollectiveUnavailable::NoFabric);
     Model m;
     m.available = true;
     m.channels = ringChannels(in, s);
@@ -299,14 +321,14 @@ Model ring(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
     bus = protocolBandwidth(bus, p, llCap(s),
                             m.channels * nccl::perChannelRingLl128[s.gen][s.nodeIdx]);
     const bool ar = op == CollectiveOp::AllReduce;
-    const double share = ar ? 2.0 * (n - 1.0) / n : (n - 1.0) / n;
-    m.algbw = bus / share;
+    m.algbw = bus / (ar ? s.allReduceShare : s.share);
 
     const double steps = ar ? 2.0 * (n - 1.0) : n - 1.0;
     const double interSteps = s.nodes == 1 ? 0.0 : (ar ? 2.0 * (s.nodes - 1.0) : s.nodes - 1.0);
     CollectiveLatency& l = m.latency;
     l.launchUs = nccl::baseLatencyRingUs[index(p)];
     // Steps inside a node: NVLink; across nodes each still waits for the network post overhead.
+    // With one rank per node there is no NVLink hop: every step crosses the network.
     const double nvlinkStep = nccl::nvlinkStepRingUs[index(p)] * s.nvlinkScale;
     const double post =
         s.nodes > 1 ? nccl::netPostOverheadUs * (p == CollectiveProtocol::Simple ? 3.0 : 1.0) : 0.0;
@@ -316,7 +338,7 @@ Model ring(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
         // With one rank per node every latency is exposed: NCCL charges the tree's step.
         const double ncclStep =
             s.g == 1 ? nccl::netStepTreeUs[index(p)] : nccl::netStepRingUs[index(p)];
-        addRingSteps(l, in, s.nodes, interSteps, softwarePart(ncclStep));
+        addRingSteps(l, s, interSteps, softwarePart(ncclStep));
     }
     if (ar && p == CollectiveProtocol::Simple && s.nodes > 1 && bytes / (m.channels * n) >= 64.0) {
         // NCCL's ring plateau: pipelined chunks expose more latency once they fill.
@@ -331,11 +353,11 @@ Model tree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
            const Shape& s)
 {
     if (op != CollectiveOp::AllReduce)
-        return unavailable("tree is all-reduce only");
+        return unavailable(CollectiveUnavailable::TreeAllReduceOnly);
     const double link =
         s.nodes == 1 ? s.nvlink : std::min(s.g > 1 ? s.nvlink : unbounded, s.g * s.net);
     if (link <= 0.0)
-        return unavailable("no link bandwidth for the tree");
+        return unavailable(CollectiveUnavailable::NoTreeLink);
     Model m;
     m.available = true;
     m.channels = ringChannels(in, s);
@@ -348,17 +370,18 @@ Model tree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
                        ch * nccl::perChannelTreeLl128[s.gen][s.nodeIdx]);
     // Each rank moves the buffer up and down the trees: algbw is half the link's.
     m.algbw = 0.5 * bus;
-    const double sizeIndex = bytes >= 64.0 ? std::floor(std::log2(bytes / 64.0)) : -1.0;
-    if (sizeIndex >= 0.0 && sizeIndex < 23.0)
-        m.algbw *= nccl::treeCorrection[index(p)][static_cast<std::size_t>(sizeIndex)];
+    // Size index floor(log2(bytes / 64)); ilogb is that exponent, exactly.
+    if (bytes >= 64.0) {
+        const int sizeIndex = std::ilogb(bytes / 64.0);
+        if (sizeIndex < 23)
+            m.algbw *= nccl::treeCorrection[index(p)][static_cast<std::size_t>(sizeIndex)];
+    }
 
     CollectiveLatency& l = m.latency;
     l.launchUs = nccl::baseLatencyTreeUs[index(p)];
     // Up and down: the chain of g-1 NVLink hops and log2(nodes) network levels, each twice.
     l.nvlinkUs = 2.0 * (s.g - 1.0) * nccl::nvlinkStepTreeUs[index(p)] * s.nvlinkScale;
-    CollectiveLatency levels;
-    addTreeLevels(levels, in, s.nodes, softwarePart(nccl::netStepTreeUs[index(p)]));
-    addScaled(l, levels, 2.0);
+    addTreeLevels(l, s, softwarePart(nccl::netStepTreeUs[index(p)]), 2.0);
     return m;
 }
 
@@ -366,7 +389,7 @@ Model hierarchical(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs
                    const Shape& s)
 {
     if (!reduces(op))
-        return unavailable("all_to_all and send_recv have no hierarchical form");
+        return unavailable(CollectiveUnavailable::NoHierarchicalForm);
     Model m = ringChannelModel(in, s);
     if (!m.available)
         return m;
@@ -387,7 +410,7 @@ Model hierarchical(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs
     l.launchUs = nccl::baseLatencyRingUs[index(p)];
     l.nvlinkUs = phases * (g - 1.0) * nccl::nvlinkStepRingUs[index(p)] * s.nvlinkScale;
     if (s.nodes > 1)
-        addRingSteps(l, in, s.nodes, (ar ? 2.0 : 1.0) * (nodes - 1.0),
+        addRingSteps(l, s, (ar ? 2.0 : 1.0) * (nodes - 1.0),
                      softwarePart(nccl::netStepRingUs[index(p)]));
     return m;
 }
@@ -404,29 +427,32 @@ double nvlsIntraBandwidth(CollectiveOp op, const Shape& s)
                                          : s.nvlink * eff * g / (g - 1.0);
 }
 
-Model nvls(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& in, const Shape& s)
+/** NVLS; \a multiNode false times the NVLS phase inside one node only. */
+Model nvls(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& in, const Shape& s,
+           bool multiNode = true)
 {
+    const int nodes = multiNode ? s.nodes : 1;
     if (!reduces(op))
-        return unavailable("NVLS reduces and multicasts: not for all_to_all or send_recv");
+        return unavailable(CollectiveUnavailable::NvlsNotForOp);
     if (!in.nvls || nccl::nvlsEfficiency[s.gen] <= 0.0)
-        return unavailable("NVLS needs NVSwitches with NVLink SHARP (third generation, H100 on)");
+        return unavailable(CollectiveUnavailable::NvlsNeedsNvswitch);
     if (s.g < 2 || s.nvlink <= 0.0)
-        return unavailable("NVLS needs several GPUs on one NVSwitch domain");
-    if (s.nodes > 1 && (!in.inNetworkReduction || s.net <= 0.0))
-        return unavailable("NVLS across nodes needs fabric switches that reduce (SHARP)");
+        return unavailable(CollectiveUnavailable::NvlsNeedsDomain);
+    if (nodes > 1 && (!in.inNetworkReduction || s.net <= 0.0))
+        return unavailable(CollectiveUnavailable::NvlsNeedsSharp);
     if (p != CollectiveProtocol::Simple)
-        return unavailable("NVLS runs the Simple protocol only");
+        return unavailable(CollectiveUnavailable::NvlsSimpleOnly);
     Model m;
     m.available = true;
     m.channels = s.gen == 2 ? nccl::nvlsChannelsBlackwell : nccl::nvlsChannelsHopper;
     m.algbw = nvlsIntraBandwidth(op, s);
     CollectiveLatency& l = m.latency;
     l.nvlinkUs = nccl::nvlinkStepNvlsUs * s.nvlinkScale;
-    if (s.nodes > 1) {
+    if (nodes > 1) {
         // The fabric switches add up each GPU's shard of S/g: it goes up once and back once.
         m.algbw = std::min(m.algbw, s.g * s.net * nccl::collNetHopperEfficiency);
         l.softwareUs += softwarePart(nccl::netStepNvlsUs);
-        addScaled(l, fabricPathLatency(in, worstPath(in, s.nodes)), 1.0);
+        addScaled(l, worstOf(s), 1.0);
     }
     return m;
 }
@@ -434,14 +460,14 @@ Model nvls(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& in, co
 Model nvlsTree(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& in, const Shape& s)
 {
     if (op != CollectiveOp::AllReduce)
-        return unavailable("nvls_tree is all-reduce only");
+        return unavailable(CollectiveUnavailable::NvlsTreeAllReduceOnly);
     if (s.nodes < 2)
-        return unavailable("nvls_tree needs more than one node (NVLS alone on one node)");
-    Model inside = nvls(op, p, in, Shape{s.n, s.g, 1, s.nvlink, s.net, s.gen, 0, s.nvlinkScale});
+        return unavailable(CollectiveUnavailable::NvlsTreeNeedsNodes);
+    Model inside = nvls(op, p, in, s, false);
     if (!inside.available)
         return inside;
     if (s.net <= 0.0)
-        return unavailable("no fabric bandwidth between nodes");
+        return unavailable(CollectiveUnavailable::NoFabric);
     Model m = inside;
     const double n = s.n;
     const double g = s.g;
@@ -452,29 +478,27 @@ Model nvlsTree(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& in
     const double capBus = heads * nccl::perChannelNvlsTree[s.gen][s.nodeIdx];
     const double cap = capBus > 0.0 ? capBus * n / (2.0 * (n - 1.0)) : unbounded;
     m.algbw = std::min({inside.algbw, net, cap});
-    CollectiveLatency levels;
-    addTreeLevels(levels, in, s.nodes, softwarePart(nccl::netStepNvlsTreeUs));
-    addScaled(m.latency, levels, 2.0);
+    addTreeLevels(m.latency, s, softwarePart(nccl::netStepNvlsTreeUs), 2.0);
     return m;
 }
 
 Model inNetwork(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& in, const Shape& s)
 {
     if (!reduces(op))
-        return unavailable("in_network reduces in the switches: not for all_to_all or send_recv");
+        return unavailable(CollectiveUnavailable::InNetworkNotForOp);
     if (s.nodes == 1) {
         // Inside one node the switch that reduces is the NVSwitch: NVLS.
         Model m = nvls(op, p, in, s);
         if (!m.available)
-            m.why = "on one node in_network is NVLS: " + m.why;
+            m.viaNvls = true;
         return m;
     }
     if (!in.inNetworkReduction)
-        return unavailable("in_network needs fabric switches that reduce (SHARP)");
+        return unavailable(CollectiveUnavailable::InNetworkNeedsSharp);
     if (p != CollectiveProtocol::Simple)
-        return unavailable("CollNet runs the Simple protocol only");
+        return unavailable(CollectiveUnavailable::CollNetSimpleOnly);
     if (s.net <= 0.0 || (s.g > 1 && s.nvlink <= 0.0))
-        return unavailable("no link bandwidth for in-network reduction");
+        return unavailable(CollectiveUnavailable::InNetworkNoLink);
     Model m;
     m.available = true;
     m.channels = std::max(1, in.railsPerNode);
@@ -492,7 +516,7 @@ Model inNetwork(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& i
     CollectiveLatency& l = m.latency;
     l.nvlinkUs = 2.0 * std::min(1.0, g - 1.0) * nccl::nvlinkStepCollNetUs * s.nvlinkScale;
     l.softwareUs = 2.0 * (g - 1.0) * nccl::collNetArityUs + softwarePart(nccl::netStepCollNetUs);
-    addScaled(l, fabricPathLatency(in, worstPath(in, s.nodes)), 1.0);
+    addScaled(l, worstOf(s), 1.0);
     return m;
 }
 
@@ -527,14 +551,14 @@ Model pointToPoint(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs
         if (s.nodes > 1) {
             // Every network send is posted by the rank's proxy, one after the other.
             l.softwareUs += netSoftware + (n - g) * nccl::netPostOverheadUs;
-            addScaled(l, fabricPathLatency(in, worstPath(in, s.nodes)), 1.0);
+            addScaled(l, worstOf(s), 1.0);
         }
     } else {
         // send_recv: rank i sends S to i+1; the pairs that cross nodes use one rank's NICs.
         m.algbw = s.nodes > 1 ? net : nv;
         if (s.nodes > 1) {
             l.softwareUs += netSoftware;
-            addScaled(l, fabricPathLatency(in, worstPath(in, s.nodes)), 1.0);
+            addScaled(l, worstOf(s), 1.0);
         } else {
             l.nvlinkUs += nvlinkStep;
         }
@@ -554,9 +578,7 @@ Model model(CollectiveOp op, CollectiveAlgorithm a, CollectiveProtocol p, double
     }
     const bool pointToPointOp = op == CollectiveOp::AllToAll || op == CollectiveOp::SendRecv;
     if (pointToPointOp && a != CollectiveAlgorithm::Ring)
-        return unavailable(std::string(collectiveOpName(op)) +
-                           " runs point to point (algorithm ring), not " +
-                           collectiveAlgorithmName(a));
+        return unavailable(CollectiveUnavailable::PointToPointOnly);
     switch (a) {
     case CollectiveAlgorithm::Ring:
         return pointToPointOp ? pointToPoint(op, p, in, s) : ring(op, p, bytes, in, s);
@@ -571,36 +593,61 @@ Model model(CollectiveOp op, CollectiveAlgorithm a, CollectiveProtocol p, double
     case CollectiveAlgorithm::NvlsTree:
         return nvlsTree(op, p, in, s);
     }
-    return unavailable("unknown algorithm");
+    return unavailable(CollectiveUnavailable::NoAlgorithm);
 }
 
-CollectiveTiming timingOf(CollectiveOp op, CollectiveAlgorithm a, CollectiveProtocol p,
-                          double bytes, const Shape& s, Model m)
+CollectiveReason unavailableReason(CollectiveOp op, CollectiveAlgorithm a, const Model& m)
 {
-    CollectiveTiming t;
+    CollectiveReason r;
+    r.kind = CollectiveReason::Kind::Unavailable;
+    r.unavailable = m.why;
+    r.viaNvls = m.viaNvls;
+    r.op = op;
+    r.algorithm = a;
+    return r;
+}
+
+/** Seconds of \a m on \a bytes, as fillTiming() computes them. */
+double secondsOf(const Model& m, double bytes, const Shape& s)
+{
+    if (s.n == 1)
+        return 0.0;
+    CollectiveLatency l = m.latency;
+    total(l);
+    return l.totalUs * 1e-6 + (m.algbw > 0.0 ? bytes / (m.algbw * gbyte) : 0.0);
+}
+
+/** Fills \a t, a fresh timing, with \a m as algorithm \a a and protocol \a p. */
+void fillTiming(CollectiveTiming& t, CollectiveOp op, CollectiveAlgorithm a, CollectiveProtocol p,
+                double bytes, const Shape& s, const Model& m)
+{
     t.op = op;
     t.algorithm = a;
     t.protocol = p;
     t.bytes = bytes;
     t.available = m.available;
-    t.reason = std::move(m.why);
-    if (!m.available)
-        return t;
+    if (!m.available) {
+        t.reason = unavailableReason(op, a, m);
+        return;
+    }
     t.channels = m.channels;
     t.bandwidthGbytePerS = std::isfinite(m.algbw) ? m.algbw : 0.0;
-    total(m.latency);
+    if (s.n == 1)
+        return; // nothing moves: no time, no latency
+    // Calibrated latency parts; the NVLink steps were scaled through Shape::nvlinkScale.
     t.latency = m.latency;
-    if (s.n == 1) {
-        t.seconds = 0.0;
-        t.latency = CollectiveLatency{};
-        return t;
-    }
-    t.seconds = m.latency.totalUs * 1e-6 + (m.algbw > 0.0 ? bytes / (m.algbw * gbyte) : 0.0);
+    t.latency.launchUs *= s.launchFactor;
+    for (double* part : {&t.latency.softwareUs, &t.latency.pcieUs, &t.latency.nicUs,
+                         &t.latency.switchUs, &t.latency.cableUs})
+        *part *= s.fabricLatencyFactor;
+    total(t.latency);
+    t.seconds = t.latency.totalUs * 1e-6 + (m.algbw > 0.0 ? bytes / (m.algbw * gbyte) : 0.0);
     if (t.seconds > 0.0) {
         t.algbwGbytePerS = bytes / t.seconds / gbyte;
-        t.busbwGbytePerS = t.algbwGbytePerS * busBandwidthFactor(op, s.n);
+        t.busbwGbytePerS = t.algbwGbytePerS * (op == CollectiveOp::AllReduce  ? s.allReduceShare
+                                               : op == CollectiveOp::SendRecv ? 1.0
+                                                                              : s.share);
     }
-    return t;
 }
 
 const char* protocolWhy(CollectiveProtocol p)
@@ -637,110 +684,304 @@ const char* algorithmWhy(CollectiveAlgorithm a, CollectiveOp op)
     return "";
 }
 
+const char* unavailableWhy(CollectiveUnavailable why)
+{
+    switch (why) {
+    case CollectiveUnavailable::None:
+        return "";
+    case CollectiveUnavailable::NoNvlink:
+        return "no NVLink bandwidth inside the node";
+    case CollectiveUnavailable::NoFabric:
+        return "no fabric bandwidth between nodes";
+    case CollectiveUnavailable::TreeAllReduceOnly:
+        return "tree is all-reduce only";
+    case CollectiveUnavailable::NoTreeLink:
+        return "no link bandwidth for the tree";
+    case CollectiveUnavailable::NoHierarchicalForm:
+        return "all_to_all and send_recv have no hierarchical form";
+    case CollectiveUnavailable::NvlsNotForOp:
+        return "NVLS reduces and multicasts: not for all_to_all or send_recv";
+    case CollectiveUnavailable::NvlsNeedsNvswitch:
+        return "NVLS needs NVSwitches with NVLink SHARP (third generation, H100 on)";
+    case CollectiveUnavailable::NvlsNeedsDomain:
+        return "NVLS needs several GPUs on one NVSwitch domain";
+    case CollectiveUnavailable::NvlsNeedsSharp:
+        return "NVLS across nodes needs fabric switches that reduce (SHARP)";
+    case CollectiveUnavailable::NvlsSimpleOnly:
+        return "NVLS runs the Simple protocol only";
+    case CollectiveUnavailable::NvlsTreeAllReduceOnly:
+        return "nvls_tree is all-reduce only";
+    case CollectiveUnavailable::NvlsTreeNeedsNodes:
+        return "nvls_tree needs more than one node (NVLS alone on one node)";
+    case CollectiveUnavailable::InNetworkNotForOp:
+        return "in_network reduces in the switches: not for all_to_all or send_recv";
+    case CollectiveUnavailable::InNetworkNeedsSharp:
+        return "in_network needs fabric switches that reduce (SHARP)";
+    case CollectiveUnavailable::CollNetSimpleOnly:
+        return "CollNet runs the Simple protocol only";
+    case CollectiveUnavailable::InNetworkNoLink:
+        return "no link bandwidth for in-network reduction";
+    case CollectiveUnavailable::PointToPointOnly:
+        return "runs point to point";
+    case CollectiveUnavailable::NoAlgorithm:
+        return "no algorithm applies to this fabric";
+    }
+    return "";
+}
+
+/**
+ * Returns the most of Simple's bandwidth term protocol \a p can reach in algorithm \a a at
+ * \a bytes, or 0 when no bound is known. Rings, hierarchical phases and point-to-point sends
+ * scale every link they load by LL's 1/2 and LL128's 120/128 (NCCL's 0.92) at most (caps only
+ * lower them); a tree by its LL or LL128 factor and the ratio of NCCL's size corrections.
+ */
+double protocolShareBound(CollectiveAlgorithm a, CollectiveProtocol p, double bytes, const Shape& s)
+{
+    switch (a) {
+    case CollectiveAlgorithm::Ring:
+    case CollectiveAlgorithm::Hierarchical:
+        return p == CollectiveProtocol::LL ? nccl::ringLlEfficiency : nccl::ringLl128Efficiency;
+    case CollectiveAlgorithm::DoubleBinaryTree: {
+        double k = p == CollectiveProtocol::LL ? nccl::treeLlFactor
+                   : s.nodes == 1              ? nccl::treeLl128SingleNode
+                                               : nccl::treeLl128MultiNode;
+        if (bytes >= 64.0) {
+            const int sizeIndex = std::ilogb(bytes / 64.0);
+            if (sizeIndex < 23) {
+                const auto at = static_cast<std::size_t>(sizeIndex);
+                k *= nccl::treeCorrection[index(p)][at] /
+                     nccl::treeCorrection[index(CollectiveProtocol::Simple)][at];
+            }
+        }
+        return k;
+    }
+    case CollectiveAlgorithm::InNetwork:
+    case CollectiveAlgorithm::Nvls:
+    case CollectiveAlgorithm::NvlsTree:
+        return 0.0; // Simple only: LL and LL128 are refused at once
+    }
+    return 0.0;
+}
+
 /** Returns \a a with the fastest protocol it offers at \a bytes. */
 CollectiveTiming fastestProtocol(CollectiveOp op, CollectiveAlgorithm a, double bytes,
                                  const CollectiveInputs& in, const Shape& s)
 {
-    CollectiveTiming best;
-    bool found = false;
-    std::string firstWhy;
-    for (auto p : {CollectiveProtocol::LL, CollectiveProtocol::LL128, CollectiveProtocol::Simple}) {
-        CollectiveTiming t = timingOf(op, a, p, bytes, s, model(op, a, p, bytes, in, s));
-        if (!t.available) {
-            if (firstWhy.empty() || p == CollectiveProtocol::Simple)
-                firstWhy = t.reason;
+    // Simple first: its time bounds what LL and LL128 could reach, and one whose bandwidth term
+    // alone exceeds it (a margin for rounding) cannot win and is not timed. The winner is the
+    // protocol of least time, ties to the earlier of LL, LL128, Simple, as when all are timed.
+    const Model simple = model(op, a, CollectiveProtocol::Simple, bytes, in, s);
+    const double simpleSeconds = simple.available ? secondsOf(simple, bytes, s) : 0.0;
+    const bool canPrune =
+        simple.available && s.n > 1 && simple.algbw > 0.0 && std::isfinite(simple.algbw);
+    Model winner;
+    CollectiveProtocol winnerProtocol = CollectiveProtocol::Simple;
+    double bestSeconds = 0.0;
+    Model firstUnavailable;
+    bool haveWhy = false;
+    for (auto p : {CollectiveProtocol::LL, CollectiveProtocol::LL128}) {
+        if (canPrune) {
+            const double k = protocolShareBound(a, p, bytes, s);
+            if (k > 0.0 && bytes / (k * simple.algbw * gbyte) > simpleSeconds * (1.0 + 1e-9))
+                continue;
+        }
+        const Model m = model(op, a, p, bytes, in, s);
+        if (!m.available) {
+            if (!haveWhy) {
+                firstUnavailable = m;
+                haveWhy = true;
+            }
             continue;
         }
-        if (!found || t.seconds < best.seconds) {
-            best = std::move(t);
-            found = true;
+        const double seconds = secondsOf(m, bytes, s);
+        if (!winner.available || seconds < bestSeconds) {
+            bestSeconds = seconds;
+            winner = m;
+            winnerProtocol = p;
         }
     }
-    if (!found) {
+    if (simple.available) {
+        if (!winner.available || simpleSeconds < bestSeconds) {
+            winner = simple;
+            winnerProtocol = CollectiveProtocol::Simple;
+        }
+    } else {
+        // The reason of Simple, the protocol that carries large sizes, before the others'.
+        firstUnavailable = simple;
+    }
+    // One timing object on every path, built in the caller's slot (no copy of the result).
+    CollectiveTiming best;
+    if (!winner.available) {
         best.op = op;
         best.algorithm = a;
         best.bytes = bytes;
         best.available = false;
-        best.reason = firstWhy;
+        best.reason = unavailableReason(op, a, firstUnavailable);
         return best;
     }
-    best.reason = std::string(algorithmWhy(a, op)) + "; " + protocolWhy(best.protocol);
+    fillTiming(best, op, a, winnerProtocol, bytes, s, winner);
+    best.reason.kind = CollectiveReason::Kind::Chosen;
+    best.reason.op = op;
+    best.reason.algorithm = a;
+    best.reason.protocol = winnerProtocol;
     return best;
 }
 
 } // namespace
 
+std::string CollectiveReason::text() const
+{
+    switch (kind) {
+    case Kind::None:
+        return {};
+    case Kind::Pinned:
+        return std::string(algorithmWhy(algorithm, op)) + "; " + collectiveProtocolName(protocol) +
+               " (pinned)";
+    case Kind::Chosen: {
+        std::string s = std::string(algorithmWhy(algorithm, op)) + "; " + protocolWhy(protocol);
+        if (hasRunnerUp) {
+            char micros[32];
+            std::snprintf(micros, sizeof micros, "%.3g", runnerUpSeconds * 1e6);
+            s += std::string("; next best ") + collectiveAlgorithmName(runnerUpAlgorithm) + "/" +
+                 collectiveProtocolName(runnerUpProtocol) + " takes " + micros + " us";
+        }
+        return s;
+    }
+    case Kind::Unavailable:
+        if (unavailable == CollectiveUnavailable::PointToPointOnly)
+            return std::string(collectiveOpName(op)) +
+                   " runs point to point (algorithm ring), not " +
+                   collectiveAlgorithmName(algorithm);
+        return std::string(viaNvls ? "on one node in_network is NVLS: " : "") +
+               unavailableWhy(unavailable);
+    }
+    return {};
+}
+
+CollectiveEngine::CollectiveEngine(const CollectiveInputs& inputs)
+    : m_inputs(inputs), m_shape(shapeOf(inputs))
+{}
+
+CollectiveTiming CollectiveEngine::time(CollectiveOp op, CollectiveAlgorithm algorithm,
+                                        CollectiveProtocol protocol, double bytes) const
+{
+    CollectiveTiming t;
+    fillTiming(t, op, algorithm, protocol, bytes, m_shape,
+               model(op, algorithm, protocol, bytes, m_inputs, m_shape));
+    if (t.available) {
+        t.reason.kind = CollectiveReason::Kind::Pinned;
+        t.reason.op = op;
+        t.reason.algorithm = algorithm;
+        t.reason.protocol = protocol;
+    }
+    return t;
+}
+
+CollectiveTiming CollectiveEngine::time(CollectiveOp op, CollectiveAlgorithm algorithm,
+                                        double bytes) const
+{
+    return fastestProtocol(op, algorithm, bytes, m_inputs, m_shape);
+}
+
+CollectiveTiming CollectiveEngine::best(CollectiveOp op, double bytes) const
+{
+    CollectiveTiming chosen;
+    chosen.op = op;
+    chosen.bytes = bytes;
+    chosen.available = false;
+    // The runner-up is kept as the three figures the reason needs, not a whole timing.
+    bool haveSecond = false;
+    CollectiveAlgorithm secondAlgorithm = CollectiveAlgorithm::Ring;
+    CollectiveProtocol secondProtocol = CollectiveProtocol::Simple;
+    double secondSeconds = 0.0;
+    for (auto a : kAlgorithms) {
+        // NCCL's tuner chooses among ring, tree, CollNet, NVLS and NVLS tree; the hierarchical
+        // ring-of-rings is no NCCL algorithm and is timed only when pinned. On one node
+        // in_network is NVLS under another name.
+        if (a == CollectiveAlgorithm::Hierarchical ||
+            (a == CollectiveAlgorithm::InNetwork && m_shape.nodes == 1))
+            continue;
+        CollectiveTiming t = fastestProtocol(op, a, bytes, m_inputs, m_shape);
+        if (!t.available)
+            continue;
+        if (!chosen.available || t.seconds < chosen.seconds) {
+            if (chosen.available) {
+                secondAlgorithm = chosen.algorithm;
+                secondProtocol = chosen.protocol;
+                secondSeconds = chosen.seconds;
+                haveSecond = true;
+            }
+            chosen = t;
+        } else if (!haveSecond || t.seconds < secondSeconds) {
+            secondAlgorithm = t.algorithm;
+            secondProtocol = t.protocol;
+            secondSeconds = t.seconds;
+            haveSecond = true;
+        }
+    }
+    if (!chosen.available) {
+        chosen.reason.kind = CollectiveReason::Kind::Unavailable;
+        chosen.reason.unavailable = CollectiveUnavailable::NoAlgorithm;
+        chosen.reason.op = op;
+        return chosen;
+    }
+    if (haveSecond) {
+        chosen.reason.hasRunnerUp = true;
+        chosen.reason.runnerUpAlgorithm = secondAlgorithm;
+        chosen.reason.runnerUpProtocol = secondProtocol;
+        chosen.reason.runnerUpSeconds = secondSeconds;
+    }
+    return chosen;
+}
+
+std::vector<CollectiveTiming> CollectiveEngine::curve(CollectiveOp op,
+                                                      CollectiveAlgorithm algorithm,
+                                                      double minBytes, double maxBytes) const
+{
+    std::vector<CollectiveTiming> points;
+    const double first = std::max(1.0, minBytes);
+    if (std::isfinite(maxBytes) && first <= maxBytes * (1.0 + 1e-12))
+        points.reserve(static_cast<std::size_t>(std::ilogb(maxBytes / first)) + 2);
+    for (double b = first; b <= maxBytes * (1.0 + 1e-12); b *= 2.0)
+        points.push_back(fastestProtocol(op, algorithm, b, m_inputs, m_shape));
+    return points;
+}
+
+std::vector<CollectiveTiming> CollectiveEngine::bestCurve(CollectiveOp op, double minBytes,
+                                                          double maxBytes) const
+{
+    std::vector<CollectiveTiming> points;
+    const double first = std::max(1.0, minBytes);
+    if (std::isfinite(maxBytes) && first <= maxBytes * (1.0 + 1e-12))
+        points.reserve(static_cast<std::size_t>(std::ilogb(maxBytes / first)) + 2);
+    for (double b = first; b <= maxBytes * (1.0 + 1e-12); b *= 2.0)
+        points.push_back(best(op, b));
+    return points;
+}
+
 CollectiveTiming collectiveTime(CollectiveOp op, CollectiveAlgorithm algorithm,
                                 CollectiveProtocol protocol, double bytes,
                                 const CollectiveInputs& inputs)
 {
-    const Shape s = shapeOf(inputs);
-    CollectiveTiming t = timingOf(op, algorithm, protocol, bytes, s,
-                                  model(op, algorithm, protocol, bytes, inputs, s));
-    if (t.available)
-        t.reason = std::string(algorithmWhy(algorithm, op)) + "; " +
-                   collectiveProtocolName(protocol) + " (pinned)";
-    return t;
+    return CollectiveEngine(inputs).time(op, algorithm, protocol, bytes);
 }
 
 CollectiveTiming collectiveTime(CollectiveOp op, CollectiveAlgorithm algorithm, double bytes,
                                 const CollectiveInputs& inputs)
 {
-    return fastestProtocol(op, algorithm, bytes, inputs, shapeOf(inputs));
+    return CollectiveEngine(inputs).time(op, algorithm, bytes);
 }
 
 CollectiveTiming bestCollective(CollectiveOp op, double bytes, const CollectiveInputs& inputs)
 {
-    const Shape s = shapeOf(inputs);
-    CollectiveTiming best;
-    best.op = op;
-    best.bytes = bytes;
-    best.available = false;
-    const CollectiveTiming* runnerUp = nullptr;
-    CollectiveTiming second;
-    for (auto a : collectiveAlgorithms()) {
-        // NCCL's tuner chooses among ring, tree, CollNet, NVLS and NVLS tree; the hierarchical
-        // ring-of-rings is no NCCL algorithm and is timed only when pinned. On one node
-        // in_network is NVLS under another name.
-        if (a == CollectiveAlgorithm::Hierarchical ||
-            (a == CollectiveAlgorithm::InNetwork && s.nodes == 1))
-            continue;
-        CollectiveTiming t = fastestProtocol(op, a, bytes, inputs, s);
-        if (!t.available)
-            continue;
-        if (!best.available || t.seconds < best.seconds) {
-            if (best.available) {
-                second = std::move(best);
-                runnerUp = &second;
-            }
-            best = std::move(t);
-        } else if (!runnerUp || t.seconds < second.seconds) {
-            second = std::move(t);
-            runnerUp = &second;
-        }
-    }
-    if (!best.available) {
-        best.reason = "no algorithm applies to this fabric";
-        return best;
-    }
-    if (runnerUp) {
-        char micros[32];
-        std::snprintf(micros, sizeof micros, "%.3g", second.seconds * 1e6);
-        best.reason += std::string("; next best ") + collectiveAlgorithmName(second.algorithm) +
-                       "/" + collectiveProtocolName(second.protocol) + " takes " + micros + " us";
-    }
-    return best;
+    return CollectiveEngine(inputs).best(op, bytes);
 }
 
 std::vector<CollectiveTiming> collectiveCurve(CollectiveOp op, CollectiveAlgorithm algorithm,
                                               const CollectiveInputs& inputs, double minBytes,
                                               double maxBytes)
 {
-    std::vector<CollectiveTiming> curve;
-    const Shape s = shapeOf(inputs);
-    for (double b = std::max(1.0, minBytes); b <= maxBytes * (1.0 + 1e-12); b *= 2.0)
-        curve.push_back(fastestProtocol(op, algorithm, b, inputs, s));
-    return curve;
+    return CollectiveEngine(inputs).curve(op, algorithm, minBytes, maxBytes);
 }
 
 } // namespace dct::solvers

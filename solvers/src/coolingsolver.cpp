@@ -60,7 +60,7 @@ constexpr double kEirPlrA = 0.1202277;
 constexpr double kEirPlrB = 0.1396384;
 constexpr double kEirPlrC = 0.7394038;
 constexpr double kMinimumPartLoadRatio = 0.19;
-/** ASHRAE TC9.9 recommended server inlet envelope, upper end (references/published.md). */
+/** ASHRAE TC9.9 recommended server inlet envelope, upper end (docs/references.md). */
 constexpr double kAshraeRecommendedMaxInletC = 27.0;
 /** Placeholder climate when a site has none (assumption: a temperate 20 C dry / 15 C wet bulb). */
 constexpr double kPlaceholderDryBulbC = 20.0;

@@ -4,22 +4,127 @@
 #include "dct/model/scenarioio.h"
 #include "dct/solvers/finitecheck.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <functional>
 
 namespace dct::solvers {
 
 namespace {
 
+/** Returns the factors of a profile as "launch x1.2, network bandwidth x0.91" (fitted only). */
+std::string factorsText(const model::CalibrationProfile& p)
+{
+    std::string text;
+    char buffer[64];
+    for (std::size_t i = 0; i < model::CollectiveCalibration::count; ++i) {
+        if (!p.fitted[i])
+            continue;
+        std::snprintf(buffer, sizeof buffer, " x%.3g", p.factors.at(i));
+        text += (text.empty() ? "" : ", ") + std::string(model::CollectiveCalibration::label(i)) +
+                buffer;
+    }
+    return text.empty() ? "no factor fitted" : text;
+}
+
+/**
+ * Applies the calibration profile the scenario names, found through \a options: its factors go
+ * to the collectives engine and the provenance of /network/calibration_profile says where they
+ * came from. A profile that cannot be found or was fitted on another system is an error of that
+ * field. Returns false on error.
+ */
+bool applyCalibrationProfile(model::ResolvedScenario& r, const EvaluateOptions& options,
+                             Diagnostics& diagnostics,
+                             std::optional<model::CalibrationProfile>& applied)
+{
+    const std::string& name = r.scenario.network.calibrationProfile;
+    if (name.empty())
+        return true;
+    const std::string pointer = "/network/calibration_profile";
+    const std::string accepted =
+        "the name of a profile that `dctwin-cli calibrate nccl-tests --name NAME` stored in the "
+        "scenario library (--store or DCT_STORE), or no calibration_profile";
+    if (!options.calibrationProfile) {
+        diagnostics.error(pointer,
+                          "names the calibration profile '" + name +
+                              "', but no scenario library is open to find it",
+                          accepted, "calibration-profile-missing");
+        return false;
+    }
+    auto profile = options.calibrationProfile(name);
+    if (!profile) {
+        diagnostics.error(pointer, profile.error().toString(),
+                          profile.error().accepted.empty() ? accepted : std::string(),
+                          "calibration-profile-missing");
+        return false;
+    }
+    const std::string mismatch =
+        model::calibrationMismatch(profile->system, model::CalibrationSystem::of(r));
+    if (!mismatch.empty()) {
+        diagnostics.error(pointer,
+                          "the calibration profile '" + name +
+                              "' was fitted on another system: " + mismatch,
+                          "a profile calibrated on this scenario's GPUs and fabric "
+                          "(dctwin-cli calibrate nccl-tests LOG --scenario THIS_FILE)",
+                          "calibration-profile-mismatch");
+        return false;
+    }
+    r.collectiveCalibration = profile->factors;
+    r.appliedCalibrationProfile = name;
+    std::string logs;
+    for (const auto& log : profile->logs)
+        logs += (logs.empty() ? "" : ", ") + std::filesystem::path(log).filename().string();
+    char rms[32];
+    std::snprintf(rms, sizeof rms, "%.2g%%", profile->rmsResidualPercent);
+    r.provenance[pointer] = {model::Provenance::Origin::User,
+                             "calibration profile '" + name + "' of the scenario library (" +
+                                 factorsText(*profile) + "), fitted on " +
+                                 (logs.empty() ? std::string("nccl-tests logs") : logs) +
+                                 (profile->createdAt.empty() ? "" : " at " + profile->createdAt) +
+                                 ", rms busbw residual " + rms};
+    diagnostics.note(pointer,
+                     "the collectives use the calibration profile '" + name + "' (" +
+                         factorsText(*profile) + ", rms busbw residual " + rms + ")",
+                     {}, "calibration-profile");
+    applied = std::move(*profile);
+    return true;
+}
+
 /** Resolves and evaluates the scenario of \a result; the read diagnostics are already in it. */
 void resolveAndEvaluate(DocumentEvaluation& result, const model::Catalog& catalog,
                         const EvaluateOptions& options)
 {
-    if (!result.scenario || result.diagnostics.hasErrors())
+    if (!result.scenario)
         return;
+    if (result.diagnostics.hasErrors()) {
+        // Every error at once: a field that cannot be read leaves its default, and the catalog
+        // ids are still looked up, so that an unknown id shows beside the bad value instead of
+        // after it is fixed. Nothing is evaluated; a finding about a field already in error is
+        // left out.
+        auto resolved = model::resolveScenario(*result.scenario, catalog, result.origin);
+        std::vector<std::string> broken;
+        for (const auto& d : result.diagnostics)
+            if (d.severity == Severity::Error)
+                broken.push_back(d.path);
+        for (const auto& d : resolved.diagnostics) {
+            if (d.severity != Severity::Error)
+                continue;
+            const bool known = std::any_of(broken.begin(), broken.end(), [&](const auto& path) {
+                return d.path.rfind(path, 0) == 0 || path.rfind(d.path, 0) == 0;
+            });
+            if (!known)
+                result.diagnostics.add(d);
+        }
+        return;
+    }
     auto resolved = model::resolveScenario(*result.scenario, catalog, result.origin);
     result.diagnostics.append(resolved.diagnostics);
     if (!resolved.resolved || resolved.diagnostics.hasErrors())
+        return;
+    if (!applyCalibrationProfile(*resolved.resolved, options, result.diagnostics,
+                                 result.calibration))
         return;
     result.resolved = std::move(resolved.resolved);
     result.evaluation = evaluate(*result.resolved, options);

@@ -24,22 +24,21 @@ double ecmpThroughputShare(int uplinks, int flows, int subflowsPerFlow)
     const long long n = static_cast<long long>(flows) * q;
     const double p = 1.0 / uplinks;
     // E[min(X/q, 1)] for X ~ Binomial(n, p): sum the pmf below q, the rest delivers 1. The pmf
-    // is built in logs so large n stays finite.
+    // by its recurrence P(x+1) = P(x) (n-x)/(x+1) p/(1-p) from P(0) = (1-p)^n: two calls into
+    // libm in all, not two log-gammas and an exponential per term. P(0) comes from logs, so a
+    // large n underflows to 0 (X below q is then that unlikely), never to NaN.
+    if (uplinks == 1)
+        return 1.0; // every sub-flow on the one uplink: X = n >= q, each flow at full rate
     double belowQ = 0.0;
     double massBelowQ = 0.0;
-    // The terms that do not depend on x, computed once (the same values every iteration).
     const double nReal = static_cast<double>(n);
-    const double logNFactorial = std::lgamma(nReal + 1.0);
-    const double logP = std::log(p);
-    const double logQ = std::log1p(-p);
+    const double ratio = p / (1.0 - p);
+    double pmf = std::exp(nReal * std::log1p(-p));
     for (long long x = 0; x < q && x <= n; ++x) {
         const double xReal = static_cast<double>(x);
-        const double logPmf = logNFactorial - std::lgamma(xReal + 1.0) -
-                              std::lgamma(nReal - xReal + 1.0) + xReal * logP +
-                              (nReal - xReal) * logQ;
-        const double pmf = std::exp(logPmf);
-        belowQ += pmf * static_cast<double>(x) / q;
+        belowQ += pmf * xReal / q;
         massBelowQ += pmf;
+        pmf *= (nReal - xReal) / (xReal + 1.0) * ratio;
     }
     const double perLink = belowQ + (1.0 - massBelowQ);
     return uplinks * perLink / std::min(flows, uplinks);

@@ -6,7 +6,11 @@
 #include "dct/solvers/costsolver.h"
 #include "dct/solvers/egresssolver.h"
 #include "dct/solvers/facilitymetrics.h"
+#include "dct/solvers/goodputmetrics.h"
+#include "dct/solvers/goodputsolver.h"
 #include "dct/solvers/gridsolver.h"
+#include "dct/solvers/hallayout.h"
+#include "dct/solvers/hallmetrics.h"
 #include "dct/solvers/networkmetrics.h"
 #include "dct/solvers/networksolver.h"
 #include "dct/solvers/powersolver.h"
@@ -61,7 +65,7 @@ void addComputeMetrics(Evaluation& e)
     e.add("compute.training_days", "Training time", c.trainingDays, "days",
           MetricTraits{Better::Lower, 2}, work);
     e.add("compute.gpu_hours", "GPU-hours", c.gpuHours, "h", Better::Lower, work);
-    e.add("compute.effective_mfu", "Effective MFU", c.effectiveMfu, "", Better::Higher, work);
+    e.add("compute.effective_mfu", "Effective MFU", c.effectiveMfu, "share", Better::Higher, work);
     e.add("compute.tokens_per_second", "Throughput", c.tokensPerSecond, "tokens/s", Better::Higher,
           work);
     e.add(
@@ -91,6 +95,17 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     e.restartMetrics();
     e.coupling = CouplingInfo{};
     e.diagnostics = model::validateScenario(r);
+    // A scenario naming a calibration profile is evaluated with it or not at all: callers that
+    // resolve scenarios themselves (sweeps) have not looked it up (documentevaluation.cpp does).
+    if (!r.scenario.network.calibrationProfile.empty() &&
+        r.appliedCalibrationProfile != r.scenario.network.calibrationProfile)
+        e.diagnostics.error("/network/calibration_profile",
+                            "names the calibration profile '" +
+                                r.scenario.network.calibrationProfile +
+                                "', but this evaluation did not look it up in a scenario library",
+                            "evaluate it with eval, store eval, compare or report, or leave "
+                            "calibration_profile empty",
+                            "calibration-profile-missing");
     // An error in the workload alone leaves the cluster, the facility and its cost well defined:
     // they are evaluated, the figures that depend on the workload are not (and a note says so).
     const bool workloadOnly =
@@ -108,6 +123,7 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
         e.egress = {};
         e.cost = {};
         e.network = {};
+        e.goodput = {};
         e.finishMetrics();
         return;
     }
@@ -168,6 +184,7 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     e.power = solvePower(r, powerInputs, e.diagnostics);
     e.cooling = solveCooling(r, r.cooling, e.power, e.diagnostics);
     e.power = completeFacilityPower(r, e.power, e.cooling);
+    checkHall(e.network.hall, r, e.power, e.diagnostics);
     e.cooling.pue = e.power.pue;
     e.grid = solveGrid(r, e.power, e.cooling);
     costInputs.hasGrid = true;
@@ -188,11 +205,17 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     e.compute = solveCompute(r, computeInputs, workloadValid ? e.diagnostics : ignored);
     e.egress = solveEgress(r, e.diagnostics);
     e.cost = solveCost(r, e.power, e.egress, e.compute, costInputs, e.diagnostics);
+    // Failures stretch the failure-free training time of compute; the run's cost follows.
+    e.goodput =
+        solveGoodput(r, e.compute, e.network, e.cost, workloadValid ? e.diagnostics : ignored);
+    applyGoodputToCost(r, e.goodput, e.compute, e.power.facilityPowerKw, e.cost);
     addComputeMetrics(e);
+    addReliabilityMetrics(e);
     addFacilityMetrics(e);
     addNetworkMetrics(e);
+    addHallMetrics(e);
     e.add("coupling.iterations", "Coupling iterations", e.coupling.iterations, "", Better::Neither);
-    e.add("coupling.converged", "Coupling converged (1 = yes)", e.coupling.converged ? 1 : 0, "",
+    e.add("coupling.converged", "Coupling converged", e.coupling.converged ? 1 : 0, "yes/no",
           Better::Higher);
     e.add("coupling.residual", "Coupling residual (clock factor)", e.coupling.residual, "",
           Better::Lower);

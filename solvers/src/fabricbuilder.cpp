@@ -138,13 +138,15 @@ FabricPlan planFabric(const FabricSpec& spec, Diagnostics& diagnostics)
         // by ports, but 12 does not divide 32, so 16 (2 links from every leaf to every spine).
         p.spinesPerPlane = smallestDivisorAtLeast(u, ceilDiv(L * u, k));
     } else if (tiers == 3) {
-        // Al-Fares et al. (SIGCOMM 2008) pods: k/2 leaves and u aggregation switches per pod;
-        // aggregation switch j of every pod feeds core group j, non-blocking at the aggregation.
+        // Al-Fares et al. (SIGCOMM 2008) pods: k/2 leaves and u aggregation switches per pod,
+        // non-blocking at the aggregation: each aggregation switch has one uplink per leaf of
+        // its pod, L u uplinks in the plane. The core is what those uplinks need, k per core:
+        // (k/2)^2 cores for a full plane, fewer for a partial one (buildFabricGraph deals the
+        // uplinks over the cores in turn, so that a full plane is Al-Fares' core groups).
         p.leavesPerPod = k / 2;
         p.podsPerPlane = ceilDiv(L, p.leavesPerPod);
         p.spinesPerPlane = p.podsPerPlane * u;
-        p.coresPerGroup = static_cast<int>(smallestDivisorAtLeast(k / 2, ceilDiv(L, k)));
-        p.coresPerPlane = u * p.coresPerGroup;
+        p.coresPerPlane = ceilDiv(L * u, k);
     }
     p.valid = true;
     return p;
@@ -172,6 +174,7 @@ TopologyResult topologyCounts(const FabricPlan& p)
     const long long u = p.tiers > 1 ? p.leafUpPorts : 0;
     t.endpoints = p.endpointsPerPlane * P;
     t.endpointLinks = t.endpoints;
+    t.tiersCounts.reserve(static_cast<std::size_t>(p.tiers));
 
     TierCounts leaf;
     leaf.tier = FabricTier::Leaf;

@@ -155,20 +155,24 @@ FabricGraph buildFabricGraph(const FabricPlan& plan, bool includeHosts)
                             linkRate);
         } else if (plan.tiers == 3) {
             const long long perPod = plan.leavesPerPod;
-            const long long c = plan.coresPerGroup;
+            const long long c = plan.coresPerPlane;
             for (long long l = 0; l < L; ++l) {
                 const long long pod = l / perPod;
                 for (long long j = 0; j < u; ++j)
                     addEdge(f, leafV(l), spineV(pod * u + j), LinkKind::LeafSpine, linkRate);
             }
+            // Aggregation switch j of a pod has one uplink per leaf of the pod; the plane's
+            // uplinks, pod by pod, are dealt over the cores in turn. No core gets more than k
+            // (c = ceil(L u / k)), and in a full plane each core gets one uplink from every pod,
+            // from aggregation switch core / (k/2): Al-Fares' core groups.
+            long long next = 0;
             for (long long pod = 0; pod < plan.podsPerPlane; ++pod) {
                 const long long inPod = std::min(perPod, L - pod * perPod);
                 for (long long j = 0; j < u; ++j)
                     for (long long t = 0; t < inPod; ++t)
-                        addEdge(
-                            f, spineV(pod * u + j),
-                            cores[static_cast<std::size_t>(p * plan.coresPerPlane + j * c + t % c)],
-                            LinkKind::SpineCore, linkRate);
+                        addEdge(f, spineV(pod * u + j),
+                                cores[static_cast<std::size_t>(p * c + next++ % c)],
+                                LinkKind::SpineCore, linkRate);
             }
         }
     }

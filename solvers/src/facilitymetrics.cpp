@@ -44,8 +44,8 @@ void addPowerMetrics(Evaluation& e)
           metricInputs<"/compute/node">());
     e.add("power.racks_over_capacity", "Racks over cooling capacity", p.racksOverCapacity, "",
           Better::Lower, metricInputs<"/cooling/system", "/facility/rack_layout">());
-    e.add("power.spread_layout", "Racks spread to cooling capacity (1 = spread, 0 = dense)",
-          p.rackLayout == model::RackLayout::Spread ? 1.0 : 0.0, "", Better::Neither,
+    e.add("power.spread_layout", "Racks spread to cooling capacity",
+          p.rackLayout == model::RackLayout::Spread ? 1.0 : 0.0, "yes/no", Better::Neither,
           metricInputs<"/facility/rack_layout">());
     e.add("power.pdu_loss_kw", "PDU loss", p.pduLossKw, "kW", Better::Lower, chain);
     e.add("power.ups_loss_kw", "UPS (or HVDC rectifier) loss", p.upsLossKw, "kW", Better::Lower,
@@ -104,8 +104,8 @@ void addCoolingMetrics(Evaluation& e)
           metricInputs<"/cooling/economizer", "/site">());
     e.add("cooling.chiller_hours", "Hours with chillers running", c.chillerHours, "h",
           Better::Lower, metricInputs<"/cooling/economizer", "/site">());
-    e.add("cooling.economizer_share", "Heat removed by free cooling", c.economizerHeatShare, "",
-          Better::Higher, metricInputs<"/cooling/economizer", "/site">());
+    e.add("cooling.economizer_share", "Heat removed by free cooling", c.economizerHeatShare,
+          "share", Better::Higher, metricInputs<"/cooling/economizer", "/site">());
     e.add("cooling.rack_capacity_kw", "Rack cooling capacity", c.rackCapacityKw, "kW",
           Better::Neither, sys);
     e.add("cooling.rack_overload", "Rack heat over cooling capacity (ratio)", c.rackOverloadRatio,
@@ -234,9 +234,9 @@ void addEgressMetrics(Evaluation& e)
               metricInputs<"/economics/unmetered_port">());
         e.add("egress.port_gbps", "Port rate", g.portGbps, "Gb/s", Better::Neither,
               metricInputs<"/economics/unmetered_port">());
-        e.add("egress.port_utilization", "Port utilization", g.portUtilization, "", Better::Neither,
-              metricInputs<"/economics/unmetered_port">());
-        e.add("egress.port_carries", "Port carries the volume (1 = yes)", g.portCarries ? 1 : 0, "",
+        e.add("egress.port_utilization", "Port utilization", g.portUtilization, "share",
+              Better::Neither, metricInputs<"/economics/unmetered_port">());
+        e.add("egress.port_carries", "Port carries the volume", g.portCarries ? 1 : 0, "yes/no",
               Better::Higher, metricInputs<"/economics/unmetered_port">());
         if (g.hasMetered)
             e.add("egress.break_even_tb_per_month", "Break-even volume", g.breakEvenTbPerMonth,

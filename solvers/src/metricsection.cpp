@@ -6,8 +6,10 @@ const std::vector<MetricSection>& metricSections()
 {
     static const std::vector<MetricSection> sections = {
         {"compute", "Compute and workload"},
+        {"reliability", "Reliability"},
         {"network", "Network fabric"},
         {"collectives", "Collectives"},
+        {"hall", "Hall and cabling"},
         {"power", "Power"},
         {"cooling", "Cooling"},
         {"site", "Site year: climate, water, carbon and tariff"},

@@ -113,17 +113,18 @@ void addNetworkMetrics(Evaluation& e)
           Better::Lower, metricInputs<"/network/switch", "/network/nic">());
     e.add("network.bisection_gbps", "Bisection bandwidth (closed form)", t.fullBisectionGbps,
           "Gbps", Better::Higher, shape);
-    e.add("network.protocol_efficiency", "Wire efficiency at the MTU", n.wire.efficiency, "",
+    e.add("network.protocol_efficiency", "Wire efficiency at the MTU", n.wire.efficiency, "share",
           Better::Higher, metricInputs<"/network/protocol", "/network/mtu_bytes">());
     e.add("network.oversubscription_share", "Uplink share under oversubscription",
-          n.oversubscriptionShare, "", Better::Higher, metricInputs<"/network/oversubscription">());
-    e.add("network.routing_share", "Uplink share delivered by routing", n.routingShare, "",
+          n.oversubscriptionShare, "share", Better::Higher,
+          metricInputs<"/network/oversubscription">());
+    e.add("network.routing_share", "Uplink share delivered by routing", n.routingShare, "share",
           Better::Higher, metricInputs<"/network/routing">());
-    e.add("network.ecmp_share", "Uplink share, static ECMP", n.ecmpShare, "", Better::Higher,
+    e.add("network.ecmp_share", "Uplink share, static ECMP", n.ecmpShare, "share", Better::Higher,
           metricInputs<"/network/routing">());
-    e.add("network.multirail_share", "Uplink share, ECMP split over rails", n.multiRailShare, "",
-          Better::Higher, metricInputs<"/network/routing", "/network/rails">());
-    e.add("network.adaptive_share", "Uplink share, adaptive routing", n.adaptiveShare, "",
+    e.add("network.multirail_share", "Uplink share, ECMP split over rails", n.multiRailShare,
+          "share", Better::Higher, metricInputs<"/network/routing", "/network/rails">());
+    e.add("network.adaptive_share", "Uplink share, adaptive routing", n.adaptiveShare, "share",
           Better::Higher, metricInputs<"/network/routing">());
     e.add("network.fabric_gbyte_per_s_per_gpu", "Fabric bandwidth per GPU (effective)",
           n.fabricGbytePerSPerGpu, "GB/s", Better::Higher, shape);

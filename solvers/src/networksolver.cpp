@@ -2,6 +2,7 @@
 
 #include "dct/solvers/ecmp.h"
 #include "dct/solvers/fabricbuilder.h"
+#include "dct/solvers/hallayout.h"
 
 #include <algorithm>
 #include <cmath>
@@ -101,22 +102,25 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
         double rate;
         double length;
     };
-    std::vector<LinkClass> classes;
-    classes.reserve(3);
-    classes.push_back({"node-leaf", t.endpointLinks, nicRate, n.cableLengthInRowM});
+    // At most three classes: kept on the stack, no allocation.
+    LinkClass classes[3] = {{"node-leaf", t.endpointLinks, nicRate, n.cableLengthInRowM},
+                            {"", 0, 0.0, 0.0},
+                            {"", 0, 0.0, 0.0}};
+    std::size_t classCount = 1;
     const TierCounts spine = t.tier(FabricTier::Spine);
     const TierCounts core = t.tier(FabricTier::Core);
     if (spine.linksDown > 0)
-        classes.push_back(
-            {"leaf-spine", spine.linksDown, r.fabricPortRateGbps(), n.cableLengthAcrossRowsM});
+        classes[classCount++] = {"leaf-spine", spine.linksDown, r.fabricPortRateGbps(),
+                                 n.cableLengthAcrossRowsM};
     if (core.linksDown > 0)
-        classes.push_back(
-            {"spine-core", core.linksDown, r.fabricPortRateGbps(), n.cableLengthAcrossRowsM});
+        classes[classCount++] = {"spine-core", core.linksDown, r.fabricPortRateGbps(),
+                                 n.cableLengthAcrossRowsM};
     t.cables.clear();
-    t.cables.reserve(classes.size());
+    t.cables.reserve(classCount);
     t.cablePowerW = 0.0;
     t.cableCostUsd = 0.0;
-    for (const auto& lc : classes) {
+    for (std::size_t i = 0; i < classCount; ++i) {
+        const LinkClass& lc = classes[i];
         CableLine line;
         line.linkClass = lc.name;
         line.links = lc.links;
@@ -176,6 +180,7 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     in.nicLatencyUs = r.nic.latencyUs;
     in.cableInRowM = n.cableLengthInRowM;
     in.cableAcrossRowsM = n.cableLengthAcrossRowsM;
+    applyHallLatency(in, net.hall);
     in.railsPerNode = std::max(1, r.rails);
     in.fabricTiers = std::max(1, net.topology.tiers);
     const int planes = std::max(1, net.topology.planes);
@@ -198,6 +203,8 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
                                                               : GpuGeneration::Hopper;
     // Rails on separate planes or leaves: a peer on another rail is reached through PXN.
     in.pxn = n.topology != TopologyKind::FatTree || planes > 1;
+    // A calibration profile's factors, when the scenario names one (docs/collectives.md).
+    in.calibration = r.collectiveCalibration;
     return in;
 }
 
@@ -216,8 +223,16 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     const FabricPlan plan = planFabric(net.spec, diagnostics);
     net.topology = topologyCounts(plan);
     net.valid = plan.valid;
-    if (plan.valid)
-        priceTopology(net.topology, r, diagnostics);
+    if (plan.valid) {
+        // The hall lays out the racks and runs every link; its cable bill replaces the typical
+        // lengths unless the scenario asks for them (/hall/cable_lengths).
+        const bool typical = r.scenario.hall.cableLengths == model::CableLengthModel::Typical;
+        Diagnostics quiet;
+        priceTopology(net.topology, r, typical ? diagnostics : quiet);
+        net.hall = layoutHall(r, plan, diagnostics);
+        if (!typical)
+            applyHallCables(net.topology, net.hall);
+    }
     networkRiskDiagnostics(r, diagnostics);
 
     net.wire = wireOverhead(n.protocol, n.mtuBytes);
@@ -248,10 +263,19 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
             : routingShare(n.routing, uplinks, net.leafUplinkFlows, 1, adaptiveEfficiency);
 
     // Alpha: NIC at both ends, every switch on the longest path, and the wire
-    // (node-leaf runs at both ends plus the runs between tiers, up and down).
-    net.worstSwitchHops = plan.valid ? 2 * plan.tiers - 1 : 1;
-    const double wireM =
-        2.0 * n.cableLengthInRowM + 2.0 * std::max(0, plan.tiers - 1) * n.cableLengthAcrossRowsM;
+    // (node-leaf runs at both ends plus the runs between tiers, up and down, their lengths from
+    // the hall's cable runs). The longest path is the graph's (hopStats): it climbs no higher
+    // than it must, so one leaf is one switch and one spine block (a 3-tier plane of one pod)
+    // turns at its spines, three switches.
+    int climb = 0;
+    if (plan.valid && plan.tiers > 1 && plan.leavesPerPlane > 1)
+        climb = plan.tiers == 3 && plan.podsPerPlane > 1 ? 2 : 1;
+    net.worstSwitchHops = 2 * climb + 1;
+    CollectiveInputs cableRuns;
+    cableRuns.cableInRowM = n.cableLengthInRowM;
+    cableRuns.cableAcrossRowsM = n.cableLengthAcrossRowsM;
+    applyHallLatency(cableRuns, net.hall);
+    const double wireM = 2.0 * cableRuns.cableInRowM + 2.0 * climb * cableRuns.cableAcrossRowsM;
     net.fabricAlphaUs = 2.0 * r.nic.latencyUs + net.worstSwitchHops * r.fabricSwitch.latencyUs +
                         wireM * wireNsPerM * 1e-3;
     // Fabric share: crossing leaves costs the oversubscription and the routing loss, once the
@@ -264,12 +288,14 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     net.fabricGbytePerSPerGpu = net.fabricLineGbytePerSPerGpu * net.wire.efficiency * share;
 
     net.worldInputs = collectiveInputs(r, net, r.gpuCount(), r.gpusPerNode);
+    // One engine for the sixteen: the fabric's paths and tree levels are worked out once.
+    const CollectiveEngine world(net.worldInputs);
     net.collectives.reserve(16);
     for (auto op : {CollectiveOp::AllReduce, CollectiveOp::ReduceScatter, CollectiveOp::AllGather,
                     CollectiveOp::AllToAll})
         for (auto a : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::DoubleBinaryTree,
                        CollectiveAlgorithm::Hierarchical, CollectiveAlgorithm::InNetwork})
-            net.collectives.push_back(collectiveTime(op, a, reportBytes, net.worldInputs));
+            net.collectives.push_back(world.time(op, a, reportBytes));
     net.gradientAllReduce = gradientAllReduce(r, net, gradientBytes, &diagnostics);
     net.gradientRanksPerNode =
         std::max(1, r.gpusPerNode / std::min(std::max(1, r.scenario.workload.tensorParallel),

@@ -12,7 +12,7 @@ namespace {
  * Warnings that are limits, not risks: a design past one of them cannot run as described.
  * The evaluation keeps going past them (so a planner sees by how much), the verdict does not.
  */
-constexpr std::array<std::string_view, 3> kConstraintCodes = {
+constexpr std::array<std::string_view, 8> kConstraintCodes = {
     // One node alone gives off more heat than its rack's cooling removes (powersolver.cpp).
     // A dense rack over its cooling is a warning: its heat recirculates, and what that does to
     // the inlet air is judged by the next code.
@@ -21,6 +21,13 @@ constexpr std::array<std::string_view, 3> kConstraintCodes = {
     "inlet-over-allowable",
     // An egress port slower than the average traffic it must carry (egresssolver.cpp).
     "port-too-small",
+    // The hall (hallayout.cpp): a link no catalog cable reaches, a rack drawing more than its
+    // feeds, a row over its busway or its cooling, a hall larger than its floor.
+    "hall-link-beyond-reach",
+    "hall-rack-over-power",
+    "hall-row-over-busway",
+    "hall-row-over-cooling",
+    "hall-over-floor-area",
 };
 
 } // namespace

@@ -118,6 +118,12 @@ const std::vector<const char*>& migrations()
         "  result_json TEXT NOT NULL,"
         "  evaluated_at TEXT NOT NULL,"
         "  PRIMARY KEY (scenario_id, version));",
+        // 3: calibration profiles of the collectives engine (dctwin-cli calibrate), by name;
+        // scenarios name the one they use in /network/calibration_profile.
+        "CREATE TABLE IF NOT EXISTS calibration_profiles ("
+        "  name TEXT PRIMARY KEY,"
+        "  json TEXT NOT NULL,"
+        "  saved_at TEXT NOT NULL);",
     };
     return steps;
 }
@@ -139,6 +145,7 @@ const std::vector<TableSchema>& schemaTables()
         {"results",
          2,
          {"scenario_id", "version", "inputs_hash", "model_version", "result_json", "evaluated_at"}},
+        {"calibration_profiles", 3, {"name", "json", "saved_at"}},
     };
     return tables;
 }
@@ -1372,6 +1379,58 @@ std::string ScenarioStore::inputsHash(const std::string& scenarioJson,
                                       const std::string& catalogFingerprint)
 {
     return model::contentHash(scenarioJson + '\n' + catalogFingerprint);
+}
+
+Result<void> ScenarioStore::saveCalibrationProfile(const std::string& name, const std::string& json)
+{
+    if (auto w = writable("saving the calibration profile '" + name + "'"); !w)
+        return w;
+    if (name.empty())
+        return makeError(m_path.string(), "", "a calibration profile needs a name",
+                         "a non-empty name (--name)");
+    const std::string sql = std::string("INSERT INTO calibration_profiles (name, json, saved_at) "
+                                        "VALUES (?1, ?2, ") +
+                            now +
+                            ") ON CONFLICT(name) DO UPDATE SET json = excluded.json, "
+                            "saved_at = excluded.saved_at";
+    Statement s(m_db.get(), sql.c_str());
+    s.bind(1, name).bind(2, json).step();
+    if (!s.ok())
+        return tl::unexpected(sqlError("cannot save the calibration profile '" + name + "'"));
+    return {};
+}
+
+Result<StoredCalibrationProfile>
+ScenarioStore::loadCalibrationProfile(const std::string& name) const
+{
+    Statement s(m_db.get(),
+                "SELECT name, json, saved_at FROM calibration_profiles WHERE name = ?1");
+    if (!s.bind(1, name).step()) {
+        if (!s.ok())
+            return tl::unexpected(sqlError("cannot read the calibration profile '" + name + "'"));
+        auto all = calibrationProfiles();
+        std::string names;
+        if (all)
+            for (const auto& p : *all)
+                names += (names.empty() ? "" : ", ") + p.name;
+        return makeError(m_path.string(), "",
+                         "no calibration profile named '" + name + "' in the store",
+                         names.empty() ? "a profile stored by `dctwin-cli calibrate nccl-tests "
+                                         "--name NAME` (the store has none)"
+                                       : "one of " + names);
+    }
+    return StoredCalibrationProfile{s.text(0), s.text(1), s.text(2)};
+}
+
+Result<std::vector<StoredCalibrationProfile>> ScenarioStore::calibrationProfiles() const
+{
+    Statement s(m_db.get(), "SELECT name, json, saved_at FROM calibration_profiles ORDER BY name");
+    std::vector<StoredCalibrationProfile> out;
+    while (s.step())
+        out.push_back(StoredCalibrationProfile{s.text(0), s.text(1), s.text(2)});
+    if (!s.ok())
+        return tl::unexpected(sqlError("cannot list the calibration profiles"));
+    return out;
 }
 
 } // namespace dct::store

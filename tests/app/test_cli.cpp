@@ -1,6 +1,7 @@
 #include "clirunner.h"
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 using namespace dct;
@@ -73,6 +74,67 @@ TEST_CASE("eval --format csv has a header and one row per metric", "[cli][eval][
     for (std::string line; std::getline(lines, line);)
         rows += line.find("compute.") != std::string::npos ? 1 : 0;
     CHECK(rows > 10);
+}
+
+TEST_CASE("eval's table prints money in M USD, shares as percent and yes/no, after the "
+          "diagnostics",
+          "[cli][eval][format]")
+{
+    const CliRun r = runCli({"eval", example("overpacked-air-h100-dallas.json")});
+    INFO(r.out);
+    CHECK(std::regex_search(r.out, std::regex(R"(\n  Capex +11\.39 M USD\n)")));
+    CHECK(std::regex_search(r.out, std::regex(R"(\n  Effective MFU +35\.81 %\n)")));
+    CHECK(std::regex_search(r.out, std::regex(R"(\n  Coupling converged +yes \n)")));
+    CHECK_THAT(r.out, Catch::Contains("2.151 \xc2\xb5s"));
+    CHECK_THAT(r.out, !Catch::Contains("(1 = yes)"));
+    // Every warning, whole with its field, comes before the first figure.
+    const auto warning = r.out.find("warning: /cooling/system: server inlet air reaches");
+    REQUIRE(warning != std::string::npos);
+    CHECK(warning < r.out.find("\nCompute and workload\n"));
+}
+
+TEST_CASE("eval --format csv rounds to the display digits unless --precision full",
+          "[cli][eval][csv]")
+{
+    const auto mfuValue = [](const std::string& csv) {
+        const auto at = csv.find(",compute.effective_mfu,");
+        REQUIRE(at != std::string::npos);
+        const auto line = csv.substr(at, csv.find('\n', at) - at);
+        return line.substr(line.find("Effective MFU,") + 14);
+    };
+    const CliRun display =
+        runCli({"eval", "--format", "csv", example("seed-h100-dallas-d2c.json")});
+    REQUIRE(display.code == cli::ExitOk);
+    CHECK(mfuValue(display.out) == "0.3662,share");
+    CHECK_THAT(display.out, !Catch::Contains("8,960,000"));
+    const CliRun full = runCli(
+        {"eval", "--format", "csv", "--precision", "full", example("seed-h100-dallas-d2c.json")});
+    REQUIRE(full.code == cli::ExitOk);
+    CHECK(mfuValue(full.out).size() > std::string("0.3662,share").size());
+    CHECK(runCli({"eval", "--precision", "most", example("seed-h100-dallas-d2c.json")}).code ==
+          cli::ExitUsage);
+}
+
+TEST_CASE("eval reports a bad value and an unknown catalog id at once, and a missing section "
+          "names only the keys it needs",
+          "[cli][bad-input][errors]")
+{
+    const std::string file = scratchFile("two-errors.json", seedWith([](json& j) {
+                                             j["compute"]["node_count"] = -3;
+                                             j["site"] = "nowhere";
+                                         }));
+    const CliRun r = runCli({"eval", file});
+    CHECK(r.code == cli::ExitUsage);
+    CHECK_THAT(r.err, Catch::Contains("error: /compute/node_count: invalid value -3"));
+    CHECK_THAT(r.err, Catch::Contains("error: /site: no site with id 'nowhere'"));
+
+    const std::string noNetwork =
+        scratchFile("no-network.json", seedWith([](json& j) { j.erase("network"); }));
+    const CliRun missing = runCli({"eval", noNetwork});
+    CHECK(missing.code == cli::ExitUsage);
+    CHECK_THAT(missing.err, Catch::Contains("missing required section 'network' (an object with "
+                                            "at least the keys switch; its"));
+    CHECK_THAT(missing.err, Catch::Contains("other keys have defaults)"));
 }
 
 TEST_CASE("Bad input exits 2 with a message naming the file and the path", "[cli][bad-input]")
@@ -163,9 +225,9 @@ TEST_CASE("Bad usage exits 2 and --help exits 0 on every command", "[cli][usage]
 TEST_CASE("Every command of the table is listed by --help and an unknown one exits 2",
           "[cli][usage][commands]")
 {
-    const std::vector<std::string> expected = {"validate", "eval",     "compare",    "catalog",
-                                               "schema",   "store",    "sweep",      "sweep-merge",
-                                               "report",   "topology", "collectives"};
+    const std::vector<std::string> expected = {
+        "validate",    "eval",   "compare",  "catalog",     "schema",    "store", "sweep",
+        "sweep-merge", "report", "topology", "collectives", "calibrate", "layout"};
     const auto commands = cli::commandNames();
     CHECK(commands == expected);
 

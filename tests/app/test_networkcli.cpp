@@ -239,3 +239,68 @@ TEST_CASE("collectives: on one node nvls and in_network run NVLink SHARP", "[cli
     CHECK(tree.code == cli::ExitEvaluation);
     CHECK_THAT(tree.err, Catch::Contains("point to point"));
 }
+
+namespace {
+
+/** Writes the 4-SU SuperPOD example with its network's \a field set to \a value. */
+std::string superPodWith(const std::string& field, const json& value, const std::string& name)
+{
+    std::ifstream in(example("dgx-superpod-4su.json"));
+    json doc = json::parse(in);
+    doc["network"][field] = value;
+    const std::string path = std::string(DCT_TEST_BINARY_DIR) + "/superpod-" + name + ".json";
+    std::ofstream(path) << doc.dump(2);
+    return path;
+}
+
+/** Returns the lines of \a text that name \a pointer. */
+std::vector<std::string> linesNaming(const std::string& text, const std::string& pointer)
+{
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.find(pointer) != std::string::npos)
+            lines.push_back(line);
+    return lines;
+}
+
+} // namespace
+
+TEST_CASE("collectives and topology refuse a switch of the wrong protocol as eval does",
+          "[cli][collectives][topology][bad-input]")
+{
+    // An Ethernet switch (sn5600) on an InfiniBand fabric: eval's consistency check refuses it.
+    const std::string file = superPodWith("switch", "sn5600", "ethernet-switch");
+    const CliRun eval = runCli({"eval", file});
+    REQUIRE(eval.code == cli::ExitEvaluation);
+    const auto evalLines = linesNaming(eval.err, "/network/switch");
+    REQUIRE(evalLines.size() == 1);
+    CHECK_THAT(evalLines.front(), Catch::Contains("sn5600") && Catch::Contains("Ethernet"));
+    for (const char* command : {"collectives", "topology"}) {
+        INFO(command);
+        const CliRun r = runCli({command, file});
+        CHECK(r.code == cli::ExitEvaluation);
+        CHECK(r.out.empty());
+        CHECK(linesNaming(r.err, "/network/switch") == evalLines);
+    }
+}
+
+TEST_CASE("collectives and topology refuse a NIC that does not speak the fabric's protocol",
+          "[cli][collectives][topology][bad-input]")
+{
+    // RoCE v2 on an InfiniBand switch with an InfiniBand-only NIC: two errors, as eval gives.
+    const std::string file = superPodWith("protocol", "roce_v2", "roce-on-ib");
+    const CliRun eval = runCli({"eval", file});
+    REQUIRE(eval.code == cli::ExitEvaluation);
+    const auto nic = linesNaming(eval.err, "/network/nic");
+    const auto sw = linesNaming(eval.err, "/network/switch");
+    REQUIRE(nic.size() + sw.size() >= 1);
+    for (const char* command : {"collectives", "topology"}) {
+        INFO(command);
+        const CliRun r = runCli({command, file});
+        CHECK(r.code == cli::ExitEvaluation);
+        CHECK(r.out.empty());
+        CHECK(linesNaming(r.err, "/network/nic") == nic);
+        CHECK(linesNaming(r.err, "/network/switch") == sw);
+    }
+}

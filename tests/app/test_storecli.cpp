@@ -90,6 +90,14 @@ TEST_CASE("store eval caches its result until the scenario changes", "[cli][stor
     REQUIRE(second.code == 0);
     CHECK(second.err.find("cached result") != std::string::npos);
     CHECK(second.out == first.out);
+    // Text like eval's, the verdict first; JSON when asked for.
+    CHECK(first.out.rfind("Scenario: ", 0) == 0);
+    CHECK(first.out.find("\nVerdict: Feasible") != std::string::npos);
+    CHECK(first.out.find("\nCost\n") != std::string::npos);
+    CHECK(first.out.find("M USD") != std::string::npos);
+    Run asJson = runCli({"store", "--store", store, "eval", "-f", "json", "seed-h100-dallas-d2c"});
+    REQUIRE(asJson.code == 0);
+    CHECK(nlohmann::json::parse(asJson.out).contains("metrics"));
     fs::remove_all(dir);
 }
 
@@ -135,7 +143,7 @@ TEST_CASE("store commands refuse a store of an unknown schema version", "[cli][s
         CHECK(run.code == 2);
         CHECK(run.err.find(store.string() + ": ") != std::string::npos);
         CHECK(run.err.find("schema version -1") != std::string::npos);
-        CHECK(run.err.find("schema version 1 to 2") != std::string::npos);
+        CHECK(run.err.find("schema version 1 to 3") != std::string::npos);
         CHECK(run.out.empty());
     }
     CHECK(test::fileBytes(store) == before);

@@ -8,6 +8,7 @@
 #include "dct/solvers/networksolver.h"
 
 #include <benchmark/benchmark.h>
+#include <vector>
 
 using namespace dct;
 using namespace dct::solvers;
@@ -99,6 +100,41 @@ void multiPlane16kNetworkSolve(benchmark::State& state)
     }
 }
 BENCHMARK(multiPlane16kNetworkSolve)->Unit(benchmark::kMicrosecond);
+
+/** The 16k-GPU fabric's all-reduce curve: the fastest algorithm and protocol at each of 33 sizes,
+ *  8 B to 32 GiB (as `dctwin-cli collectives` prints it), one call per size. */
+void multiPlane16kAllReduceCurve(benchmark::State& state)
+{
+    const model::ResolvedScenario r = multiPlaneScenario();
+    Diagnostics d;
+    const NetworkResult n = solveNetwork(r, 35e9, d);
+    std::vector<CollectiveTiming> curve;
+    for (auto _ : state) {
+        curve.clear();
+        double bytes = 8.0;
+        for (int i = 0; i < 33; ++i, bytes *= 2.0)
+            curve.push_back(bestCollective(CollectiveOp::AllReduce, bytes, n.worldInputs));
+        benchmark::DoNotOptimize(curve.back().seconds);
+    }
+    state.counters["sizes"] = static_cast<double>(curve.size());
+}
+BENCHMARK(multiPlane16kAllReduceCurve)->Unit(benchmark::kMicrosecond);
+
+/** The same curve from one CollectiveEngine: the fabric's paths worked out once for all sizes. */
+void multiPlane16kAllReduceCurveEngine(benchmark::State& state)
+{
+    const model::ResolvedScenario r = multiPlaneScenario();
+    Diagnostics d;
+    const NetworkResult n = solveNetwork(r, 35e9, d);
+    std::vector<CollectiveTiming> curve;
+    for (auto _ : state) {
+        const CollectiveEngine engine(n.worldInputs);
+        curve = engine.bestCurve(CollectiveOp::AllReduce, 8.0, 8.0 * 4294967296.0);
+        benchmark::DoNotOptimize(curve.back().seconds);
+    }
+    state.counters["sizes"] = static_cast<double>(curve.size());
+}
+BENCHMARK(multiPlane16kAllReduceCurveEngine)->Unit(benchmark::kMicrosecond);
 
 void multiPlane16kGraphChecks(benchmark::State& state)
 {

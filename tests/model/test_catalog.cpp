@@ -139,3 +139,30 @@ TEST_CASE("A broken catalog file is an error naming file and path", "[model][cat
     CHECK(loaded.error().path == "/entries/0/source");
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("A broken failure rate is an error naming file and path",
+          "[model][catalog][bad-input][reliability]")
+{
+    const auto dir = std::filesystem::temp_directory_path() / "dct-test-catalog-failures";
+    std::filesystem::remove_all(dir);
+    std::filesystem::copy(test::dataDir() / "catalog", dir);
+    {
+        std::ofstream out(dir / "failures.json");
+        out << R"({"kind": "failure", "entries": [{"id": "x", "name": "X", "source": "s",
+                   "component": "GPU", "per": "gpu", "failures_per_million_hours": -1}]})";
+    }
+    auto loaded = Catalog::load(dir);
+    REQUIRE_FALSE(loaded);
+    CHECK_THAT(loaded.error().file, Catch::EndsWith("failures.json"));
+    CHECK(loaded.error().path == "/entries/0/failures_per_million_hours");
+    {
+        std::ofstream out(dir / "failures.json");
+        out << R"({"kind": "failure", "entries": [{"id": "x", "name": "X", "source": "s",
+                   "component": "GPU", "per": "rack", "failures_per_million_hours": 1}]})";
+    }
+    loaded = Catalog::load(dir);
+    REQUIRE_FALSE(loaded);
+    CHECK(loaded.error().path == "/entries/0/per");
+    CHECK_THAT(loaded.error().toString(), Catch::Contains("'link'"));
+    std::filesystem::remove_all(dir);
+}

@@ -43,3 +43,54 @@ TEST_CASE("shortenedText keeps short text and cuts long text at a character with
     CHECK(cut.size() < 4100);
     CHECK(cut.find("10,485,760 characters") != std::string::npos);
 }
+
+TEST_CASE("formatQuantity prints money in k, M and B, shares as percent, yes/no and microseconds",
+          "[model][text][format]")
+{
+    CHECK(formatQuantity(143360000.0, "USD/year") == "143.4 M USD/year");
+    CHECK(formatQuantity(8960000.0, "USD") == "8.96 M USD");
+    CHECK(formatQuantity(28882.0, "USD/month") == "28.88 k USD/month");
+    CHECK(formatQuantity(1500.0, "USD/month") == "1,500 USD/month");
+    CHECK(formatQuantity(2.4e9, "USD") == "2.4 B USD");
+    CHECK(formatQuantity(0.35811, "share") == "35.81 %");
+    CHECK(formatQuantity(1.0, "share") == "100 %");
+    CHECK(formatQuantity(1.0, "yes/no") == "yes");
+    CHECK(formatQuantity(0.0, "yes/no") == "no");
+    CHECK(formatQuantity(2.25, "us") == "2.25 \xc2\xb5s");
+    CHECK(formatQuantity(49.24, "\xc2\xb0"
+                                "C") == "49.24 \xc2\xb0"
+                                        "C");
+    CHECK(formatQuantity(16174.0, "kW") == "16,174 kW");
+    CHECK(formatQuantity(256.0, "") == "256");
+    const QuantityText parts = formatQuantityParts(11359212.0, "USD");
+    CHECK(parts.number == "11.36");
+    CHECK(parts.unit == "M USD");
+}
+
+TEST_CASE("formatNumber groups thousands and keeps about four significant digits",
+          "[model][text][format]")
+{
+    CHECK(formatNumber(16170.4) == "16,170");
+    CHECK(formatNumber(1234567.0) == "1,234,567");
+    CHECK(formatNumber(3.14159) == "3.142");
+    CHECK(formatNumber(0.000123) == "0.000123");
+    CHECK(formatNumber(0.0047123) == "0.004712");
+    CHECK(formatNumber(1.56e23) == "1.56e+23");
+    CHECK(formatNumber(-0.0) == "0");
+}
+
+TEST_CASE("formatBytes prints message sizes in binary units", "[model][text][format]")
+{
+    CHECK(formatBytes(512.0) == "512 B");
+    CHECK(formatBytes(1024.0) == "1 KiB");
+    CHECK(formatBytes(64.0 * 1024 * 1024) == "64 MiB");
+    CHECK(formatBytes(1.5 * 1024 * 1024 * 1024) == "1.5 GiB");
+}
+
+TEST_CASE("formatPlain keeps the display digits without separators for CSV",
+          "[model][text][format]")
+{
+    CHECK(formatPlain(8960000.0) == "8960000");
+    CHECK(formatPlain(0.358112) == "0.3581");
+    CHECK(formatExact(0.358112) == "0.358112");
+}

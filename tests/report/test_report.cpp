@@ -49,8 +49,9 @@ TEST_CASE("the HTML report is self-contained and has every section", "[report][h
 {
     const report::ReportRenderer renderer({load("seed-h100-dallas-d2c.json")});
     const std::string html = renderer.html();
-    for (const char* section : {"Headline figures", "Charts", "Topology", "Results by section",
-                                "Assumptions and their sources", "Diagnostics"})
+    for (const char* section :
+         {"Executive summary", "Headline figures", "Charts", "Results by section",
+          "Assumptions and their sources", "Diagnostics"})
         CHECK(html.find(section) != std::string::npos);
     CHECK(count(html, "<svg") >= 3); // charts drawn inline
     CHECK(html.find("<style>") != std::string::npos);
@@ -58,19 +59,57 @@ TEST_CASE("the HTML report is self-contained and has every section", "[report][h
     CHECK(html.find("<script") == std::string::npos);
     CHECK(html.find("src=\"") == std::string::npos); // no external images
     CHECK(html.find("Training time") != std::string::npos);
-    CHECK(html.find("compute.training_days") != std::string::npos);
-    CHECK(html.find("/compute/gpu/tdp_w") != std::string::npos); // provenance
+    CHECK(html.find("compute gpu: tdp w") != std::string::npos); // provenance, by name
     CHECK(html.find("catalog gpu") != std::string::npos);
 }
 
-TEST_CASE("a comparison report shows deltas to the first scenario", "[report][html]")
+TEST_CASE("a report opens with an executive summary and shows no internal keys",
+          "[report][html][summary]")
+{
+    const report::ReportRenderer renderer({load("overpacked-air-h100-dallas.json")});
+    const std::string html = renderer.html();
+    const auto summary = html.find("Executive summary");
+    const auto details = html.find("Headline figures");
+    REQUIRE(summary != std::string::npos);
+    REQUIRE(details != std::string::npos);
+    const std::string first = html.substr(summary, details - summary);
+    // The decision, the verdict, five headline figures and every warning whole, with its field.
+    CHECK(first.find("Decision: the design cannot be built as described") != std::string::npos);
+    CHECK(first.find("Verdict: Infeasible") != std::string::npos);
+    CHECK(count(first, "<td class=\"num\"><b>") == 5);
+    for (const char* figure :
+         {"GPUs", "Facility design load", "Capex", "Total cost of ownership", "Training time"})
+        CHECK(first.find(std::string("<td>") + figure) != std::string::npos);
+    CHECK(first.find("server inlet air reaches 49.24 C") != std::string::npos);
+    CHECK(first.find("field to fix: /cooling/system") != std::string::npos);
+    // Money rounded by the one rule; no metric key anywhere.
+    CHECK(html.find("11.39 M USD") != std::string::npos);
+    CHECK(html.find("11,392,756") == std::string::npos);
+    CHECK(html.find("compute.training_days") == std::string::npos);
+    CHECK(html.find("cost.tco_usd_per_year") == std::string::npos);
+    // Headers repeat over page breaks; the topology stands once; a datasheet sentence once.
+    CHECK(count(html, "<thead>") == count(html, "<table"));
+    CHECK(count(html, "<h2>Topology</h2>") == 0);
+    CHECK(count(html, "Switches, leaf") == 1);
+    CHECK(count(html, "Supermicro SYS-821GE-TNHR product page") == 1);
+}
+
+TEST_CASE("a comparison report compares: coloured changes and every scenario's warnings first",
+          "[report][html][compare]")
 {
     const report::ReportRenderer renderer(
-        {load("seed-h100-dallas-d2c.json"), load("legacy-air-h100-dallas.json")});
+        {load("seed-h100-dallas-d2c.json"), load("overpacked-air-h100-dallas.json")});
     const std::string html = renderer.html();
     CHECK(html.find("comparison report") != std::string::npos);
-    CHECK(html.find("(+0.0%)") != std::string::npos);
-    CHECK(count(html, "Headline figures") == 2);
+    CHECK(count(html, "Executive summary") == 1);
+    CHECK(html.find("1 of 2 designs can be built as described") != std::string::npos);
+    // A higher PUE is worse: red; the air hall's warnings stand before any scenario's details.
+    CHECK(html.find("<span class=\"worse\">+0.38") != std::string::npos);
+    const auto warnings = html.find("Warnings of every scenario");
+    REQUIRE(warnings != std::string::npos);
+    CHECK(html.find("server inlet air reaches", warnings) < html.find("always\">A: "));
+    // Not two single reports stapled: the headline tables stand once, side by side.
+    CHECK(count(html, "Headline figures") == 0);
 }
 
 TEST_CASE("the PDF report is written", "[report][pdf]")
@@ -146,7 +185,7 @@ TEST_CASE("control characters of a name reach no report raw", "[report][html][te
     s.evaluation.scenarioName = "\x1b[31mRed\x07 <b>name</b>";
     s.resolved->scenario.description = "line one\nline\ttwo\x1b[2J\x0c";
     const std::string html = report::ReportRenderer({s}).html();
-    CHECK(html.find("<h1>\\x1b[31mRed\\x07 &lt;b&gt;name&lt;/b&gt;</h1>") != std::string::npos);
+    CHECK(html.find(">\\x1b[31mRed\\x07 &lt;b&gt;name&lt;/b&gt;</h1>") != std::string::npos);
     CHECK(html.find("<p>line one\nline\ttwo\\x1b[2J\\x0c</p>") != std::string::npos);
     for (const char c : html)
         CHECK((static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t'));
@@ -159,9 +198,10 @@ TEST_CASE("a 10 MB description and name give a report of bounded size", "[report
     s.evaluation.scenarioName = std::string(10 * 1024 * 1024, 'N');
     s.resolved->scenario.description = std::string(10 * 1024 * 1024, 'd');
     const std::string big = report::ReportRenderer({s}).html();
-    // The name (in the heading) and the description are shortened, each with a note.
+    // The name (in the summary and the heading) and the description are shortened, each with
+    // a note.
     CHECK(big.size() < html.size() + 10000);
-    CHECK(count(big, "shortened: the whole text has 10,485,760 characters") == 2);
+    CHECK(count(big, "shortened: the whole text has 10,485,760 characters") == 3);
     CHECK(big.find(std::string(201, 'N')) == std::string::npos);
     CHECK(big.find(std::string(4001, 'd')) == std::string::npos);
     CHECK(big.find(std::string(200, 'N')) != std::string::npos);

@@ -412,3 +412,54 @@ TEST_CASE("content hashes differ for different texts and are stable", "[store]")
     CHECK(contentHash("abc") != contentHash("abd"));
     CHECK(contentHash("").size() == 32);
 }
+
+TEST_CASE("a version 2 store gains the calibration profiles on open and keeps its scenarios",
+          "[store][migration][calibration]")
+{
+    ScratchDir dir("migrate-calibration");
+    const fs::path path = dir.path / "s.sqlite";
+    {
+        StoreOpenOptions v2;
+        v2.schemaVersion = 2;
+        auto old = openOrFail(path, v2);
+        CHECK(old.schemaVersion().value() == 2);
+        old.save("plan", scenarioJson(3)).value();
+        REQUIRE(old.storeEvaluation("plan", 1, "h", "m", "{}"));
+        // Version 2 has no calibration profiles.
+        CHECK_FALSE(old.saveCalibrationProfile("fit", "{}"));
+    }
+    auto store = openOrFail(path);
+    CHECK(store.schemaVersion().value() == 3);
+    CHECK(store.load("plan")->json == scenarioJson(3));
+    CHECK(store.cachedEvaluation("plan", 1, "h", "m").value() == std::optional<std::string>("{}"));
+    CHECK(store.calibrationProfiles()->empty());
+    REQUIRE(store.saveCalibrationProfile("fit", "{\"name\": \"fit\"}"));
+    CHECK(store.integrityCheck().value() == "ok");
+}
+
+TEST_CASE("calibration profiles are saved, replaced by name, listed and looked up",
+          "[store][calibration]")
+{
+    ScratchDir dir("calibration");
+    const fs::path path = dir.path / "s.sqlite";
+    {
+        auto store = openOrFail(path);
+        REQUIRE(store.saveCalibrationProfile("b-fit", "{\"v\": 1}"));
+        REQUIRE(store.saveCalibrationProfile("a-fit", "{\"v\": 2}"));
+        REQUIRE(store.saveCalibrationProfile("b-fit", "{\"v\": 3}"));
+        CHECK_FALSE(store.saveCalibrationProfile("", "{}"));
+    }
+    auto store = openOrFail(path);
+    const auto all = store.calibrationProfiles();
+    REQUIRE(all);
+    REQUIRE(all->size() == 2);
+    CHECK((*all)[0].name == "a-fit");
+    CHECK((*all)[1].json == "{\"v\": 3}");
+    CHECK_FALSE((*all)[1].savedAt.empty());
+    const auto missing = store.loadCalibrationProfile("c-fit");
+    REQUIRE_FALSE(missing);
+    CHECK_THAT(missing.error().toString(),
+               Catch::Contains("no calibration profile named 'c-fit' in the store (accepted: "
+                               "one of a-fit, b-fit)"));
+    CHECK(store.loadCalibrationProfile("a-fit")->json == "{\"v\": 2}");
+}

@@ -86,7 +86,7 @@ TEST_CASE("a store of a schema version this program does not know is refused, ne
     ScratchDir dir("version");
     const fs::path path = dir.path / "s.sqlite";
     makeStore(path, 2, 1);
-    for (const int version : {-1, -7, -2147483647 - 1, 3, 99, 2147483647}) {
+    for (const int version : {-1, -7, -2147483647 - 1, 4, 99, 2147483647}) {
         CAPTURE(version);
         setUserVersion(path, version);
         const std::string before = fileBytes(path);
@@ -95,7 +95,7 @@ TEST_CASE("a store of a schema version this program does not know is refused, ne
         CHECK(store.error().file == path.string());
         CHECK(contains(store.error().message, "schema version " + std::to_string(version)));
         CHECK(contains(store.error().message, "left untouched"));
-        CHECK(contains(store.error().accepted, "schema version 1 to 2"));
+        CHECK(contains(store.error().accepted, "schema version 1 to 3"));
         CHECK(fileBytes(path) == before);
     }
 }

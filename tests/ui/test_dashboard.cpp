@@ -9,11 +9,12 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QFile>
+#include <QHorizontalStackedBarSeries>
 #include <QPointer>
-#include <QStackedBarSeries>
 #include <catch2/catch.hpp>
 
 using namespace dct;
@@ -42,27 +43,22 @@ TEST_CASE("the dashboard draws the cooling options and ports of the typed result
     ui::Dashboard dashboard;
     dashboard.setOutcome(outcome);
 
-    // One bar per cooling option, the scenario's own system in the "this scenario" set.
+    // One bar per cooling option, lowest PUE on top; the scenario's own system named as such.
     QChart* cooling = dashboard.chartViews()[1]->chart();
-    const auto horizontal = cooling->axes(Qt::Horizontal);
-    REQUIRE(horizontal.size() == 1);
-    auto* categories = qobject_cast<QBarCategoryAxis*>(horizontal.front());
+    const auto vertical = cooling->axes(Qt::Vertical);
+    REQUIRE(vertical.size() == 1);
+    auto* categories = qobject_cast<QBarCategoryAxis*>(vertical.front());
     REQUIRE(categories);
     REQUIRE(cooling->series().size() == 1);
-    auto* series = qobject_cast<QStackedBarSeries*>(cooling->series().front());
+    auto* series = qobject_cast<QHorizontalStackedBarSeries*>(cooling->series().front());
     REQUIRE(series);
-    REQUIRE(series->count() == 2);
+    REQUIRE(series->count() == 3); // lowest, between, highest
     REQUIRE(categories->count() == static_cast<int>(e.coolingOptions.size()));
     int own = 0;
-    for (int i = 0; i < categories->count(); ++i) {
-        const auto& option = e.coolingOptions[static_cast<std::size_t>(i)];
-        CHECK(categories->at(i) == ui::qstr(option.systemId));
-        const bool selected = option.systemId == e.cooling.systemId;
-        own += selected ? 1 : 0;
-        CHECK(series->barSets()[0]->at(i) == Approx(selected ? option.pue : 0.0));
-        CHECK(series->barSets()[1]->at(i) == Approx(selected ? 0.0 : option.pue));
-    }
+    for (int i = 0; i < categories->count(); ++i)
+        own += categories->at(i).contains(QStringLiteral("(this scenario)")) ? 1 : 0;
     CHECK(own == 1);
+    CHECK(dashboard.coolingRank() >= 1);
 
     // The switches card sums the ports of every tier of the fabric.
     long long used = 0;
@@ -123,4 +119,71 @@ TEST_CASE("the dashboard names the verdict and turns the figures of a broken lim
     for (const char* title : {"PUE", "Rack power", "Racks", "Facility power", "Training time"})
         if (const ui::MetricCard* card = dashboard.card(QString::fromLatin1(title)))
             CHECK_FALSE(card->hasProblem());
+}
+
+TEST_CASE("the PUE chart paints the scenario red when its system is the worst option",
+          "[ui][dashboard][cooling]")
+{
+    // CRAC air has the highest PUE of the options in Dallas.
+    const auto outcome = evaluateExample("overpacked-air-h100-dallas.json");
+    REQUIRE(outcome->evaluation);
+    ui::Dashboard dashboard;
+    dashboard.setOutcome(outcome);
+    const auto& options = outcome->evaluation->coolingOptions;
+    CHECK(dashboard.coolingRank() == static_cast<int>(options.size()));
+    auto* series =
+        qobject_cast<QHorizontalStackedBarSeries*>(dashboard.chartViews()[1]->chart()->series()[0]);
+    REQUIRE(series);
+    auto* axis =
+        qobject_cast<QBarCategoryAxis*>(dashboard.chartViews()[1]->chart()->axes(Qt::Vertical)[0]);
+    REQUIRE(axis);
+    // The bottom bar (index 0) is the highest PUE: the scenario's, in the red "highest" set.
+    CHECK(axis->at(0).contains(QStringLiteral("(this scenario)")));
+    CHECK(series->barSets()[2]->at(0) > 1.0);
+    CHECK(series->barSets()[2]->color() == QColor(0xcf, 0x22, 0x2e));
+    CHECK(series->barSets()[0]->at(0) == 0.0);
+}
+
+TEST_CASE("the all-reduce axis is labelled in bytes and money and power never print as 1e+04",
+          "[ui][dashboard][format]")
+{
+    const auto outcome = evaluateExample("multiplane-16k-h100.json");
+    REQUIRE(outcome->evaluation);
+    ui::Dashboard dashboard;
+    dashboard.resize(1200, 800);
+    dashboard.setOutcome(outcome);
+    auto* bytes = qobject_cast<QCategoryAxis*>(
+        dashboard.chartViews()[2]->chart()->axes(Qt::Horizontal).value(0));
+    REQUIRE(bytes);
+    const QStringList labels = bytes->categoriesLabels();
+    CHECK(labels.contains(QStringLiteral("1 KiB")));
+    CHECK(labels.contains(QStringLiteral("1 MiB")));
+    CHECK(labels.contains(QStringLiteral("1 GiB")));
+    // A 16k-GPU cluster: the facility in MW, TCO in M USD, charts scaled the same way.
+    CHECK(dashboard.headline(QStringLiteral("Facility power")).endsWith(QStringLiteral(" MW")));
+    CHECK(dashboard.headline(QStringLiteral("TCO")).contains(QStringLiteral(" M USD")));
+    CHECK(dashboard.chartViews()[0]->chart()->title().contains(QStringLiteral("MW")));
+    const auto costAxis = dashboard.chartViews()[3]->chart()->axes(Qt::Horizontal);
+    REQUIRE(costAxis.size() == 1);
+    CHECK(costAxis[0]->titleText().startsWith(QStringLiteral("M USD")));
+    for (QChartView* view : dashboard.chartViews())
+        CHECK_FALSE(view->chart()->title().contains(QStringLiteral("e+")));
+}
+
+TEST_CASE("a metric card elides a long detail line and keeps it whole in the tooltip",
+          "[ui][dashboard][card]")
+{
+    ui::MetricCard card(QStringLiteral("TCO"));
+    const QString detail = QStringLiteral("Cost per GPU-hour: 1.538 USD/GPU-h, capex amortized "
+                                          "over four years");
+    card.setValue(QStringLiteral("3.45 M USD/year"), detail);
+    card.resize(140, 80);
+    card.show();
+    QCoreApplication::processEvents();
+    CHECK(card.detailShown().endsWith(QChar(0x2026)));
+    CHECK(card.detailShown().size() < detail.size());
+    CHECK(card.toolTip() == detail);
+    card.resize(900, 80);
+    QCoreApplication::processEvents();
+    CHECK(card.detailShown() == detail);
 }

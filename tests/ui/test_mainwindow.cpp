@@ -7,15 +7,19 @@
 #include "dct/ui/metricsmodel.h"
 #include "dct/ui/scenarioform.h"
 #include "dct/ui/scenariolibrarymodel.h"
+#include "dct/ui/startpage.h"
 #include "dct/ui/topologyview.h"
 #include "uitestsupport.h"
 
+#include <QCheckBox>
+#include <QCommandLinkButton>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QSettings>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QToolBar>
 #include <QUndoGroup>
 #include <QUndoStack>
 #include <catch2/catch.hpp>
@@ -130,6 +134,93 @@ TEST_CASE("duplicate as what-if compares two scenarios with deltas", "[ui][windo
     CHECK(base->undoStack()->count() == 0);
 }
 
+TEST_CASE("a what-if copy is named by what changed and compare filters to the differences",
+          "[ui][window][compare]")
+{
+    ui::MainWindow window;
+    window.setQuiet(true);
+    ui::ScenarioDocument* base = window.openFile(examplePath("seed-h100-dallas-d2c.json"));
+    REQUIRE(base);
+    ui::ScenarioDocument* whatIf = window.duplicateAsWhatIf();
+    REQUIRE(whatIf);
+    whatIf->edit("/compute/node_count", 64);
+    CHECK(whatIf->title() == base->title() + " (what-if: Node count 64)");
+    whatIf->undoStack()->undo();
+    CHECK(whatIf->title() == base->title() + " (what-if)");
+    whatIf->undoStack()->redo();
+    REQUIRE(waitForEvaluation(*base));
+    REQUIRE(waitForEvaluation(*whatIf));
+
+    ui::CompareModel* model = window.compareView()->model();
+    const int all = model->rowCount();
+    REQUIRE(model->rowOf("compute.peak_tflops_per_gpu") >= 0);
+    window.compareView()->differencesOnlyBox()->setChecked(true);
+    CHECK(model->rowCount() < all);
+    CHECK(model->rowOf("compute.peak_tflops_per_gpu") == -1); // the same GPU in both
+    CHECK(model->rowOf("compute.gpus") >= 0);
+    // Money by the one rule: the baseline's capex in M USD; an effective MFU in percent.
+    const int capex = model->rowOf("cost.capex_usd");
+    REQUIRE(capex >= 0);
+    CHECK(model->index(capex, ui::CompareModel::valueColumn(0)).data().toString().endsWith(" M"));
+    CHECK(model->index(capex, 1).data().toString() == "USD");
+    const int mfu = model->rowOf("compute.effective_mfu");
+    REQUIRE(mfu >= 0);
+    CHECK(model->index(mfu, 1).data().toString() == "%");
+    CHECK(model->index(mfu, ui::CompareModel::deltaColumn(1)).data().toString().endsWith(" pp"));
+    window.compareView()->differencesOnlyBox()->setChecked(false);
+    CHECK(model->rowCount() == all);
+
+    // A scenario opened afterwards is ticked for comparison at once.
+    ui::ScenarioDocument* third = window.openFile(examplePath("dgx-superpod-4su.json"));
+    REQUIRE(third);
+    CHECK(window.compareView()->comparedDocuments().size() == 3);
+    CHECK(window.compareView()->comparedDocuments().contains(third));
+}
+
+TEST_CASE("an edit does not resize the toolbar: Undo keeps its width", "[ui][window][undo]")
+{
+    ui::MainWindow window;
+    window.setQuiet(true);
+    window.show();
+    ui::ScenarioDocument* document = window.openFile(examplePath("seed-h100-dallas-d2c.json"));
+    REQUIRE(document);
+    QToolBar* tools = window.findChild<QToolBar*>();
+    REQUIRE(tools);
+    QCoreApplication::processEvents();
+    const int before = tools->sizeHint().width();
+    document->edit("/compute/node_count", 64);
+    QCoreApplication::processEvents();
+    CHECK(tools->sizeHint().width() == before);
+    // What Undo undoes stays in its tooltip.
+    QAction* undo = nullptr;
+    for (QAction* a : tools->actions())
+        if (a->iconText() == QStringLiteral("Undo"))
+            undo = a;
+    REQUIRE(undo);
+    CHECK(undo->toolTip().contains(QStringLiteral("Node count")));
+}
+
+TEST_CASE("with no scenario open the window offers the examples, not n/a cards",
+          "[ui][window][start]")
+{
+    ui::MainWindow window;
+    window.setQuiet(true);
+    window.show();
+    CHECK(window.startPageShown());
+    ui::StartPage* start = window.startPage();
+    REQUIRE(start);
+    REQUIRE(start->examples().size() >= 5);
+    auto* seed =
+        start->findChild<QCommandLinkButton*>(QStringLiteral("example_seed-h100-dallas-d2c.json"));
+    REQUIRE(seed);
+    CHECK(seed->text().startsWith(QStringLiteral("Seed case")));
+    seed->click();
+    REQUIRE(window.currentDocument());
+    CHECK_FALSE(window.startPageShown());
+    CHECK(window.closeDocument(window.currentDocument()));
+    CHECK(window.startPageShown());
+}
+
 TEST_CASE("save writes the scenario atomically and reopens it", "[ui][window]")
 {
     QTemporaryDir dir;
@@ -180,6 +271,37 @@ TEST_CASE("a diagnostics entry focuses the field it concerns", "[ui][window]")
     CHECK(editor->isVisible());
 }
 
+TEST_CASE("the diagnostics panel shows every message whole, wrapped over as many lines as it "
+          "needs",
+          "[ui][window][diagnostics]")
+{
+    ui::MainWindow window;
+    window.setQuiet(true);
+    window.resize(1600, 1000);
+    window.show();
+    ui::ScenarioDocument* document =
+        window.openFile(examplePath("overpacked-air-h100-dallas.json"));
+    REQUIRE(document);
+    REQUIRE(waitForEvaluation(*document));
+    QCoreApplication::processEvents();
+    QTableView* table = window.diagnosticsTable();
+    ui::DiagnosticsModel* model = window.diagnosticsModel();
+    REQUIRE(model->rowCount() >= 3);
+    CHECK(table->wordWrap());
+    // At least four rows fit, and the longest message is not cut: its row is as tall as the
+    // text wrapped to the column's width.
+    CHECK(table->viewport()->height() >= 4 * (table->fontMetrics().height() + 4));
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const QString message =
+            model->index(row, ui::DiagnosticsModel::MessageColumn).data().toString();
+        const int width = table->columnWidth(ui::DiagnosticsModel::MessageColumn) - 8;
+        const QRect needed =
+            table->fontMetrics().boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, message);
+        INFO(message.toStdString());
+        CHECK(table->rowHeight(row) >= needed.height());
+    }
+}
+
 TEST_CASE("the topology of a 16k-GPU fabric is drawn in groups", "[ui][topology]")
 {
     ui::FabricPicture picture;
@@ -220,9 +342,10 @@ TEST_CASE("the rail-optimized drawing wires each scalable unit to its own leaves
                      {solvers::FabricTier::Spine, 16, 1024, 0, 1024}};
     ui::TopologyView view;
     view.setPicture(picture);
-    // Each drawn leaf belongs to exactly one unit (leaves 1-7 to unit 1, leaf 32 to unit 4):
-    // 8 node links, not 4 x 8; the leaf-spine stage stays complete (8 x 8).
-    CHECK(view.linkCount() == 8 + 8 * 8);
+    // Each drawn leaf belongs to exactly one unit (leaves 1-6 to unit 1, leaf 32 to unit 4) and
+    // the "..." box, leaves 7-31, to every unit (units 2 and 3 are not left unwired): 6 + 4 + 1
+    // node links, not 4 x 8; the leaf-spine stage stays complete (8 x 8).
+    CHECK(view.linkCount() == 6 + 4 + 1 + 8 * 8);
 }
 
 TEST_CASE("an opened file is listed as open and remembered as recent", "[ui][window]")

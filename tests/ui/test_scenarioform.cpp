@@ -1,5 +1,6 @@
 // The form editor is generated from the field tables and marks the fields diagnostics name.
 #include "dct/model/scenario.h"
+#include "dct/ui/evaluationoutcome.h"
 #include "dct/ui/fieldgroup.h"
 #include "dct/ui/scenarioform.h"
 #include "uitestsupport.h"
@@ -7,6 +8,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QLabel>
 #include <QSpinBox>
 #include <QUndoStack>
@@ -54,11 +56,14 @@ TEST_CASE("form editors take their kind and range from the field table", "[ui][f
     CHECK(count->value() == 32);
     auto* utilization = qobject_cast<QDoubleSpinBox*>(form.editor("/compute/utilization"));
     REQUIRE(utilization);
-    CHECK(utilization->maximum() == Approx(1.0));
-    CHECK(utilization->value() == Approx(0.85)); // The default of an absent key.
+    // A share is edited in percent.
+    CHECK(utilization->maximum() == Approx(100.0));
+    CHECK(utilization->value() == Approx(85.0)); // The default of an absent key.
+    CHECK(utilization->suffix() == QStringLiteral(" %"));
     auto* protocol = qobject_cast<QComboBox*>(form.editor("/network/protocol"));
     REQUIRE(protocol);
-    CHECK(protocol->findText("infiniband") >= 0);
+    CHECK(protocol->findText("InfiniBand") >= 0);
+    CHECK(protocol->findData("infiniband") >= 0);
     auto* gpu = qobject_cast<QComboBox*>(form.editor("/compute/gpu"));
     REQUIRE(gpu);
     CHECK(gpu->findData(QStringLiteral("h100-sxm5")) >= 0);
@@ -115,4 +120,48 @@ TEST_CASE("a page holding a second section shows its sub-heading", "[ui][form]")
     CHECK(form.findChild<QLabel*>(QStringLiteral("sectionHeading_facility")));
     CHECK_FALSE(form.findChild<QLabel*>(QStringLiteral("sectionHeading_compute")));
     CHECK_FALSE(form.findChild<QLabel*>(QStringLiteral("sectionHeading_site")));
+}
+
+TEST_CASE("the form names choices and catalog entries, offers the protocol's switches and says "
+          "what automatic chose",
+          "[ui][form][names]")
+{
+    ui::ScenarioForm form;
+    QFile file(test::examplePath("seed-h100-dallas-d2c.json"));
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    ui::ScenarioDocument document(nlohmann::json::parse(file.readAll().toStdString()));
+    form.setDocument(&document);
+    document.evaluateNow();
+    form.setOutcome(*document.outcome());
+
+    // Names, not ids: the choice and the catalog entry; the id stays the data.
+    auto* protocol = qobject_cast<QComboBox*>(form.editor("/network/protocol"));
+    REQUIRE(protocol);
+    CHECK(protocol->currentText() == QStringLiteral("RoCE v2 (Ethernet)"));
+    CHECK(protocol->currentData().toString() == QStringLiteral("roce_v2"));
+    auto* switches = qobject_cast<QComboBox*>(form.editor("/network/switch"));
+    REQUIRE(switches);
+    CHECK(switches->currentData().toString() == QStringLiteral("sn2700"));
+    CHECK(switches->currentText().contains(QStringLiteral("SN2700")));
+    // RoCE: Ethernet switches only; InfiniBand switches after the protocol changes.
+    CHECK(switches->findData(QStringLiteral("qm9700")) < 0);
+    CHECK(switches->findData(QStringLiteral("sn5600")) >= 0);
+    document.edit("/network/protocol", "infiniband");
+    CHECK(switches->findData(QStringLiteral("qm9700")) >= 0);
+    CHECK(switches->findData(QStringLiteral("sn5600")) < 0);
+    document.undoStack()->undo();
+    CHECK(switches->findData(QStringLiteral("qm9700")) < 0);
+
+    // "automatic (8)": what a 0 came to in the evaluation.
+    auto* gpus = qobject_cast<QSpinBox*>(form.editor("/compute/gpus_per_node"));
+    REQUIRE(gpus);
+    CHECK(gpus->text() == QStringLiteral("automatic (8)"));
+
+    // Labels say the unit in words: "Parameters (billions)", "Utilization (%)".
+    QStringList labels;
+    for (QLabel* label : form.findChildren<QLabel*>())
+        labels << label->text();
+    CHECK(labels.contains(QStringLiteral("Parameters (billions)")));
+    CHECK(labels.contains(QStringLiteral("Utilization (%)")));
+    CHECK(labels.contains(QStringLiteral("UPS no load (%)")));
 }

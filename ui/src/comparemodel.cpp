@@ -1,5 +1,6 @@
 #include "dct/ui/comparemodel.h"
 
+#include "dct/model/textformat.h"
 #include "dct/ui/format.h"
 
 #include <QBrush>
@@ -9,6 +10,42 @@
 #include <map>
 
 namespace dct::ui {
+
+namespace {
+
+/** Returns the unit column's text by the one rule: "%" for a share, "USD" for money. */
+QString unitText(const std::string& unit)
+{
+    return qstr(dct::columnUnit(unit));
+}
+
+/** Returns a value cell by the one rule: the scale the unit column does not say stays ("11.36
+ *  M" under "USD"). */
+QString cellText(double value, const std::string& unit)
+{
+    return qstr(dct::formatCell(value, unit));
+}
+
+/** Returns \a text broken into lines of about \a width characters at spaces. */
+QString wrapped(const QString& text, int width)
+{
+    QString out;
+    int line = 0;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (line > 0 && line + 1 + word.size() > width) {
+            out += QLatin1Char('\n');
+            line = 0;
+        } else if (line > 0) {
+            out += QLatin1Char(' ');
+            ++line;
+        }
+        out += word;
+        line += static_cast<int>(word.size());
+    }
+    return out;
+}
+
+} // namespace
 
 CompareModel::CompareModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -44,6 +81,7 @@ void CompareModel::setScenarios(
     beginResetModel();
     m_titles = titles;
     m_rows.clear();
+    m_allRows.clear();
     m_verdicts.clear();
     for (const auto& outcome : outcomes)
         m_verdicts.push_back(outcome ? solvers::assessVerdict(outcome->diagnostics)
@@ -84,6 +122,34 @@ void CompareModel::setScenarios(
         if (tie)
             row.best = -1; // No single winner to mark.
     }
+    m_allRows = std::move(m_rows);
+    filterRows();
+    endResetModel();
+}
+
+bool CompareModel::differs(const Row& row)
+{
+    for (const auto& v : row.values)
+        if (v != row.values.front())
+            return true;
+    return false;
+}
+
+void CompareModel::filterRows()
+{
+    m_rows.clear();
+    for (const Row& row : m_allRows)
+        if (!m_differencesOnly || differs(row))
+            m_rows.push_back(row);
+}
+
+void CompareModel::setDifferencesOnly(bool on)
+{
+    if (on == m_differencesOnly)
+        return;
+    beginResetModel();
+    m_differencesOnly = on;
+    filterRows();
     endResetModel();
 }
 
@@ -129,7 +195,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     const int column = index.column();
     if (column < 2) {
         if (role == Qt::DisplayRole)
-            return column == 0 ? qstr(row.label) : qstr(row.unit);
+            return column == 0 ? qstr(row.label) : unitText(row.unit);
         if (role == Qt::ToolTipRole)
             return qstr(row.key);
         return {};
@@ -146,7 +212,12 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
             if (*delta == 0.0)
                 return QStringLiteral("=");
             const double base = *row.values[0];
-            QString text = (*delta > 0 ? QStringLiteral("+") : QString()) + formatNumber(*delta);
+            const QString sign = *delta > 0 ? QStringLiteral("+") : QString();
+            if (row.unit == "yes/no")
+                return tr("changed");
+            if (row.unit == "share") // A change of a percentage, in percentage points.
+                return sign + formatNumber(100.0 * *delta) + tr(" pp");
+            QString text = sign + cellText(*delta, row.unit);
             if (base != 0.0)
                 text += QStringLiteral(" (%1%2%)")
                             .arg(*delta > 0 ? QStringLiteral("+") : QString(),
@@ -170,7 +241,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         if (!value)
             return QStringLiteral("n/a");
-        return best ? QStringLiteral("\u2714 ") + formatNumber(*value) : formatNumber(*value);
+        return best ? QStringLiteral("\u2714 ") + cellText(*value, row.unit)
+                    : cellText(*value, row.unit);
     case ValueRole:
         return value ? QVariant(*value) : QVariant();
     case BestRole:
@@ -226,10 +298,11 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
                 tip += QStringLiteral("\n\u2022 ") + qstr(reason.message);
         return tip;
     }
+    // The title wraps over lines rather than being cut: what-if copies differ at its end.
     QString title = m_titles.value(scenario);
-    if (title.size() > 14)
-        title = title.left(12) + QStringLiteral("\u2026");
-    return QStringLiteral("%1: %2\n%3").arg(letter, title, verdict);
+    if (title.size() > 100)
+        title = title.left(98) + QStringLiteral("\u2026");
+    return QStringLiteral("%1: %2\n%3").arg(letter, wrapped(title, 26), verdict);
 }
 
 } // namespace dct::ui

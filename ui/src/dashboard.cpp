@@ -1,17 +1,21 @@
 #include "dct/ui/dashboard.h"
 
+#include "dct/model/textformat.h"
 #include "dct/ui/format.h"
 #include "dct/ui/metriccard.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QGridLayout>
 #include <QHorizontalBarSeries>
+#include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QValueAxis>
 #include <algorithm>
@@ -301,7 +305,7 @@ void Dashboard::showEmpty(QChart* chart, const QString& why)
 
 void Dashboard::showPower(const EvaluationOutcome& outcome)
 {
-    QChart* chart = resetChart(0, tr("Power breakdown (kW)"));
+    QChart* chart = resetChart(0, tr("Power breakdown"));
     Slices slices;
     if (outcome.evaluation)
         slices = powerSlices(outcome.evaluation->power);
@@ -312,58 +316,85 @@ void Dashboard::showPower(const EvaluationOutcome& outcome)
         showEmpty(chart, tr("the power solver has not reported a breakdown"));
         return;
     }
-    Slices bars(slices.rbegin(), slices.rend()); // the largest on top
     double top = 0.0;
     for (const auto& s : slices)
         top = std::max(top, s.second);
-    addHorizontalBars(chart, bars, QColor(0x42, 0x85, 0xf4), 4, top * 1.2, tr("kW"));
+    // Bars in kW, or in MW from 10,000 kW, so that a bar's label has a few digits, not 16174.
+    const bool megawatts = top >= 1e4;
+    Slices bars;
+    for (auto it = slices.rbegin(); it != slices.rend(); ++it) // the largest on top
+        bars.emplace_back(it->first, megawatts ? it->second / 1e3 : it->second);
+    chart->setTitle(tr("Power breakdown (%1)").arg(megawatts ? tr("MW") : tr("kW")));
+    addHorizontalBars(chart, bars, QColor(0x42, 0x85, 0xf4), 4, (megawatts ? top / 1e3 : top) * 1.2,
+                      megawatts ? tr("MW") : tr("kW"));
 }
 
 void Dashboard::showCooling(const EvaluationOutcome& outcome)
 {
     QChart* chart = resetChart(1, tr("PUE of the cooling options"));
+    m_coolingRank = 0;
     if (!outcome.evaluation || outcome.evaluation->coolingOptions.empty()) {
         showEmpty(chart, tr("the cooling solver has not reported a PUE"));
         return;
     }
     const solvers::Evaluation& evaluation = *outcome.evaluation;
-    auto* selected = new QBarSet(tr("this scenario"));
-    auto* other = new QBarSet(tr("alternative"));
-    // A neutral blue: green would call the scenario's own system good even when it is the
-    // worst option of the chart.
-    selected->setColor(QColor(0x1f, 0x6f, 0xeb));
-    other->setColor(QColor(0xb0, 0xbe, 0xc5));
+    // Bars coloured by rank, lowest PUE first: the best green, the worst red, the others grey;
+    // the scenario's own system is named as such, so that it is never green when it is the worst.
+    auto options = evaluation.coolingOptions;
+    std::stable_sort(options.begin(), options.end(),
+                     [](const auto& a, const auto& b) { return a.pue < b.pue; });
+    auto* best = new QBarSet(tr("lowest PUE"));
+    auto* middle = new QBarSet(tr("between"));
+    auto* worst = new QBarSet(tr("highest PUE"));
+    best->setColor(QColor(0x2d, 0xa4, 0x4e));
+    middle->setColor(QColor(0xb0, 0xbe, 0xc5));
+    worst->setColor(QColor(0xcf, 0x22, 0x2e));
     QStringList categories;
     double top = 1.0;
-    for (const auto& option : evaluation.coolingOptions) {
-        // The scenario's own system is drawn in its colour, the alternatives beside it.
+    int ownRank = 0;
+    const double lowest = options.front().pue;
+    const double highest = options.back().pue;
+    for (std::size_t i = options.size(); i-- > 0;) { // the lowest PUE on top
+        const auto& option = options[i];
         const bool own = option.systemId == evaluation.cooling.systemId;
-        categories << qstr(option.systemId);
-        *selected << (own ? option.pue : 0.0);
-        *other << (own ? 0.0 : option.pue);
+        if (own)
+            ownRank = static_cast<int>(i) + 1;
+        const bool isBest = option.pue == lowest && highest > lowest;
+        const bool isWorst = option.pue == highest && highest > lowest;
+        categories << (own ? QStringLiteral("\u25b6 %1 (this scenario)").arg(qstr(option.systemId))
+                           : qstr(option.systemId));
+        *best << (isBest ? option.pue : 0.0);
+        *worst << (isWorst ? option.pue : 0.0);
+        *middle << (!isBest && !isWorst ? option.pue : 0.0);
         top = std::max(top, option.pue);
     }
-    auto* series = new QStackedBarSeries;
-    series->append(selected);
-    series->append(other);
+    m_coolingRank = ownRank;
+    if (ownRank > 0)
+        chart->setTitle(tr("PUE of the cooling options (this scenario: #%1 of %2)")
+                            .arg(ownRank)
+                            .arg(options.size()));
+    auto* series = new QHorizontalStackedBarSeries;
+    series->append(best);
+    series->append(middle);
+    series->append(worst);
     series->setLabelsVisible(true);
     series->setLabelsFormat(QStringLiteral("@value"));
     series->setLabelsPrecision(3);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
+    for (QBarSet* set : series->barSets())
+        set->setLabelColor(Qt::white);
     chart->addSeries(series);
-    auto* axisX = new QBarCategoryAxis;
-    axisX->append(categories);
-    QFont small = axisX->labelsFont();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    axisX->setLabelsFont(small);
-    chart->addAxis(axisX, Qt::AlignBottom);
-    series->attachAxis(axisX);
-    auto* axisY = new QValueAxis;
-    axisY->setRange(0.0, top * 1.1);
-    axisY->applyNiceNumbers();
-    axisY->setLabelFormat(QStringLiteral("%.1f"));
-    axisY->setTitleText(tr("PUE"));
+    auto* axisY = new QBarCategoryAxis;
+    axisY->append(categories);
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisY);
+    auto* axisX = new QValueAxis;
+    axisX->setRange(0.0, top * 1.1);
+    axisX->applyNiceNumbers();
+    axisX->setLabelFormat(QStringLiteral("%.1f"));
+    axisX->setTitleText(tr("PUE"));
+    chart->addAxis(axisX, Qt::AlignBottom);
+    series->attachAxis(axisX);
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);
 }
@@ -376,11 +407,35 @@ void Dashboard::showAllReduce(const EvaluationOutcome& outcome)
         showEmpty(chart, tr("the collectives solver has not reported a curve"));
         return;
     }
-    auto* axisX = new QLogValueAxis;
-    axisX->setBase(1024.0);
-    axisX->setTitleText(tr("message size over all GPUs (bytes, powers of 1024)"));
-    axisX->setLabelFormat(QStringLiteral("%.0g"));
-    axisX->setMinorTickCount(0);
+    // The message size on a log2 scale, labelled in bytes at every power of 32: 32 B, 1 KiB,
+    // 32 KiB, 1 MiB, ... (a log axis of Qt Charts prints 1e+03..1e+09).
+    // The sizes measured by all_reduce_perf when a calibration profile applies (overlaid below).
+    std::vector<const model::CalibrationPoint*> measured;
+    if (outcome.calibration)
+        for (const auto& point : outcome.calibration->points)
+            if (point.test == "all_reduce_perf" && point.bytes > 0.0 && point.measuredUs > 0.0)
+                measured.push_back(&point);
+    double lowBytes = 0.0;
+    double highBytes = 0.0;
+    for (const auto& curve : curves)
+        for (const auto& point : curve.points)
+            if (point.first > 0.0) {
+                lowBytes = lowBytes == 0.0 ? point.first : std::min(lowBytes, point.first);
+                highBytes = std::max(highBytes, point.first);
+            }
+    for (const auto* point : measured) {
+        lowBytes = lowBytes == 0.0 ? point->bytes : std::min(lowBytes, point->bytes);
+        highBytes = std::max(highBytes, point->bytes);
+    }
+    auto* axisX = new QCategoryAxis;
+    axisX->setTitleText(tr("message size over all GPUs (bytes)"));
+    axisX->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    const double lowLog = std::log2(std::max(lowBytes, 1.0));
+    const double highLog = std::log2(std::max(highBytes, 2.0));
+    axisX->setRange(lowLog, highLog);
+    for (int power = 0; power <= 60; power += 5)
+        if (power >= std::floor(lowLog) && power <= std::ceil(highLog))
+            axisX->append(qstr(formatBytes(std::ldexp(1.0, power))), power);
     auto* axisY = new QLogValueAxis;
     axisY->setBase(10.0);
     axisY->setTitleText(tr("time (ms)"));
@@ -398,7 +453,11 @@ void Dashboard::showAllReduce(const EvaluationOutcome& outcome)
                 low = low == 0.0 ? ms : std::min(low, ms);
                 high = std::max(high, ms);
             }
-    axisX->setRange(curves.front().points.front().first, curves.front().points.back().first);
+    for (const auto* point : measured) {
+        const double ms = point->measuredUs * 1e-3;
+        low = low == 0.0 ? ms : std::min(low, ms);
+        high = std::max(high, ms);
+    }
     if (high > 0.0)
         axisY->setRange(std::pow(10.0, std::floor(std::log10(low))),
                         std::pow(10.0, std::ceil(std::log10(high))));
@@ -411,10 +470,29 @@ void Dashboard::showAllReduce(const EvaluationOutcome& outcome)
         line->setPen(pen);
         for (const auto& [bytes, seconds] : curve.points)
             if (bytes > 0.0 && seconds > 0.0)
-                line->append(bytes, seconds * 1e3);
+                line->append(std::log2(bytes), seconds * 1e3);
         chart->addSeries(line);
         line->attachAxis(axisX);
         line->attachAxis(axisY);
+    }
+    if (!measured.empty()) {
+        // Measured points of the calibration, with the largest residual of the calibrated model.
+        double worst = 0.0;
+        for (const auto* point : measured)
+            if (std::fabs(point->residualPercent()) > std::fabs(worst))
+                worst = point->residualPercent();
+        auto* dots = new QScatterSeries;
+        dots->setName(tr("measured (%1): rms residual %2%, worst %3%")
+                          .arg(qstr(outcome.calibration->name))
+                          .arg(outcome.calibration->rmsResidualPercent, 0, 'f', 1)
+                          .arg(worst, 0, 'f', 1));
+        dots->setMarkerSize(7.0);
+        dots->setColor(QColor(0x20, 0x20, 0x20));
+        for (const auto* point : measured)
+            dots->append(std::log2(point->bytes), point->measuredUs * 1e-3);
+        chart->addSeries(dots);
+        dots->attachAxis(axisX);
+        dots->attachAxis(axisY);
     }
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignRight);
@@ -442,11 +520,16 @@ void Dashboard::showCost(const EvaluationOutcome& outcome)
         top = std::max(top, s.second);
     }
     chart->setTitle(tr("Cost breakdown: %1 a year").arg(formatValue(total, "USD")));
+    // k USD below 10 M USD, M USD from there: a label has a few digits, never "143360 k USD".
+    const bool millions = top >= 1e7;
+    const double scale = millions ? 1e6 : 1e3;
     Slices bars;
     for (const auto& s : slices)
-        bars.emplace_back(s.first, std::round(s.second / 1e3));
-    addHorizontalBars(chart, bars, QColor(0x8e, 0x24, 0xaa), 6, top / 1e3 * 1.3,
-                      tr("k USD a year (capex amortized)"));
+        bars.emplace_back(s.first, millions ? std::round(s.second / 1e5) / 10.0
+                                            : std::round(s.second / 1e3));
+    addHorizontalBars(chart, bars, QColor(0x8e, 0x24, 0xaa), 6, top / scale * 1.3,
+                      millions ? tr("M USD a year (capex amortized)")
+                               : tr("k USD a year (capex amortized)"));
 }
 
 } // namespace dct::ui

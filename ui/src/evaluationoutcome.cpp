@@ -5,6 +5,8 @@
 #include "dct/solvers/collectives.h"
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
+#include "dct/store/calibrationlookup.h"
+#include "dct/store/scenariostore.h"
 
 namespace dct::ui {
 
@@ -63,10 +65,15 @@ EvaluationOutcome evaluateScenarioJson(const nlohmann::json& document,
                                       "a data/catalog folder (set DCT_DATA_DIR)", "catalog");
             return outcome;
         }
-        solvers::DocumentEvaluation result = solvers::evaluateDocument(document, *catalog, file);
+        // A calibration profile the scenario names comes from the library (DCT_STORE).
+        solvers::EvaluateOptions options;
+        options.calibrationProfile = store::calibrationLookup(store::ScenarioStore::defaultPath());
+        solvers::DocumentEvaluation result =
+            solvers::evaluateDocument(document, *catalog, file, options);
         outcome.scenario = std::move(result.scenario);
         outcome.diagnostics = std::move(result.diagnostics);
         outcome.evaluation = std::move(result.evaluation);
+        outcome.calibration = std::move(result.calibration);
         if (!outcome.evaluation)
             return outcome;
 

@@ -15,4 +15,14 @@ QString formatValue(double value, const std::string& unit)
     return QString::fromStdString(dct::formatQuantity(value, unit));
 }
 
+QString formatValueNumber(double value, const std::string& unit)
+{
+    return QString::fromStdString(dct::formatQuantityParts(value, unit).number);
+}
+
+QString formatValueUnit(double value, const std::string& unit)
+{
+    return QString::fromStdString(dct::formatQuantityParts(value, unit).unit);
+}
+
 } // namespace dct::ui

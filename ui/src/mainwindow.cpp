@@ -6,6 +6,9 @@
 #include "dct/ui/diagnosticsmodel.h"
 #include "dct/ui/documentmanager.h"
 #include "dct/ui/fabricpicture.h"
+#include "dct/ui/fieldgroup.h"
+#include "dct/ui/fieldinfo.h"
+#include "dct/ui/floorplanview.h"
 #include "dct/ui/format.h"
 #include "dct/ui/librarycontroller.h"
 #include "dct/ui/metricsmodel.h"
@@ -13,6 +16,7 @@
 #include "dct/ui/scenariodocument.h"
 #include "dct/ui/scenarioform.h"
 #include "dct/ui/scenariolibrarymodel.h"
+#include "dct/ui/startpage.h"
 #include "dct/ui/storescenariosource.h"
 #include "dct/ui/topologyview.h"
 
@@ -31,6 +35,7 @@
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -41,6 +46,40 @@
 
 namespace dct::ui {
 
+namespace {
+
+/** Returns "what-if: Node count 64, NIC cx7-400g" for the fields \a copy changed from \a base. */
+QString whatIfChanges(const nlohmann::json& base, const nlohmann::json& copy)
+{
+    QStringList changes;
+    for (const auto& op : nlohmann::json::diff(base, copy)) {
+        const std::string path = op.value("path", std::string());
+        if (path == "/name")
+            continue;
+        const FieldInfo* field = findFieldInfo(path);
+        QString what = field ? qstr(field->label) : qstr(path);
+        if (op.contains("value")) {
+            const nlohmann::json& v = op["value"];
+            what += QStringLiteral(" ") + (v.is_string()   ? qstr(v.get<std::string>())
+                                           : v.is_number() ? formatNumber(v.get<double>())
+                                                           : qstr(v.dump()));
+        } else {
+            what += QObject::tr(" default");
+        }
+        if (!changes.contains(what))
+            changes << what;
+    }
+    if (changes.isEmpty())
+        return QObject::tr("what-if");
+    if (changes.size() > 2)
+        return QObject::tr("what-if: %1, %2 and %n more", nullptr,
+                           static_cast<int>(changes.size() - 2))
+            .arg(changes[0], changes[1]);
+    return QObject::tr("what-if: %1").arg(changes.join(QStringLiteral(", ")));
+}
+
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_documents(new DocumentManager(this)),
       m_library(new LibraryController(m_documents, this))
@@ -49,6 +88,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs = new QTabWidget(this);
     m_dashboard = new Dashboard(m_tabs);
     m_topology = new TopologyView(m_tabs);
+    m_floorPlan = new FloorPlanView(m_tabs);
     m_compare = new CompareView(m_tabs);
     m_figuresTable = new QTableView(m_tabs);
     m_metricsModel = new MetricsModel(this);
@@ -60,9 +100,20 @@ MainWindow::MainWindow(QWidget* parent)
     m_figuresTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_tabs->addTab(m_dashboard, tr("Dashboard"));
     m_tabs->addTab(m_topology, tr("Topology"));
+    m_tabs->addTab(m_floorPlan, tr("Floor plan"));
     m_tabs->addTab(m_compare, tr("Compare"));
     m_tabs->addTab(m_figuresTable, tr("All figures"));
-    setCentralWidget(m_tabs);
+    // While no scenario is open, the start page stands in place of the views: the examples,
+    // a file, a new scenario; not ten "n/a" cards.
+    m_start = new StartPage(this);
+    m_central = new QStackedWidget(this);
+    m_central->addWidget(m_start);
+    m_central->addWidget(m_tabs);
+    setCentralWidget(m_central);
+    connect(m_start, &StartPage::exampleChosen, this,
+            [this](const QString& path) { openFile(path); });
+    connect(m_start, &StartPage::openRequested, this, [this] { openDialog(); });
+    connect(m_start, &StartPage::newRequested, this, [this] { m_documents->newDocument(); });
 
     m_status = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
@@ -72,6 +123,12 @@ MainWindow::MainWindow(QWidget* parent)
 
     // Both report errors and notes to the window; the views follow the current document.
     connect(m_documents, &DocumentManager::errorOccurred, this, &MainWindow::reportError);
+    // Edits made on the floor plan go onto the current document's undo stack.
+    connect(m_floorPlan, &FloorPlanView::editRequested, this,
+            [this](const std::string& pointer, const nlohmann::json& value) {
+                if (ScenarioDocument* document = m_documents->current())
+                    document->edit(pointer, value);
+            });
     connect(m_library, &LibraryController::errorOccurred, this, &MainWindow::reportError);
     connect(m_documents, &DocumentManager::statusMessage, m_status, &QLabel::setText);
     connect(m_library, &LibraryController::statusMessage, m_status, &QLabel::setText);
@@ -169,10 +226,16 @@ void MainWindow::createDocks()
     m_diagnosticsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_diagnosticsTable->setSelectionMode(QAbstractItemView::SingleSelection);
     m_diagnosticsTable->verticalHeader()->setVisible(false);
-    m_diagnosticsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_diagnosticsTable->horizontalHeader()->setStretchLastSection(true);
-    m_diagnosticsTable->setWordWrap(false);
-    m_diagnosticsTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    // Every message whole: the message and the hint share the width and wrap, each row as tall
+    // as its text.
+    QHeaderView* columns = m_diagnosticsTable->horizontalHeader();
+    columns->setSectionResizeMode(QHeaderView::ResizeToContents);
+    columns->setSectionResizeMode(DiagnosticsModel::MessageColumn, QHeaderView::Stretch);
+    columns->setSectionResizeMode(DiagnosticsModel::HintColumn, QHeaderView::Stretch);
+    m_diagnosticsTable->setWordWrap(true);
+    m_diagnosticsTable->setTextElideMode(Qt::ElideNone);
+    m_diagnosticsTable->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_diagnosticsTable->setMinimumHeight(5 * (fontMetrics().height() + 6));
     const auto focusDiagnostic = [this](const QModelIndex& index) {
         const QString path = index.data(DiagnosticsModel::PathRole).toString();
         if (!m_form->focusField(path))
@@ -184,7 +247,7 @@ void MainWindow::createDocks()
     diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
     diagnosticsDock->setWidget(m_diagnosticsTable);
     addDockWidget(Qt::BottomDockWidgetArea, diagnosticsDock);
-    resizeDocks({diagnosticsDock}, {170}, Qt::Vertical);
+    resizeDocks({diagnosticsDock}, {210}, Qt::Vertical);
 }
 
 void MainWindow::createActions()
@@ -249,13 +312,17 @@ void MainWindow::createActions()
     undo->setShortcut(QKeySequence::Undo);
     undo->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
     QAction* redo = m_documents->undoGroup()->createRedoAction(this, tr("&Redo"));
+    // The toolbar shows a fixed "Undo" and "Redo" (what they undo is in the menu and the
+    // tooltip), so that an edit never resizes the toolbar.
+    undo->setIconText(tr("Undo"));
+    redo->setIconText(tr("Redo"));
     redo->setShortcut(QKeySequence::Redo);
     redo->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
     edit->addAction(undo);
     edit->addAction(redo);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    const QStringList names = {tr("&Dashboard"), tr("&Topology"), tr("&Compare"),
+    const QStringList names = {tr("&Dashboard"), tr("&Topology"), tr("Floor &plan"), tr("&Compare"),
                                tr("All &figures")};
     for (int i = 0; i < names.size(); ++i)
         add(view, names[i], QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)),
@@ -312,8 +379,23 @@ ScenarioDocument* MainWindow::duplicateAsWhatIf()
     if (!base)
         return nullptr;
     nlohmann::json json = base->json();
-    json["name"] = (base->title() + tr(" (what-if)")).toStdString();
+    const QString baseTitle = base->title();
+    json["name"] = (baseTitle + tr(" (what-if)")).toStdString();
     ScenarioDocument* copy = m_documents->openJson(json);
+    // The copy is named by what changed ("... (what-if: Node count 64)"), so that the compare
+    // columns and the library tell the copies apart; a name the planner types stays.
+    const nlohmann::json original = base->json();
+    connect(copy, &ScenarioDocument::valueChanged, this,
+            [copy, original, baseTitle,
+             named = copy->json().value("name", std::string())](const QString& pointer) mutable {
+                if (pointer == QStringLiteral("/name") ||
+                    copy->json().value("name", std::string()) != named)
+                    return;
+                named = (baseTitle + QStringLiteral(" (") + whatIfChanges(original, copy->json()) +
+                         QStringLiteral(")"))
+                            .toStdString();
+                copy->applyValue("/name", nlohmann::json(named));
+            });
     m_compare->compare({base, copy});
     return copy;
 }
@@ -332,6 +414,7 @@ void MainWindow::setCurrentDocument(ScenarioDocument* document)
 
 void MainWindow::showCurrent()
 {
+    m_central->setCurrentWidget(m_documents->current() ? static_cast<QWidget*>(m_tabs) : m_start);
     m_form->setDocument(m_documents->current());
     refreshViews();
     updateTitle();
@@ -354,6 +437,11 @@ void MainWindow::showView(View view)
     m_tabs->setCurrentIndex(static_cast<int>(view));
 }
 
+bool MainWindow::startPageShown() const
+{
+    return m_central->currentWidget() == m_start;
+}
+
 void MainWindow::refreshViews()
 {
     ScenarioDocument* current = m_documents->current();
@@ -361,9 +449,23 @@ void MainWindow::refreshViews()
     m_dashboard->setOutcome(outcome);
     m_metricsModel->setMetrics(outcome->metrics());
     m_diagnosticsModel->setDiagnostics(outcome->diagnostics);
-    m_form->setDiagnostics(outcome->diagnostics);
+    m_form->setOutcome(*outcome);
     m_topology->setPicture(outcome->evaluation ? FabricPicture::fromEvaluation(*outcome->evaluation)
                                                : FabricPicture{});
+    if (outcome->evaluation && current) {
+        // The document's own layout fields (absent or odd values show as "auto").
+        auto integer = [current](const char* pointer) {
+            const nlohmann::json v = current->value(pointer);
+            return v.is_number_integer() ? v.get<int>() : 0;
+        };
+        const nlohmann::json placement = current->value("/hall/network_placement");
+        m_floorPlan->setHall(outcome->evaluation->network.hall, integer("/hall/rows"),
+                             integer("/hall/racks_per_row"),
+                             placement.is_string()
+                                 ? QString::fromStdString(placement.get<std::string>())
+                                 : QStringLiteral("end_of_row"));
+    } else
+        m_floorPlan->setHall(solvers::HallResult{});
     const auto& d = outcome->diagnostics;
     if (current)
         m_status->setText(tr("%1: %2 figures, %3 errors, %4 warnings")

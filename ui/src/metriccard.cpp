@@ -1,7 +1,9 @@
 #include "dct/ui/metriccard.h"
 
 #include <QLabel>
+#include <QResizeEvent>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace dct::ui {
 
@@ -20,6 +22,10 @@ MetricCard::MetricCard(const QString& title, QWidget* parent)
     setValueColor("#0b3d91");
     m_detail->setStyleSheet(QStringLiteral("color: #57606a; font-size: 8pt;"));
     m_value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The detail line never widens the card: it is elided to the card's width, whole in the
+    // tooltip.
+    m_detail->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layout->addWidget(m_title);
     layout->addWidget(m_value);
     layout->addWidget(m_detail);
@@ -39,7 +45,7 @@ void MetricCard::setProblem(const QString& why)
     setValueColor("#cf222e");
     setStyleSheet(QStringLiteral(
         "#metricCard { background: #ffebe9; border: 1px solid #cf222e; border-radius: 6px; }"));
-    setToolTip(why);
+    setToolTip(why + QStringLiteral("\n") + m_detailText);
 }
 
 void MetricCard::setValue(const QString& value, const QString& detail)
@@ -51,7 +57,8 @@ void MetricCard::setValue(const QString& value, const QString& detail)
             "#metricCard { background: #ffffff; border: 1px solid #d0d7de; border-radius: 6px; }"));
     }
     m_value->setText(value);
-    m_detail->setText(detail);
+    m_detailText = detail;
+    elideDetail();
     setToolTip(detail);
 }
 
@@ -59,8 +66,29 @@ void MetricCard::setUnavailable(const QString& reason)
 {
     setValue({}, {});
     m_value->setText(QStringLiteral("n/a"));
-    m_detail->setText(reason);
+    m_detailText = reason;
+    elideDetail();
     setToolTip(reason);
+}
+
+void MetricCard::resizeEvent(QResizeEvent* event)
+{
+    QFrame::resizeEvent(event);
+    elideDetail();
+}
+
+void MetricCard::elideDetail()
+{
+    m_detail->ensurePolished(); // the style sheet's font, before the card is first shown
+    const QMargins margins = layout()->contentsMargins();
+    const int width = contentsRect().width() - margins.left() - margins.right();
+    m_detail->setText(
+        m_detail->fontMetrics().elidedText(m_detailText, Qt::ElideRight, std::max(width, 20)));
+}
+
+QString MetricCard::detailShown() const
+{
+    return m_detail->text();
 }
 
 QString MetricCard::value() const

@@ -44,9 +44,9 @@ QVariant MetricsModel::data(const QModelIndex& index, int role) const
     case LabelColumn:
         return qstr(m.label);
     case ValueColumn:
-        return formatNumber(m.value);
+        return formatValueNumber(m.value, m.unit);
     case UnitColumn:
-        return qstr(m.unit);
+        return formatValueUnit(m.value, m.unit);
     case KeyColumn:
         return qstr(m.key);
     default:

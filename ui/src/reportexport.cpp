@@ -1,6 +1,8 @@
 #include "dct/ui/reportexport.h"
 
 #include "dct/report/reportrenderer.h"
+#include "dct/store/calibrationlookup.h"
+#include "dct/store/scenariostore.h"
 #include "dct/ui/catalogprovider.h"
 #include "dct/ui/format.h"
 #include "dct/ui/pdfreport.h"
@@ -47,12 +49,15 @@ QString exportReport(const QList<ScenarioDocument*>& documents, const QString& p
             .arg(qstr(CatalogProvider::loadError()));
     try {
         std::vector<report::ReportScenario> scenarios;
+        // Calibration profiles the scenarios name come from the library (DCT_STORE).
+        solvers::EvaluateOptions options;
+        options.calibrationProfile = store::calibrationLookup(store::ScenarioStore::defaultPath());
         for (ScenarioDocument* document : documents) {
             // The report names where the scenario came from: its file, else its title.
             const QString origin =
                 document->filePath().isEmpty() ? document->title() : document->filePath();
-            auto item =
-                report::ReportScenario::fromJson(document->json(), *catalog, origin.toStdString());
+            auto item = report::ReportScenario::fromJson(document->json(), *catalog,
+                                                         origin.toStdString(), options);
             if (!item.usable())
                 return tr("The scenario \"%1\" cannot be reported because it does not evaluate:"
                           "\n\n%2\n\nFix the fields the diagnostics name, then export again.")

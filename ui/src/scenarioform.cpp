@@ -1,6 +1,7 @@
 #include "dct/ui/scenarioform.h"
 
 #include "dct/ui/catalogprovider.h"
+#include "dct/ui/evaluationoutcome.h"
 #include "dct/ui/fieldgroup.h"
 #include "dct/ui/format.h"
 #include "dct/ui/scenariodocument.h"
@@ -18,6 +19,8 @@
 #include <QToolBox>
 #include <QVBoxLayout>
 #include <cmath>
+#include <map>
+#include <type_traits>
 
 namespace dct::ui {
 
@@ -27,6 +30,8 @@ namespace {
 
 constexpr const char* kPointerProperty = "dctPointer";
 constexpr const char* kSeverityProperty = "dctSeverity";
+constexpr const char* kScaleProperty = "dctScale";
+constexpr const char* kAutomaticProperty = "dctAutomatic";
 constexpr double kUnbounded = 1e12;
 
 QString toolTipOf(const FieldInfo& field)
@@ -39,12 +44,100 @@ QString toolTipOf(const FieldInfo& field)
     return tip;
 }
 
+/** Returns true for a share of one (a number from 0 to 1 without a unit): edited in percent. */
+bool isShare(const FieldInfo& field)
+{
+    return field.kind == FieldKind::Number && field.unit.empty() &&
+           field.maximum.value_or(2.0) <= 1.0 && field.minimum.value_or(-1.0) >= 0.0;
+}
+
 QString labelOf(const FieldInfo& field)
 {
     QString label = qstr(field.label);
+    const auto dropWord = [&label](const QString& word) {
+        if (label.endsWith(word) && label.size() > word.size())
+            label.chop(word.size());
+    };
+    if (isShare(field)) {
+        dropWord(QStringLiteral(" fraction"));
+        return label + QStringLiteral(" (%)");
+    }
+    if (field.unit == "B") { // "parameters_billion": "Parameters (billions)"
+        dropWord(QStringLiteral(" billion"));
+        return label + QStringLiteral(" (billions)");
+    }
     if (!field.unit.empty())
         label += QStringLiteral(" (%1)").arg(qstr(field.unit));
     return label;
+}
+
+/** Returns the name people read for the choice \a value of an enum field. */
+QString choiceName(const std::string& value)
+{
+    static const std::map<std::string, const char*> names = {
+        {"roce_v2", "RoCE v2 (Ethernet)"},
+        {"infiniband", "InfiniBand"},
+        {"fat_tree", "Fat tree"},
+        {"rail_optimized", "Rail-optimized"},
+        {"rail_only", "Rail-only"},
+        {"multi_plane", "Multi-plane"},
+        {"ecmp", "ECMP hashing"},
+        {"static_pinned", "Static, pinned paths"},
+        {"adaptive", "Adaptive routing"},
+        {"auto", "Automatic (the fastest)"},
+        {"ring", "Ring"},
+        {"tree", "Tree"},
+        {"hierarchical", "Hierarchical"},
+        {"in_network", "In-network (SHARP)"},
+        {"dense", "Dense (nodes fill the rack)"},
+        {"spread", "Spread (to the cooling capacity)"},
+        {"fp8", "FP8"},
+        {"bf16", "BF16"},
+        {"fp16", "FP16"},
+        {"tf32", "TF32"},
+        {"fp64", "FP64"}};
+    const auto it = names.find(value);
+    return it == names.end() ? qstr(value) : QObject::tr(it->second);
+}
+
+/** Returns the switch protocol ("ethernet", "infiniband") a fabric \a protocol needs. */
+std::string switchProtocolOf(const std::string& protocol)
+{
+    return protocol == "roce_v2" ? "ethernet" : protocol;
+}
+
+/** Returns the catalog entry \a id of \a kind as JSON, or null. */
+nlohmann::json catalogEntry(const std::string& kind, const std::string& id)
+{
+    nlohmann::json entry;
+    if (const auto catalog = CatalogProvider::catalog())
+        catalog->forEachShelf([&](const auto& shelf) {
+            using Entry = typename std::decay_t<decltype(shelf)>::Entry;
+            if (kind != Entry::kind)
+                return;
+            const auto it = shelf.json.find(id);
+            if (it != shelf.json.end())
+                entry = it->second;
+        });
+    return entry;
+}
+
+/** The pointers whose 0 means "automatic", and the figure holding the value chosen. */
+struct AutomaticValue
+{
+    const char* pointer;
+    const char* metric;
+    bool perNode; ///< The figure counts the whole cluster: divide by the node count.
+};
+
+const std::vector<AutomaticValue>& automaticValues()
+{
+    static const std::vector<AutomaticValue> list = {
+        {"/compute/gpus_per_node", "compute.gpus", true},
+        {"/network/rails", "network.nics", true},
+        {"/network/tiers", "network.tiers", false},
+        {"/network/port_breakout", "network.port_breakout", false}};
+    return list;
 }
 
 } // namespace
@@ -54,6 +147,15 @@ ScenarioForm::ScenarioForm(QWidget* parent) : QWidget(parent), m_pages(new QTool
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_pages);
+    // Without a scenario the form says what to do instead of showing greyed fields.
+    m_empty = new QLabel(tr("No scenario is open. Open an example from the start page or the "
+                            "library, a file (File > Open) or a new scenario (File > New) to "
+                            "edit it here."),
+                         this);
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_empty->setContentsMargins(12, 12, 12, 12);
+    layout->addWidget(m_empty);
     // Fields a diagnostic points at get a coloured frame; the property is set per editor.
     setStyleSheet(QStringLiteral(
         "*[dctSeverity=\"error\"] { border: 2px solid #d32f2f; background: #ffebee; }"
@@ -105,7 +207,8 @@ ScenarioForm::ScenarioForm(QWidget* parent) : QWidget(parent), m_pages(new QTool
         m_pages->addItem(scroll, qstr(groups[g].title));
     }
     m_pages->setCurrentIndex(1); // Compute: where most planning starts.
-    setEnabled(false);
+    m_pages->setEnabled(false);
+    m_pages->setVisible(false);
 }
 
 QWidget* ScenarioForm::makeEditor(const FieldInfo& field)
@@ -114,21 +217,27 @@ QWidget* ScenarioForm::makeEditor(const FieldInfo& field)
     switch (field.kind) {
     case FieldKind::Number: {
         auto* spin = new QDoubleSpinBox(this);
-        const double maximum = field.maximum.value_or(kUnbounded);
-        // Shares need four decimals; counts of operations or dollars none; the rest two.
-        const int decimals = maximum <= 1.0                                  ? 4
+        // A share of one is edited in percent (85 %, not 0.8500); counts of operations or
+        // dollars need no decimals; the rest two.
+        const double scale = isShare(field) ? 100.0 : 1.0;
+        const double maximum = field.maximum.value_or(kUnbounded) * scale;
+        const int decimals = scale > 1.0                                     ? 2
                              : (field.unit == "IOPS" || field.unit == "USD") ? 0
                                                                              : 2;
-        double minimum = field.minimum.value_or(-kUnbounded);
+        double minimum = field.minimum.value_or(-kUnbounded) * scale;
         if (field.exclusiveMinimum)
             minimum += std::pow(10.0, -decimals);
         spin->setDecimals(decimals);
         spin->setRange(minimum, maximum);
+        spin->setGroupSeparatorShown(true);
+        if (scale > 1.0)
+            spin->setSuffix(QStringLiteral(" %"));
+        spin->setProperty(kScaleProperty, scale);
         spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
         spin->setKeyboardTracking(false);
         spin->setAccelerated(true);
         connect(spin, &QDoubleSpinBox::valueChanged, this,
-                [this, pointer](double v) { commit(pointer, v); });
+                [this, pointer, scale](double v) { commit(pointer, v / scale); });
         return spin;
     }
     case FieldKind::Integer: {
@@ -158,8 +267,10 @@ QWidget* ScenarioForm::makeEditor(const FieldInfo& field)
     }
     case FieldKind::Enum: {
         auto* combo = new QComboBox(this);
-        for (const auto& c : field.choices)
-            combo->addItem(qstr(c), qstr(c));
+        for (const auto& c : field.choices) {
+            combo->addItem(choiceName(c), qstr(c));
+            combo->setItemData(combo->count() - 1, qstr(c), Qt::ToolTipRole);
+        }
         connect(combo, &QComboBox::activated, this, [this, pointer, combo](int) {
             commit(pointer, combo->currentData().toString().toStdString());
         });
@@ -167,10 +278,10 @@ QWidget* ScenarioForm::makeEditor(const FieldInfo& field)
     }
     case FieldKind::CatalogRef: {
         auto* combo = new QComboBox(this);
-        if (!field.required)
-            combo->addItem(tr("(default)"), QString());
-        for (const auto& id : CatalogProvider::ids(field.catalogKind))
-            combo->addItem(qstr(id), qstr(id));
+        // Long entry names never widen the form: the combo shows what fits, the list all.
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(18);
+        fillCatalogCombo(combo, field, {});
         connect(combo, &QComboBox::activated, this, [this, pointer, combo](int) {
             const std::string id = combo->currentData().toString().toStdString();
             if (id.empty()) {
@@ -205,6 +316,58 @@ QWidget* ScenarioForm::makeEditor(const FieldInfo& field)
     }
 }
 
+void ScenarioForm::fillCatalogCombo(QComboBox* combo, const FieldInfo& field,
+                                    const std::string& protocol)
+{
+    // Entries by name (the id in the tooltip); switches only of the fabric's protocol.
+    const QSignalBlocker blocker(combo);
+    combo->clear();
+    if (!field.required)
+        combo->addItem(tr("(default)"), QString());
+    const std::string wanted = switchProtocolOf(protocol);
+    for (const auto& id : CatalogProvider::ids(field.catalogKind)) {
+        const nlohmann::json entry = catalogEntry(field.catalogKind, id);
+        if (field.catalogKind == "switch" && !wanted.empty() && entry.is_object() &&
+            entry.value("protocol", wanted) != wanted)
+            continue;
+        const std::string name =
+            entry.is_object() ? entry.value("name", std::string()) : std::string();
+        combo->addItem(name.empty() ? qstr(id) : qstr(name), qstr(id));
+        combo->setItemData(combo->count() - 1, qstr(id), Qt::ToolTipRole);
+    }
+}
+
+void ScenarioForm::setOutcome(const EvaluationOutcome& outcome)
+{
+    setDiagnostics(outcome.diagnostics);
+    // A field left at 0 ("automatic") shows what the evaluation chose: "automatic (8)".
+    for (const auto& automatic : automaticValues()) {
+        auto it = m_slots.find(automatic.pointer);
+        if (it == m_slots.end())
+            continue;
+        auto* spin = qobject_cast<QSpinBox*>(it->second.editor);
+        if (!spin || spin->specialValueText().isEmpty())
+            continue;
+        QString text = spin->property(kAutomaticProperty).toString();
+        if (text.isEmpty()) {
+            text = spin->specialValueText();
+            spin->setProperty(kAutomaticProperty, text);
+        }
+        const solvers::Metric* m = outcome.metric({automatic.metric});
+        const solvers::Metric* nodes = outcome.metric({"compute.nodes", "power.nodes"});
+        double chosen = m ? m->value : std::nan("");
+        if (automatic.perNode) {
+            const nlohmann::json count =
+                m_document ? m_document->value("/compute/node_count") : nlohmann::json();
+            const double n = count.is_number() ? count.get<double>() : nodes ? nodes->value : 0.0;
+            chosen = n > 0.0 ? chosen / n : std::nan("");
+        }
+        spin->setSpecialValueText(std::isfinite(chosen)
+                                      ? QStringLiteral("%1 (%2)").arg(text, formatNumber(chosen))
+                                      : text);
+    }
+}
+
 void ScenarioForm::commit(const std::string& pointer, const nlohmann::json& value)
 {
     if (m_document)
@@ -216,13 +379,15 @@ void ScenarioForm::setDocument(ScenarioDocument* document)
     if (m_document)
         disconnect(m_document, nullptr, this, nullptr);
     m_document = document;
-    setEnabled(document != nullptr);
+    m_pages->setEnabled(document != nullptr);
+    m_pages->setVisible(document != nullptr);
+    m_empty->setVisible(document == nullptr);
     if (!document)
         return;
     connect(document, &ScenarioDocument::valueChanged, this,
             [this](const QString& pointer) { refresh(pointer.toStdString()); });
     refreshAll();
-    setDiagnostics(document->outcome()->diagnostics);
+    setOutcome(*document->outcome());
 }
 
 void ScenarioForm::refreshAll()
@@ -235,6 +400,19 @@ void ScenarioForm::refresh(const std::string& changed)
 {
     if (!m_document)
         return;
+    // The switch list follows the protocol: only switches that speak it are offered.
+    if (changed == "/network/protocol" || std::string("/network/switch").rfind(changed, 0) == 0) {
+        auto it = m_slots.find("/network/switch");
+        const FieldInfo* field = findFieldInfo("/network/switch");
+        const nlohmann::json protocol = m_document->value("/network/protocol");
+        if (it != m_slots.end() && field)
+            if (auto* combo = qobject_cast<QComboBox*>(it->second.editor)) {
+                fillCatalogCombo(combo, *field,
+                                 protocol.is_string() ? protocol.get<std::string>() : "");
+                if (changed == "/network/protocol")
+                    refresh("/network/switch");
+            }
+    }
     // An edit of a section or a catalog override refreshes every field below it.
     for (auto& [pointer, slot] : m_slots) {
         if (pointer != changed && pointer.rfind(changed + "/", 0) != 0 &&
@@ -244,7 +422,9 @@ void ScenarioForm::refresh(const std::string& changed)
         QWidget* w = slot.editor;
         const QSignalBlocker blocker(w);
         if (auto* spin = qobject_cast<QDoubleSpinBox*>(w)) {
-            spin->setValue(value.is_number() ? value.get<double>() : 0.0);
+            const double scale = spin->property(kScaleProperty).toDouble();
+            spin->setValue((value.is_number() ? value.get<double>() : 0.0) *
+                           (scale > 0.0 ? scale : 1.0));
         } else if (auto* ispin = qobject_cast<QSpinBox*>(w)) {
             ispin->setValue(value.is_number() ? static_cast<int>(value.get<double>()) : 0);
         } else if (auto* check = qobject_cast<QCheckBox*>(w)) {

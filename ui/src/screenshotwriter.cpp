@@ -29,6 +29,13 @@ QStringList ScreenshotWriter::write(MainWindow& window, const QString& directory
     window.setQuiet(true);
     window.resize(1600, 1000);
     window.show();
+    // The start page first, while no scenario is open.
+    if (window.documents().isEmpty()) {
+        settle();
+        const QString path = QDir(directory).filePath(QStringLiteral("start.png"));
+        if (window.grab().save(path))
+            written << path;
+    }
     const auto examples = model::Catalog::dataDirectory() / "examples";
     const auto open = [&](const char* name) {
         return window.openFile(QString::fromStdString((examples / name).string()));
@@ -60,7 +67,14 @@ QStringList ScreenshotWriter::write(MainWindow& window, const QString& directory
     window.setCurrentDocument(seed);
     shoot(MainWindow::DashboardView, QStringLiteral("dashboard.png"));
     window.setCurrentDocument(large);
+    shoot(MainWindow::DashboardView, QStringLiteral("dashboard-16k.png"));
     shoot(MainWindow::TopologyTab, QStringLiteral("topology.png"));
+    // A rail-optimized fabric: each scalable unit wired to its own leaves.
+    if (ScenarioDocument* superpod = open("dgx-superpod-4su.json")) {
+        superpod->evaluateNow();
+        window.setCurrentDocument(superpod);
+        shoot(MainWindow::TopologyTab, QStringLiteral("topology-rail-optimized.png"));
+    }
     window.setCurrentDocument(whatIf);
     window.compareView()->compare({seed, whatIf, large});
     shoot(MainWindow::CompareTab, QStringLiteral("compare.png"));

@@ -175,8 +175,16 @@ void TopologyView::rebuild()
             for (std::size_t i = 0; i < below.size(); ++i) {
                 if (leavesPerUnit > 0) {
                     const long long unit = drawnItem(groups, i, below.size());
-                    const long long leaf = drawnItem(tier.switches, j, xs.size());
-                    if ((leaf - 1) / leavesPerUnit != unit - 1)
+                    long long first = drawnItem(tier.switches, j, xs.size());
+                    long long last = first;
+                    // The "..." box stands for every leaf between its neighbours: it links to
+                    // each unit one of those leaves serves.
+                    if (tier.switches > kMaxDrawn && j + 2 == xs.size()) {
+                        first = static_cast<long long>(j) + 1;
+                        last = tier.switches - 1;
+                    }
+                    if (unit - 1 < (first - 1) / leavesPerUnit ||
+                        unit - 1 > (last - 1) / leavesPerUnit)
                         continue;
                 }
                 auto* line = s->addLine(below[i], belowY, xs[j], y + kBoxHeight, linkPen);

@@ -92,12 +92,10 @@ std::vector<solvers::CollectiveTiming> curve(solvers::CollectiveOp op,
                                              std::optional<solvers::CollectiveAlgorithm> algorithm,
                                              const solvers::CollectiveInputs& inputs)
 {
+    const solvers::CollectiveEngine engine(inputs);
     if (algorithm)
-        return solvers::collectiveCurve(op, *algorithm, inputs, kMinBytes, kMaxBytes);
-    std::vector<solvers::CollectiveTiming> points;
-    for (double s = kMinBytes; s <= kMaxBytes * (1.0 + 1e-12); s *= 2.0)
-        points.push_back(solvers::bestCollective(op, s, inputs));
-    return points;
+        return engine.curve(op, *algorithm, kMinBytes, kMaxBytes);
+    return engine.bestCurve(op, kMinBytes, kMaxBytes);
 }
 
 } // namespace
@@ -134,6 +132,14 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
     if (!loaded.resolved)
         return ExitUsage;
     const model::ResolvedScenario& r = *loaded.resolved;
+    // The consistency checks eval makes, with the same errors: a scenario eval refuses is
+    // refused here too; errors in the workload alone are printed and the fabric still solved.
+    const ScenarioConsistency consistency = checkConsistency(r, m_file);
+    if (!consistency.ok())
+        for (const auto& d : consistency.diagnostics)
+            err << d.toString() << "\n";
+    if (!consistency.fabricSolvable)
+        return ExitEvaluation;
     // The gradient all-reduce does not enter the curve; the solver needs its size anyway.
     const double gradientBytes = solvers::gradientAllReduceBytes(r);
     Diagnostics diagnostics;
@@ -154,7 +160,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
     if (!anyAvailable) {
         err << "dctwin-cli: error: " << m_file << ": " << m_op << " by " << m_algorithm
             << " does not apply to this fabric: "
-            << (points.empty() ? std::string("no sizes") : points.front().reason) << "\n";
+            << (points.empty() ? std::string("no sizes") : points.front().reason.text()) << "\n";
         return ExitEvaluation;
     }
     const double busFactor = solvers::busBandwidthFactor(op, in.ranks);
@@ -165,7 +171,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
             json row = {{"bytes", t.bytes},
                         {"algorithm", solvers::collectiveAlgorithmName(t.algorithm)},
                         {"available", t.available},
-                        {"reason", t.reason}};
+                        {"reason", t.reason.text()}};
             if (t.available) {
                 row["protocol"] = solvers::collectiveProtocolName(t.protocol);
                 row["channels"] = t.channels;
@@ -190,7 +196,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
                           {"scale_up_gbyte_per_s_per_rank", in.scaleUpGbytePerS},
                           {"points", rows}};
         out << doc.dump(2) << "\n";
-        return ExitOk;
+        return consistency.ok() ? ExitOk : ExitEvaluation;
     }
     if (m_format == "csv") {
         out << "bytes,algorithm,seconds,algbw_gbyte_per_s,busbw_gbyte_per_s\n";
@@ -199,7 +205,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
                 << ',' << (t.available ? exactNumber(t.seconds) : "") << ','
                 << (t.available ? exactNumber(t.algbwGbytePerS) : "") << ','
                 << (t.available ? exactNumber(t.busbwGbytePerS) : "") << '\n';
-        return ExitOk;
+        return consistency.ok() ? ExitOk : ExitEvaluation;
     }
     out << fmt::format("{}\n{} by {} over {} ranks ({} per node); bus factor {}\n"
                        "fabric {} GB/s and NVLink {} GB/s per rank per direction\n\n",
@@ -232,10 +238,10 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
         out << fmt::format("  {} to {}: {}{}{}: {}\n", sizeText(t.bytes), sizeText(points[j].bytes),
                            solvers::collectiveAlgorithmName(t.algorithm), t.available ? "/" : "",
                            t.available ? solvers::collectiveProtocolName(t.protocol) : "",
-                           t.reason);
+                           t.reason.text());
         i = j + 1;
     }
-    return ExitOk;
+    return consistency.ok() ? ExitOk : ExitEvaluation;
 }
 
 } // namespace dct::cli

@@ -1,8 +1,10 @@
+#include "dct/cli/calibratecommand.h"
 #include "dct/cli/catalogcommand.h"
 #include "dct/cli/collectivescommand.h"
 #include "dct/cli/command.h"
 #include "dct/cli/comparecommand.h"
 #include "dct/cli/evalcommand.h"
+#include "dct/cli/layoutcommand.h"
 #include "dct/cli/reportcommand.h"
 #include "dct/cli/schemacommand.h"
 #include "dct/cli/storecommand.h"
@@ -29,7 +31,8 @@ const std::vector<CommandFactory>& commandTable()
         &create<ValidateCommand>, &create<EvalCommand>,        &create<CompareCommand>,
         &create<CatalogCommand>,  &create<SchemaCommand>,      &create<StoreCommand>,
         &create<SweepCommand>,    &create<SweepMergeCommand>,  &create<ReportCommand>,
-        &create<TopologyCommand>, &create<CollectivesCommand>,
+        &create<TopologyCommand>, &create<CollectivesCommand>, &create<CalibrateCommand>,
+        &create<LayoutCommand>,
     };
     return table;
 }

@@ -8,6 +8,8 @@
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/metricsection.h"
+#include "dct/store/calibrationlookup.h"
+#include "dct/store/scenariostore.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -81,18 +83,22 @@ std::optional<double> deltaPercent(const Row& row, std::size_t s)
     return 100.0 * *d / std::fabs(*row.values[0]);
 }
 
-std::string text(const std::optional<double>& v)
+/** Returns a value by the one number rule, under a column headed with columnUnit(\a unit). */
+std::string text(const std::optional<double>& v, const std::string& unit = {})
 {
-    return v ? formatNumber(*v) : std::string("-");
+    return v ? formatCell(*v, unit) : std::string("-");
 }
 
-std::string signedText(const std::optional<double>& v, const char* suffix = "")
+std::string signedText(const std::optional<double>& v, const char* suffix = "",
+                       const std::string& unit = {})
 {
     if (!v)
         return "-";
     if (*v == 0.0)
         return std::string("0") + suffix;
-    return (*v > 0 ? "+" : "") + formatNumber(*v) + suffix;
+    if (unit == "yes/no")
+        return "changed";
+    return (*v > 0 ? "+" : "") + formatCell(*v, unit) + suffix;
 }
 
 std::string scenarioTitle(const ComparedScenario& s)
@@ -142,15 +148,16 @@ std::string comparisonTable(const std::vector<ComparedScenario>& scenarios, bool
             section = rowSection;
             out += "\n" + std::string(solvers::metricSectionTitle(section)) + "\n";
         }
-        std::string label = row.label + (row.unit.empty() ? "" : " [" + row.unit + "]");
+        const std::string unit = columnUnit(row.unit);
+        std::string label = row.label + (unit.empty() ? "" : " [" + unit + "]");
         if (label.size() > labelWidth - 2)
             label = label.substr(0, labelWidth - 5) + "...";
         std::string line = fmt::format("  {:<{}}", label, labelWidth - 2);
         for (std::size_t s = 0; s < scenarios.size(); ++s) {
-            line += fmt::format(" {:>{}}", text(row.values[s]), columnWidth);
+            line += fmt::format(" {:>{}}", text(row.values[s], row.unit), columnWidth);
             if (s > 0)
-                line += fmt::format(" {:>{}} {:>{}}", signedText(delta(row, s)), columnWidth,
-                                    signedText(deltaPercent(row, s), "%"), 9);
+                line += fmt::format(" {:>{}} {:>{}}", signedText(delta(row, s), "", row.unit),
+                                    columnWidth, signedText(deltaPercent(row, s), "%"), 9);
         }
         out += line + "\n";
     }
@@ -239,8 +246,12 @@ int CompareCommand::run(const CommandContext& context, std::ostream& out, std::o
         return ExitUsage;
     std::vector<ComparedScenario> scenarios;
     int code = ExitOk;
+    // Calibration profiles the scenarios name come from the default library (DCT_STORE).
+    solvers::EvaluateOptions options;
+    options.calibrationProfile = store::calibrationLookup(store::ScenarioStore::defaultPath());
     for (const auto& file : m_files) {
-        solvers::DocumentEvaluation document = solvers::evaluateDocumentFile(file, *catalog);
+        solvers::DocumentEvaluation document =
+            solvers::evaluateDocumentFile(file, *catalog, options);
         if (!document.evaluated()) {
             for (const auto& d : document.diagnostics)
                 err << d.toString() << "\n";

@@ -5,6 +5,8 @@
 #include "dct/cli/scenariofile.h"
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
+#include "dct/store/calibrationlookup.h"
+#include "dct/store/scenariostore.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -31,6 +33,16 @@ EvalCommand::EvalCommand(CLI::App& app)
     m_subcommand->add_option("files", m_files, "Scenario JSON files")->required();
     m_subcommand->add_option("-f,--format", m_format, "Output format: table, json or csv")
         ->check(CLI::IsMember({"table", "json", "csv"}));
+    m_subcommand->add_option("--store", m_store,
+                             "Scenario library of the calibration profiles the scenarios name "
+                             "(/network/calibration_profile; default: $DCT_STORE, else "
+                             "$XDG_DATA_HOME/dctwin/scenarios.sqlite or "
+                             "~/.local/share/dctwin/scenarios.sqlite)");
+    m_subcommand
+        ->add_option("--precision", m_precision,
+                     "Digits of CSV values: display (the significant digits of the table) or "
+                     "full (every digit, for machine reading)")
+        ->check(CLI::IsMember({"display", "full"}));
 }
 
 CLI::App* EvalCommand::subcommand() const
@@ -48,8 +60,13 @@ int EvalCommand::run(const CommandContext& context, std::ostream& out, std::ostr
     if (m_format == "csv")
         out << evaluationCsvHeader();
     bool first = true;
+    // Opened only when a scenario names a calibration profile.
+    solvers::EvaluateOptions options;
+    options.calibrationProfile = store::calibrationLookup(
+        m_store.empty() ? store::ScenarioStore::defaultPath() : std::filesystem::path(m_store));
     for (const auto& file : m_files) {
-        solvers::DocumentEvaluation document = solvers::evaluateDocumentFile(file, *catalog);
+        solvers::DocumentEvaluation document =
+            solvers::evaluateDocumentFile(file, *catalog, options);
         if (!document.evaluated()) {
             printDiagnostics(document.diagnostics, err);
             if (m_format == "json")
@@ -72,7 +89,9 @@ int EvalCommand::run(const CommandContext& context, std::ostream& out, std::ostr
         if (m_format == "json") {
             documents.push_back(evaluationJson(evaluation, file));
         } else if (m_format == "csv") {
-            out << evaluationCsvRows(evaluation, file);
+            out << evaluationCsvRows(evaluation, file,
+                                     m_precision == "full" ? CsvPrecision::Full
+                                                           : CsvPrecision::Display);
         } else if (!evaluation.metrics.empty()) {
             // Also with workload errors: what does not depend on the workload was evaluated.
             out << (first ? "" : "\n") << evaluationTable(evaluation, file);

@@ -3,8 +3,10 @@
 #include "dct/model/textformat.h"
 #include "dct/solvers/metricsection.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 
 namespace dct::cli {
@@ -36,10 +38,53 @@ std::string evaluationTable(const solvers::Evaluation& e, const std::string& fil
             section = m.section();
             out += "\n" + std::string(solvers::metricSectionTitle(section)) + "\n";
         }
-        out += fmt::format("  {:<{}}  {:>16} {}\n", m.label, labelWidth, formatNumber(m.value),
-                           m.unit);
+        // The one number rule: money in k/M/B, shares as %, yes/no; the number column aligned.
+        const QuantityText text = formatQuantityParts(m.value, m.unit);
+        out += fmt::format("  {:<{}}  {:>16} {}\n", m.label, labelWidth, text.number, text.unit);
     }
     return out;
+}
+
+std::string evaluationTableFromJson(const json& result)
+{
+    // The same table as evaluationTable(): a cached result and a fresh one print alike.
+    solvers::Evaluation e;
+    e.scenarioName = result.value("scenario", std::string());
+    if (result.contains("diagnostics") && result["diagnostics"].is_array())
+        for (const auto& d : result["diagnostics"]) {
+            Severity severity = Severity::Note;
+            for (Severity candidate : {Severity::Error, Severity::Warning, Severity::Note})
+                if (d.value("severity", std::string()) == severityName(candidate))
+                    severity = candidate;
+            e.diagnostics.add({severity, d.value("path", std::string()),
+                               d.value("message", std::string()), d.value("hint", std::string()),
+                               d.value("code", std::string()), d.value("file", std::string())});
+        }
+    if (result.contains("metrics") && result["metrics"].is_object())
+        for (const auto& [key, m] : result["metrics"].items()) {
+            solvers::Metric metric;
+            metric.key = key;
+            metric.label = m.value("label", key);
+            metric.unit = m.value("unit", std::string());
+            metric.value = m.contains("value") && m["value"].is_number()
+                               ? m["value"].get<double>()
+                               : std::numeric_limits<double>::quiet_NaN();
+            e.metrics.push_back(std::move(metric));
+        }
+    // Sections in the order every face shows them; within one, by key (JSON keeps no order).
+    const auto& sections = solvers::metricSections();
+    const auto rank = [&](const solvers::Metric& m) {
+        const std::string section = m.section();
+        for (std::size_t i = 0; i < sections.size(); ++i)
+            if (sections[i].key == section)
+                return i;
+        return sections.size();
+    };
+    std::stable_sort(e.metrics.begin(), e.metrics.end(),
+                     [&](const solvers::Metric& a, const solvers::Metric& b) {
+                         return rank(a) != rank(b) ? rank(a) < rank(b) : a.key < b.key;
+                     });
+    return evaluationTable(e, result.value("file", std::string()));
 }
 
 json diagnosticsJson(const Diagnostics& diagnostics)
@@ -91,14 +136,16 @@ std::string evaluationCsvHeader()
     return "file,scenario,key,label,value,unit\n";
 }
 
-std::string evaluationCsvRows(const solvers::Evaluation& e, const std::string& file)
+std::string evaluationCsvRows(const solvers::Evaluation& e, const std::string& file,
+                              CsvPrecision precision)
 {
+    const auto number = precision == CsvPrecision::Full ? formatExact : formatPlain;
     std::string out =
         fmt::format("{},{},verdict,Verdict,{},\n", csvField(file), csvField(e.scenarioName),
                     solvers::feasibilityKey(e.verdict().feasibility));
     for (const auto& m : e.metrics)
         out += fmt::format("{},{},{},{},{},{}\n", csvField(file), csvField(e.scenarioName), m.key,
-                           csvField(m.label), formatExact(m.value), csvField(m.unit));
+                           csvField(m.label), number(m.value), csvField(m.unit));
     return out;
 }
 

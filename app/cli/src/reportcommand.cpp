@@ -4,6 +4,8 @@
 #include "dct/cli/scenariofile.h"
 #include "dct/model/textformat.h"
 #include "dct/report/reportrenderer.h"
+#include "dct/store/calibrationlookup.h"
+#include "dct/store/scenariostore.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -88,8 +90,11 @@ int ReportCommand::run(const CommandContext& context, std::ostream& out, std::os
         if (!catalog)
             return ExitUsage;
         std::vector<report::ReportScenario> scenarios;
+        // Calibration profiles the scenarios name come from the default library (DCT_STORE).
+        solvers::EvaluateOptions options;
+        options.calibrationProfile = store::calibrationLookup(store::ScenarioStore::defaultPath());
         for (const auto& file : m_files) {
-            auto item = report::ReportScenario::fromFile(file, *catalog);
+            auto item = report::ReportScenario::fromFile(file, *catalog, options);
             if (!item.usable()) {
                 for (const auto& d : item.diagnostics)
                     err << d.toString() << "\n";

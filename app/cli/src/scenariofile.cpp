@@ -2,7 +2,9 @@
 
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
+#include "dct/model/validator.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace dct::cli {
@@ -30,6 +32,20 @@ LoadedScenario loadScenario(const std::filesystem::path& path, const model::Cata
     loaded.diagnostics.append(resolved.diagnostics);
     loaded.resolved = std::move(resolved.resolved);
     return loaded;
+}
+
+ScenarioConsistency checkConsistency(const model::ResolvedScenario& resolved,
+                                     const std::filesystem::path& file)
+{
+    ScenarioConsistency c;
+    c.diagnostics = model::validateScenario(resolved);
+    c.diagnostics.setFile(file.string());
+    // As solvers::evaluate: an error in the workload alone leaves the cluster well defined.
+    c.fabricSolvable =
+        std::all_of(c.diagnostics.begin(), c.diagnostics.end(), [](const Diagnostic& d) {
+            return d.severity != Severity::Error || d.path.rfind("/workload", 0) == 0;
+        });
+    return c;
 }
 
 } // namespace dct::cli

@@ -3,6 +3,7 @@
 #include "dct/cli/cli.h"
 #include "dct/cli/output.h"
 #include "dct/model/atomicfile.h"
+#include "dct/model/calibrationprofile.h"
 #include "dct/model/catalog.h"
 #include "dct/model/contenthash.h"
 #include "dct/model/resolver.h"
@@ -108,10 +109,13 @@ StoreCommand::StoreCommand(CLI::App& app)
     m_remove = m_store->add_subcommand("remove", "Delete a scenario and its whole history");
     m_remove->add_option("name", m_name, "Scenario name")->required();
 
-    m_eval = m_store->add_subcommand("eval", "Evaluate a stored scenario (JSON), reusing the "
-                                             "cached result while its inputs are unchanged");
+    m_eval = m_store->add_subcommand("eval", "Evaluate a stored scenario and print its figures "
+                                             "as eval does, reusing the cached result while its "
+                                             "inputs are unchanged");
     m_eval->add_option("name", m_name, "Scenario name")->required();
     m_eval->add_option("-v,--version", m_version, "Version number (default: latest)");
+    m_eval->add_option("-f,--format", m_format, "table (as eval prints it) or json")
+        ->check(CLI::IsMember({"table", "json"}));
 
     m_recover = m_store->add_subcommand(
         "recover", "Copy every readable scenario version, tag and note of a damaged store into "
@@ -316,24 +320,49 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
         auto catalog = model::Catalog::load(dir);
         if (!catalog)
             return fail(catalog.error());
-        const std::string hash =
-            store::ScenarioStore::inputsHash(version->json, model::catalogFingerprint(*catalog));
+        // The calibration profile the version names is an input too: a profile fitted again
+        // under the same name makes the cached result stale.
+        std::string fingerprint = model::catalogFingerprint(*catalog);
+        const json scenarioJson = json::parse(version->json, nullptr, false);
+        const json* profileName = scenarioJson.is_object() && scenarioJson.contains("network") &&
+                                          scenarioJson["network"].is_object() &&
+                                          scenarioJson["network"].contains("calibration_profile")
+                                      ? &scenarioJson["network"]["calibration_profile"]
+                                      : nullptr;
+        if (profileName && profileName->is_string() && !profileName->get<std::string>().empty()) {
+            auto stored = store.loadCalibrationProfile(profileName->get<std::string>());
+            fingerprint += stored ? "+calibration:" + model::contentHash(stored->json)
+                                  : "+calibration-missing";
+        }
+        const std::string hash = store::ScenarioStore::inputsHash(version->json, fingerprint);
         auto cached = store.cachedEvaluation(m_name, version->version, hash, solvers::modelVersion);
         if (!cached)
             return fail(cached.error());
         if (cached->has_value()) {
             err << m_name << ": version " << version->version << ": cached result\n";
-            out << **cached << "\n";
             // As eval: an error or an infeasible design exits 1.
             const json result = json::parse(**cached, nullptr, false);
+            if (m_format == "json" || !result.is_object())
+                out << **cached << "\n";
+            else
+                out << evaluationTableFromJson(result);
             const bool feasible = result.is_object() && result.value("ok", true) &&
                                   !(result.contains("verdict") && result["verdict"].is_object() &&
                                     result["verdict"].value("feasibility", "") == "infeasible");
             return feasible ? ExitOk : ExitEvaluation;
         }
         const std::string label = "store:" + m_name + "@" + std::to_string(version->version);
+        solvers::EvaluateOptions evalOptions;
+        evalOptions.calibrationProfile =
+            [&store](const std::string& name) -> Result<model::CalibrationProfile> {
+            auto stored = store.loadCalibrationProfile(name);
+            if (!stored)
+                return tl::unexpected(stored.error());
+            return model::readCalibrationProfile(
+                stored->json, store.path().string() + " (calibration profile '" + name + "')");
+        };
         solvers::DocumentEvaluation document =
-            solvers::evaluateDocumentText(version->json, *catalog, label);
+            solvers::evaluateDocumentText(version->json, *catalog, label, evalOptions);
         if (!document.evaluated()) {
             for (const auto& d : document.diagnostics)
                 err << d.toString() << "\n";
@@ -345,14 +374,16 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
             // The evaluation is a read; only its cache would be a write.
             err << m_name << ": version " << version->version
                 << ": result not cached (the store is read-only)\n";
-            out << result << "\n";
+            out << (m_format == "json" ? result + "\n"
+                                       : evaluationTableFromJson(evaluationJson(e, label)));
             return feasibleOk(e) ? ExitOk : ExitEvaluation;
         }
         if (auto r = store.storeEvaluation(m_name, version->version, hash, solvers::modelVersion,
                                            result);
             !r)
             return fail(r.error());
-        out << result << "\n";
+        out << (m_format == "json" ? result + "\n"
+                                   : evaluationTableFromJson(evaluationJson(e, label)));
         return feasibleOk(e) ? ExitOk : ExitEvaluation;
     }
     return ExitUsage;

@@ -247,6 +247,14 @@ int TopologyCommand::run(const CommandContext& context, std::ostream& out, std::
     if (!loaded.resolved)
         return ExitUsage;
     const model::ResolvedScenario& r = *loaded.resolved;
+    // The consistency checks eval makes, with the same errors: a scenario eval refuses is
+    // refused here too; errors in the workload alone are printed and the fabric still solved.
+    const ScenarioConsistency consistency = checkConsistency(r, m_file);
+    if (!consistency.ok())
+        for (const auto& d : consistency.diagnostics)
+            err << d.toString() << "\n";
+    if (!consistency.fabricSolvable)
+        return ExitEvaluation;
     const double gradientBytes = solvers::gradientAllReduceBytes(r);
     Diagnostics diagnostics;
     const solvers::NetworkResult network = solvers::solveNetwork(r, gradientBytes, diagnostics);
@@ -257,7 +265,7 @@ int TopologyCommand::run(const CommandContext& context, std::ostream& out, std::
         return ExitEvaluation;
     if (m_ncclEnv) {
         out << solvers::ncclEnvironment(r, network);
-        return ExitOk;
+        return consistency.ok() ? ExitOk : ExitEvaluation;
     }
 
     GraphReport graph;
@@ -280,7 +288,7 @@ int TopologyCommand::run(const CommandContext& context, std::ostream& out, std::
         out << topologyJson(r, network, graph).dump(2) << "\n";
     else
         out << topologyTable(r, network, graph);
-    return ExitOk;
+    return consistency.ok() ? ExitOk : ExitEvaluation;
 }
 
 } // namespace dct::cli

@@ -4,6 +4,8 @@
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
 #include "dct/solvers/documentevaluation.h"
+#include "dct/store/calibrationlookup.h"
+#include "dct/store/scenariostore.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -34,10 +36,14 @@ int ValidateCommand::run(const CommandContext& context, std::ostream& out, std::
         return ExitUsage;
     int code = ExitOk;
     json report = json::array();
+    // Calibration profiles the scenarios name come from the default library (DCT_STORE).
+    solvers::EvaluateOptions options;
+    options.calibrationProfile = store::calibrationLookup(store::ScenarioStore::defaultPath());
     for (const auto& file : m_files) {
         // The same checks as eval: read, resolve, and evaluate (the solvers find the limits a
         // design breaks: heat, inlet air, ports, memory); only the figures are left out.
-        const solvers::DocumentEvaluation document = solvers::evaluateDocumentFile(file, *catalog);
+        const solvers::DocumentEvaluation document =
+            solvers::evaluateDocumentFile(file, *catalog, options);
         const solvers::Verdict verdict = solvers::assessVerdict(document.diagnostics);
         int fileCode = ExitOk;
         if (!document.evaluated())

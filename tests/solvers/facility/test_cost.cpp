@@ -31,7 +31,10 @@ TEST_CASE("Cost: capex and opex add up, TCO per GPU-hour and the training run fo
           Approx(c.capexUsd / r.scenario.economics.amortizationYears + c.opexUsdPerYear)
               .epsilon(1e-12));
     CHECK(c.usdPerGpuHour == Approx(c.tcoUsdPerYear / (256 * 8760.0)).epsilon(1e-12));
-    CHECK(c.trainingRunUsd == Approx(c.usdPerGpuHour * e.compute.gpuHours).epsilon(1e-12));
+    // The run pays for its time with failures (failure-free GPU-hours stretched by goodput).
+    CHECK(c.trainingRunUsd ==
+          Approx(c.usdPerGpuHour * 256 * e.goodput.effectiveHours).epsilon(1e-12));
+    CHECK(c.trainingRunUsd > c.usdPerGpuHour * e.compute.gpuHours);
     // The network's switches, cables and optics are in capex and power; its NICs are not, since
     // the node's price and base power already hold them (NodeSpec).
     const auto& t = e.network.topology;

@@ -332,3 +332,74 @@ TEST_CASE("The best choice stays among NCCL's algorithms", "[network][collective
     in.nvls = true;
     CHECK(bestCollective(CollectiveOp::AllReduce, 1e10, in).algorithm == CollectiveAlgorithm::Nvls);
 }
+
+TEST_CASE("One GPU per node: no operation, algorithm or protocol charges an NVLink step",
+          "[network][collectives][latency]")
+{
+    CollectiveInputs in = eightGpus();
+    in.ranks = 16;
+    in.ranksPerNode = 1;
+    in.nvls = true;
+    in.inNetworkReduction = true;
+    int timed = 0;
+    for (auto op : {CollectiveOp::AllReduce, CollectiveOp::ReduceScatter, CollectiveOp::AllGather,
+                    CollectiveOp::AllToAll, CollectiveOp::SendRecv})
+        for (auto a : collectiveAlgorithms())
+            for (auto p :
+                 {CollectiveProtocol::LL, CollectiveProtocol::LL128, CollectiveProtocol::Simple})
+                for (double bytes : {64.0, 1048576.0, 1073741824.0}) {
+                    const auto t = collectiveTime(op, a, p, bytes, in);
+                    if (!t.available)
+                        continue;
+                    INFO(collectiveOpName(op) << " " << collectiveAlgorithmName(a) << " "
+                                              << collectiveProtocolName(p) << " " << bytes);
+                    CHECK(t.latency.nvlinkUs == 0.0);
+                    CHECK(t.latency.nicUs > 0.0);
+                    ++timed;
+                }
+    CHECK(timed > 30);
+    // The tuner's pick too, at every size of the curve.
+    const CollectiveEngine engine(in);
+    for (auto op : {CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::AllToAll})
+        for (const auto& t : engine.bestCurve(op)) {
+            INFO(collectiveOpName(op) << " " << t.bytes);
+            REQUIRE(t.available);
+            CHECK(t.latency.nvlinkUs == 0.0);
+        }
+}
+
+TEST_CASE("The engine's reasons are codes worded on demand, as the strings they replace",
+          "[network][collectives]")
+{
+    CollectiveInputs in = eightGpus();
+    in.ranks = 32;
+    in.ranksPerNode = 8;
+    const CollectiveEngine engine(in);
+    const auto best = engine.best(CollectiveOp::AllReduce, 1073741824.0);
+    REQUIRE(best.available);
+    CHECK(best.reason.kind == CollectiveReason::Kind::Chosen);
+    CHECK(best.reason.hasRunnerUp);
+    const std::string text = best.reason;
+    CHECK(text == best.reason.text());
+    CHECK_THAT(text, Catch::Contains("Simple") && Catch::Contains("next best"));
+    // Pinned, unavailable, and point to point.
+    const auto pinned = engine.time(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
+                                    CollectiveProtocol::LL, 64.0);
+    CHECK(pinned.reason.text() == "rings on every rail at once; LL (pinned)");
+    const auto nvls = engine.time(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, 1e6);
+    CHECK_FALSE(nvls.available);
+    CHECK(nvls.reason.unavailable == CollectiveUnavailable::NvlsNeedsNvswitch);
+    CHECK(nvls.reason.text() ==
+          "NVLS needs NVSwitches with NVLink SHARP (third generation, H100 on)");
+    const auto p2p =
+        engine.time(CollectiveOp::AllToAll, CollectiveAlgorithm::DoubleBinaryTree, 1e6);
+    CHECK(p2p.reason.text() == "all_to_all runs point to point (algorithm ring), not tree");
+    // The engine and the free functions agree to the bit.
+    for (double bytes : {8.0, 65536.0, 1073741824.0}) {
+        const auto a = engine.best(CollectiveOp::AllReduce, bytes);
+        const auto b = bestCollective(CollectiveOp::AllReduce, bytes, in);
+        CHECK(a.seconds == b.seconds);
+        CHECK(a.algorithm == b.algorithm);
+        CHECK(a.reason.text() == b.reason.text());
+    }
+}

@@ -191,3 +191,35 @@ TEST_CASE("The graph exports as Graphviz DOT", "[network][graph]")
     CHECK(dot.find("leaf") != std::string::npos);
     CHECK(dot.find(" -- ") != std::string::npos);
 }
+
+TEST_CASE("A partial 3-tier fat tree gets the core its aggregation uplinks need",
+          "[network][fattree][core]")
+{
+    // k = 8: a full 3-tier plane holds 128 hosts under (k/2)^2 = 16 cores. 100 hosts fill 25
+    // leaves; their aggregation switches have 25 x 4 = 100 uplinks, which 13 cores of 8 ports
+    // hold (not the full 16).
+    Diagnostics d;
+    const FabricPlan plan = planFabric(fatTree(100, 1, 8, 3), d);
+    REQUIRE(plan.valid);
+    CHECK(plan.leavesPerPlane == 25);
+    CHECK(plan.coresPerPlane == 13);
+    const TopologyResult closed = topologyCounts(plan);
+    CHECK(closed.tier(FabricTier::Core).switches == 13);
+    CHECK(closed.tier(FabricTier::Core).linksDown == 100);
+    CHECK(closed.tier(FabricTier::Core).portsFree == 13 * 8 - 100);
+    CHECK(closed.switches == 25 + 7 * 4 + 13);
+    requireClosedFormMatchesGraph(fatTree(100, 1, 8, 3));
+    // Still non-blocking: the bisection is half the hosts at line rate.
+    const FabricGraph g = buildFabricGraph(plan);
+    CHECK(bisectionGbps(g) == Approx(closed.fullBisectionGbps).epsilon(1e-9));
+    CHECK(hopStats(g, 8).diameterSwitchHops == 5);
+    // A full plane keeps Al-Fares' full core, each core one link from every pod.
+    const FabricPlan full = planFabric(fatTree(128, 1, 8, 3), d);
+    CHECK(full.coresPerPlane == 16);
+    const TopologyResult fullCounts = graphCounts(buildFabricGraph(full));
+    CHECK(fullCounts.tier(FabricTier::Core).portsFree == 0);
+    CHECK_FALSE(d.hasErrors());
+    // Partial planes of every size: counts, graph and ports agree.
+    for (int hosts = 33; hosts <= 128; hosts += 7)
+        requireClosedFormMatchesGraph(fatTree(hosts, 1, 8, 3));
+}

@@ -2,6 +2,8 @@
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
 #include "dct/solvers/evaluator.h"
+#include "dct/solvers/fabricbuilder.h"
+#include "dct/solvers/fabricgraph.h"
 #include "dct/solvers/networksolver.h"
 
 #include <catch2/catch.hpp>
@@ -30,7 +32,9 @@ model::ResolvedScenario loadExample(const std::string& name)
 TEST_CASE("The SuperPOD example solves to Table 4's 4-SU column with cables and cost",
           "[network][solver]")
 {
-    const model::ResolvedScenario r = loadExample("dgx-superpod-4su.json");
+    // The network section's two typical lengths (the hall's own runs: tests/solvers/hall).
+    model::ResolvedScenario r = loadExample("dgx-superpod-4su.json");
+    r.scenario.hall.cableLengths = model::CableLengthModel::Typical;
     Diagnostics d;
     const NetworkResult n = solveNetwork(r, 1e9, d);
     REQUIRE(n.valid);
@@ -170,4 +174,94 @@ TEST_CASE("The gradient all-reduce says which algorithm it chose and can be pinn
         named |= item.path == "/network/allreduce_algorithm" &&
                  item.message.find(sharp.fabricSwitch.id) != std::string::npos;
     CHECK(named);
+}
+
+TEST_CASE("tiers 3 on a one-pod SuperPOD: switch hops and alpha follow the graph's longest path",
+          "[network][solver][hops]")
+{
+    // Four scalable units fill 32 leaves, one pod of 64-port switches: a third tier adds cores
+    // but no path needs them; leaves meet at their pod's spines (3 switches), as the graph's
+    // diameter says.
+    model::ResolvedScenario r = loadExample("dgx-superpod-4su.json");
+    r.scenario.network.tiers = 3;
+    // The network section's two typical lengths (the hall's own runs: tests/solvers/hall).
+    r.scenario.hall.cableLengths = model::CableLengthModel::Typical;
+    Diagnostics d;
+    const NetworkResult n = solveNetwork(r, 1e9, d);
+    REQUIRE(n.valid);
+    REQUIRE(n.topology.tiers == 3);
+    REQUIRE(n.topology.pods == 1);
+    const FabricPlan plan = planFabric(n.spec, d);
+    const HopStats hops = hopStats(buildFabricGraph(plan), 8);
+    CHECK(hops.diameterSwitchHops == 3);
+    CHECK(n.worstSwitchHops == hops.diameterSwitchHops);
+    CHECK(n.worldInputs.fabricSwitchHops == 3);
+    const auto& net = r.scenario.network;
+    CHECK(n.fabricAlphaUs ==
+          Approx(2.0 * r.nic.latencyUs + 3.0 * r.fabricSwitch.latencyUs +
+                 (2.0 * net.cableLengthInRowM + 2.0 * net.cableLengthAcrossRowsM) * 0.005)
+              .epsilon(1e-12));
+    // The collectives never cross a core: the longest path they take is leaf-spine-leaf.
+    CHECK(fabricPathLatency(n.worldInputs, FabricPath::CrossLeaf).switchUs ==
+          Approx(3.0 * r.fabricSwitch.latencyUs));
+    // Two pods (a fabric of 8 SUs) do cross the core: five switches.
+    model::ResolvedScenario big = r;
+    big.scenario.compute.nodeCount = 255;
+    const NetworkResult two = solveNetwork(big, 1e9, d);
+    REQUIRE(two.valid);
+    REQUIRE(two.topology.pods == 2);
+    CHECK(two.worstSwitchHops == 5);
+    CHECK(hopStats(buildFabricGraph(planFabric(two.spec, d)), 8).diameterSwitchHops == 5);
+}
+
+TEST_CASE("A partial 3-tier fat tree prices the core its uplinks need", "[network][solver][core]")
+{
+    // 40 nodes of 8 NICs on 64-port switches forced to 3 tiers: 10 leaves, one pod, 32
+    // aggregation switches with 10 uplinks each: 320 uplinks, 5 cores of 64 ports (not 32).
+    model::ResolvedScenario r = loadExample("dgx-superpod-4su.json");
+    r.scenario.network.topology = model::TopologyKind::FatTree;
+    r.scenario.network.tiers = 3;
+    r.scenario.compute.nodeCount = 40;
+    r.rails = 8;
+    Diagnostics d;
+    const NetworkResult n = solveNetwork(r, 1e9, d);
+    REQUIRE(n.valid);
+    const TierCounts core = n.topology.tier(FabricTier::Core);
+    const long long leaves = n.topology.tier(FabricTier::Leaf).switches;
+    CHECK(leaves == 10);
+    CHECK(core.linksDown == leaves * 32);
+    CHECK(core.switches == (core.linksDown + 63) / 64);
+    CHECK(n.topology.switches ==
+          leaves + n.topology.tier(FabricTier::Spine).switches + core.switches);
+    CHECK(n.topology.switchCostUsd ==
+          Approx(static_cast<double>(n.topology.switches) * r.fabricSwitch.priceUsd));
+    CHECK(n.topology.switchPowerW ==
+          Approx(static_cast<double>(n.topology.switches) * r.fabricSwitch.powerW));
+    REQUIRE(n.topology.cables.size() == 3);
+    CHECK(n.topology.cables[2].links == core.linksDown);
+    const TopologyResult graph = graphCounts(buildFabricGraph(planFabric(n.spec, d)));
+    CHECK(graph.tier(FabricTier::Core).switches == core.switches);
+    CHECK(graph.tier(FabricTier::Core).portsFree >= 0);
+}
+
+TEST_CASE("A gradient all-reduce of one rank per node charges no NVLink step",
+          "[network][solver][latency]")
+{
+    // Tensor parallelism of 8 fills each DGX H100: one rank of a data-parallel group per node.
+    model::ResolvedScenario r = loadExample("dgx-superpod-4su.json");
+    REQUIRE(r.scenario.workload.tensorParallel == 8);
+    Diagnostics d;
+    for (double bytes : {64.0, 1e6, 1e9}) {
+        const NetworkResult n = solveNetwork(r, bytes, d);
+        REQUIRE(n.gradientRanksPerNode == 1);
+        INFO(bytes << " B: " << collectiveAlgorithmName(n.gradientAllReduce.algorithm));
+        REQUIRE(n.gradientAllReduce.available);
+        CHECK(n.gradientAllReduce.latency.nvlinkUs == 0.0);
+        CHECK(n.gradientAllReduce.latency.nicUs > 0.0);
+    }
+    // Tensor parallelism of 4: two ranks per node, NVLink steps again.
+    r.scenario.workload.tensorParallel = 4;
+    const NetworkResult two = solveNetwork(r, 1e6, d);
+    REQUIRE(two.gradientRanksPerNode == 2);
+    CHECK(two.gradientAllReduce.latency.nvlinkUs > 0.0);
 }

@@ -1,4 +1,4 @@
-// Published power, cooling and egress figures (shared/references/published.md, "Power and
+// Published power, cooling and egress figures (docs/references.md, "Power and
 // cooling", "Egress", "WAN"). The model computes them from its component physics and the catalog's
 // sourced parameters; nothing here is fitted to the expected answer.
 #include "../../solvers/facility/facilitysupport.h"

@@ -117,21 +117,80 @@ TEST_CASE("NCCL issue 812: DGX A100 with 8 x 200G InfiniBand, ring all-reduce bu
     CHECK(t.busbwGbytePerS > 6.0 * in.fabricGbytePerS);
 }
 
-TEST_CASE("Voltage Park H100 cluster: 4 nodes, 8 x 400G InfiniBand, all-reduce busbw 331 GB/s",
+TEST_CASE("nccl-tests issue 309: 4 nodes of 8 H100, 8 x 400G InfiniBand, all-reduce busbw 366 GB/s",
+          "[validation][network][collectives][nccl][multinode]")
+{
+    // github.com/NVIDIA/nccl-tests/issues/309 (2025-06): 4 HGX H100 nodes, 32 GPU-NIC pairs of
+    // ConnectX-7 400G InfiniBand: all_reduce_perf -b 8 -e 16g "max busbw can get 365.84 GB/s";
+    // NVIDIA (kiskra-nvidia, 2025-06-18): "That's a good number. Multi-node, your IB network
+    // will be the limiting factor. With 8 400 Gbps NICs your peak would be at 400 GB/s."
+    // Tolerance 10%.
+    const CollectiveInputs in = dgx("h100-sxm5", 4, 8, 400.0);
+    const auto t = bestCollective(CollectiveOp::AllReduce, 8 * GiB, in);
+    REQUIRE(t.available);
+    INFO(collectiveAlgorithmName(t.algorithm) << " busbw " << t.busbwGbytePerS);
+    CHECK(t.busbwGbytePerS == Approx(365.84).epsilon(0.10));
+    // Below the 400 GB/s of eight NICs at line rate.
+    CHECK(t.busbwGbytePerS < 400.0);
+}
+
+TEST_CASE("nccl-tests issue 309: 2 nodes of 8 H100 reach 470 GB/s, past the NICs, by NVLS tree",
+          "[validation][network][collectives][nccl][multinode][nvls]")
+{
+    // The same issue: "each 2 nodes with 16 pairs can still get 470 GB/s"; NVIDIA: "The results
+    // from 2 nodes tend to be an aberration (it's an ideal case for the TREE protocol)". On two
+    // nodes NCCL runs NVLS tree (nccl-tests issue 196, sjeaugey: "On H100 we have NVLink SHARP so
+    // we can use the NVLSTree algorithm between 2 nodes which will give you higher BW"): each
+    // node's shards cross the network once, so busbw exceeds the eight NICs' 376 GB/s.
+    // Tolerance 10%.
+    const CollectiveInputs in = dgx("h100-sxm5", 2, 8, 400.0);
+    const auto t = bestCollective(CollectiveOp::AllReduce, 8 * GiB, in);
+    REQUIRE(t.available);
+    CHECK(t.algorithm == CollectiveAlgorithm::NvlsTree);
+    CHECK(t.busbwGbytePerS == Approx(470.0).epsilon(0.10));
+    const auto ring =
+        collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 8 * GiB, in);
+    CHECK(ring.busbwGbytePerS < 8 * 48.0);
+}
+
+TEST_CASE("NCCL GTC 2024 talk (NCCL issue 1649): multi-node ring all-reduce busbw about 380 GB/s",
+          "[validation][network][collectives][nccl][multinode]")
+{
+    // github.com/NVIDIA/nccl/issues/1649 quotes the GTC 2024 NCCL talk's DGX H100 figures:
+    // "the multi-node Allreduce busBW is approximately 380GB/s even without using SHARP". The
+    // ring's bandwidth term (its busbw once latency no longer counts) at any node count.
+    // Tolerance 10%.
+    for (int nodes : {3, 4, 16, 64}) {
+        const CollectiveInputs in = dgx("h100-sxm5", nodes, 8, 400.0);
+        const auto t =
+            collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 16 * GiB, in);
+        REQUIRE(t.available);
+        const double plateau =
+            t.bandwidthGbytePerS * busBandwidthFactor(CollectiveOp::AllReduce, in.ranks);
+        INFO(nodes << " nodes: " << plateau << " GB/s");
+        CHECK(plateau == Approx(380.0).epsilon(0.10));
+    }
+}
+
+TEST_CASE("Voltage Park H100 cluster runs 10-15% below the engine and the other H100 clusters",
           "[validation][network][collectives][nccl][multinode]")
 {
     // Voltage Park / Georgia Tech benchmark suite (github.com/aigatech/vpbenchmarking,
     // NCCL 2.24.3): 4 nodes of 8 x H100 SXM5, 3.2 Tbps InfiniBand per node: AllReduce bus bandwidth
-    // 330.93 GB/s, AllGather 323.53 GB/s. The engine's ring reaches 8 x 47 GB/s per node, above
-    // this cluster's figures (373 and 357 GB/s); tolerance 15% and 12%, the cases here outside
-    // 10%: this cluster runs about 12% below NVIDIA's per-NIC expectation.
+    // 330.93 GB/s, AllGather 323.53 GB/s. The same shape (4 nodes, 8 x 400G) measured 365.84 GB/s
+    // in nccl-tests issue 309, which NVIDIA called good, and NVIDIA expects 46-48 GB/s per NDR NIC
+    // (nccl-tests issue 290), 368-384 GB/s a node. This cluster is low in both operations by the
+    // same share, a per-NIC shortfall of the cluster (its all-gather has no algorithm choice to
+    // get wrong), not an algorithm the engine misses: it is checked as an outlier, 15%.
     const CollectiveInputs in = dgx("h100-sxm5", 4, 8, 400.0);
     const auto ar = bestCollective(CollectiveOp::AllReduce, 8 * GiB, in);
     REQUIRE(ar.available);
     CHECK(ar.busbwGbytePerS == Approx(330.93).epsilon(0.15));
     const auto ag = bestCollective(CollectiveOp::AllGather, 1 * GiB, in);
     REQUIRE(ag.available);
-    CHECK(ag.busbwGbytePerS == Approx(323.53).epsilon(0.12));
+    CHECK(ag.busbwGbytePerS == Approx(323.53).epsilon(0.15));
+    // Both measured figures fall short of the engine's by about the same share (within 5%).
+    CHECK(330.93 / ar.busbwGbytePerS == Approx(323.53 / ag.busbwGbytePerS).epsilon(0.05));
 }
 
 TEST_CASE("DeepEP issue 303: 8 NVSwitch GPUs, 64-byte all-reduce in about 14.5 us",

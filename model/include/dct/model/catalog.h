@@ -5,6 +5,7 @@
 #include "dct/model/diagnostics.h"
 #include "dct/model/egresspricing.h"
 #include "dct/model/error.h"
+#include "dct/model/failureratespec.h"
 #include "dct/model/gpuspec.h"
 #include "dct/model/nicspec.h"
 #include "dct/model/nodespec.h"
@@ -31,7 +32,8 @@ template <class T> struct CatalogShelf
 
 /**
  * The hardware, site and price catalog read from data/catalog/: GPUs, nodes, NICs, switches,
- * cables and optics, cooling systems, sites, egress price tables and unmetered ports.
+ * cables and optics, cooling systems, sites, egress price tables, unmetered ports and component
+ * failure rates.
  */
 class Catalog
 {
@@ -54,6 +56,7 @@ public:
     const CatalogShelf<SiteSpec>& sites() const { return m_sites; }
     const CatalogShelf<EgressPricing>& egressPricing() const { return m_egress; }
     const CatalogShelf<PortOffer>& ports() const { return m_ports; }
+    const CatalogShelf<FailureRateSpec>& failureRates() const { return m_failures; }
 
     /** Returns the ids of catalog kind \a kind ("gpu", "node", ...), empty for an unknown kind. */
     std::vector<std::string> ids(const std::string& kind) const;
@@ -86,6 +89,7 @@ private:
         visit("sites.json", self.m_sites);
         visit("egress.json", self.m_egress);
         visit("ports.json", self.m_ports);
+        visit("failures.json", self.m_failures);
     }
 
     CatalogShelf<GpuSpec> m_gpus;
@@ -97,6 +101,7 @@ private:
     CatalogShelf<SiteSpec> m_sites;
     CatalogShelf<EgressPricing> m_egress;
     CatalogShelf<PortOffer> m_ports;
+    CatalogShelf<FailureRateSpec> m_failures;
 };
 
 template <> const CatalogShelf<GpuSpec>& Catalog::shelf<GpuSpec>() const;
@@ -108,6 +113,7 @@ template <> const CatalogShelf<CoolingSystemSpec>& Catalog::shelf<CoolingSystemS
 template <> const CatalogShelf<SiteSpec>& Catalog::shelf<SiteSpec>() const;
 template <> const CatalogShelf<EgressPricing>& Catalog::shelf<EgressPricing>() const;
 template <> const CatalogShelf<PortOffer>& Catalog::shelf<PortOffer>() const;
+template <> const CatalogShelf<FailureRateSpec>& Catalog::shelf<FailureRateSpec>() const;
 
 /** Reads one catalog entry of type T from \a json; problems go to \a diagnostics at \a path. */
 template <class T>

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dct/model/calibrationprofile.h"
 #include "dct/model/catalog.h"
 #include "dct/model/provenance.h"
 #include "dct/model/scenario.h"
@@ -31,6 +32,7 @@ struct ResolvedScenario
     std::vector<CableSpec> cables;                 ///< Every cable and optic of the catalog.
     std::vector<CoolingSystemSpec> coolingOptions; ///< Every cooling system, for comparisons.
     std::vector<PortOffer> portOffers;             ///< Every unmetered port offer.
+    std::vector<FailureRateSpec> failureRates;     ///< Every component failure rate.
 
     int gpusPerNode = 8;  ///< Effective: scenario value or the node's.
     int rails = 8;        ///< Effective scale-out NICs per node.
@@ -41,6 +43,15 @@ struct ResolvedScenario
     int fabricPorts() const { return fabricSwitch.ports * portBreakout; }
     /** Returns the rate of one logical switch port after breakout, in Gb/s. */
     double fabricPortRateGbps() const { return fabricSwitch.portRateGbps / portBreakout; }
+
+    /**
+     * The collectives engine's calibration: the factors of the profile named by
+     * /network/calibration_profile once the caller found it in the scenario library (see
+     * solvers::EvaluateOptions::calibrationProfile), else all 1.
+     */
+    CollectiveCalibration collectiveCalibration;
+    /** The name of the profile applied to collectiveCalibration; empty when none is. */
+    std::string appliedCalibrationProfile;
 
     /** Where each input came from, keyed by JSON pointer ("/compute/gpu/tdp_w"). */
     std::map<std::string, Provenance> provenance;

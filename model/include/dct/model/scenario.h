@@ -3,6 +3,7 @@
 #include "dct/model/catalogref.h"
 #include "dct/model/enums.h"
 #include "dct/model/field.h"
+#include "dct/model/hallsection.h"
 
 #include <set>
 #include <string>
@@ -36,6 +37,8 @@ struct NetworkSection
     int portBreakout = 0;
     Routing routing = Routing::Ecmp;
     CollectiveChoice allReduceAlgorithm = CollectiveChoice::Auto; ///< Gradient all-reduce.
+    /** Calibration profile of the scenario library the collectives use; empty for none. */
+    std::string calibrationProfile;
     int mtuBytes = 4096;                  ///< RDMA path MTU (payload bytes per packet).
     int scalableUnitNodes = 32;           ///< Nodes per scalable unit (rail-optimized fabrics).
     bool reserveNodePerUnit = false;      ///< Leave one node slot per unit for the fabric manager.
@@ -127,6 +130,9 @@ struct WorkloadSection
     double checkpointBytesPerParameter = 14.0; ///< bf16 weights + fp32 master + Adam moments.
     double sampleBytesPerToken = 4.0;          ///< Bytes read by the data loader per token.
     double readSizeKb = 256.0;                 ///< Size of one data loader read.
+    double restartMinutes = 10.0; ///< Re-launch and re-init after an interruption (assumption).
+    double nodeRepairHours = 4.0; ///< Wait for a failed node without a spare (assumption).
+    int hotSpareNodes = 0;        ///< Idle nodes that replace a failed node at once.
 
     static const FieldTable<WorkloadSection>& fields();
 };
@@ -165,6 +171,7 @@ struct Scenario
     CoolingSection cooling;
     WorkloadSection workload;
     EconomicsSection economics;
+    HallSection hall;
 
     std::set<std::string> present; ///< JSON pointers set explicitly by the file.
 
@@ -195,6 +202,8 @@ template <class F> void forEachSection(F&& visit)
     visit(SectionInfo{"workload", false, "The training job"}, &Scenario::workload);
     visit(SectionInfo{"economics", false, "Prices, egress, WAN and amortization"},
           &Scenario::economics);
+    visit(SectionInfo{"hall", false, "Floor plan: rows, aisles, row limits and cable routing"},
+          &Scenario::hall);
 }
 
 /** Returns true when \a key names a section of the registry above. */

@@ -15,6 +15,8 @@ struct SwitchSpec : CatalogEntry
     double portRateGbps = 400.0;
     /** Logical ports one port splits into at most (an 800G port as 2 x 400G: 2; 1: none). */
     int maxBreakout = 1;
+    /** Ports sharing one pluggable cage (a twin-port OSFP cage: 2), so one module serves them. */
+    int portsPerCage = 1;
     double latencyUs = 0.13; ///< Port-to-port, cut-through.
     double powerW = 1700.0;  ///< Typical with optics excluded.
     int heightU = 1;

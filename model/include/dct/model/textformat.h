@@ -15,11 +15,48 @@ namespace dct {
  */
 std::string formatNumber(double value);
 
+/** A figure as a table shows it: the number and the unit printed after it, each aligned apart. */
+struct QuantityText
+{
+    std::string number; ///< "12.3", "35.81", "yes".
+    std::string unit;   ///< "M USD", "%", "" (none, or a yes/no).
+};
+
 /**
- * Returns \a value with \a unit ("41.2 kW"); money of 10,000 and more in k, M or B ("12.3 M USD",
- * "1.54 k USD/month"). The unit as a metric declares it, so CLI, desktop and reports agree.
+ * Returns \a value with \a unit as people read it, split into number and unit; the one rule of
+ * every face (CLI tables, the desktop, reports), by the unit a metric declares:
+ * - money ("USD", "USD/year", ...) of 10,000 and more in k, M or B ("12.3 M USD");
+ * - "share" (a fraction of one) as a percentage ("35.81 %");
+ * - "yes/no" (1 or 0) as "yes" or "no";
+ * - "us" as "µs"; every other unit ("kW", "°C", "days") unchanged after the number.
  */
+QuantityText formatQuantityParts(double value, std::string_view unit);
+
+/** Returns formatQuantityParts() as one text: "41.2 kW", "12.3 M USD", "35.81 %", "yes". */
 std::string formatQuantity(double value, std::string_view unit);
+
+/**
+ * Returns the unit a table column of \a unit is headed with: "%" for a share, "" for a yes/no,
+ * "µs" for "us", otherwise \a unit ("USD", "kW"). Cells of the column are formatCell().
+ */
+std::string columnUnit(std::string_view unit);
+
+/**
+ * Returns \a value for a table column headed with columnUnit(\a unit): the number, with the
+ * scale that column's unit does not say ("11.36 M" under "USD", "35.81" under "%", "yes").
+ */
+std::string formatCell(double value, std::string_view unit);
+
+/** Returns \a bytes in binary units, as a message size axis reads: "512 B", "1 KiB", "64 MiB",
+ *  "1.5 GiB". */
+std::string formatBytes(double bytes);
+
+/**
+ * Returns \a value for a CSV file read by people and spreadsheets: the significant digits of
+ * formatNumber() without thousands separators ("8960000", "0.3581"); formatExact() keeps every
+ * digit where full precision is asked for.
+ */
+std::string formatPlain(double value);
 
 /** Returns \a value with full precision for machine reading (CSV, JSON lines): "%.10g". */
 std::string formatExact(double value);

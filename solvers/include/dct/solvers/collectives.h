@@ -1,5 +1,8 @@
 #pragma once
 
+#include "dct/model/calibrationprofile.h"
+
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -77,6 +80,8 @@ struct CollectiveInputs
     bool nvls = false;              ///< NVSwitch with NVLink SHARP (third generation on).
     bool pxn = false;               ///< Rails are separate planes: cross-rail goes PXN.
     GpuGeneration generation = GpuGeneration::Hopper;
+    /** Fitted to measured runs (docs/collectives.md, "Calibration"); all 1 uncalibrated. */
+    model::CollectiveCalibration calibration;
 };
 
 /** The latency of one collective, by named part (microseconds). */
@@ -90,6 +95,61 @@ struct CollectiveLatency
     double switchUs = 0.0;   ///< Every fabric switch traversed.
     double cableUs = 0.0;    ///< Propagation in the cables, by length.
     double totalUs = 0.0;    ///< Sum of the parts.
+};
+
+/** Why an algorithm does not apply (CollectiveReason::unavailable). */
+enum class CollectiveUnavailable
+{
+    None,
+    NoNvlink,              ///< No NVLink bandwidth inside a node of several GPUs.
+    NoFabric,              ///< No fabric bandwidth between nodes.
+    TreeAllReduceOnly,     ///< Tree is all-reduce only.
+    NoTreeLink,            ///< No link bandwidth for the tree.
+    NoHierarchicalForm,    ///< All-to-all and send/recv have no hierarchical form.
+    NvlsNotForOp,          ///< NVLS reduces and multicasts.
+    NvlsNeedsNvswitch,     ///< NVLS needs NVSwitches with NVLink SHARP.
+    NvlsNeedsDomain,       ///< NVLS needs several GPUs on one NVSwitch domain.
+    NvlsNeedsSharp,        ///< NVLS across nodes needs fabric switches that reduce.
+    NvlsSimpleOnly,        ///< NVLS runs the Simple protocol only.
+    NvlsTreeAllReduceOnly, ///< NVLS tree is all-reduce only.
+    NvlsTreeNeedsNodes,    ///< NVLS tree needs more than one node.
+    InNetworkNotForOp,     ///< In-network reduction is for reducing operations.
+    InNetworkNeedsSharp,   ///< In-network reduction needs fabric switches that reduce.
+    CollNetSimpleOnly,     ///< CollNet runs the Simple protocol only.
+    InNetworkNoLink,       ///< No link bandwidth for in-network reduction.
+    PointToPointOnly,      ///< All-to-all and send/recv run point to point (algorithm ring).
+    NoAlgorithm            ///< No algorithm applies to this fabric.
+};
+
+/**
+ * Why an algorithm and protocol were chosen, or why an algorithm does not apply. It holds codes
+ * and figures only, so that timing a collective allocates nothing; text() words it.
+ */
+struct CollectiveReason
+{
+    /** What the reason explains. */
+    enum class Kind
+    {
+        None,        ///< Nothing to explain (a timing not yet chosen).
+        Chosen,      ///< The fastest protocol of an algorithm (and the runner-up, if any).
+        Pinned,      ///< Algorithm and protocol set by the caller.
+        Unavailable, ///< The algorithm does not apply (see unavailable).
+    };
+    Kind kind = Kind::None;
+    CollectiveUnavailable unavailable = CollectiveUnavailable::None;
+    bool viaNvls = false; ///< in_network on one node, which is NVLS: unavailable says why not.
+    CollectiveOp op = CollectiveOp::AllReduce;
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
+    CollectiveProtocol protocol = CollectiveProtocol::Simple;
+    bool hasRunnerUp = false;
+    CollectiveAlgorithm runnerUpAlgorithm = CollectiveAlgorithm::Ring;
+    CollectiveProtocol runnerUpProtocol = CollectiveProtocol::Simple;
+    double runnerUpSeconds = 0.0;
+
+    /** Returns the reason in words: the mechanism, the protocol's regime, the runner-up. */
+    std::string text() const;
+    /** Returns text(), so that the reason reads as the string it used to be. */
+    operator std::string() const { return text(); }
 };
 
 /** The time of one collective and its bandwidths as nccl-tests defines them. */
@@ -106,7 +166,7 @@ struct CollectiveTiming
     int channels = 0;                ///< Channels (CUDA blocks) NCCL would run.
     double bandwidthGbytePerS = 0.0; ///< The bandwidth term's algbw (t = latency + S / this).
     CollectiveLatency latency;       ///< The latency term, by part.
-    std::string reason;              ///< Why this algorithm and protocol (or why unavailable).
+    CollectiveReason reason;         ///< Why this algorithm and protocol (or why unavailable).
 };
 
 /**
@@ -151,5 +211,62 @@ enum class FabricPath
 
 /** Returns the switches and cable metres of \a path on the fabric of \a inputs. */
 CollectiveLatency fabricPathLatency(const CollectiveInputs& inputs, FabricPath path);
+
+/**
+ * The collectives of one set of inputs, with what every timing derives from them (the latency of
+ * each path class, how a ring's edges and a tree's levels fall on them) worked out once, in the
+ * constructor. For many sizes or algorithms on the same fabric; the free functions above build
+ * one per call and return the same figures.
+ */
+class CollectiveEngine
+{
+public:
+    /** What the inputs give every algorithm: counts, bandwidths and the fabric's paths. */
+    struct Shape
+    {
+        int n = 1;
+        int g = 1;
+        int nodes = 1;
+        double nvlink = 0.0; ///< B_nv, GB/s per rank per direction.
+        double net = 0.0;    ///< B_r, the rank's share of its node's NICs after NCCL's transport.
+        std::size_t gen = 1;
+        std::size_t nodeIdx = 0;
+        double nvlinkScale = 1.0;         ///< Scale-up alpha over NCCL's reference step.
+        double launchFactor = 1.0;        ///< Calibration of the base latency.
+        double fabricLatencyFactor = 1.0; ///< Calibration of the network steps.
+        double allReduceShare = 0.0;      ///< 2(n-1)/n: all-reduce's bus factor.
+        double share = 0.0;               ///< (n-1)/n: the other collectives' bus factor.
+        CollectiveLatency paths[3];     ///< By FabricPath: same leaf, across leaves, across spines.
+        int worstPath = 0;              ///< The longest path between two of the nodes.
+        double ringSameEdges = 0.0;     ///< A ring's inter-node edges within a leaf...
+        double ringLeafEdges = 0.0;     ///< ... to the next leaf ...
+        double ringSpineEdges = 0.0;    ///< ... and to the next spine block.
+        int treeLevels = 0;             ///< floor(log2 nodes) levels of a binary tree.
+        CollectiveLatency treeHardware; ///< One pass down the tree levels, hardware parts only.
+    };
+
+    explicit CollectiveEngine(const CollectiveInputs& inputs);
+
+    /** Returns the inputs the engine was built from. */
+    const CollectiveInputs& inputs() const { return m_inputs; }
+    /** As collectiveTime(op, algorithm, bytes, inputs()). */
+    CollectiveTiming time(CollectiveOp op, CollectiveAlgorithm algorithm, double bytes) const;
+    /** As collectiveTime(op, algorithm, protocol, bytes, inputs()). */
+    CollectiveTiming time(CollectiveOp op, CollectiveAlgorithm algorithm,
+                          CollectiveProtocol protocol, double bytes) const;
+    /** As bestCollective(op, bytes, inputs()). */
+    CollectiveTiming best(CollectiveOp op, double bytes) const;
+    /** As collectiveCurve(op, algorithm, inputs(), minBytes, maxBytes). */
+    std::vector<CollectiveTiming> curve(CollectiveOp op, CollectiveAlgorithm algorithm,
+                                        double minBytes = 8.0,
+                                        double maxBytes = 17179869184.0) const;
+    /** Returns best(op, size) for each size from \a minBytes to \a maxBytes, doubling. */
+    std::vector<CollectiveTiming> bestCurve(CollectiveOp op, double minBytes = 8.0,
+                                            double maxBytes = 17179869184.0) const;
+
+private:
+    CollectiveInputs m_inputs;
+    Shape m_shape;
+};
 
 } // namespace dct::solvers

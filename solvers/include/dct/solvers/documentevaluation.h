@@ -24,6 +24,8 @@ struct DocumentEvaluation
     std::string origin;                              ///< File path, or "store:name@version".
     std::optional<model::Scenario> scenario;         ///< Empty when it could not be read.
     std::optional<model::ResolvedScenario> resolved; ///< Empty when it could not be resolved.
+    /** The calibration profile the scenario names, when it was found and applied. */
+    std::optional<model::CalibrationProfile> calibration;
     std::optional<Evaluation> evaluation; ///< Empty when it was not evaluated; its diagnostics
                                           ///< are the whole list below.
     Diagnostics diagnostics;              ///< Reading, resolving and evaluating, in order.

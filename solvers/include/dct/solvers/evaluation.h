@@ -5,6 +5,7 @@
 #include "dct/solvers/coolingresult.h"
 #include "dct/solvers/costresult.h"
 #include "dct/solvers/egressresult.h"
+#include "dct/solvers/goodputresult.h"
 #include "dct/solvers/gridresult.h"
 #include "dct/solvers/metric.h"
 #include "dct/solvers/networkresult.h"
@@ -38,6 +39,7 @@ struct Evaluation
     EgressResult egress;
     CostResult cost;
     NetworkResult network;
+    GoodputResult goodput; ///< Failures, checkpoints and goodput of the training run.
     CouplingInfo coupling;
     std::vector<Metric> metrics;
     Diagnostics diagnostics;

@@ -1,7 +1,11 @@
 #pragma once
 
+#include "dct/model/calibrationprofile.h"
 #include "dct/model/resolvedscenario.h"
 #include "dct/solvers/evaluation.h"
+
+#include <functional>
+#include <string>
 
 namespace dct::solvers {
 
@@ -10,6 +14,12 @@ struct EvaluateOptions
 {
     int maxIterations = 50;  ///< Of the thermal coupling loop.
     double tolerance = 1e-6; ///< On the clock factor.
+    /**
+     * Finds the calibration profile a scenario names (/network/calibration_profile) in the
+     * scenario library. Empty when no library is open: a scenario that names a profile is then
+     * an error of that field, never evaluated uncalibrated without a word.
+     */
+    std::function<Result<model::CalibrationProfile>(const std::string& name)> calibrationProfile;
 };
 
 /**

@@ -25,8 +25,7 @@ struct FabricPlan
     long long spinesPerPlane = 0; ///< 2-tier spines, or 3-tier aggregation switches.
     int leavesPerPod = 0;         ///< 3-tier only.
     long long podsPerPlane = 0;   ///< 3-tier only.
-    int coresPerGroup = 0;        ///< 3-tier: cores serving one aggregation index.
-    long long coresPerPlane = 0;
+    long long coresPerPlane = 0;  ///< 3-tier: the aggregation uplinks over k ports per core.
     int scalableUnits = 0;        ///< Rail-optimized only.
     int leavesPerRailPerUnit = 1; ///< Rail-optimized only.
     long long reservedSlots = 0;  ///< Node slots given to the fabric manager.
@@ -40,7 +39,8 @@ long long smallestDivisorAtLeast(long long n, long long atLeast);
  * Plans the fabric of \a spec by closed forms: leaf ports split by the oversubscription, leaves
  * from the endpoints, spines so that each leaf's uplinks spread evenly over them (the smallest
  * divisor of the uplink count whose ports hold every uplink, as NVIDIA DGX SuperPOD
- * RA-11333-001 provisions its spines), and Al-Fares pods and core groups for three tiers.
+ * RA-11333-001 provisions its spines), and for three tiers Al-Fares pods under the cores their
+ * aggregation uplinks need.
  * Problems go to \a diagnostics under /network.
  */
 FabricPlan planFabric(const FabricSpec& spec, Diagnostics& diagnostics);

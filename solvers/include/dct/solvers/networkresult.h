@@ -2,6 +2,7 @@
 
 #include "dct/solvers/collectives.h"
 #include "dct/solvers/fabricspec.h"
+#include "dct/solvers/hallresult.h"
 #include "dct/solvers/protocolefficiency.h"
 #include "dct/solvers/topologyresult.h"
 
@@ -15,6 +16,8 @@ struct NetworkResult
     bool valid = false; ///< False when the fabric could not be planned.
     FabricSpec spec;
     TopologyResult topology;
+    HallResult
+        hall; ///< Floor plan and cable runs (solvers/hallayout.h); invalid when not laid out.
     WireOverhead wire; ///< RoCE v2 or InfiniBand overhead at the MTU.
     NvlinkEfficiency nvlink;
     double nicRateGbps = 0.0;

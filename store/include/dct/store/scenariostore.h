@@ -29,6 +29,14 @@ struct StoreOpenOptions
     int integrityCheckBudgetMs = 2000;
 };
 
+/** A calibration profile of the collectives engine as stored: name, JSON, when it was saved. */
+struct StoredCalibrationProfile
+{
+    std::string name;
+    std::string json; ///< model::calibrationProfileJson() text.
+    std::string savedAt;
+};
+
 /** What ScenarioStore::recover() copied into the new store and what it could not read. */
 struct RecoveryReport
 {
@@ -56,7 +64,7 @@ public:
     /** SQLite application_id of DC Twin stores ("DCTW"). */
     static constexpr int applicationId = 0x44435457;
     /** Schema version (PRAGMA user_version) this program creates and reads. */
-    static constexpr int currentSchemaVersion = 2;
+    static constexpr int currentSchemaVersion = 3;
 
     ScenarioStore(ScenarioStore&&) noexcept;
     ScenarioStore& operator=(ScenarioStore&&) noexcept;
@@ -143,6 +151,13 @@ public:
     Result<void> storeEvaluation(const std::string& name, int version,
                                  const std::string& inputsHash, const std::string& modelVersion,
                                  const std::string& resultJson);
+    /** Saves the calibration profile \a json as \a name, replacing one of that name. */
+    Result<void> saveCalibrationProfile(const std::string& name, const std::string& json);
+    /** Returns the calibration profile \a name; the error lists the profiles there are. */
+    Result<StoredCalibrationProfile> loadCalibrationProfile(const std::string& name) const;
+    /** Returns every calibration profile, by name. */
+    Result<std::vector<StoredCalibrationProfile>> calibrationProfiles() const;
+
     /** Returns the inputs hash of a scenario document and a catalogFingerprint(). */
     static std::string inputsHash(const std::string& scenarioJson,
                                   const std::string& catalogFingerprint);

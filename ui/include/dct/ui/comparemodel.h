@@ -31,6 +31,12 @@ public:
     void setScenarios(const QStringList& titles,
                       const std::vector<std::shared_ptr<const EvaluationOutcome>>& outcomes);
 
+    /** Shows only the figures whose value differs between the scenarios when \a on. */
+    void setDifferencesOnly(bool on);
+
+    /** Returns whether only the figures that differ are shown. */
+    bool differencesOnly() const { return m_differencesOnly; }
+
     /** Returns -1 when a lower value is better, +1 when higher, 0 when neither (\a better is
      *  what the metric declares). */
     static int direction(solvers::Better better);
@@ -61,10 +67,16 @@ private:
         int direction = 0;                         // -1 lower is better, +1 higher, 0 neither.
     };
     std::optional<double> deltaOf(const Row& row, int scenario) const;
+    /** Returns whether \a row's values are not all the same. */
+    static bool differs(const Row& row);
+    /** Fills m_rows from m_allRows under the differences-only filter. */
+    void filterRows();
 
     QStringList m_titles;
     std::vector<solvers::Verdict> m_verdicts; ///< One per scenario column.
-    std::vector<Row> m_rows;
+    std::vector<Row> m_allRows;               ///< Every figure of the compared scenarios.
+    std::vector<Row> m_rows;                  ///< The rows shown.
+    bool m_differencesOnly = false;
 };
 
 } // namespace dct::ui

@@ -37,6 +37,9 @@ public:
     QString verdictText() const;
     /** Returns the chart views, in reading order. */
     const std::vector<QChartView*>& chartViews() const { return m_views; }
+    /** Returns the place of the scenario's cooling system among the options by PUE (1 = the
+     *  lowest), or 0 when the chart is empty. */
+    int coolingRank() const { return m_coolingRank; }
 
 private:
     void showVerdict(const EvaluationOutcome& outcome);
@@ -51,6 +54,7 @@ private:
     QLabel* m_verdict = nullptr;
     std::vector<std::pair<QString, MetricCard*>> m_cards;
     std::vector<QChartView*> m_views;
+    int m_coolingRank = 0;
 };
 
 } // namespace dct::ui

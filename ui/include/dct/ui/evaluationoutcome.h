@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dct/model/calibrationprofile.h"
 #include "dct/model/catalog.h"
 #include "dct/model/scenario.h"
 #include "dct/solvers/evaluation.h"
@@ -32,6 +33,8 @@ struct EvaluationOutcome
     std::optional<solvers::Evaluation> evaluation; ///< Empty when it could not be resolved.
     Diagnostics diagnostics;
     std::vector<AllReduceCurve> allReduceCurves; ///< Empty without a network result.
+    /** The calibration profile the scenario names, when applied: its measured points. */
+    std::optional<model::CalibrationProfile> calibration;
 
     /** Returns the first metric among \a keys that the evaluation has, or nullptr. */
     const solvers::Metric* metric(const std::vector<std::string>& keys) const;

@@ -6,6 +6,7 @@
 
 class QLabel;
 class QMenu;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 class QTreeView;
@@ -16,6 +17,7 @@ namespace dct::ui {
 class CompareView;
 class Dashboard;
 class DiagnosticsModel;
+class StartPage;
 class DocumentManager;
 class LibraryController;
 class MetricsModel;
@@ -24,6 +26,7 @@ class ScenarioForm;
 class ScenarioLibraryModel;
 class StoreScenarioSource;
 class TopologyView;
+class FloorPlanView;
 
 /**
  * The desktop program's window: the scenario library and the form editor on the left, the
@@ -45,6 +48,7 @@ public:
     {
         DashboardView,
         TopologyTab,
+        FloorPlanTab,
         CompareTab,
         FiguresTab
     };
@@ -104,7 +108,12 @@ public:
     Dashboard* dashboard() const { return m_dashboard; }
     ScenarioForm* form() const { return m_form; }
     TopologyView* topologyView() const { return m_topology; }
+    FloorPlanView* floorPlanView() const { return m_floorPlan; }
     CompareView* compareView() const { return m_compare; }
+    /** Returns the page shown while no scenario is open (the examples, open, new). */
+    StartPage* startPage() const { return m_start; }
+    /** Returns true while the start page stands in place of the views (no scenario open). */
+    bool startPageShown() const;
     DiagnosticsModel* diagnosticsModel() const { return m_diagnosticsModel; }
     MetricsModel* metricsModel() const { return m_metricsModel; }
     ScenarioLibraryModel* libraryModel() const;
@@ -140,8 +149,11 @@ private:
     DocumentManager* m_documents;
     LibraryController* m_library;
     QTabWidget* m_tabs = nullptr;
+    QStackedWidget* m_central = nullptr;
+    StartPage* m_start = nullptr;
     Dashboard* m_dashboard = nullptr;
     TopologyView* m_topology = nullptr;
+    FloorPlanView* m_floorPlan = nullptr;
     CompareView* m_compare = nullptr;
     ScenarioForm* m_form = nullptr;
     QTreeView* m_libraryView = nullptr;

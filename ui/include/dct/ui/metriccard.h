@@ -25,13 +25,25 @@ public:
     /** Returns the value shown. */
     QString value() const;
 
+    /** Returns the detail line as shown: elided ("...") when the card is too narrow for it. */
+    QString detailShown() const;
+
+    /** Returns the whole detail line (also the card's tooltip). */
+    QString detail() const { return m_detailText; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    /** Shows m_detailText, elided to the width of the card. */
+    void elideDetail();
     void setValueColor(const char* color);
 
     bool m_problem = false;
     QLabel* m_title;
     QLabel* m_value;
     QLabel* m_detail;
+    QString m_detailText;
 };
 
 } // namespace dct::ui

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+class QComboBox;
 class QLabel;
 class QScrollArea;
 class QToolBox;
@@ -15,6 +16,7 @@ class QToolBox;
 namespace dct::ui {
 
 class ScenarioDocument;
+struct EvaluationOutcome;
 struct FieldInfo;
 
 /**
@@ -34,6 +36,9 @@ public:
     void setDocument(ScenarioDocument* document);
     ScenarioDocument* document() const { return m_document; }
 
+    /** Marks the fields the diagnostics of \a outcome point at and shows what a field left
+     *  "automatic" (0) came to: "automatic (8)". */
+    void setOutcome(const EvaluationOutcome& outcome);
     /** Marks the fields that \a diagnostics point at; clears earlier marks. */
     void setDiagnostics(const Diagnostics& diagnostics);
     /** Shows the page of the field at \a pointer (or its nearest field) and focuses its editor. */
@@ -43,6 +48,9 @@ public:
 
 private:
     QWidget* makeEditor(const FieldInfo& field);
+    /** Lists the catalog entries of \a field by name in \a combo; a switch only of the fabric
+     *  \a protocol ("roce_v2", "infiniband"; "" for every one). */
+    void fillCatalogCombo(QComboBox* combo, const FieldInfo& field, const std::string& protocol);
     void refresh(const std::string& pointer);
     void refreshAll();
     void commit(const std::string& pointer, const nlohmann::json& value);
@@ -56,6 +64,7 @@ private:
         QScrollArea* scroll = nullptr;
     };
     QToolBox* m_pages = nullptr;
+    QLabel* m_empty = nullptr; ///< Shown instead of the pages while no scenario is open.
     std::map<std::string, Slot> m_slots;
     QPointer<ScenarioDocument> m_document;
 };

@@ -26,6 +26,8 @@ private:
     CLI::App* m_subcommand = nullptr;
     std::vector<std::string> m_files;
     std::string m_format = "table";
+    std::string m_store; ///< Scenario library of the calibration profiles scenarios name.
+    std::string m_precision = "display";
 };
 
 } // namespace dct::cli

@@ -1,0 +1,104 @@
+#pragma once
+
+#include "dct/model/error.h"
+
+#include <array>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace dct::model {
+
+struct ResolvedScenario;
+
+/**
+ * The collectives engine's free parameters for one fabric (docs/collectives.md,
+ * "Calibration"). Each multiplies the named part of the engine it calibrates; 1 leaves the
+ * engine as NCCL's tuner and the catalog describe it.
+ */
+struct CollectiveCalibration
+{
+    double launchLatencyFactor = 1.0;  ///< NCCL's per-call base latency (launch, setup).
+    double scaleUpLatencyFactor = 1.0; ///< Every NVLink step.
+    double fabricLatencyFactor = 1.0;  ///< Every network step: software, PCIe, NIC, switch, cable.
+    double scaleUpBandwidthFactor = 1.0; ///< B_nv, the NVLink bandwidth NCCL reaches.
+    double fabricBandwidthFactor = 1.0;  ///< B_r, the bandwidth of NCCL's network transport.
+
+    /** The number of parameters. */
+    static constexpr std::size_t count = 5;
+    /** Returns parameter \a i (in the order above). */
+    double& at(std::size_t i);
+    double at(std::size_t i) const;
+    /** Returns the JSON key of parameter \a i ("launch_latency_factor", ...). */
+    static const char* key(std::size_t i);
+    /** Returns what parameter \a i calibrates, for tables. */
+    static const char* label(std::size_t i);
+    /** Returns true when every factor is 1. */
+    bool identity() const;
+};
+
+/** The system a profile was measured on: a profile applies only to the same one. */
+struct CalibrationSystem
+{
+    int gpus = 0;
+    int gpusPerNode = 0;
+    std::string gpu;          ///< Catalog id of the GPU.
+    std::string nic;          ///< Catalog id of the NIC.
+    std::string fabricSwitch; ///< Catalog id of the fabric switch.
+    int rails = 0;            ///< Scale-out NICs per node.
+    std::string protocol;     ///< "infiniband" or "roce_v2".
+    std::string topology;     ///< "fat_tree", "rail_optimized", ...
+
+    /** Returns the system of \a scenario. */
+    static CalibrationSystem of(const ResolvedScenario& scenario);
+};
+
+/** One measured size and what the calibrated engine gives for it. */
+struct CalibrationPoint
+{
+    std::string test; ///< nccl-tests program ("all_reduce_perf", ...).
+    std::string file; ///< The log it came from.
+    int line = 0;     ///< Its row in the log.
+    double bytes = 0.0;
+    double measuredUs = 0.0;
+    double measuredBusbwGbytePerS = 0.0;
+    double modelUs = 0.0;
+    double modelBusbwGbytePerS = 0.0;
+    std::string algorithm; ///< What the engine chose ("ring/LL128").
+
+    /** Returns (model busbw - measured busbw) / measured busbw in percent. */
+    double residualPercent() const;
+};
+
+/** A calibration of the collectives engine fitted to nccl-tests logs of one system. */
+struct CalibrationProfile
+{
+    std::string name;
+    std::string createdAt;         ///< UTC, ISO 8601.
+    std::vector<std::string> logs; ///< The log files fitted.
+    CalibrationSystem system;
+    CollectiveCalibration factors;
+    /** Per parameter: fitted (true) or held at 1 because the logs do not determine it. */
+    std::array<bool, CollectiveCalibration::count> fitted = {};
+    /** Per parameter: standard error of the factor, relative (0.02 = 2%). */
+    std::array<double, CollectiveCalibration::count> relativeError = {};
+    double rmsResidualPercent = 0.0;
+    std::string modelVersion; ///< Of the engine that was fitted.
+    std::vector<CalibrationPoint> points;
+};
+
+/** Returns \a profile as JSON (the form stored in the scenario library). */
+nlohmann::json calibrationProfileJson(const CalibrationProfile& profile);
+
+/** Reads a profile from its JSON text; errors name \a origin and the JSON pointer. */
+Result<CalibrationProfile> readCalibrationProfile(const std::string& text,
+                                                  const std::string& origin);
+
+/**
+ * Returns "" when a profile measured on \a measured applies to \a scenario, else what differs
+ * ("8 GPUs per node, the scenario has 4; NIC 'cx7-400g', the scenario has 'cx6-200g'").
+ */
+std::string calibrationMismatch(const CalibrationSystem& measured,
+                                const CalibrationSystem& scenario);
+
+} // namespace dct::model

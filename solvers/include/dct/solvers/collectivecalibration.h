@@ -1,0 +1,74 @@
+#pragma once
+
+#include "dct/model/calibrationprofile.h"
+#include "dct/model/enums.h"
+#include "dct/model/error.h"
+#include "dct/model/nccltestslog.h"
+#include "dct/solvers/collectives.h"
+
+#include <array>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dct::solvers {
+
+/** Returns the engine's operation that \a test measures. */
+CollectiveOp collectiveOpOf(model::NcclTest test);
+
+/** One measured size: what nccl-tests timed. */
+struct MeasuredCollective
+{
+    CollectiveOp op = CollectiveOp::AllReduce;
+    double bytes = 0.0;  ///< The nccl-tests size S.
+    double timeUs = 0.0; ///< The out-of-place time.
+    std::string test;    ///< "all_reduce_perf", ...
+    std::string file;    ///< The log.
+    int line = 0;        ///< Its row in the log.
+};
+
+/** Returns the out-of-place sizes above 0 bytes of \a log as measurements. */
+std::vector<MeasuredCollective> measuredCollectives(const model::NcclTestsLog& log);
+
+/** How the engine times \a op on \a bytes for the fit: as the scenario's evaluation would. */
+using CollectiveTimer =
+    std::function<CollectiveTiming(CollectiveOp op, double bytes, const CollectiveInputs&)>;
+
+/**
+ * Returns the timer of a scenario whose gradient all-reduce is \a allReduce: the pinned
+ * algorithm for all-reduce when it pins one, else the fastest algorithm and protocol (as NCCL's
+ * tuner and solvers::gradientAllReduce choose).
+ */
+CollectiveTimer scenarioCollectiveTimer(model::CollectiveChoice allReduce);
+
+/** The fitted parameters and what they give at every measured size. */
+struct CollectiveFit
+{
+    model::CollectiveCalibration factors;
+    /** Per parameter: fitted, or held at 1 because no measured size depends on it. */
+    std::array<bool, model::CollectiveCalibration::count> fitted = {};
+    /** Per parameter: some measured size depends on it (held at 1 only when the sizes cannot
+     *  tell it from another parameter). */
+    std::array<bool, model::CollectiveCalibration::count> sensitive = {};
+    /** Per parameter: standard error of the factor, relative. */
+    std::array<double, model::CollectiveCalibration::count> relativeError = {};
+    std::vector<model::CalibrationPoint> points; ///< Measured and calibrated, in input order.
+    double rmsResidualPercent = 0.0;             ///< Of the busbw residuals.
+    double uncalibratedRmsResidualPercent = 0.0; ///< The same with every factor 1.
+    int iterations = 0;                          ///< Levenberg-Marquardt steps taken.
+};
+
+/**
+ * Fits the engine's free parameters (model::CollectiveCalibration) to \a measured by
+ * Levenberg-Marquardt least squares on the log of the time ratio, model over measured, at every
+ * size (docs/collectives.md, "Calibration"). \a inputs describe the measured system (its
+ * calibration is ignored); \a timer times a collective as the scenario would. A parameter that
+ * moves no measured size by 2% of its time for a 10% change is held at 1, and so is one whose
+ * standard error exceeds 0.5 in ln k (the sizes cannot tell it from another). Fails when the engine
+ * cannot time one of the measured collectives on this system.
+ */
+Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollective>& measured,
+                                               const CollectiveInputs& inputs,
+                                               const CollectiveTimer& timer);
+
+} // namespace dct::solvers

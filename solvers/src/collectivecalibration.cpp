@@ -1,0 +1,321 @@
+#include "dct/solvers/collectivecalibration.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+// Calibration of the collectives engine from nccl-tests runs (docs/collectives.md,
+// "Calibration"). The engine's time is t = launch + NVLink steps + network steps + S / B, with
+// B set by the NVLink or network bandwidth that binds. Each named part gets a factor k_j; the
+// fit minimises sum_i (ln(t_model,i / t_measured,i))^2 over the sizes i: the log ratio weighs a
+// 10 us latency-bound size and a 50 ms bandwidth-bound one alike (sizes span nine decades) and
+// is the busbw residual to first order. The factors are fitted as theta_j = ln k_j, so they
+// stay positive. The model is piecewise smooth (NCCL's algorithm and protocol change with the
+// size), hence Levenberg-Marquardt (Marquardt 1963) with a forward-difference Jacobian rather
+// than a closed-form linear solve. A weak prior (weight 0.01 per parameter on theta_j) keeps
+// factors that the sizes cannot tell apart (two latency parts in fixed proportion) at the
+// published engine's value instead of letting them drift along the valley.
+
+namespace dct::solvers {
+
+namespace {
+
+using Vector = Eigen::VectorXd;
+using Matrix = Eigen::MatrixXd;
+constexpr std::size_t parameterCount = model::CollectiveCalibration::count;
+constexpr double priorWeight = 0.01;
+/** A parameter is determined when a 10% change moves some size by at least 2% of its time. */
+constexpr double sensitivityStep = 0.1;
+constexpr double sensitivityThreshold = 0.02;
+constexpr double thetaLimit = 4.6; ///< Factors between 0.01 and 100.
+/** The largest standard error of ln k a fitted factor may keep (about a factor 1.65). */
+constexpr double maxStandardError = 0.5;
+
+struct Problem
+{
+    const std::vector<MeasuredCollective>& measured;
+    CollectiveInputs inputs;
+    const CollectiveTimer& timer;
+
+    /** Times every measured size with the factors exp(theta). */
+    std::vector<CollectiveTiming> timings(const Vector& theta) const
+    {
+        CollectiveInputs in = inputs;
+        for (std::size_t j = 0; j < parameterCount; ++j)
+            in.calibration.at(j) = std::exp(theta(static_cast<Eigen::Index>(j)));
+        std::vector<CollectiveTiming> out;
+        out.reserve(measured.size());
+        for (const auto& m : measured)
+            out.push_back(timer(m.op, m.bytes, in));
+        return out;
+    }
+
+    Vector residuals(const Vector& theta) const
+    {
+        const auto t = timings(theta);
+        Vector r(static_cast<Eigen::Index>(measured.size()));
+        for (std::size_t i = 0; i < measured.size(); ++i) {
+            const double modelUs = std::max(1e-9, t[i].seconds * 1e6);
+            r(static_cast<Eigen::Index>(i)) = std::log(modelUs / measured[i].timeUs);
+        }
+        return r;
+    }
+};
+
+/** The full parameter vector from the active ones. */
+Vector expand(const Vector& active, const std::vector<std::size_t>& index)
+{
+    Vector theta = Vector::Zero(static_cast<Eigen::Index>(parameterCount));
+    for (std::size_t a = 0; a < index.size(); ++a)
+        theta(static_cast<Eigen::Index>(index[a])) = active(static_cast<Eigen::Index>(a));
+    return theta;
+}
+
+double cost(const Vector& r, const Vector& active)
+{
+    return r.squaredNorm() + priorWeight * priorWeight * active.squaredNorm();
+}
+
+Matrix jacobian(const Problem& p, const Vector& active, const std::vector<std::size_t>& index,
+                const Vector& r0, double step)
+{
+    Matrix J(r0.size(), active.size());
+    for (Eigen::Index a = 0; a < active.size(); ++a) {
+        Vector moved = active;
+        moved(a) += step;
+        J.col(a) = (p.residuals(expand(moved, index)) - r0) / step;
+    }
+    return J;
+}
+
+/** Levenberg-Marquardt from \a start; returns the best active vector and the steps taken. */
+Vector levenbergMarquardt(const Problem& p, Vector active, const std::vector<std::size_t>& index,
+                          int& iterations)
+{
+    Vector r = p.residuals(expand(active, index));
+    double c = cost(r, active);
+    double mu = 1e-2;
+    const auto n = active.size();
+    for (int it = 0; it < 100; ++it) {
+        ++iterations;
+        const Matrix J = jacobian(p, active, index, r, 1e-4);
+        Matrix A = J.transpose() * J;
+        A.diagonal().array() += priorWeight * priorWeight;
+        const Vector g = J.transpose() * r + priorWeight * priorWeight * active;
+        bool improved = false;
+        for (int tries = 0; tries < 12 && !improved; ++tries) {
+            Matrix damped = A;
+            damped.diagonal() += mu * A.diagonal();
+            Vector next = active - damped.ldlt().solve(g);
+            for (Eigen::Index a = 0; a < n; ++a)
+                next(a) = std::clamp(next(a), -thetaLimit, thetaLimit);
+            const Vector rn = p.residuals(expand(next, index));
+            const double cn = cost(rn, next);
+            if (cn < c) {
+                const double gain = c - cn;
+                active = next;
+                r = rn;
+                improved = true;
+                mu = std::max(1e-9, mu / 3.0);
+                if (gain < 1e-12 * std::max(1.0, c))
+                    return active;
+                c = cn;
+            } else {
+                mu *= 4.0;
+            }
+        }
+        if (!improved)
+            break;
+    }
+    return active;
+}
+
+double rmsPercent(const std::vector<model::CalibrationPoint>& points)
+{
+    if (points.empty())
+        return 0.0;
+    double sum = 0.0;
+    for (const auto& pt : points)
+        sum += pt.residualPercent() * pt.residualPercent();
+    return std::sqrt(sum / static_cast<double>(points.size()));
+}
+
+std::vector<model::CalibrationPoint> pointsOf(const std::vector<MeasuredCollective>& measured,
+                                              const std::vector<CollectiveTiming>& timings,
+                                              int ranks)
+{
+    std::vector<model::CalibrationPoint> points;
+    points.reserve(measured.size());
+    for (std::size_t i = 0; i < measured.size(); ++i) {
+        const MeasuredCollective& m = measured[i];
+        const CollectiveTiming& t = timings[i];
+        const double factor = busBandwidthFactor(m.op, ranks);
+        model::CalibrationPoint pt;
+        pt.test = m.test;
+        pt.file = m.file;
+        pt.line = m.line;
+        pt.bytes = m.bytes;
+        pt.measuredUs = m.timeUs;
+        pt.measuredBusbwGbytePerS = m.bytes / (m.timeUs * 1e3) * factor;
+        pt.modelUs = t.seconds * 1e6;
+        pt.modelBusbwGbytePerS = t.seconds > 0.0 ? m.bytes / (t.seconds * 1e9) * factor : 0.0;
+        pt.algorithm = std::string(collectiveAlgorithmName(t.algorithm)) + "/" +
+                       collectiveProtocolName(t.protocol);
+        points.push_back(std::move(pt));
+    }
+    return points;
+}
+
+} // namespace
+
+CollectiveOp collectiveOpOf(model::NcclTest test)
+{
+    switch (test) {
+    case model::NcclTest::AllReduce:
+        return CollectiveOp::AllReduce;
+    case model::NcclTest::AllGather:
+        return CollectiveOp::AllGather;
+    case model::NcclTest::ReduceScatter:
+        return CollectiveOp::ReduceScatter;
+    case model::NcclTest::AllToAll:
+        return CollectiveOp::AllToAll;
+    case model::NcclTest::SendRecv:
+        return CollectiveOp::SendRecv;
+    }
+    return CollectiveOp::AllReduce;
+}
+
+std::vector<MeasuredCollective> measuredCollectives(const model::NcclTestsLog& log)
+{
+    std::vector<MeasuredCollective> out;
+    for (const auto& row : log.rows) {
+        if (row.bytes <= 0.0 || row.outOfPlaceUs <= 0.0)
+            continue; // zero-size calls time the launch alone: no collective moves
+        MeasuredCollective m;
+        m.op = collectiveOpOf(log.test);
+        m.bytes = row.bytes;
+        m.timeUs = row.outOfPlaceUs;
+        m.test = model::ncclTestProgram(log.test);
+        m.file = log.file;
+        m.line = row.line;
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
+CollectiveTimer scenarioCollectiveTimer(model::CollectiveChoice allReduce)
+{
+    return [allReduce](CollectiveOp op, double bytes, const CollectiveInputs& in) {
+        if (op != CollectiveOp::AllReduce || allReduce == model::CollectiveChoice::Auto)
+            return bestCollective(op, bytes, in);
+        CollectiveAlgorithm pinned = CollectiveAlgorithm::Ring;
+        switch (allReduce) {
+        case model::CollectiveChoice::Auto:
+        case model::CollectiveChoice::Ring:
+            pinned = CollectiveAlgorithm::Ring;
+            break;
+        case model::CollectiveChoice::Tree:
+            pinned = CollectiveAlgorithm::DoubleBinaryTree;
+            break;
+        case model::CollectiveChoice::Hierarchical:
+            pinned = CollectiveAlgorithm::Hierarchical;
+            break;
+        case model::CollectiveChoice::InNetwork:
+            pinned = CollectiveAlgorithm::InNetwork;
+            break;
+        }
+        return collectiveTime(op, pinned, bytes, in);
+    };
+}
+
+Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollective>& measured,
+                                               const CollectiveInputs& inputs,
+                                               const CollectiveTimer& timer)
+{
+    if (measured.empty())
+        return makeError("", "", "no measured sizes above 0 bytes to fit",
+                         "nccl-tests logs with at least one size row");
+    Problem p{measured, inputs, timer};
+    p.inputs.calibration = model::CollectiveCalibration{};
+    const Vector zero = Vector::Zero(static_cast<Eigen::Index>(parameterCount));
+    const auto uncalibrated = p.timings(zero);
+    for (std::size_t i = 0; i < measured.size(); ++i)
+        if (!uncalibrated[i].available || !(uncalibrated[i].seconds > 0.0))
+            return makeError(measured[i].file, "",
+                             "line " + std::to_string(measured[i].line) +
+                                 ": the engine cannot "
+                                 "time " +
+                                 measured[i].test + " on this scenario's fabric (" +
+                                 uncalibrated[i].reason.text() + ")",
+                             "logs of collectives the scenario's fabric runs");
+
+    CollectiveFit fit;
+    const int ranks = std::max(1, inputs.ranks);
+    fit.uncalibratedRmsResidualPercent = rmsPercent(pointsOf(measured, uncalibrated, ranks));
+
+    // Which parameters the sizes determine: a 10% change must move some size by 2%.
+    const Vector r0 = p.residuals(zero);
+    std::vector<std::size_t> index;
+    for (std::size_t j = 0; j < parameterCount; ++j) {
+        Vector moved = zero;
+        moved(static_cast<Eigen::Index>(j)) = sensitivityStep;
+        const double change = (p.residuals(moved) - r0).cwiseAbs().maxCoeff();
+        if (change >= sensitivityThreshold * sensitivityStep) {
+            index.push_back(j);
+            fit.fitted[j] = true;
+            fit.sensitive[j] = true;
+        }
+    }
+
+    // Fit; then a parameter whose standard error exceeds 0.5 in ln k (the sizes cannot tell it
+    // from another, e.g. the launch from the NVLink steps when both scale with one count) is
+    // held at 1 and the rest fitted again, the least determined first.
+    Vector best = Vector::Zero(static_cast<Eigen::Index>(index.size()));
+    while (!index.empty()) {
+        best = Vector::Zero(static_cast<Eigen::Index>(index.size()));
+        // Three starts: the published engine, and all latencies halved or doubled, against
+        // the local minima of a model whose protocol and algorithm change with size.
+        double bestCost = std::numeric_limits<double>::infinity();
+        for (double latencyStart : {0.0, std::log(2.0), std::log(0.5)}) {
+            Vector start = Vector::Zero(static_cast<Eigen::Index>(index.size()));
+            for (std::size_t a = 0; a < index.size(); ++a)
+                if (index[a] < 3)
+                    start(static_cast<Eigen::Index>(a)) = latencyStart;
+            const Vector found = levenbergMarquardt(p, start, index, fit.iterations);
+            const double c = cost(p.residuals(expand(found, index)), found);
+            if (c < bestCost) {
+                bestCost = c;
+                best = found;
+            }
+        }
+        // Standard errors from the Gauss-Newton covariance s^2 (J'J + prior)^-1.
+        const Vector r = p.residuals(expand(best, index));
+        const Matrix J = jacobian(p, best, index, r, 1e-4);
+        Matrix A = J.transpose() * J;
+        A.diagonal().array() += priorWeight * priorWeight;
+        const double dof = std::max(1.0, static_cast<double>(measured.size() - index.size()));
+        const Matrix covariance = A.inverse() * (r.squaredNorm() / dof);
+        std::size_t worst = 0;
+        for (std::size_t a = 0; a < index.size(); ++a) {
+            const auto at = static_cast<Eigen::Index>(a);
+            fit.relativeError[index[a]] = std::sqrt(std::max(0.0, covariance(at, at)));
+            if (fit.relativeError[index[a]] > fit.relativeError[index[worst]])
+                worst = a;
+        }
+        if (fit.relativeError[index[worst]] <= maxStandardError)
+            break;
+        fit.fitted[index[worst]] = false;
+        fit.relativeError[index[worst]] = 0.0;
+        index.erase(index.begin() + static_cast<std::ptrdiff_t>(worst));
+        best = Vector::Zero(static_cast<Eigen::Index>(index.size()));
+    }
+    const Vector theta = expand(best, index);
+    for (std::size_t j = 0; j < parameterCount; ++j)
+        fit.factors.at(j) = std::exp(theta(static_cast<Eigen::Index>(j)));
+    fit.points = pointsOf(measured, p.timings(theta), ranks);
+    fit.rmsResidualPercent = rmsPercent(fit.points);
+    return fit;
+}
+
+} // namespace dct::solvers

@@ -1,0 +1,225 @@
+// `dctwin-cli calibrate nccl-tests` end to end: the fit printed and stored, `eval` and
+// `store eval` using the profile a scenario names, and every refusal with its exit code.
+#include "clirunner.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+using namespace dct;
+using namespace dct::test;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+fs::path ncclData()
+{
+    return fs::path(DCT_TEST_SOURCE_DIR) / "tests" / "data" / "nccl-tests";
+}
+
+std::string a3megaLog()
+{
+    return (ncclData() / "a3mega-2x8-h100-all_reduce_perf.log").string();
+}
+
+std::string a3megaScenario()
+{
+    return (ncclData() / "a3mega-2x8-h100.json").string();
+}
+
+struct Scratch
+{
+    fs::path path;
+    explicit Scratch(const std::string& name)
+    {
+        path = fs::temp_directory_path() /
+               ("dct-calibrate-" + name + "-" + std::to_string(::getpid()));
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~Scratch() { fs::remove_all(path); }
+    std::string store() const { return (path / "library.sqlite").string(); }
+};
+
+/** Writes the A3 Mega scenario with \a profile named and \a nodes nodes; returns its path. */
+std::string scenarioNaming(const Scratch& dir, const std::string& profile, int nodes = 2)
+{
+    std::ifstream in(a3megaScenario());
+    json j = json::parse(in);
+    j["network"]["calibration_profile"] = profile;
+    j["compute"]["node_count"] = nodes;
+    const fs::path file =
+        dir.path / ("scenario-" + profile + "-" + std::to_string(nodes) + ".json");
+    std::ofstream(file) << j.dump(2);
+    return file.string();
+}
+
+CliRun calibrate(const Scratch& dir, const std::string& name = "a3mega")
+{
+    return runCli({"calibrate", "nccl-tests", a3megaLog(), "--scenario", a3megaScenario(), "--name",
+                   name, "--store", dir.store()});
+}
+
+double gradientAllReduceSeconds(const std::string& jsonText)
+{
+    const json j = json::parse(jsonText);
+    return j.at("metrics").at("collectives.gradient_allreduce_seconds").at("value").get<double>();
+}
+
+} // namespace
+
+TEST_CASE("calibrate nccl-tests prints the fit and every size and stores the profile",
+          "[cli][calibrate]")
+{
+    Scratch dir("fit");
+    const CliRun r = calibrate(dir);
+    INFO(r.err);
+    REQUIRE(r.code == cli::ExitOk);
+    CHECK(r.err.empty());
+    CHECK_THAT(r.out, Catch::Contains("Calibration profile 'a3mega'"));
+    CHECK_THAT(r.out, Catch::Contains("Fitted on 31 sizes of a3mega-2x8-h100-all_reduce_perf.log"));
+    CHECK_THAT(r.out, Catch::Contains("network transport bandwidth"));
+    CHECK_THAT(r.out, Catch::Contains("all_reduce_perf       8 GiB"));
+    CHECK_THAT(r.out, Catch::Contains("Stored as calibration profile 'a3mega' in " + dir.store()));
+
+    const CliRun j = runCli({"calibrate", "nccl-tests", a3megaLog(), "--scenario", a3megaScenario(),
+                             "--name", "a3mega", "--store", dir.store(), "--format", "json"});
+    REQUIRE(j.code == cli::ExitOk);
+    const json profile = json::parse(j.out);
+    CHECK(profile.at("name") == "a3mega");
+    CHECK(profile.at("system").at("gpus") == 16);
+    CHECK(profile.at("points").size() == 31);
+    CHECK(profile.at("factors").contains("fabric_bandwidth_factor"));
+    CHECK(profile.at("rms_residual_percent").get<double>() <
+          profile.at("uncalibrated_rms_residual_percent").get<double>());
+}
+
+TEST_CASE("eval uses the profile a scenario names and says so", "[cli][calibrate]")
+{
+    Scratch dir("eval");
+    REQUIRE(calibrate(dir).code == cli::ExitOk);
+    const CliRun plain = runCli({"eval", a3megaScenario(), "--store", dir.store(), "-f", "json"});
+    const CliRun calibrated =
+        runCli({"eval", scenarioNaming(dir, "a3mega"), "--store", dir.store(), "-f", "json"});
+    INFO(calibrated.err);
+    CHECK(plain.code == cli::ExitOk);
+    CHECK(calibrated.code == cli::ExitOk);
+    CHECK_THAT(calibrated.out, Catch::Contains("the collectives use the calibration profile "
+                                               "'a3mega'"));
+    // The A3 Mega fabric is slower than the catalog's NICs promise: the all-reduce takes longer.
+    CHECK(gradientAllReduceSeconds(calibrated.out) > gradientAllReduceSeconds(plain.out));
+}
+
+TEST_CASE("A profile that is not in the library is an error of the field", "[cli][calibrate]")
+{
+    Scratch dir("missing");
+    REQUIRE(calibrate(dir).code == cli::ExitOk);
+    const CliRun r = runCli({"eval", scenarioNaming(dir, "nope"), "--store", dir.store()});
+    CHECK(r.code == cli::ExitUsage);
+    CHECK_THAT(r.err, Catch::Contains("/network/calibration_profile"));
+    CHECK_THAT(r.err, Catch::Contains("no calibration profile named 'nope' in the store"));
+    CHECK_THAT(r.err, Catch::Contains("one of a3mega"));
+
+    const CliRun noLibrary = runCli(
+        {"eval", scenarioNaming(dir, "a3mega"), "--store", (dir.path / "absent.sqlite").string()});
+    CHECK(noLibrary.code == cli::ExitUsage);
+    CHECK_THAT(noLibrary.err, Catch::Contains("no scenario library here"));
+    CHECK_FALSE(fs::exists(dir.path / "absent.sqlite"));
+}
+
+TEST_CASE("A profile fitted on another GPU count is refused", "[cli][calibrate]")
+{
+    Scratch dir("mismatch");
+    REQUIRE(calibrate(dir).code == cli::ExitOk);
+    const CliRun r = runCli({"eval", scenarioNaming(dir, "a3mega", 4), "--store", dir.store()});
+    CHECK(r.code == cli::ExitUsage);
+    CHECK_THAT(r.err, Catch::Contains("/network/calibration_profile: the calibration profile "
+                                      "'a3mega' was fitted on another system: measured on 16 "
+                                      "GPUs, the scenario has 32"));
+}
+
+TEST_CASE("Logs that do not match the scenario or do not parse exit 2 with the line",
+          "[cli][calibrate]")
+{
+    Scratch dir("refused");
+    SECTION("a run on another GPU count")
+    {
+        const CliRun r = runCli({"calibrate", "nccl-tests", a3megaLog(), "--scenario",
+                                 scenarioNaming(dir, "", 4), "--store", dir.store()});
+        CHECK(r.code == cli::ExitUsage);
+        CHECK_THAT(r.err, Catch::Contains("a3mega-2x8-h100-all_reduce_perf.log: line 12: the "
+                                          "run has 16 GPUs (2 nodes of 8), the scenario"));
+        CHECK(r.out.empty());
+    }
+    SECTION("a malformed log")
+    {
+        const fs::path bad = dir.path / "all_reduce_perf.log";
+        std::ifstream in(a3megaLog());
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        text.replace(text.find("   1261.6 "), 10, "   12x1.6 ");
+        std::ofstream(bad) << text;
+        const CliRun r = runCli({"calibrate", "nccl-tests", bad.string(), "--scenario",
+                                 a3megaScenario(), "--store", dir.store()});
+        CHECK(r.code == cli::ExitUsage);
+        CHECK_THAT(r.err, Catch::Contains(bad.string() + ": line 55: the out-of-place time"));
+    }
+    SECTION("no log")
+    {
+        const CliRun r = runCli({"calibrate", "nccl-tests", "--scenario", a3megaScenario()});
+        CHECK(r.code == cli::ExitUsage);
+    }
+}
+
+TEST_CASE("store eval uses the profile and a new fit makes its cached result stale",
+          "[cli][calibrate][store]")
+{
+    Scratch dir("storeeval");
+    REQUIRE(calibrate(dir).code == cli::ExitOk);
+    REQUIRE(runCli({"store", "--store", dir.store(), "import", scenarioNaming(dir, "a3mega"),
+                    "--name", "a3"})
+                .code == cli::ExitOk);
+    const CliRun first = runCli({"store", "--store", dir.store(), "eval", "a3"});
+    INFO(first.err);
+    CHECK(first.code == cli::ExitOk);
+    CHECK_THAT(first.out, Catch::Contains("calibration profile 'a3mega'"));
+    const CliRun cached = runCli({"store", "--store", dir.store(), "eval", "a3"});
+    CHECK_THAT(cached.err, Catch::Contains("cached result"));
+    // Fitted again under the same name, on the sizes up to 4 GiB: the cached result no longer
+    // holds.
+    std::ifstream in(a3megaLog());
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto last = text.find("  8589934592");
+    REQUIRE(last != std::string::npos);
+    text.erase(last, text.find('\n', last) + 1 - last);
+    const fs::path shorter = dir.path / "all_reduce_perf-to-4g.log";
+    std::ofstream(shorter) << text;
+    REQUIRE(runCli({"calibrate", "nccl-tests", shorter.string(), "--scenario", a3megaScenario(),
+                    "--name", "a3mega", "--store", dir.store()})
+                .code == cli::ExitOk);
+    const CliRun again = runCli({"store", "--store", dir.store(), "eval", "a3"});
+    CHECK(again.code == cli::ExitOk);
+    CHECK_THAT(again.err, !Catch::Contains("cached result"));
+}
+
+TEST_CASE("The HTML report of a calibrated scenario shows measured against model",
+          "[cli][calibrate][report]")
+{
+    Scratch dir("report");
+    REQUIRE(calibrate(dir).code == cli::ExitOk);
+    // report reads the profiles of the default library, DCT_STORE.
+    ::setenv("DCT_STORE", dir.store().c_str(), 1);
+    const fs::path html = dir.path / "report.html";
+    const CliRun r = runCli({"report", scenarioNaming(dir, "a3mega"), "--html", html.string()});
+    ::unsetenv("DCT_STORE");
+    INFO(r.err);
+    CHECK(r.code == cli::ExitOk);
+    std::ifstream in(html);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK_THAT(text, Catch::Contains("Calibration of the collectives"));
+    CHECK_THAT(text, Catch::Contains("Measured busbw (GB/s)"));
+    CHECK_THAT(text, Catch::Contains("calibration profile &#39;a3mega&#39;") ||
+                         Catch::Contains("calibration profile 'a3mega'"));
+}

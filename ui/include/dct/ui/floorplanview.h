@@ -1,0 +1,69 @@
+#pragma once
+
+#include "dct/solvers/hallresult.h"
+
+#include <QWidget>
+#include <nlohmann/json.hpp>
+#include <string>
+
+class QCheckBox;
+class QComboBox;
+class QGraphicsScene;
+class QGraphicsView;
+class QLabel;
+class QSpinBox;
+
+namespace dct::ui {
+
+/**
+ * The floor plan of the hall: aisles, racks coloured by kW or by kW against their row's busway,
+ * network and MDA racks, and the cable runs of each link class through the overhead trays. A
+ * rack's tooltip shows its contents. The controls above it edit the layout (rows, racks per row,
+ * network placement) through editRequested(), which the main window turns into undoable edits;
+ * the wheel zooms and dragging pans.
+ */
+class FloorPlanView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit FloorPlanView(QWidget* parent = nullptr);
+
+    /** Draws \a hall; \a rows, \a racksPerRow and \a placement are the document's own values. */
+    void setHall(const solvers::HallResult& hall, int rows = 0, int racksPerRow = 0,
+                 const QString& placement = QStringLiteral("end_of_row"));
+    const solvers::HallResult& hall() const { return m_hall; }
+    /** Returns the graphics view (for tests and frame timing). */
+    QGraphicsView* view() const { return m_view; }
+    /** Returns the number of rack items drawn. */
+    int rackItemCount() const { return m_rackItems; }
+    /** Returns the tooltip of rack \a name, or "" when there is none. */
+    QString rackToolTip(const QString& name) const;
+    /** Colours the racks against their row's busway (true) or by kW (false). */
+    void setLimitColoring(bool limit);
+
+signals:
+    /** Asks for the scenario field at \a pointer to be set to \a value (an undoable edit). */
+    void editRequested(const std::string& pointer, const nlohmann::json& value);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void rebuild();
+
+    solvers::HallResult m_hall;
+    QGraphicsView* m_view = nullptr;
+    QGraphicsScene* m_scene = nullptr;
+    QComboBox* m_coloring = nullptr;
+    QCheckBox* m_nodeRuns = nullptr;
+    QCheckBox* m_switchRuns = nullptr;
+    QSpinBox* m_rows = nullptr;
+    QSpinBox* m_racksPerRow = nullptr;
+    QComboBox* m_placement = nullptr;
+    QLabel* m_summary = nullptr;
+    int m_rackItems = 0;
+    bool m_updating = false;
+};
+
+} // namespace dct::ui

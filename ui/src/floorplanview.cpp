@@ -1,0 +1,308 @@
+#include "dct/ui/floorplanview.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGraphicsPathItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsView>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainterPath>
+#include <QPen>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace dct::ui {
+
+namespace {
+
+using solvers::HallLinkClass;
+using solvers::HallRack;
+using solvers::HallRackKind;
+
+// Scene units per metre: a 0.6 m rack is 12 units wide at zoom 1.
+constexpr double kScale = 20.0;
+
+/** Pale yellow to dark red (ColorBrewer YlOrRd), as the report's SVG plan. */
+QColor heatColor(double t)
+{
+    t = std::clamp(t, 0.0, 1.0);
+    const double stops[3][3] = {{255, 255, 178}, {253, 141, 60}, {189, 0, 38}};
+    const double u = t < 0.5 ? t * 2.0 : (t - 0.5) * 2.0;
+    const double* a = stops[t < 0.5 ? 0 : 1];
+    const double* b = stops[t < 0.5 ? 1 : 2];
+    return QColor(static_cast<int>(std::lround(a[0] + (b[0] - a[0]) * u)),
+                  static_cast<int>(std::lround(a[1] + (b[1] - a[1]) * u)),
+                  static_cast<int>(std::lround(a[2] + (b[2] - a[2]) * u)));
+}
+
+QColor limitColor(double share)
+{
+    if (share > 1.0 + 1e-9)
+        return QColor(0xd7, 0x30, 0x1f);
+    if (share > 0.8)
+        return QColor(0xfd, 0xae, 0x61);
+    return QColor(0x66, 0xbd, 0x63);
+}
+
+QColor classColor(HallLinkClass c)
+{
+    switch (c) {
+    case HallLinkClass::NodeLeaf:
+        return QColor(0x1b, 0x9e, 0x77, 90);
+    case HallLinkClass::LeafSpine:
+        return QColor(0xd9, 0x5f, 0x02, 90);
+    case HallLinkClass::SpineCore:
+        return QColor(0x75, 0x70, 0xb3, 90);
+    }
+    return QColor(0x1b, 0x9e, 0x77, 90);
+}
+
+QString rackTip(const HallRack& r)
+{
+    QString tip = QString::fromStdString(r.name);
+    if (r.nodes > 0)
+        tip += QObject::tr("\n%1 nodes (%2 to %3)")
+                   .arg(r.nodes)
+                   .arg(r.firstNode)
+                   .arg(r.firstNode + r.nodes - 1);
+    if (r.leaves + r.spines + r.cores > 0)
+        tip += QObject::tr("\n%1 leaf, %2 spine, %3 core switches")
+                   .arg(r.leaves)
+                   .arg(r.spines)
+                   .arg(r.cores);
+    if (r.managerPorts > 0)
+        tip += QObject::tr("\nfabric manager, %1 ports").arg(r.managerPorts);
+    tip += QObject::tr("\n%1 kW nameplate (feeds %2 kW)\n%3 kW heat (cooling %4 kW)")
+               .arg(r.nameplateKw, 0, 'f', 1)
+               .arg(r.powerLimitKw, 0, 'f', 0)
+               .arg(r.designKw, 0, 'f', 1)
+               .arg(r.coolingLimitKw, 0, 'f', 0);
+    return tip;
+}
+
+} // namespace
+
+FloorPlanView::FloorPlanView(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("floorPlanView"));
+    m_coloring = new QComboBox(this);
+    m_coloring->addItem(tr("Colour by kW"));
+    m_coloring->addItem(tr("Colour by kW against the row's busway"));
+    m_nodeRuns = new QCheckBox(tr("Node-leaf runs"), this);
+    m_switchRuns = new QCheckBox(tr("Switch runs"), this);
+    m_switchRuns->setChecked(true);
+    m_rows = new QSpinBox(this);
+    m_rows->setRange(0, 10000);
+    m_rows->setSpecialValueText(tr("auto"));
+    m_rows->setToolTip(tr("Compute rows (/hall/rows); auto takes as many as the racks need"));
+    m_racksPerRow = new QSpinBox(this);
+    m_racksPerRow->setRange(0, 1000);
+    m_racksPerRow->setSpecialValueText(tr("auto"));
+    m_racksPerRow->setToolTip(tr("Racks per row (/hall/racks_per_row)"));
+    m_placement = new QComboBox(this);
+    m_placement->addItem(tr("End of row"), QStringLiteral("end_of_row"));
+    m_placement->addItem(tr("Middle of row"), QStringLiteral("middle_of_row"));
+    m_placement->addItem(tr("Central"), QStringLiteral("central"));
+    m_placement->setToolTip(tr("Where the leaf switches stand (/hall/network_placement)"));
+    m_summary = new QLabel(this);
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(m_coloring);
+    controls->addWidget(m_nodeRuns);
+    controls->addWidget(m_switchRuns);
+    controls->addSpacing(16);
+    controls->addWidget(new QLabel(tr("Rows"), this));
+    controls->addWidget(m_rows);
+    controls->addWidget(new QLabel(tr("Racks per row"), this));
+    controls->addWidget(m_racksPerRow);
+    controls->addWidget(new QLabel(tr("Network racks"), this));
+    controls->addWidget(m_placement);
+    controls->addStretch(1);
+
+    m_scene = new QGraphicsScene(this);
+    m_view = new QGraphicsView(m_scene, this);
+    m_view->setDragMode(QGraphicsView::ScrollHandDrag);
+    m_view->setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    // Hundreds of plain rectangles: no antialiasing, and the scene indexes them for hover.
+    m_view->setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    m_view->setOptimizationFlag(QGraphicsView::DontSavePainterState);
+    m_view->viewport()->installEventFilter(this);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_view, 1);
+
+    connect(m_coloring, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(m_nodeRuns, &QCheckBox::toggled, this, [this] { rebuild(); });
+    connect(m_switchRuns, &QCheckBox::toggled, this, [this] { rebuild(); });
+    connect(m_rows, &QSpinBox::editingFinished, this, [this] {
+        if (!m_updating)
+            emit editRequested("/hall/rows", m_rows->value());
+    });
+    connect(m_racksPerRow, &QSpinBox::editingFinished, this, [this] {
+        if (!m_updating)
+            emit editRequested("/hall/racks_per_row", m_racksPerRow->value());
+    });
+    connect(m_placement, &QComboBox::activated, this, [this] {
+        if (!m_updating)
+            emit editRequested("/hall/network_placement",
+                               m_placement->currentData().toString().toStdString());
+    });
+}
+
+void FloorPlanView::setHall(const solvers::HallResult& hall, int rows, int racksPerRow,
+                            const QString& placement)
+{
+    m_hall = hall;
+    m_updating = true;
+    m_rows->setValue(rows);
+    m_racksPerRow->setValue(racksPerRow);
+    const int index = m_placement->findData(placement);
+    m_placement->setCurrentIndex(std::max(0, index));
+    m_updating = false;
+    rebuild();
+    // A hall much deeper than wide is shown turned a quarter, as the report's plan, and whole.
+    m_view->resetTransform();
+    if (m_hall.valid && m_hall.depthM > 1.5 * m_hall.widthM)
+        m_view->rotate(-90.0);
+    if (m_hall.valid)
+        m_view->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
+}
+
+void FloorPlanView::setLimitColoring(bool limit)
+{
+    m_coloring->setCurrentIndex(limit ? 1 : 0);
+}
+
+QString FloorPlanView::rackToolTip(const QString& name) const
+{
+    for (QGraphicsItem* item : m_scene->items())
+        if (item->data(0).toString() == name)
+            return item->toolTip();
+    return {};
+}
+
+bool FloorPlanView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Wheel) {
+        const auto* wheel = static_cast<QWheelEvent*>(event);
+        const double factor = std::pow(1.0015, wheel->angleDelta().y());
+        m_view->scale(factor, factor);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void FloorPlanView::rebuild()
+{
+    m_scene->clear();
+    m_rackItems = 0;
+    const solvers::HallResult& h = m_hall;
+    if (!h.valid) {
+        m_summary->setText(tr("No floor plan: the scenario has errors."));
+        return;
+    }
+    m_summary->setText(tr("%1 x %2 m (%3 m²): %4 compute racks in %5 rows, %6 network racks, "
+                          "%7 MDA racks; %8 cables, %9 transceivers")
+                           .arg(h.widthM, 0, 'f', 1)
+                           .arg(h.depthM, 0, 'f', 1)
+                           .arg(h.areaM2, 0, 'f', 0)
+                           .arg(h.computeRacks)
+                           .arg(h.computeRows)
+                           .arg(h.networkRacks)
+                           .arg(h.mdaRacks)
+                           .arg(h.cables)
+                           .arg(h.transceivers));
+    auto X = [](double m) { return m * kScale; };
+    // The front of the hall (y = 0) at the bottom, as in the report's plan.
+    auto Y = [&h](double m) { return (h.depthM - m) * kScale; };
+    m_scene->addRect(QRectF(0, 0, X(h.widthM), X(h.depthM)), QPen(Qt::gray),
+                     QBrush(QColor(0xf4, 0xf4, 0xf4)));
+    for (std::size_t i = 1; i + 1 < h.aisles.size(); ++i) {
+        const auto& a = h.aisles[i];
+        QPen pen(a.contained ? QColor(0x55, 0x55, 0x55) : Qt::transparent);
+        pen.setStyle(Qt::DashLine);
+        auto* item =
+            m_scene->addRect(QRectF(0, Y(a.yM + a.widthM), X(h.widthM), X(a.widthM)), pen,
+                             QBrush(a.hot ? QColor(0xfd, 0xe0, 0xdd) : QColor(0xde, 0xeb, 0xf7)));
+        item->setToolTip(a.hot ? tr("Hot aisle") : tr("Cold aisle"));
+    }
+    double maxKw = 0.0;
+    for (const HallRack& r : h.racks)
+        maxKw = std::max(maxKw, r.designKw);
+    const bool limit = m_coloring->currentIndex() == 1;
+    QPen rackPen(QColor(0x33, 0x33, 0x33));
+    rackPen.setWidthF(0.0); // cosmetic: one pixel at every zoom
+    for (const HallRack& r : h.racks) {
+        const auto& row = h.rows[static_cast<std::size_t>(r.row)];
+        QColor fill;
+        if (r.kind == HallRackKind::Mda)
+            fill = QColor(0x54, 0x27, 0x8f);
+        else if (r.kind == HallRackKind::Network)
+            fill = QColor(0x9e, 0x9a, 0xc8);
+        else if (limit)
+            fill = limitColor(row.racks > 0 && row.buswayKw > 0.0
+                                  ? r.nameplateKw / (row.buswayKw / row.racks)
+                                  : 0.0);
+        else
+            fill = heatColor(maxKw > 0.0 ? r.designKw / maxKw : 0.0);
+        auto* item = m_scene->addRect(
+            QRectF(X(r.xM), Y(r.yM + h.rackDepthM), X(h.rackWidthM), X(h.rackDepthM)), rackPen,
+            QBrush(fill));
+        item->setToolTip(rackTip(r));
+        item->setData(0, QString::fromStdString(r.name));
+        ++m_rackItems;
+    }
+    for (const auto& row : h.rows) {
+        auto* label = m_scene->addSimpleText(QString::fromStdString(row.name));
+        label->setPos(X(row.xEndM) + 4, Y(row.yM + h.rackDepthM));
+    }
+    // One path per link class: every bundle through its cross tray, a single item to paint.
+    for (const HallLinkClass c :
+         {HallLinkClass::NodeLeaf, HallLinkClass::LeafSpine, HallLinkClass::SpineCore}) {
+        const bool wanted =
+            c == HallLinkClass::NodeLeaf ? m_nodeRuns->isChecked() : m_switchRuns->isChecked();
+        if (!wanted)
+            continue;
+        QPainterPath path;
+        for (const auto& b : h.bundles) {
+            if (b.linkClass != c || b.rackA == b.rackB)
+                continue;
+            const HallRack& a = h.racks[static_cast<std::size_t>(b.rackA)];
+            const HallRack& z = h.racks[static_cast<std::size_t>(b.rackB)];
+            const double xa = a.xM + h.rackWidthM / 2, ya = a.yM + h.rackDepthM / 2;
+            const double xz = z.xM + h.rackWidthM / 2, yz = z.yM + h.rackDepthM / 2;
+            path.moveTo(X(xa), Y(ya));
+            if (a.row != z.row && !h.crossTraysXM.empty()) {
+                double tray = h.crossTraysXM.front();
+                double best = 1e300;
+                for (const double t : h.crossTraysXM) {
+                    const double d = std::fabs(xa - t) + std::fabs(xz - t);
+                    if (d < best) {
+                        best = d;
+                        tray = t;
+                    }
+                }
+                path.lineTo(X(tray), Y(ya));
+                path.lineTo(X(tray), Y(yz));
+            }
+            path.lineTo(X(xz), Y(yz));
+        }
+        QPen pen(classColor(c));
+        pen.setWidthF(1.5);
+        pen.setCosmetic(true);
+        // No tooltip: the racks under the runs keep theirs.
+        auto* item = m_scene->addPath(path, pen);
+        item->setAcceptedMouseButtons(Qt::NoButton);
+    }
+    m_scene->setSceneRect(m_scene->itemsBoundingRect().adjusted(-20, -20, 20, 20));
+}
+
+} // namespace dct::ui
