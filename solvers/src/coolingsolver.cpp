@@ -5,9 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 
@@ -260,6 +258,18 @@ RackThermal rackThermal(const model::ResolvedScenario& r, const model::CoolingSy
     return out;
 }
 
+/** The outdoor temperature \a sys's plant sees (climateStates()). */
+ClimateKey climateKey(const model::CoolingSystemSpec& sys)
+{
+    ClimateKey key;
+    key.wet = sys.evaporativeHeatRejection;
+    if (!sys.evaporativeHeatRejection && sys.adiabaticEffectiveness > 0.0) {
+        key.adiabaticEffectiveness = sys.adiabaticEffectiveness;
+        key.adiabaticThresholdC = sys.adiabaticThresholdC;
+    }
+    return key;
+}
+
 /** solveCooling(); diagnostics only when \a diagnostics is not null (they cost strings), water
  *  only when \a water (the side-by-side PUE of the other options does not need it). */
 CoolingResult coolingResult(const model::ResolvedScenario& r, const model::CoolingSystemSpec& sys,
@@ -298,8 +308,12 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
 
     // The site's year: 8,760 synthesized hours (built once per site and shared), or its climate
     // bins weighted by their hours (docs/siteyear.md).
-    out.year = yearOverride ? std::move(yearOverride)
-                            : siteYear(r.site, kPlaceholderDryBulbC, kPlaceholderWetBulbC);
+    // An hourly year runs on its distinct climate states (climateStates(), built once per site
+    // and shared), unless the caller hands it a year to run hour by hour.
+    out.year = yearOverride
+                   ? std::move(yearOverride)
+                   : climateStates(siteYear(r.site, kPlaceholderDryBulbC, kPlaceholderWetBulbC),
+                                   climateKey(sys));
     const SiteYear& year = *out.year;
     if (diagnostics && !r.site.climateNormals.present && year.dryBulbC.size() == 1 &&
         r.site.climateBins.empty())
@@ -312,8 +326,9 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
 
     // Towers reach toward the wet bulb; dry coolers and air-cooled condensers the dry bulb, or the
     // pre-cooled air of an adiabatic assist.
-    const Eigen::ArrayXd outdoorC =
-        sys.evaporativeHeatRejection ? year.wetBulbC : dryCoolerAirC(sys, year);
+    const Eigen::ArrayXd outdoorC = year.outdoorC.size() == year.hours.size() ? year.outdoorC
+                                    : sys.evaporativeHeatRejection            ? year.wetBulbC
+                                                                   : dryCoolerAirC(sys, year);
     const LoopYear a = solveLoopYear(sys, economizer, airLoop, outdoorC);
     const LoopYear l = solveLoopYear(sys, economizer, liquidLoop, outdoorC);
     const Eigen::ArrayXd& hours = year.hours;
@@ -340,8 +355,9 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     out.peakCoolingKw = out.hourlyCoolingKw.size() > 0 ? out.hourlyCoolingKw.maxCoeff() : 0.0;
     if (year.dryBulbC.size() > 0) {
         out.hottestHourCoolingKw = out.hourlyCoolingKw(year.hottestIndex);
-        out.hottestHourDryBulbC = year.dryBulbC(year.hottestIndex);
-        out.hottestHourWetBulbC = year.wetBulbC(year.hottestIndex);
+        const SiteYear& hourly = year.source ? *year.source : year;
+        out.hottestHourDryBulbC = hourly.dryBulbC(hourly.hottestIndex);
+        out.hottestHourWetBulbC = hourly.wetBulbC(hourly.hottestIndex);
     }
     const Eigen::ArrayXd airFree = airLoop.heatKw <= 0.0
                                        ? Eigen::ArrayXd::Ones(hours.size())
@@ -391,6 +407,9 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
         out.evaporationM3PerYear = drawn.evaporationL.sum() / 1000.0;
         out.blowdownM3PerYear = drawn.blowdownL.sum() / 1000.0;
         out.driftM3PerYear = drawn.driftL.sum() / 1000.0;
+        out.peakWaterM3PerHour = drawn.peakLPerHour / 1000.0;
+        for (std::size_t m = 0; m < 12; ++m)
+            out.monthlyWaterM3[m] = drawn.monthlyL[m] / 1000.0;
     } else {
         out.hourlyWaterL = Eigen::ArrayXd::Zero(hours.size());
     }
@@ -400,16 +419,6 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     // Usage Effectiveness (WUE): a green grid data center sustainability metric", 2011).
     out.wueLPerKwh = itKwh > 0.0 ? out.hourlyWaterL.sum() / itKwh : 0.0;
     out.waterHours = ((out.hourlyWaterL > 0.0).cast<double>() * hours).sum();
-    out.peakWaterM3PerHour =
-        hours.size() > 0 ? (out.hourlyWaterL / hours).maxCoeff() / 1000.0 : 0.0;
-    for (Eigen::Index i = 0; i < hours.size(); ++i) {
-        const int m = year.month(i);
-        if (m >= 0)
-            out.monthlyWaterM3[static_cast<std::size_t>(m)] += out.hourlyWaterL(i) / 1000.0;
-        else
-            for (double& v : out.monthlyWaterM3)
-                v += out.hourlyWaterL(i) / 12000.0;
-    }
     out.averageChillerCop = chillerKwh > 0.0 ? chillerHeatKwh / chillerKwh : 0.0;
 
     const RackThermal thermal = rackThermal(r, sys, power);
@@ -477,83 +486,23 @@ ThrottleResult coolingThrottle(const model::ResolvedScenario& r,
     return rackThermal(r, sys, power).throttle;
 }
 
-namespace {
-
-/** Lattice step of the side-by-side options' fast path, K. */
-constexpr double kLatticeStepK = 0.05;
-
-/**
- * The hours of \a year gathered on a lattice of one outdoor temperature (wet bulb when \a wet,
- * else dry bulb): one entry per distinct value rounded to kLatticeStepK, weighted by its hours.
- * The plant of a system without adiabatic assist depends on the hour only through that
- * temperature, so its annual sums over the lattice equal those over the hours to within the
- * rounding (0.025 K).
- */
-SiteYear latticeYear(const SiteYear& year, bool wet)
+CoolingResult solveCoolingHourByHour(const model::ResolvedScenario& r,
+                                     const model::CoolingSystemSpec& sys, const PowerResult& power)
 {
-    const Eigen::ArrayXd& t = wet ? year.wetBulbC : year.dryBulbC;
-    std::map<long long, double> hours;
-    for (Eigen::Index i = 0; i < t.size(); ++i)
-        hours[std::llround(t(i) / kLatticeStepK)] += year.hours(i);
-    SiteYear out;
-    const auto n = static_cast<Eigen::Index>(hours.size());
-    out.dryBulbC.resize(n);
-    out.hours.resize(n);
-    Eigen::Index i = 0;
-    for (const auto& [key, h] : hours) {
-        out.dryBulbC(i) = static_cast<double>(key) * kLatticeStepK;
-        out.hours(i) = h;
-        ++i;
-    }
-    out.wetBulbC = out.dryBulbC;
-    out.dewPointC = out.dryBulbC;
-    out.month = Eigen::ArrayXi::Constant(n, -1);
-    out.hourOfDay = Eigen::ArrayXi::Constant(n, -1);
-    out.totalHours = out.hours.sum();
-    out.hottestIndex = n - 1;
-    out.pressureKpa = year.pressureKpa;
-    return out;
+    return coolingResult(r, sys, power, nullptr, true,
+                         siteYear(r.site, kPlaceholderDryBulbC, kPlaceholderWetBulbC));
 }
-
-/** The wet- and dry-bulb lattices of an hourly year, built once per year and shared. */
-std::pair<std::shared_ptr<const SiteYear>, std::shared_ptr<const SiteYear>>
-lattices(const std::shared_ptr<const SiteYear>& year)
-{
-    static std::mutex mutex;
-    // Keyed by the cached year, which lives as long as the process (siteYear()'s cache).
-    static std::map<const SiteYear*,
-                    std::pair<std::shared_ptr<const SiteYear>, std::shared_ptr<const SiteYear>>>
-        cache;
-    {
-        const std::lock_guard<std::mutex> lock(mutex);
-        const auto it = cache.find(year.get());
-        if (it != cache.end())
-            return it->second;
-    }
-    auto made = std::make_pair(std::make_shared<const SiteYear>(latticeYear(*year, true)),
-                               std::make_shared<const SiteYear>(latticeYear(*year, false)));
-    const std::lock_guard<std::mutex> lock(mutex);
-    return cache.emplace(year.get(), std::move(made)).first->second;
-}
-
-} // namespace
 
 std::vector<CoolingOptionPue> coolingOptionPues(const model::ResolvedScenario& r,
                                                 const PowerResult& power)
 {
     std::vector<CoolingOptionPue> out;
     out.reserve(r.coolingOptions.size());
-    // Fast path: an hourly year's options run on its temperature lattice (about a tenth of the
-    // entries); systems with adiabatic assist, which see both bulbs, run hour by hour.
+    // Each option runs on the climate states its plant sees (climateStates()).
     const auto year = siteYear(r.site, kPlaceholderDryBulbC, kPlaceholderWetBulbC);
-    const auto lattice = year->hourly ? lattices(year) : std::make_pair(year, year);
     for (const auto& option : r.coolingOptions) {
-        const bool adiabatic =
-            !option.evaporativeHeatRejection && option.adiabaticEffectiveness > 0.0;
-        const auto& entries = adiabatic                         ? year
-                              : option.evaporativeHeatRejection ? lattice.first
-                                                                : lattice.second;
-        const CoolingResult c = coolingResult(r, option, power, nullptr, false, entries);
+        const CoolingResult c = coolingResult(r, option, power, nullptr, false,
+                                              climateStates(year, climateKey(option)));
         const PowerResult p = completeFacilityPower(r, power, c);
         CoolingOptionPue row;
         row.systemId = option.id;

@@ -43,6 +43,9 @@ Eigen::ArrayXd dryCoolerAirC(const model::CoolingSystemSpec& sys, const SiteYear
     // threshold, where the dry cooler alone would need the chiller.
     if (sys.evaporativeHeatRejection || sys.adiabaticEffectiveness <= 0.0)
         return year.dryBulbC;
+    // A grouped year carries the pads' outlet air of its states (the mean of their hours').
+    if (year.outdoorC.size() == year.dryBulbC.size())
+        return year.outdoorC;
     return (year.dryBulbC > sys.adiabaticThresholdC)
         .select(year.dryBulbC - sys.adiabaticEffectiveness * (year.dryBulbC - year.wetBulbC),
                 year.dryBulbC);
@@ -90,6 +93,53 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
                            kAirCpKjPerKgK * coolingK / kLatentHeatKjPerKg * kLitresPerKg;
     }
     out.totalL = out.evaporationL + out.blowdownL + out.driftL;
+    if (!year.source) {
+        out.peakLPerHour = n > 0 ? (out.totalL / year.hours).maxCoeff() : 0.0;
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const int m = year.month(i);
+            if (m >= 0)
+                out.monthlyL[static_cast<std::size_t>(m)] += out.totalL(i);
+            else
+                for (double& v : out.monthlyL)
+                    v += out.totalL(i) / 12.0;
+        }
+        return out;
+    }
+    // A grouped year (climateStates()): the water of a state is linear in its hours' humidity
+    // ratio (towers) or dry bulb (pads), so its months take their share from the month sums, and
+    // its hour of most water is its driest (towers) or warmest (pads).
+    const Eigen::ArrayXXd& hoursByMonth = year.monthHours;
+    Eigen::ArrayXXd evaporation = Eigen::ArrayXXd::Zero(n, 12);
+    Eigen::ArrayXd evaporationPeak = Eigen::ArrayXd::Zero(n);
+    if (sys.evaporativeHeatRejection) {
+        const Eigen::ArrayXd exhaustC =
+            year.wetBulbC + sys.economizerApproachC + 0.5 * sys.condenserWaterRangeC;
+        const Eigen::ArrayXd wOut = humidityRatio(saturationPressureKpa(exhaustC), pressureKpa);
+        const Eigen::ArrayXd rise = (moistAirEnthalpyKjPerKg(exhaustC, wOut) - year.enthalpyKjPerKg)
+                                        .max(kMinimumEnthalpyRiseKjPerKg);
+        const Eigen::ArrayXd perW = rejectedKw / rise * kKjPerKwh * kLitresPerKg;
+        for (Eigen::Index m = 0; m < 12; ++m)
+            evaporation.col(m) =
+                perW * (hoursByMonth.col(m) * wOut - year.monthHumidityRatio.col(m)).max(0.0);
+        evaporationPeak = perW * (wOut - year.minHumidityRatio).max(0.0);
+    } else if (sys.adiabaticEffectiveness > 0.0 && sys.dryCoolerAirRiseC > 0.0) {
+        const Eigen::ArrayXd perK = rejectedKw * kKjPerKwh /
+                                    (kAirCpKjPerKgK * sys.dryCoolerAirRiseC) * kAirCpKjPerKgK /
+                                    kLatentHeatKjPerKg * kLitresPerKg;
+        const Eigen::ArrayXd sprayed = (out.evaporationL > 0.0).cast<double>();
+        for (Eigen::Index m = 0; m < 12; ++m)
+            evaporation.col(m) =
+                sprayed * perK * (year.monthDryBulbC.col(m) - hoursByMonth.col(m) * year.outdoorC);
+        evaporationPeak = sprayed * perK * (year.maxDryBulbC - year.outdoorC);
+    }
+    const double blowdown = sys.evaporativeHeatRejection && sys.cyclesOfConcentration > 1.0
+                                ? 1.0 / (sys.cyclesOfConcentration - 1.0)
+                                : 0.0;
+    const Eigen::ArrayXd driftPerHour = out.driftL / year.hours;
+    for (Eigen::Index m = 0; m < 12; ++m)
+        out.monthlyL[static_cast<std::size_t>(m)] =
+            ((1.0 + blowdown) * evaporation.col(m) + driftPerHour * hoursByMonth.col(m)).sum();
+    out.peakLPerHour = n > 0 ? ((1.0 + blowdown) * evaporationPeak + driftPerHour).maxCoeff() : 0.0;
     return out;
 }
 

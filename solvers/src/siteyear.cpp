@@ -10,6 +10,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace dct::solvers {
@@ -478,6 +479,152 @@ std::shared_ptr<const SiteYear> siteYear(const model::SiteSpec& site, double pla
         return std::make_shared<const SiteYear>(yearFromBins(site.climateBins));
     return std::make_shared<const SiteYear>(yearFromBins({model::ClimateBin{
         placeholderDryBulbC, placeholderWetBulbC, static_cast<double>(kHoursPerYear)}}));
+}
+
+Eigen::ArrayXXd entryMonthHours(const SiteYear& year)
+{
+    if (year.monthHours.rows() == year.hours.size() && year.monthHours.cols() == 12)
+        return year.monthHours;
+    const Eigen::Index n = year.hours.size();
+    Eigen::ArrayXXd out = Eigen::ArrayXXd::Zero(n, 12);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const int m = i < year.month.size() ? year.month(i) : -1;
+        if (m >= 0 && m < 12)
+            out(i, m) = year.hours(i);
+        else
+            out.row(i) = year.hours(i) / 12.0;
+    }
+    return out;
+}
+
+bool ClimateKey::operator<(const ClimateKey& o) const
+{
+    return std::tie(wet, adiabaticEffectiveness, adiabaticThresholdC) <
+           std::tie(o.wet, o.adiabaticEffectiveness, o.adiabaticThresholdC);
+}
+
+namespace {
+
+SiteYear groupStates(const std::shared_ptr<const SiteYear>& source, const ClimateKey& key)
+{
+    const SiteYear& year = *source;
+    const Eigen::Index hoursN = year.hours.size();
+    // The temperature the plant sees, hour by hour (dryCoolerAirC() for the pads).
+    Eigen::ArrayXd seen = key.wet ? year.wetBulbC : year.dryBulbC;
+    if (!key.wet && key.adiabaticEffectiveness > 0.0)
+        seen = (year.dryBulbC > key.adiabaticThresholdC)
+                   .select(year.dryBulbC -
+                               key.adiabaticEffectiveness * (year.dryBulbC - year.wetBulbC),
+                           year.dryBulbC);
+    // The lattice point of each hour; with pads, the hours they run in apart from the others
+    // (their water comes from the pads, the others' not).
+    const bool pads = !key.wet && key.adiabaticEffectiveness > 0.0;
+    auto lattice = [&](Eigen::Index i) {
+        const long long k = std::llround(seen(i) / kClimateStateStepK);
+        return pads ? 2 * k + (year.dryBulbC(i) > key.adiabaticThresholdC ? 1 : 0) : k;
+    };
+    std::map<long long, Eigen::Index> index;
+    Eigen::ArrayXi hourEntry(hoursN);
+    for (Eigen::Index i = 0; i < hoursN; ++i)
+        index.emplace(lattice(i), 0);
+    Eigen::Index n = 0;
+    for (auto& kv : index)
+        kv.second = n++;
+    SiteYear out;
+    out.hourly = false;
+    out.source = source;
+    out.hours = Eigen::ArrayXd::Zero(n);
+    out.dryBulbC = Eigen::ArrayXd::Zero(n);
+    out.wetBulbC = Eigen::ArrayXd::Zero(n);
+    out.dewPointC = Eigen::ArrayXd::Zero(n);
+    out.humidityRatio = Eigen::ArrayXd::Zero(n);
+    out.enthalpyKjPerKg = Eigen::ArrayXd::Zero(n);
+    out.outdoorC = Eigen::ArrayXd::Zero(n);
+    out.monthHours = Eigen::ArrayXXd::Zero(n, 12);
+    out.monthHumidityRatio = Eigen::ArrayXXd::Zero(n, 12);
+    out.monthDryBulbC = Eigen::ArrayXXd::Zero(n, 12);
+    out.minHumidityRatio = Eigen::ArrayXd::Constant(n, 1e300);
+    out.maxDryBulbC = Eigen::ArrayXd::Constant(n, -1e300);
+    for (Eigen::Index i = 0; i < hoursN; ++i) {
+        const Eigen::Index e = index[lattice(i)];
+        hourEntry(i) = static_cast<int>(e);
+        const double h = year.hours(i);
+        out.hours(e) += h;
+        out.dryBulbC(e) += h * year.dryBulbC(i);
+        out.wetBulbC(e) += h * year.wetBulbC(i);
+        out.dewPointC(e) += h * year.dewPointC(i);
+        out.humidityRatio(e) += h * year.humidityRatio(i);
+        out.enthalpyKjPerKg(e) += h * year.enthalpyKjPerKg(i);
+        out.outdoorC(e) += h * seen(i);
+        out.minHumidityRatio(e) = std::min(out.minHumidityRatio(e), year.humidityRatio(i));
+        out.maxDryBulbC(e) = std::max(out.maxDryBulbC(e), year.dryBulbC(i));
+        const int m = year.month(i);
+        if (m >= 0 && m < 12) {
+            out.monthHours(e, m) += h;
+            out.monthHumidityRatio(e, m) += h * year.humidityRatio(i);
+            out.monthDryBulbC(e, m) += h * year.dryBulbC(i);
+        } else {
+            out.monthHours.row(e) += h / 12.0;
+            out.monthHumidityRatio.row(e) += h * year.humidityRatio(i) / 12.0;
+            out.monthDryBulbC.row(e) += h * year.dryBulbC(i) / 12.0;
+        }
+    }
+    // Hours' means: each state's sums (annual, monthly, water) equal the sums over its hours to
+    // within the lattice rounding.
+    const Eigen::ArrayXd weight = out.hours.max(1e-300).inverse();
+    out.dryBulbC *= weight;
+    out.wetBulbC *= weight;
+    out.dewPointC *= weight;
+    out.humidityRatio *= weight;
+    out.enthalpyKjPerKg *= weight;
+    out.outdoorC *= weight;
+    out.hourEntry = std::move(hourEntry);
+    out.month = Eigen::ArrayXi::Constant(n, -1);
+    out.hourOfDay = Eigen::ArrayXi::Constant(n, -1);
+    out.pressureKpa = year.pressureKpa;
+    out.totalHours = year.totalHours;
+    out.hottestIndex = out.hourEntry(year.hottestIndex);
+    out.design04DryBulbC = year.design04DryBulbC;
+    out.design04WetBulbC = year.design04WetBulbC;
+    out.heating996DryBulbC = year.heating996DryBulbC;
+    out.meanDryBulbC = year.meanDryBulbC;
+    out.maxWetBulbC = year.maxWetBulbC;
+    out.hotScaleK = year.hotScaleK;
+    out.coldScaleK = year.coldScaleK;
+    out.dewCoupling = year.dewCoupling;
+    return out;
+}
+
+} // namespace
+
+std::shared_ptr<const SiteYear> climateStates(const std::shared_ptr<const SiteYear>& year,
+                                              const ClimateKey& key)
+{
+    if (!year || !year->hourly)
+        return year;
+    static std::mutex mutex;
+    // Keyed by the cached year, which lives as long as the process (siteYear()'s cache).
+    static std::map<std::pair<const SiteYear*, ClimateKey>, std::shared_ptr<const SiteYear>> cache;
+    const auto k = std::make_pair(year.get(), key);
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        const auto it = cache.find(k);
+        if (it != cache.end())
+            return it->second;
+    }
+    auto made = std::make_shared<const SiteYear>(groupStates(year, key));
+    const std::lock_guard<std::mutex> lock(mutex);
+    return cache.emplace(k, std::move(made)).first->second;
+}
+
+Eigen::ArrayXd hourByHour(const SiteYear& entries, const Eigen::ArrayXd& perEntry)
+{
+    if (!entries.source)
+        return perEntry;
+    Eigen::ArrayXd out(entries.hourEntry.size());
+    for (Eigen::Index i = 0; i < out.size(); ++i)
+        out(i) = perEntry(entries.hourEntry(i));
+    return out;
 }
 
 } // namespace dct::solvers

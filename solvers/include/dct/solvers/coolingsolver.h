@@ -44,6 +44,14 @@ CoolingResult solveCooling(const model::ResolvedScenario& scenario,
                            const model::CoolingSystemSpec& system, const PowerResult& power);
 
 /**
+ * Returns solveCooling() (without diagnostics) run hour by hour over the site's 8,760 hours
+ * instead of over its distinct climate states: the reference the grouped year is checked against.
+ */
+CoolingResult solveCoolingHourByHour(const model::ResolvedScenario& scenario,
+                                     const model::CoolingSystemSpec& system,
+                                     const PowerResult& power);
+
+/**
  * Returns the throttle of solveCooling() alone: the clock the rack and coolant temperatures of
  * \a system allow at \a power, without the plant over the year (the thermal loop).
  */

@@ -4,6 +4,7 @@
 #include "dct/solvers/siteyear.h"
 
 #include <Eigen/Core>
+#include <array>
 
 namespace dct::solvers {
 
@@ -14,6 +15,8 @@ struct HeatRejectionWater
     Eigen::ArrayXd blowdownL;    ///< Tower blowdown that holds the cycles of concentration.
     Eigen::ArrayXd driftL;       ///< Droplets carried out of the tower.
     Eigen::ArrayXd totalL;
+    std::array<double, 12> monthlyL{}; ///< All of it, month by month.
+    double peakLPerHour = 0.0;         ///< In the hour that draws most.
 };
 
 /**

@@ -33,7 +33,52 @@ struct SiteYear
     double hotScaleK = 0.0;   ///< Calibrated warm-anomaly scale of the day-to-day variation.
     double coldScaleK = 0.0;  ///< Calibrated cold-anomaly scale.
     double dewCoupling = 0.0; ///< Calibrated dew-point change per K of daily anomaly.
+
+    // Grouped years only (climateStates()): the entries are the distinct climate states of an
+    // hourly year, each standing for the hours it groups.
+    std::shared_ptr<const SiteYear> source; ///< The hourly year grouped; null otherwise.
+    Eigen::ArrayXi hourEntry;               ///< Entry of each hour of the source year.
+    Eigen::ArrayXXd monthHours;             ///< Hours of each entry in each month (entries x 12).
+    Eigen::ArrayXd outdoorC;            ///< The temperature the plant sees in the state (its key).
+    Eigen::ArrayXXd monthHumidityRatio; ///< Sum over each entry's hours in each month.
+    Eigen::ArrayXXd monthDryBulbC;      ///< Sum over each entry's hours in each month.
+    Eigen::ArrayXd minHumidityRatio;    ///< Driest hour of each entry (its most tower water).
+    Eigen::ArrayXd maxDryBulbC;         ///< Warmest hour of each entry (its most pad water).
 };
+
+/** Returns the hours of each entry of \a year in each month (entries x 12); climate bins spread
+ *  evenly over the months. */
+Eigen::ArrayXXd entryMonthHours(const SiteYear& year);
+
+/**
+ * The heat-rejection side of a cooling system as the climate reaches it: the plant of a system
+ * depends on the hour only through one outdoor temperature (the wet bulb for towers, the dry bulb
+ * for dry coolers, the pads' outlet air for dry coolers with adiabatic assist).
+ */
+struct ClimateKey
+{
+    bool wet = false;                  ///< Towers: the wet bulb.
+    double adiabaticEffectiveness = 0; ///< Dry coolers with pads; 0 without.
+    double adiabaticThresholdC = 0;    ///< Pads run above this dry bulb.
+    bool operator<(const ClimateKey& o) const;
+};
+
+/** Lattice step of the climate states, K: the states' sums equal the hours' to its rounding. */
+inline constexpr double kClimateStateStepK = 0.05;
+
+/**
+ * Returns the distinct climate states of the hourly \a year as \a key sees it, on the
+ * kClimateStateStepK lattice and month by month: one entry per state, weighted by its hours, with
+ * its hours by month, the hours' mean dry and wet bulb, humidity ratio and enthalpy, and the entry
+ * of every hour (docs/siteyear.md). Built once per year and key (cached, thread-safe) and shared; a
+ * year that is not hourly is returned as it is.
+ */
+std::shared_ptr<const SiteYear> climateStates(const std::shared_ptr<const SiteYear>& year,
+                                              const ClimateKey& key);
+
+/** Returns \a perEntry of the grouped \a entries hour by hour of their source year (itself when
+ *  \a entries is not grouped). */
+Eigen::ArrayXd hourByHour(const SiteYear& entries, const Eigen::ArrayXd& perEntry);
 
 /** Hours of a 365-day year. */
 constexpr int kHoursPerYear = 8760;
