@@ -59,8 +59,8 @@ void checkSame(const model::ResolvedScenario& r, const Evaluation& e)
     CHECK(c.partialFreeCoolingHours ==
           Approx(ref.cooling.partialFreeCoolingHours).margin(kHoursMargin));
     CHECK(c.chillerHours == Approx(ref.cooling.chillerHours).margin(kHoursMargin));
-    CHECK(c.waterM3PerYear == Approx(ref.cooling.waterM3PerYear).epsilon(kRelative).margin(1e-6));
-    CHECK(c.wueLPerKwh == Approx(ref.cooling.wueLPerKwh).epsilon(kRelative).margin(1e-9));
+    CHECK(c.waterM3PerYear == Approx(ref.cooling.waterM3PerYear).epsilon(kWater).margin(1e-6));
+    CHECK(c.wueLPerKwh == Approx(ref.cooling.wueLPerKwh).epsilon(kWater).margin(1e-9));
     CHECK(c.peakWaterM3PerHour ==
           Approx(ref.cooling.peakWaterM3PerHour).epsilon(kWater).margin(1e-9));
     for (std::size_t m = 0; m < 12; ++m) {
