@@ -11,6 +11,9 @@
 #include "dct/model/sitespec.h"
 #include "dct/model/switchspec.h"
 
+#include <algorithm>
+#include <string>
+
 namespace dct::model {
 
 namespace f = fields;
@@ -259,6 +262,36 @@ const FieldTable<CoolingSystemSpec>& CoolingSystemSpec::fields()
         f::boolean<S>("evaporative_heat_rejection", &S::evaporativeHeatRejection,
                       "Heat goes out through a cooling tower (limited by the wet bulb) instead of "
                       "dry coolers or air-cooled condensers (limited by the dry bulb)"),
+        f::number<S>("bypass_air_fraction", &S::bypassAirFraction, "",
+                     "Share of the supplied air that bypasses the servers (fan air flow is the "
+                     "servers' over 1 - bypass)",
+                     0.0, 0.9),
+        f::boolean<S>("economizer_available", &S::economizerAvailable,
+                      "The plant has a free-cooling path; /cooling/economizer uses it"),
+        f::number<S>("cycles_of_concentration", &S::cyclesOfConcentration, "",
+                     "Cooling tower cycles of concentration (blowdown = evaporation / (C - 1))",
+                     1.1, 100.0),
+        f::number<S>("drift_fraction", &S::driftFraction, "",
+                     "Cooling tower drift, share of the circulating water", 0.0, 0.01),
+        f::number<S>("condenser_water_range_c", &S::condenserWaterRangeC, "°C",
+                     "Cooling tower water temperature range (return - supply)", 0.5, 30.0),
+        f::number<S>("adiabatic_effectiveness", &S::adiabaticEffectiveness, "",
+                     "Dry coolers: saturation effectiveness of adiabatic pre-cooling (0: none)",
+                     0.0, 1.0),
+        f::number<S>("adiabatic_threshold_c", &S::adiabaticThresholdC, "°C",
+                     "Dry coolers: dry bulb above which the adiabatic pre-cooling runs", -50.0,
+                     60.0),
+        f::number<S>("dry_cooler_air_rise_c", &S::dryCoolerAirRiseC, "°C",
+                     "Dry coolers: air temperature rise across the coil", 1.0, 40.0),
+        f::number<S>("cdu_capacity_kw", &S::cduCapacityKw, "kW",
+                     "Heat one coolant distribution unit moves (0: no CDUs)", 0.0, 1e5),
+        f::number<S>("coolant_rise_c", &S::coolantRiseC, "°C",
+                     "Coolant temperature rise across the cold plates", 1.0, 40.0),
+        f::number<S>("coolant_loop_head_kpa", &S::coolantLoopHeadKpa, "kPa",
+                     "Pressure the CDU pumps overcome (cold plates, manifolds, hoses)", 0.0,
+                     2000.0),
+        f::number<S>("coolant_pump_efficiency", &S::coolantPumpEfficiency, "",
+                     "CDU pump and motor efficiency", 0.05, 1.0),
         f::number<S>("capex_usd_per_kw", &S::capexUsdPerKw, "USD/kW",
                      "Plant cost per kW of IT heat", 0.0, 1e6),
     };
@@ -292,6 +325,177 @@ std::string readClimateBins(SiteSpec& s, const json& j)
     }
     s.climateBins = std::move(bins);
     return {};
+}
+
+std::string readClimateNormals(SiteSpec& s, const json& j)
+{
+    const std::string accepted =
+        "null or an object {\"tmax_c\", \"tmin_c\", \"dew_point_c\": arrays of 12 monthly "
+        "numbers (degC, January first, tmin_c <= tmax_c), \"design_dry_bulb_c\", "
+        "\"design_wet_bulb_c\", \"heating_dry_bulb_c\": numbers (degC, heating <= coldest "
+        "tmin_c, design_dry_bulb_c >= warmest tmax_c, design_wet_bulb_c <= design_dry_bulb_c), "
+        "optional \"seed\": integer >= 0}";
+    if (j.is_null()) {
+        s.climateNormals = ClimateNormals{};
+        return {};
+    }
+    if (!j.is_object())
+        return accepted;
+    ClimateNormals n;
+    n.present = true;
+    auto readMonths = [&](const char* key, std::array<double, 12>& out) {
+        if (!j.contains(key) || !j[key].is_array() || j[key].size() != 12)
+            return false;
+        for (std::size_t i = 0; i < 12; ++i) {
+            if (!j[key][i].is_number())
+                return false;
+            out[i] = j[key][i].get<double>();
+            if (out[i] < -90.0 || out[i] > 60.0)
+                return false;
+        }
+        return true;
+    };
+    auto readNumber = [&](const char* key, double& out) {
+        if (!j.contains(key) || !j[key].is_number())
+            return false;
+        out = j[key].get<double>();
+        return out >= -90.0 && out <= 60.0;
+    };
+    if (!readMonths("tmax_c", n.tmaxC) || !readMonths("tmin_c", n.tminC) ||
+        !readMonths("dew_point_c", n.dewPointC) ||
+        !readNumber("design_dry_bulb_c", n.designDryBulbC) ||
+        !readNumber("design_wet_bulb_c", n.designWetBulbC) ||
+        !readNumber("heating_dry_bulb_c", n.heatingDryBulbC))
+        return accepted;
+    if (j.contains("seed")) {
+        if (!j["seed"].is_number_integer() || j["seed"].get<long long>() < 0 ||
+            j["seed"].get<long long>() > 2147483647LL)
+            return accepted;
+        n.seed = j["seed"].get<int>();
+    }
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (it.key() != "tmax_c" && it.key() != "tmin_c" && it.key() != "dew_point_c" &&
+            it.key() != "design_dry_bulb_c" && it.key() != "design_wet_bulb_c" &&
+            it.key() != "heating_dry_bulb_c" && it.key() != "seed")
+            return accepted + "; unknown key '" + it.key() + "'";
+    double warmest = n.tmaxC[0];
+    double coldest = n.tminC[0];
+    for (std::size_t i = 0; i < 12; ++i) {
+        if (n.tminC[i] > n.tmaxC[i])
+            return accepted + "; tmin_c above tmax_c in month " + std::to_string(i + 1);
+        warmest = std::max(warmest, n.tmaxC[i]);
+        coldest = std::min(coldest, n.tminC[i]);
+    }
+    if (n.designDryBulbC < warmest || n.heatingDryBulbC > coldest ||
+        n.designWetBulbC > n.designDryBulbC)
+        return accepted;
+    s.climateNormals = n;
+    return {};
+}
+
+json writeClimateNormals(const SiteSpec& s)
+{
+    const ClimateNormals& n = s.climateNormals;
+    if (!n.present)
+        return nullptr;
+    auto months = [](const std::array<double, 12>& a) {
+        json out = json::array();
+        for (double v : a)
+            out.push_back(v);
+        return out;
+    };
+    return {{"tmax_c", months(n.tmaxC)},
+            {"tmin_c", months(n.tminC)},
+            {"dew_point_c", months(n.dewPointC)},
+            {"design_dry_bulb_c", n.designDryBulbC},
+            {"design_wet_bulb_c", n.designWetBulbC},
+            {"heating_dry_bulb_c", n.heatingDryBulbC},
+            {"seed", n.seed}};
+}
+
+/** Reads an array of \a count positive factors (or an empty array / null: flat). */
+std::string readFactors(std::vector<double>& out, const json& j, std::size_t count)
+{
+    const std::string accepted = "null, [] or an array of " + std::to_string(count) +
+                                 " numbers in (0, 10], each over the annual mean";
+    if (j.is_null()) {
+        out.clear();
+        return {};
+    }
+    if (!j.is_array() || (!j.empty() && j.size() != count))
+        return accepted;
+    std::vector<double> factors;
+    for (const auto& v : j) {
+        if (!v.is_number() || v.get<double>() <= 0.0 || v.get<double>() > 10.0)
+            return accepted;
+        factors.push_back(v.get<double>());
+    }
+    out = std::move(factors);
+    return {};
+}
+
+json writeFactors(const std::vector<double>& factors)
+{
+    json a = json::array();
+    for (double v : factors)
+        a.push_back(v);
+    return a;
+}
+
+std::string readTariff(SiteSpec& s, const json& j)
+{
+    const std::string accepted =
+        "null or an object {\"peak_usd_per_kwh\", \"off_peak_usd_per_kwh\": numbers in [0, 10], "
+        "\"peak_start_hour\": integer 0..23, \"peak_end_hour\": integer after it, up to 24, "
+        "\"demand_usd_per_kw_month\": number in [0, 1000]}";
+    if (j.is_null()) {
+        s.tariff = Tariff{};
+        return {};
+    }
+    if (!j.is_object())
+        return accepted;
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (it.key() != "peak_usd_per_kwh" && it.key() != "off_peak_usd_per_kwh" &&
+            it.key() != "peak_start_hour" && it.key() != "peak_end_hour" &&
+            it.key() != "demand_usd_per_kw_month")
+            return accepted + "; unknown key '" + it.key() + "'";
+    auto number = [&](const char* key, double high, double& out) {
+        if (!j.contains(key) || !j[key].is_number())
+            return false;
+        out = j[key].get<double>();
+        return out >= 0.0 && out <= high;
+    };
+    auto hour = [&](const char* key, int low, int high, int& out) {
+        if (!j.contains(key) || !j[key].is_number_integer())
+            return false;
+        const long long v = j[key].get<long long>();
+        if (v < low || v > high)
+            return false;
+        out = static_cast<int>(v);
+        return true;
+    };
+    Tariff t;
+    t.present = true;
+    if (!number("peak_usd_per_kwh", 10.0, t.peakUsdPerKwh) ||
+        !number("off_peak_usd_per_kwh", 10.0, t.offPeakUsdPerKwh) ||
+        !number("demand_usd_per_kw_month", 1000.0, t.demandUsdPerKwMonth) ||
+        !hour("peak_start_hour", 0, 23, t.peakStartHour) ||
+        !hour("peak_end_hour", 1, 24, t.peakEndHour) || t.peakEndHour <= t.peakStartHour)
+        return accepted;
+    s.tariff = t;
+    return {};
+}
+
+json writeTariff(const SiteSpec& s)
+{
+    const Tariff& t = s.tariff;
+    if (!t.present)
+        return nullptr;
+    return {{"peak_usd_per_kwh", t.peakUsdPerKwh},
+            {"off_peak_usd_per_kwh", t.offPeakUsdPerKwh},
+            {"peak_start_hour", t.peakStartHour},
+            {"peak_end_hour", t.peakEndHour},
+            {"demand_usd_per_kw_month", t.demandUsdPerKwMonth}};
 }
 
 json writeClimateBins(const SiteSpec& s)
@@ -372,6 +576,67 @@ const FieldTable<SiteSpec>& SiteSpec::fields()
                               {"wet_bulb_c", {{"type", "number"}}},
                               {"hours", {{"type", "number"}, {"minimum", 0}}}}}}}},
                      writeClimateBins, readClimateBins),
+        f::custom<S>(
+            "climate_normals",
+            "Monthly climate normals and annual design values the hourly year is built from "
+            "(docs/siteyear.md); when given, they replace climate_bins",
+            json{{"type", json::array({"object", "null"})},
+                 {"additionalProperties", false},
+                 {"required", json::array({"tmax_c", "tmin_c", "dew_point_c", "design_dry_bulb_c",
+                                           "design_wet_bulb_c", "heating_dry_bulb_c"})},
+                 {"properties",
+                  {{"tmax_c",
+                    {{"type", "array"},
+                     {"minItems", 12},
+                     {"maxItems", 12},
+                     {"items", {{"type", "number"}}}}},
+                   {"tmin_c",
+                    {{"type", "array"},
+                     {"minItems", 12},
+                     {"maxItems", 12},
+                     {"items", {{"type", "number"}}}}},
+                   {"dew_point_c",
+                    {{"type", "array"},
+                     {"minItems", 12},
+                     {"maxItems", 12},
+                     {"items", {{"type", "number"}}}}},
+                   {"design_dry_bulb_c", {{"type", "number"}}},
+                   {"design_wet_bulb_c", {{"type", "number"}}},
+                   {"heating_dry_bulb_c", {{"type", "number"}}},
+                   {"seed", {{"type", "integer"}, {"minimum", 0}}}}}},
+            writeClimateNormals, readClimateNormals),
+        f::custom<S>(
+            "carbon_month_factors",
+            "Grid carbon intensity of each month (January first) over carbon_kg_per_kwh",
+            json{{"type", json::array({"array", "null"})},
+                 {"maxItems", 12},
+                 {"items", {{"type", "number"}, {"exclusiveMinimum", 0}, {"maximum", 10}}}},
+            [](const S& s) { return writeFactors(s.carbonMonthFactors); },
+            [](S& s, const json& j) { return readFactors(s.carbonMonthFactors, j, 12); }),
+        f::custom<S>(
+            "carbon_hour_factors",
+            "Grid carbon intensity of each local hour (0-1 first) over the day's mean",
+            json{{"type", json::array({"array", "null"})},
+                 {"maxItems", 24},
+                 {"items", {{"type", "number"}, {"exclusiveMinimum", 0}, {"maximum", 10}}}},
+            [](const S& s) { return writeFactors(s.carbonHourFactors); },
+            [](S& s, const json& j) { return readFactors(s.carbonHourFactors, j, 24); }),
+        f::custom<S>(
+            "tariff",
+            "Time-of-use energy prices and a monthly demand charge (replace "
+            "electricity_price_usd_per_kwh when given)",
+            json{{"type", json::array({"object", "null"})},
+                 {"additionalProperties", false},
+                 {"required",
+                  json::array({"peak_usd_per_kwh", "off_peak_usd_per_kwh", "peak_start_hour",
+                               "peak_end_hour", "demand_usd_per_kw_month"})},
+                 {"properties",
+                  {{"peak_usd_per_kwh", {{"type", "number"}, {"minimum", 0}}},
+                   {"off_peak_usd_per_kwh", {{"type", "number"}, {"minimum", 0}}},
+                   {"peak_start_hour", {{"type", "integer"}, {"minimum", 0}, {"maximum", 23}}},
+                   {"peak_end_hour", {{"type", "integer"}, {"minimum", 1}, {"maximum", 24}}},
+                   {"demand_usd_per_kw_month", {{"type", "number"}, {"minimum", 0}}}}}},
+            writeTariff, readTariff),
     };
     return table;
 }

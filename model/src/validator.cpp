@@ -243,14 +243,17 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                     "U rack",
                 "at least " + num(r.node.heightU) + " rack units", "rack-height");
 
-    // The site's climate bins should cover the year.
+    // The site's climate: normals (an hourly year is built from them) or bins covering the year.
     double hours = 0.0;
     for (const auto& bin : r.site.climateBins)
         hours += bin.hours;
-    if (r.site.climateBins.empty())
-        d.warning("/site", "the site has no climate bins", "climate_bins covering 8760 hours",
+    const bool normals = r.site.climateNormals.present;
+    if (!normals && r.site.climateBins.empty())
+        d.warning("/site", "the site has no climate normals and no climate bins",
+                  "climate_normals (monthly normals and design values) or climate_bins covering "
+                  "8760 hours",
                   "climate");
-    else if (std::fabs(hours - 8760.0) > 87.6)
+    else if (!normals && std::fabs(hours - 8760.0) > 87.6)
         d.warning("/site/climate_bins",
                   "climate bins cover " + num(std::round(hours)) + " hours, not 8760",
                   "bins whose hours add up to a year", "climate");

@@ -1,10 +1,13 @@
 #include "dct/solvers/coolingsolver.h"
 
+#include "dct/solvers/heatrejectionwater.h"
 #include "dct/solvers/powersolver.h"
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
+#include <utility>
 
 namespace dct::solvers {
 
@@ -57,13 +60,15 @@ constexpr double kEirPlrC = 0.7394038;
 constexpr double kMinimumPartLoadRatio = 0.19;
 /** ASHRAE TC9.9 recommended server inlet envelope, upper end (docs/references.md). */
 constexpr double kAshraeRecommendedMaxInletC = 27.0;
-/** A year's hours, when a site has no climate bins (placeholder bin, reported by a note). */
-constexpr double kHoursPerYear = 8760.0;
 /** Placeholder climate when a site has none (assumption: a temperate 20 C dry / 15 C wet bulb). */
 constexpr double kPlaceholderDryBulbC = 20.0;
 constexpr double kPlaceholderWetBulbC = 15.0;
 
 constexpr double kKelvin = 273.15;
+/** Water as the secondary coolant: c_p 4.18 kJ/(kg K), 1 kg/L (ASHRAE Fundamentals 2017, ch. 33;
+ *  a propylene-glycol mix has a few percent less c_p, assumption: water). */
+constexpr double kCoolantCpKjPerKgK = 4.18;
+constexpr double kCoolantDensityKgPerL = 1.0;
 
 std::string num(double v)
 {
@@ -89,32 +94,54 @@ struct Loop
     double returnC = 0.0;
 };
 
-struct LoopBin
+/** One loop of the plant over the year, entry by entry (vectorized over the hours). */
+struct LoopYear
 {
-    double economizerShare = 0.0;
-    double chillerHeatKw = 0.0;
-    double chillerKw = 0.0;
-    double cop = 0.0;
+    Eigen::ArrayXd economizerShare;
+    Eigen::ArrayXd chillerHeatKw;
+    Eigen::ArrayXd chillerKw;
 };
 
-LoopBin solveLoop(const model::CoolingSystemSpec& system, bool economizer, const Loop& loop,
-                  double outdoorC)
+LoopYear solveLoopYear(const model::CoolingSystemSpec& system, bool economizer, const Loop& loop,
+                       const Eigen::ArrayXd& outdoorC)
 {
-    LoopBin out;
-    if (loop.heatKw <= 0.0)
+    const Eigen::Index n = outdoorC.size();
+    LoopYear out;
+    if (loop.heatKw <= 0.0) {
+        out.economizerShare = Eigen::ArrayXd::Zero(n);
+        out.chillerHeatKw = Eigen::ArrayXd::Zero(n);
+        out.chillerKw = Eigen::ArrayXd::Zero(n);
         return out;
+    }
     // The economizer (free cooling) and the heat rejection of the chiller both reach the outdoor
     // temperature only to within the approach of the tower or dry cooler.
-    const double coldestC = outdoorC + system.economizerApproachC;
-    out.economizerShare = economizer ? economizerShare(loop.supplyC, loop.returnC, coldestC) : 0.0;
-    out.chillerHeatKw = (1.0 - out.economizerShare) * loop.heatKw;
-    if (out.chillerHeatKw <= 0.0)
-        return out;
-    // The chiller is sized for the loop's whole heat; with the economizer in series it trims the
-    // rest at part load.
-    out.cop = chillerCop(system, loop.supplyC, coldestC);
-    const double fullLoadKw = loop.heatKw / out.cop;
-    out.chillerKw = fullLoadKw * chillerPartLoadPowerFraction(out.chillerHeatKw / loop.heatKw);
+    const Eigen::ArrayXd coldestC = outdoorC + system.economizerApproachC;
+    // economizerShare() hour by hour: (T_return - T_econ) / (T_return - T_supply), in [0, 1].
+    const double rangeK = loop.returnC - loop.supplyC;
+    if (!economizer)
+        out.economizerShare = Eigen::ArrayXd::Zero(n);
+    else if (rangeK <= 0.0)
+        out.economizerShare = (coldestC <= loop.supplyC).cast<double>();
+    else
+        out.economizerShare = ((loop.returnC - coldestC) / rangeK).max(0.0).min(1.0);
+    const Eigen::ArrayXd plr = 1.0 - out.economizerShare;
+    out.chillerHeatKw = plr * loop.heatKw;
+    // chillerCop() hour by hour: the rated Carnot fraction times the Carnot COP of the lift to
+    // the condenser fluid. The chiller is sized for the loop's whole heat; with the economizer
+    // in series it trims the rest at part load (chillerPartLoadPowerFraction()).
+    const double ratedCarnot = carnotCop(system.chilledWaterSupplyC, system.chillerRatedCondenserC);
+    const double fraction = std::min(kMaximumCarnotFraction, system.chillerCopRated / ratedCarnot);
+    const double evaporatingC = loop.supplyC - kEvaporatorApproachK;
+    const Eigen::ArrayXd liftK = (coldestC + (kCondenserOffsetK - evaporatingC)).max(kMinimumLiftK);
+    const Eigen::ArrayXd fullLoadKw = loop.heatKw * liftK / (fraction * (evaporatingC + kKelvin));
+    const double eirFull = kEirPlrA + kEirPlrB + kEirPlrC;
+    const double eirMinimum = kEirPlrA + kEirPlrB * kMinimumPartLoadRatio +
+                              kEirPlrC * kMinimumPartLoadRatio * kMinimumPartLoadRatio;
+    const Eigen::ArrayXd partLoad =
+        (plr < kMinimumPartLoadRatio)
+            .select(eirMinimum / eirFull * plr / kMinimumPartLoadRatio,
+                    (kEirPlrA + kEirPlrB * plr + kEirPlrC * plr * plr) / eirFull);
+    out.chillerKw = (plr > 0.0).select(fullLoadKw * partLoad, 0.0);
     return out;
 }
 
@@ -231,23 +258,29 @@ RackThermal rackThermal(const model::ResolvedScenario& r, const model::CoolingSy
     return out;
 }
 
-/** The placeholder climate of a site without bins (a temperate year in one bin). */
-const std::vector<model::ClimateBin>& placeholderClimate()
+/** The outdoor temperature \a sys's plant sees (climateStates()). */
+ClimateKey climateKey(const model::CoolingSystemSpec& sys)
 {
-    static const std::vector<model::ClimateBin> bins = {
-        {kPlaceholderDryBulbC, kPlaceholderWetBulbC, kHoursPerYear}};
-    return bins;
+    ClimateKey key;
+    key.wet = sys.evaporativeHeatRejection;
+    if (!sys.evaporativeHeatRejection && sys.adiabaticEffectiveness > 0.0) {
+        key.adiabaticEffectiveness = sys.adiabaticEffectiveness;
+        key.adiabaticThresholdC = sys.adiabaticThresholdC;
+    }
+    return key;
 }
 
-/** solveCooling(); diagnostics only when \a diagnostics is not null (they cost strings). */
+/** solveCooling(); diagnostics only when \a diagnostics is not null (they cost strings), water
+ *  only when \a water (the side-by-side PUE of the other options does not need it). */
 CoolingResult coolingResult(const model::ResolvedScenario& r, const model::CoolingSystemSpec& sys,
-                            const PowerResult& power, Diagnostics* diagnostics)
+                            const PowerResult& power, Diagnostics* diagnostics, bool water = true,
+                            std::shared_ptr<const SiteYear> yearOverride = nullptr)
 {
     CoolingResult out;
     out.systemId = sys.id;
     out.systemType = sys.type == model::CoolingType::AirCrac ? "air_crac" : "d2c_rdhx";
     const bool liquid = sys.type == model::CoolingType::LiquidD2cRdhx;
-    const bool economizer = r.scenario.cooling.economizer;
+    const bool economizer = r.scenario.cooling.economizer && sys.economizerAvailable;
 
     // Heat split: the cold plates capture a share of the IT heat into liquid; the rest of the IT
     // heat and the indoor electrical losses and lighting go to air. Fan power ends up as heat in
@@ -255,7 +288,10 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     const double capture = liquid ? sys.liquidCaptureFraction : 0.0;
     const double liquidHeatKw = capture * power.itPowerKw;
     const double airHeatKw = power.indoorHeatKw - liquidHeatKw;
-    out.fanKw = sys.fanPowerWPerKw / 1000.0 * airHeatKw;
+    // Bypass air: in an uncontained room part of the supplied air returns to the units without
+    // passing a server, so the fans move the servers' air flow over (1 - bypass); units running
+    // at constant speed in parallel draw power in proportion to the air they move.
+    out.fanKw = sys.fanPowerWPerKw / 1000.0 * airHeatKw / (1.0 - sys.bypassAirFraction);
     out.airHeatKw = airHeatKw + out.fanKw;
     out.liquidHeatKw = liquidHeatKw;
     out.pumpKw = sys.pumpPowerWPerKw / 1000.0 * (out.airHeatKw + out.liquidHeatKw);
@@ -270,69 +306,119 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     Loop liquidLoop{out.liquidHeatKw + (out.pumpKw - pumpAirKw), liquidSupplyC,
                     liquidSupplyC + kLiquidLoopRiseK};
 
-    // The site's bins, read in place (no copy per call).
-    const std::vector<model::ClimateBin>* climate = &r.site.climateBins;
-    double binHours = 0.0;
-    for (const auto& b : *climate)
-        binHours += b.hours;
-    if (climate->empty() || binHours <= 0.0) {
-        climate = &placeholderClimate();
-        if (diagnostics)
-            diagnostics->note("/site/climate_bins",
-                              "the site has no climate bins: cooling uses one placeholder bin "
-                              "of " +
-                                  num(kPlaceholderDryBulbC) + " C dry bulb all year",
-                              "give the site its annual temperature bins", "climate-placeholder");
-    }
+    // The site's year: 8,760 synthesized hours (built once per site and shared), or its climate
+    // bins weighted by their hours (docs/siteyear.md).
+    // An hourly year runs on its distinct climate states (climateStates(), built once per site
+    // and shared), unless the caller hands it a year to run hour by hour.
+    out.year = yearOverride
+                   ? std::move(yearOverride)
+                   : climateStates(siteYear(r.site, kPlaceholderDryBulbC, kPlaceholderWetBulbC),
+                                   climateKey(sys));
+    const SiteYear& year = *out.year;
+    if (diagnostics && !r.site.climateNormals.present && year.dryBulbC.size() == 1 &&
+        r.site.climateBins.empty())
+        diagnostics->note("/site/climate_normals",
+                          "the site has no climate normals and no climate bins: cooling uses "
+                          "one placeholder bin of " +
+                              num(kPlaceholderDryBulbC) + " C dry bulb all year",
+                          "give the site its climate normals (docs/siteyear.md)",
+                          "climate-placeholder");
 
-    double chillerHeatKwh = 0.0;
-    double chillerKwh = 0.0;
-    double economizerKwh = 0.0;
-    double heatKwh = 0.0;
-    double coolingKwh = 0.0;
-    double rejectionKwh = 0.0;
-    const std::vector<model::ClimateBin>& bins = *climate;
-    out.bins.reserve(bins.size());
-    for (const auto& b : bins) {
-        const double outdoorC = sys.evaporativeHeatRejection ? b.wetBulbC : b.dryBulbC;
-        const LoopBin a = solveLoop(sys, economizer, airLoop, outdoorC);
-        const LoopBin l = solveLoop(sys, economizer, liquidLoop, outdoorC);
-        CoolingBinResult bin;
-        bin.dryBulbC = b.dryBulbC;
-        bin.wetBulbC = b.wetBulbC;
-        bin.hours = b.hours;
-        bin.economizerShareAir = a.economizerShare;
-        bin.economizerShareLiquid = l.economizerShare;
-        bin.chillerCop = a.cop;
-        bin.chillerKw = a.chillerKw + l.chillerKw;
-        // Heat rejection: tower or dry-cooler fans move the loops' heat plus the compressors'.
-        bin.heatRejectionKw =
-            sys.heatRejectionWPerKw / 1000.0 * (airLoop.heatKw + liquidLoop.heatKw + bin.chillerKw);
-        bin.coolingKw = out.fanKw + out.pumpKw + bin.chillerKw + bin.heatRejectionKw;
-        out.bins.push_back(bin);
+    // Towers reach toward the wet bulb; dry coolers and air-cooled condensers the dry bulb, or the
+    // pre-cooled air of an adiabatic assist.
+    const Eigen::ArrayXd outdoorC = year.outdoorC.size() == year.hours.size() ? year.outdoorC
+                                    : sys.evaporativeHeatRejection            ? year.wetBulbC
+                                                                   : dryCoolerAirC(sys, year);
+    const LoopYear a = solveLoopYear(sys, economizer, airLoop, outdoorC);
+    const LoopYear l = solveLoopYear(sys, economizer, liquidLoop, outdoorC);
+    const Eigen::ArrayXd& hours = year.hours;
+    out.hourlyEconomizerShareAir = a.economizerShare;
+    out.hourlyEconomizerShareLiquid = l.economizerShare;
+    out.hourlyChillerKw = a.chillerKw + l.chillerKw;
+    // Heat rejection: tower or dry-cooler fans move the loops' heat plus the compressors'.
+    out.hourlyHeatRejectionKw = sys.heatRejectionWPerKw / 1000.0 *
+                                (airLoop.heatKw + liquidLoop.heatKw + out.hourlyChillerKw);
+    out.hourlyCoolingKw = out.fanKw + out.pumpKw + out.hourlyChillerKw + out.hourlyHeatRejectionKw;
 
-        out.climateHours += b.hours;
-        chillerHeatKwh += b.hours * (a.chillerHeatKw + l.chillerHeatKw);
-        chillerKwh += b.hours * bin.chillerKw;
-        economizerKwh +=
-            b.hours * (a.economizerShare * airLoop.heatKw + l.economizerShare * liquidLoop.heatKw);
-        heatKwh += b.hours * (airLoop.heatKw + liquidLoop.heatKw);
-        coolingKwh += b.hours * bin.coolingKw;
-        rejectionKwh += b.hours * bin.heatRejectionKw;
-        out.peakCoolingKw = std::max(out.peakCoolingKw, bin.coolingKw);
-        const bool airFree = airLoop.heatKw <= 0.0 || a.economizerShare >= 1.0;
-        const bool liquidFree = liquidLoop.heatKw <= 0.0 || l.economizerShare >= 1.0;
-        if (airFree && liquidFree)
-            out.fullFreeCoolingHours += b.hours;
-        else if (a.economizerShare > 0.0 || l.economizerShare > 0.0)
-            out.partialFreeCoolingHours += b.hours;
-    }
+    out.climateHours = year.totalHours;
+    const double chillerHeatKwh = ((a.chillerHeatKw + l.chillerHeatKw) * hours).sum();
+    const double chillerKwh = (out.hourlyChillerKw * hours).sum();
+    const double economizerKwh =
+        ((a.economizerShare * airLoop.heatKw + l.economizerShare * liquidLoop.heatKw) * hours)
+            .sum();
+    const double heatKwh = (airLoop.heatKw + liquidLoop.heatKw) * year.totalHours;
     if (out.climateHours > 0.0) {
         out.chillerKw = chillerKwh / out.climateHours;
-        out.heatRejectionKw = rejectionKwh / out.climateHours;
-        out.coolingKw = coolingKwh / out.climateHours;
+        out.heatRejectionKw = (out.hourlyHeatRejectionKw * hours).sum() / out.climateHours;
+        out.coolingKw = (out.hourlyCoolingKw * hours).sum() / out.climateHours;
     }
+    out.peakCoolingKw = out.hourlyCoolingKw.size() > 0 ? out.hourlyCoolingKw.maxCoeff() : 0.0;
+    if (year.dryBulbC.size() > 0) {
+        out.hottestHourCoolingKw = out.hourlyCoolingKw(year.hottestIndex);
+        const SiteYear& hourly = year.source ? *year.source : year;
+        out.hottestHourDryBulbC = hourly.dryBulbC(hourly.hottestIndex);
+        out.hottestHourWetBulbC = hourly.wetBulbC(hourly.hottestIndex);
+    }
+    const Eigen::ArrayXd airFree = airLoop.heatKw <= 0.0
+                                       ? Eigen::ArrayXd::Ones(hours.size())
+                                       : (a.economizerShare >= 1.0).cast<double>().eval();
+    const Eigen::ArrayXd liquidFree = liquidLoop.heatKw <= 0.0
+                                          ? Eigen::ArrayXd::Ones(hours.size())
+                                          : (l.economizerShare >= 1.0).cast<double>().eval();
+    const Eigen::ArrayXd fullFree = airFree * liquidFree;
+    const Eigen::ArrayXd anyShare =
+        ((a.economizerShare > 0.0) || (l.economizerShare > 0.0)).cast<double>();
+    out.fullFreeCoolingHours = (fullFree * hours).sum();
+    out.partialFreeCoolingHours = ((1.0 - fullFree) * anyShare * hours).sum();
+    out.chillerHours = ((out.hourlyChillerKw > 0.0).cast<double>() * hours).sum();
     out.economizerHeatShare = heatKwh > 0.0 ? economizerKwh / heatKwh : 0.0;
+
+    // Liquid plant: CDUs for the design liquid heat (full clocks), the secondary coolant flow
+    // from m = Q / (c_p dT), its pumps' power from flow x head / efficiency, the facility-water
+    // temperatures behind the CDU approach, and the warm-water limit: the outdoor temperature
+    // (wet bulb for towers, dry bulb for dry coolers) up to which the economizer takes the whole
+    // liquid loop, so that the loop needs no chiller (the liquid loop's chiller-free hours).
+    if (liquid && out.liquidHeatKw > 0.0) {
+        const double designLiquidKw = capture * power.itDesignPowerKw;
+        out.cduCapacityKw = sys.cduCapacityKw;
+        out.cduCount = sys.cduCapacityKw > 0.0
+                           ? static_cast<int>(std::ceil(designLiquidKw / sys.cduCapacityKw - 1e-9))
+                           : 0;
+        const double flowKgPerS = out.liquidHeatKw / (kCoolantCpKjPerKgK * sys.coolantRiseC);
+        out.coolantFlowLPerS = flowKgPerS / kCoolantDensityKgPerL;
+        out.cduPumpKw =
+            out.coolantFlowLPerS / 1000.0 * sys.coolantLoopHeadKpa / sys.coolantPumpEfficiency;
+        out.facilityWaterSupplyC = liquidLoop.supplyC;
+        out.facilityWaterReturnC = liquidLoop.returnC;
+        out.chillerFreeOutdoorC = liquidLoop.supplyC - sys.economizerApproachC;
+        out.liquidChillerHours = ((l.chillerKw > 0.0).cast<double>() * hours).sum();
+    }
+
+    // Water: everything the loops carry plus the compressors' power leaves through the heat
+    // rejection, hour by hour.
+    out.heatRejection = sys.evaporativeHeatRejection       ? "cooling_tower"
+                        : sys.adiabaticEffectiveness > 0.0 ? "dry_cooler_adiabatic"
+                                                           : "dry_cooler";
+    if (water && (sys.evaporativeHeatRejection || sys.adiabaticEffectiveness > 0.0)) {
+        const Eigen::ArrayXd rejectedKw = airLoop.heatKw + liquidLoop.heatKw + out.hourlyChillerKw;
+        const HeatRejectionWater drawn =
+            heatRejectionWater(sys, year, rejectedKw, year.pressureKpa);
+        out.hourlyWaterL = drawn.totalL;
+        out.evaporationM3PerYear = drawn.evaporationL.sum() / 1000.0;
+        out.blowdownM3PerYear = drawn.blowdownL.sum() / 1000.0;
+        out.driftM3PerYear = drawn.driftL.sum() / 1000.0;
+        out.peakWaterM3PerHour = drawn.peakLPerHour / 1000.0;
+        for (std::size_t m = 0; m < 12; ++m)
+            out.monthlyWaterM3[m] = drawn.monthlyL[m] / 1000.0;
+    } else {
+        out.hourlyWaterL = Eigen::ArrayXd::Zero(hours.size());
+    }
+    out.waterM3PerYear = out.hourlyWaterL.sum() / 1000.0;
+    const double itKwh = power.itPowerKw * year.totalHours;
+    // WUE: annual site water over IT energy, L/kWh (The Green Grid, White Paper #35, "Water
+    // Usage Effectiveness (WUE): a green grid data center sustainability metric", 2011).
+    out.wueLPerKwh = itKwh > 0.0 ? out.hourlyWaterL.sum() / itKwh : 0.0;
+    out.waterHours = ((out.hourlyWaterL > 0.0).cast<double>() * hours).sum();
     out.averageChillerCop = chillerKwh > 0.0 ? chillerHeatKwh / chillerKwh : 0.0;
 
     const RackThermal thermal = rackThermal(r, sys, power);
@@ -342,6 +428,9 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     out.coolantTempC = thermal.coolantTempC;
     out.gpuTempC = thermal.gpuTempC;
     out.throttle = thermal.throttle;
+    // The plant holds the supply setpoints in every hour (chillers sized on the hottest hour), so
+    // the GPUs run in the same thermal state all year.
+    out.throttleHours = out.throttle.state != ThrottleState::None ? out.climateHours : 0.0;
     if (!diagnostics)
         return out;
 
@@ -397,13 +486,23 @@ ThrottleResult coolingThrottle(const model::ResolvedScenario& r,
     return rackThermal(r, sys, power).throttle;
 }
 
+CoolingResult solveCoolingHourByHour(const model::ResolvedScenario& r,
+                                     const model::CoolingSystemSpec& sys, const PowerResult& power)
+{
+    return coolingResult(r, sys, power, nullptr, true,
+                         siteYear(r.site, kPlaceholderDryBulbC, kPlaceholderWetBulbC));
+}
+
 std::vector<CoolingOptionPue> coolingOptionPues(const model::ResolvedScenario& r,
                                                 const PowerResult& power)
 {
     std::vector<CoolingOptionPue> out;
     out.reserve(r.coolingOptions.size());
+    // Each option runs on the climate states its plant sees (climateStates()).
+    const auto year = siteYear(r.site, kPlaceholderDryBulbC, kPlaceholderWetBulbC);
     for (const auto& option : r.coolingOptions) {
-        const CoolingResult c = solveCooling(r, option, power);
+        const CoolingResult c = coolingResult(r, option, power, nullptr, false,
+                                              climateStates(year, climateKey(option)));
         const PowerResult p = completeFacilityPower(r, power, c);
         CoolingOptionPue row;
         row.systemId = option.id;

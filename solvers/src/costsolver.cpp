@@ -26,8 +26,10 @@ CostResult solveCost(const model::ResolvedScenario& r, const PowerResult& power,
     out.capexUsd =
         out.hardwareCapexUsd + out.capexRacksUsd + out.capexCoolingUsd + out.capexPowerUsd;
 
-    out.energyUsdPerYear =
-        power.annualFacilityEnergyMwh * 1000.0 * r.site.electricityPriceUsdPerKwh;
+    const double priceUsdPerKwh =
+        in.hasGrid ? in.averagePriceUsdPerKwh : r.site.electricityPriceUsdPerKwh;
+    out.energyUsdPerYear = in.hasGrid ? in.electricityUsdPerYear
+                                      : power.annualFacilityEnergyMwh * 1000.0 * priceUsdPerKwh;
     out.egressUsdPerYear = 12.0 * egress.egressUsdPerMonth;
     out.maintenanceUsdPerYear = e.maintenanceFractionPerYear * out.hardwareCapexUsd;
     out.opexUsdPerYear = out.energyUsdPerYear + out.egressUsdPerYear + out.maintenanceUsdPerYear;
@@ -40,8 +42,9 @@ CostResult solveCost(const model::ResolvedScenario& r, const PowerResult& power,
     out.usdPerGpuHour = gpuHoursPerYear > 0.0 ? out.tcoUsdPerYear / gpuHoursPerYear : 0.0;
     out.trainingRunUsd = out.usdPerGpuHour * compute.gpuHours;
     out.trainingRunEnergyMwh = power.facilityPowerKw * compute.trainingDays * 24.0 / 1000.0;
-    out.trainingRunEnergyUsd = out.trainingRunEnergyMwh * 1000.0 * r.site.electricityPriceUsdPerKwh;
-    out.carbonTonnesPerYear = power.annualFacilityEnergyMwh * r.site.carbonKgPerKwh;
+    out.trainingRunEnergyUsd = out.trainingRunEnergyMwh * 1000.0 * priceUsdPerKwh;
+    out.carbonTonnesPerYear =
+        in.hasGrid ? in.carbonTonnesPerYear : power.annualFacilityEnergyMwh * r.site.carbonKgPerKwh;
     return out;
 }
 

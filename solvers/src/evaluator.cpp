@@ -8,6 +8,7 @@
 #include "dct/solvers/facilitymetrics.h"
 #include "dct/solvers/goodputmetrics.h"
 #include "dct/solvers/goodputsolver.h"
+#include "dct/solvers/gridsolver.h"
 #include "dct/solvers/hallayout.h"
 #include "dct/solvers/hallmetrics.h"
 #include "dct/solvers/networkmetrics.h"
@@ -123,6 +124,7 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
         e.compute = {};
         e.power = {};
         e.cooling = {};
+        e.grid = {};
         e.coolingOptions.clear();
         e.egress = {};
         e.cost = {};
@@ -159,7 +161,7 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     const int maxIterations = std::max(1, options.maxIterations);
     for (int i = 1; i <= maxIterations; ++i) {
         // Diagnostics come from the final pass only, and the clock needs only the rack
-        // temperatures, not the plant over the climate bins.
+        // temperatures, not the plant over the year.
         powerInputs.clockFactor = clock;
         const PowerResult p = solvePower(r, powerInputs);
         const double step = coolingThrottle(r, r.cooling, p).clockFactor - clock;
@@ -190,6 +192,11 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     e.power = completeFacilityPower(r, e.power, e.cooling);
     checkHall(e.network.hall, r, e.power, e.diagnostics);
     e.cooling.pue = e.power.pue;
+    e.grid = solveGrid(r, e.power, e.cooling);
+    costInputs.hasGrid = true;
+    costInputs.electricityUsdPerYear = e.grid.electricityUsdPerYear;
+    costInputs.averagePriceUsdPerKwh = e.grid.averagePriceUsdPerKwh;
+    costInputs.carbonTonnesPerYear = e.grid.carbonTonnesPerYear;
     {
         // Every cooling option for the same cluster at full clocks, for side-by-side charts.
         PowerInputs design = powerInputs;

@@ -59,11 +59,13 @@ void addPowerMetrics(Evaluation& e)
           metricInputs<"/cooling/system">());
     e.add("power.facility_kw", "Facility power (annual average)", p.facilityPowerKw, "kW",
           MetricTraits{Better::Lower, 5}, metricInputs<"/cooling/system", "/site">());
-    e.add("power.peak_facility_kw", "Facility power (hottest bin)", p.peakFacilityPowerKw, "kW",
+    e.add("power.peak_facility_kw", "Facility power (peak hour)", p.peakFacilityPowerKw, "kW",
           Better::Lower, metricInputs<"/cooling/system", "/site">());
+    e.add("power.hottest_hour_facility_kw", "Facility power (hottest hour)",
+          p.hottestHourFacilityKw, "kW", Better::Lower, metricInputs<"/cooling/system", "/site">());
     e.add("power.it_nameplate_kw", "IT nameplate (every node at its maximum)", p.itNameplateKw,
           "kW", Better::Lower, metricInputs<"/compute/node", "/compute/node_count">());
-    e.add("power.design_facility_kw", "Facility design load (nameplate IT, hottest bin)",
+    e.add("power.design_facility_kw", "Facility design load (nameplate IT, peak hour)",
           p.designFacilityKw, "kW", Better::Lower,
           metricInputs<"/compute/node", "/cooling/system", "/site">());
     e.add("power.annual_it_mwh", "IT energy per year", p.annualItEnergyMwh, "MWh", Better::Lower,
@@ -78,10 +80,14 @@ void addCoolingMetrics(Evaluation& e)
     thread_local MetricText key, label; // dynamic keys and labels without allocating
     const MetricInputs sys = metricInputs<"/cooling/system", "/site">();
     e.add("cooling.pue", "PUE (annual)", c.pue, "", MetricTraits{Better::Lower, 6}, sys);
+    e.add("cooling.peak_pue", "PUE (peak hour)", e.power.peakPue, "", Better::Lower, sys);
+    e.add("cooling.best_pue", "PUE (lowest hour)", e.power.bestPue, "", Better::Lower, sys);
     e.add("cooling.cooling_kw", "Cooling power (annual average)", c.coolingKw, "kW", Better::Lower,
           sys);
-    e.add("cooling.peak_cooling_kw", "Cooling power (hottest bin)", c.peakCoolingKw, "kW",
+    e.add("cooling.peak_cooling_kw", "Cooling power (peak hour)", c.peakCoolingKw, "kW",
           Better::Lower, sys);
+    e.add("cooling.hottest_hour_cooling_kw", "Cooling power (hottest hour)", c.hottestHourCoolingKw,
+          "kW", Better::Lower, sys);
     e.add("cooling.fan_kw", "Fans (CRAC/CRAH/RDHx)", c.fanKw, "kW", Better::Lower, sys);
     e.add("cooling.pump_kw", "Pumps", c.pumpKw, "kW", Better::Lower, sys);
     e.add("cooling.chiller_kw", "Chillers (annual average)", c.chillerKw, "kW", Better::Lower, sys);
@@ -96,6 +102,8 @@ void addCoolingMetrics(Evaluation& e)
     e.add("cooling.partial_free_cooling_hours", "Partial free-cooling hours",
           c.partialFreeCoolingHours, "h", Better::Higher,
           metricInputs<"/cooling/economizer", "/site">());
+    e.add("cooling.chiller_hours", "Hours with chillers running", c.chillerHours, "h",
+          Better::Lower, metricInputs<"/cooling/economizer", "/site">());
     e.add("cooling.economizer_share", "Heat removed by free cooling", c.economizerHeatShare,
           "share", Better::Higher, metricInputs<"/cooling/economizer", "/site">());
     e.add("cooling.rack_capacity_kw", "Rack cooling capacity", c.rackCapacityKw, "kW",
@@ -111,9 +119,97 @@ void addCoolingMetrics(Evaluation& e)
           metricInputs<"/cooling/system", "/compute/gpu">());
     e.add("cooling.clock_factor", "Thermal clock factor", c.throttle.clockFactor, "",
           Better::Higher, metricInputs<"/cooling/system", "/compute/gpu">());
+    e.add("cooling.throttle_hours", "Hours of thermal throttling", c.throttleHours, "h",
+          Better::Lower, metricInputs<"/cooling/system", "/compute/gpu", "/site">());
+    if (c.liquidHeatKw > 0.0) {
+        const MetricInputs plant = metricInputs<"/cooling/system", "/compute/node_count">();
+        e.add("cooling.cdu_count", "CDUs (N)", c.cduCount, "", Better::Lower, plant);
+        e.add("cooling.cdu_capacity_kw", "CDU capacity (each)", c.cduCapacityKw, "kW",
+              Better::Neither, plant);
+        e.add("cooling.coolant_flow_l_per_s", "Coolant flow to the cold plates", c.coolantFlowLPerS,
+              "L/s", Better::Neither, plant);
+        e.add("cooling.cdu_pump_kw", "CDU pump power (of the pumps)", c.cduPumpKw, "kW",
+              Better::Lower, plant);
+        e.add("cooling.facility_water_supply_c", "Facility water supply to the CDUs",
+              c.facilityWaterSupplyC, "°C", Better::Higher, sys);
+        e.add("cooling.facility_water_return_c", "Facility water return from the CDUs",
+              c.facilityWaterReturnC, "°C", Better::Neither, sys);
+        e.add("cooling.chiller_free_outdoor_c", "Liquid loop needs no chiller up to (outdoor)",
+              c.chillerFreeOutdoorC, "°C", Better::Higher, sys);
+        e.add("cooling.liquid_chiller_hours", "Hours the liquid loop needs a chiller",
+              c.liquidChillerHours, "h", Better::Lower,
+              metricInputs<"/cooling/system", "/cooling/economizer", "/site">());
+    }
     for (const auto& option : e.coolingOptions)
         e.add(key({"cooling.option_pue.", option.systemId}), label({"PUE with ", option.systemId}),
               option.pue, "", Better::Lower, metricInputs<"/cooling/system", "/site">());
+}
+
+void addSiteMetrics(Evaluation& e)
+{
+    const CoolingResult& c = e.cooling;
+    if (!c.year)
+        return;
+    const SiteYear& y = *c.year;
+    const MetricInputs climate = metricInputs<"/site/climate_normals", "/site/climate_bins">();
+    e.add("site.climate_hours",
+          y.hourly ? "Hours of the year (hourly)" : "Hours of the year (bins)", y.totalHours, "h",
+          Better::Neither, climate);
+    e.add("site.mean_dry_bulb_c", "Outdoor dry bulb (annual mean)", y.meanDryBulbC, "°C",
+          Better::Neither, climate);
+    e.add("site.hottest_dry_bulb_c", "Outdoor dry bulb (hottest hour)", c.hottestHourDryBulbC, "°C",
+          Better::Neither, climate);
+    e.add("site.hottest_wet_bulb_c", "Outdoor wet bulb (hottest hour)", c.hottestHourWetBulbC, "°C",
+          Better::Neither, climate);
+    e.add("site.design_dry_bulb_c", "Outdoor dry bulb exceeded 0.4 % of the year",
+          y.design04DryBulbC, "°C", Better::Neither, climate);
+    e.add("site.design_wet_bulb_c", "Mean coincident wet bulb of those hours", y.design04WetBulbC,
+          "°C", Better::Neither, climate);
+    e.add("site.heating_dry_bulb_c", "Outdoor dry bulb undercut 0.4 % of the year",
+          y.heating996DryBulbC, "°C", Better::Neither, climate);
+    e.add("site.max_wet_bulb_c", "Outdoor wet bulb (highest hour)", y.maxWetBulbC, "°C",
+          Better::Neither, climate);
+
+    thread_local MetricText label; // dynamic labels without allocating
+    const MetricInputs water = metricInputs<"/cooling/system", "/site", "/compute/node_count">();
+    e.add("site.water_m3_per_year", label({"Water per year (", c.heatRejection, ")"}),
+          c.waterM3PerYear, "m³", Better::Lower, water);
+    e.add("site.wue_l_per_kwh", "WUE (site water over IT energy)", c.wueLPerKwh, "L/kWh",
+          Better::Lower, water);
+    e.add("site.evaporation_m3_per_year", "Water evaporated (tower or adiabatic spray)",
+          c.evaporationM3PerYear, "m³", Better::Lower, water);
+    e.add("site.blowdown_m3_per_year", "Tower blowdown", c.blowdownM3PerYear, "m³", Better::Lower,
+          water);
+    e.add("site.drift_m3_per_year", "Tower drift", c.driftM3PerYear, "m³", Better::Lower, water);
+    e.add("site.water_hours", "Hours drawing water", c.waterHours, "h", Better::Lower, water);
+    e.add("site.peak_water_m3_per_hour", "Water (peak hour)", c.peakWaterM3PerHour, "m³/h",
+          Better::Lower, water);
+
+    const GridResult& g = e.grid;
+    const MetricInputs carbon =
+        metricInputs<"/site/carbon_kg_per_kwh", "/site/carbon_month_factors",
+                     "/site/carbon_hour_factors", "/cooling/system">();
+    e.add("site.carbon_tonnes_per_year", "Carbon per year (hour by hour)", g.carbonTonnesPerYear,
+          "t CO2e", Better::Lower, carbon);
+    e.add("site.average_carbon_kg_per_kwh", "Grid carbon intensity (energy-weighted)",
+          g.averageCarbonKgPerKwh, "kg CO2e/kWh", Better::Lower, carbon);
+    e.add("site.cue_kg_per_kwh", "CUE (carbon over IT energy)", g.cueKgPerKwh, "kg CO2e/kWh",
+          Better::Lower, carbon);
+    const MetricInputs tariff =
+        metricInputs<"/site/tariff", "/site/electricity_price_usd_per_kwh", "/cooling/system">();
+    e.add("site.energy_charges_usd_per_year",
+          g.hasTariff ? "Energy charges (time of use, hour by hour)"
+                      : "Energy charges (flat price)",
+          g.energyUsdPerYear, "USD/year", Better::Lower, tariff);
+    e.add("site.demand_charges_usd_per_year", "Demand charges (monthly peak hour)",
+          g.demandUsdPerYear, "USD/year", Better::Lower, tariff);
+    e.add("site.average_price_usd_per_kwh", "Electricity price (average paid)",
+          g.averagePriceUsdPerKwh, "USD/kWh", Better::Lower, tariff);
+    e.add("site.peak_demand_kw", "Peak demand (highest hour)", g.peakDemandKw, "kW", Better::Lower,
+          metricInputs<"/cooling/system", "/site">());
+    e.add("site.contract_demand_kw", "Utility contract demand (nameplate IT, peak hour)",
+          g.contractDemandKw, "kW", Better::Lower,
+          metricInputs<"/compute/node", "/cooling/system", "/site">());
 }
 
 void addEgressMetrics(Evaluation& e)
@@ -216,6 +312,7 @@ void addFacilityMetrics(Evaluation& e)
 {
     addPowerMetrics(e);
     addCoolingMetrics(e);
+    addSiteMetrics(e);
     addEgressMetrics(e);
     addCostMetrics(e);
 }

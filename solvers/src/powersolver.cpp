@@ -2,6 +2,7 @@
 
 #include "dct/solvers/coolingresult.h"
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -204,37 +205,40 @@ PowerResult completeFacilityPower(const model::ResolvedScenario& r, PowerResult 
     const double ratedKw =
         (p.itDesignPowerKw + p.pduLossKw + p.upsLossKw + p.lightingKw + cooling.peakCoolingKw) /
         fac.designLoadFraction;
-    double hours = 0.0;
-    double facilityKwh = 0.0;
-    double transformerKwh = 0.0;
-    double coolingKwh = 0.0;
-    p.peakFacilityPowerKw = 0.0;
-    for (const auto& bin : cooling.bins) {
-        const double loadKw = p.indoorHeatKw + bin.coolingKw;
-        const double transformerKw =
-            stageLossKw(loadKw, ratedKw, fac.transformerNoLoadFraction,
-                        fac.transformerProportionalFraction, fac.transformerSquareFraction);
-        const double facilityKw = loadKw + transformerKw;
-        hours += bin.hours;
-        facilityKwh += bin.hours * facilityKw;
-        transformerKwh += bin.hours * transformerKw;
-        coolingKwh += bin.hours * bin.coolingKw;
-        p.peakFacilityPowerKw = std::max(p.peakFacilityPowerKw, facilityKw);
-    }
-    if (hours <= 0.0)
+    // Hour by hour of the site's year (or climate bin by bin, weighted by their hours).
+    const Eigen::ArrayXd& coolingKw = cooling.hourlyCoolingKw;
+    if (!cooling.year || coolingKw.size() == 0 || cooling.climateHours <= 0.0)
         return p;
-    p.transformerLossKw = transformerKwh / hours;
-    p.coolingPowerKw = coolingKwh / hours;
+    const Eigen::ArrayXd& hours = cooling.year->hours;
+    const double hoursTotal = cooling.climateHours;
+    const Eigen::ArrayXd loadKw = p.indoorHeatKw + coolingKw;
+    // stageLossKw() hour by hour.
+    const Eigen::ArrayXd fraction = loadKw / ratedKw;
+    const Eigen::ArrayXd transformerKw =
+        ratedKw > 0.0 ? (ratedKw * (fac.transformerNoLoadFraction +
+                                    fac.transformerProportionalFraction * fraction +
+                                    fac.transformerSquareFraction * fraction * fraction))
+                            .eval()
+                      : Eigen::ArrayXd::Zero(coolingKw.size()).eval();
+    p.hourlyFacilityKw = loadKw + transformerKw;
+    p.peakFacilityPowerKw = p.hourlyFacilityKw.maxCoeff();
+    p.hottestHourFacilityKw = p.hourlyFacilityKw(cooling.year->hottestIndex);
+    p.transformerLossKw = (transformerKw * hours).sum() / hoursTotal;
+    p.coolingPowerKw = (coolingKw * hours).sum() / hoursTotal;
     p.lossesKw = p.pduLossKw + p.upsLossKw + p.transformerLossKw;
-    p.facilityPowerKw = facilityKwh / hours;
-    // The design (nameplate) facility load a utility contract is sized on: the hottest bin with
-    // every node at its nameplate. Losses and cooling scale with the heat they carry, lighting
-    // does not.
+    p.facilityPowerKw = (p.hourlyFacilityKw * hours).sum() / hoursTotal;
+    // The design (nameplate) facility load a utility contract is sized on: the hour of highest
+    // facility power with every node at its nameplate. Losses and cooling scale with the heat
+    // they carry, lighting does not.
     p.designFacilityKw = p.itPowerKw > 0.0 ? p.lightingKw + (p.peakFacilityPowerKw - p.lightingKw) *
                                                                 p.itNameplateKw / p.itPowerKw
                                            : p.peakFacilityPowerKw;
+    if (p.itPowerKw > 0.0) {
+        p.peakPue = p.peakFacilityPowerKw / p.itPowerKw;
+        p.bestPue = p.hourlyFacilityKw.minCoeff() / p.itPowerKw;
+    }
     p.pue = p.itPowerKw > 0.0 ? p.facilityPowerKw / p.itPowerKw : 0.0;
-    // Annual energy: the bins' hours scaled to a full year of 8760 h.
+    // Annual energy: the average power over a 365-day year.
     p.annualItEnergyMwh = p.itPowerKw * 8760.0 / 1000.0;
     p.annualFacilityEnergyMwh = p.facilityPowerKw * 8760.0 / 1000.0;
     return p;

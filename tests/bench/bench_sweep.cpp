@@ -3,7 +3,10 @@
 #include "dct/model/catalog.h"
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
+#include "dct/solvers/coolingsolver.h"
 #include "dct/solvers/evaluator.h"
+#include "dct/solvers/gridsolver.h"
+#include "dct/solvers/powersolver.h"
 #include "dct/study/sweeprunner.h"
 
 #include <benchmark/benchmark.h>
@@ -130,6 +133,51 @@ void evaluateMultiplane16kReused(benchmark::State& state)
     state.counters["metrics"] = static_cast<double>(e.metrics.size());
 }
 BENCHMARK(evaluateMultiplane16kReused)->Unit(benchmark::kMicrosecond);
+
+/** The site's year of the 16k-GPU example as the evaluation runs it: the plant, the facility
+ *  power and the grid over the year's distinct climate states (climateStates()). */
+void yearMultiplane16kStates(benchmark::State& state)
+{
+    auto resolved = model::resolveScenario(example("multiplane-16k-h100.json"), catalog());
+    const model::ResolvedScenario& r = *resolved.resolved;
+    const solvers::Evaluation e = solvers::evaluate(r);
+    for (auto _ : state) {
+        const auto c = solvers::solveCooling(r, r.cooling, e.power);
+        const auto p = solvers::completeFacilityPower(r, e.power, c);
+        auto g = solvers::solveGrid(r, p, c);
+        benchmark::DoNotOptimize(g);
+    }
+    state.counters["states"] = static_cast<double>(e.cooling.year->hours.size());
+}
+BENCHMARK(yearMultiplane16kStates)->Unit(benchmark::kMicrosecond);
+
+/** The same year run hour by hour over the 8,760 hours (the reference). */
+void yearMultiplane16kHourByHour(benchmark::State& state)
+{
+    auto resolved = model::resolveScenario(example("multiplane-16k-h100.json"), catalog());
+    const model::ResolvedScenario& r = *resolved.resolved;
+    const solvers::Evaluation e = solvers::evaluate(r);
+    for (auto _ : state) {
+        const auto c = solvers::solveCoolingHourByHour(r, r.cooling, e.power);
+        const auto p = solvers::completeFacilityPower(r, e.power, c);
+        auto g = solvers::solveGrid(r, p, c);
+        benchmark::DoNotOptimize(g);
+    }
+}
+BENCHMARK(yearMultiplane16kHourByHour)->Unit(benchmark::kMicrosecond);
+
+/** The side-by-side PUE of every cooling option of the 16k-GPU example. */
+void optionsMultiplane16k(benchmark::State& state)
+{
+    auto resolved = model::resolveScenario(example("multiplane-16k-h100.json"), catalog());
+    const model::ResolvedScenario& r = *resolved.resolved;
+    const solvers::Evaluation e = solvers::evaluate(r);
+    for (auto _ : state) {
+        auto o = solvers::coolingOptionPues(r, e.power);
+        benchmark::DoNotOptimize(o);
+    }
+}
+BENCHMARK(optionsMultiplane16k)->Unit(benchmark::kMicrosecond);
 
 /** One coupled evaluation of the 256-GPU seed case. */
 void evaluateSeed(benchmark::State& state)

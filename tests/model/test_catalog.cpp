@@ -69,15 +69,51 @@ TEST_CASE("Nodes name GPUs and NICs that the catalog has", "[model][catalog]")
     }
 }
 
-TEST_CASE("Site climate bins cover the year", "[model][catalog]")
+TEST_CASE("Sites give climate normals, or climate bins covering the year", "[model][catalog]")
 {
     for (const auto& [id, site] : test::catalog().sites().entries) {
         INFO(id);
+        if (site.climateNormals.present) {
+            const auto& n = site.climateNormals;
+            for (std::size_t m = 0; m < 12; ++m) {
+                CHECK(n.tminC[m] <= n.tmaxC[m]);
+                CHECK(n.designDryBulbC >= n.tmaxC[m]);
+                CHECK(n.heatingDryBulbC <= n.tminC[m]);
+            }
+            CHECK(n.designWetBulbC <= n.designDryBulbC);
+            continue;
+        }
         double hours = 0.0;
         for (const auto& bin : site.climateBins)
             hours += bin.hours;
         CHECK(hours == Approx(8760.0).margin(1.0));
     }
+}
+
+TEST_CASE("Site climate normals: a bad month count is an error naming the field",
+          "[model][catalog][bad-input]")
+{
+    model::SiteSpec s;
+    const auto* field = findField(model::SiteSpec::fields(), "climate_normals");
+    REQUIRE(field != nullptr);
+    nlohmann::json j = {{"tmax_c", nlohmann::json::array({1.0, 2.0})},
+                        {"tmin_c", nlohmann::json::array({0.0, 1.0})},
+                        {"dew_point_c", nlohmann::json::array({0.0, 1.0})},
+                        {"design_dry_bulb_c", 30.0},
+                        {"design_wet_bulb_c", 20.0},
+                        {"heating_dry_bulb_c", -5.0}};
+    CHECK_THAT(field->set(s, j), Catch::Contains("arrays of 12 monthly numbers"));
+    CHECK_FALSE(s.climateNormals.present);
+    CHECK(field->set(s, nullptr).empty());
+    const auto* tariff = findField(model::SiteSpec::fields(), "tariff");
+    REQUIRE(tariff != nullptr);
+    nlohmann::json t = {{"peak_usd_per_kwh", 0.1},
+                        {"off_peak_usd_per_kwh", 0.05},
+                        {"peak_start_hour", 20},
+                        {"peak_end_hour", 14},
+                        {"demand_usd_per_kw_month", 5.0}};
+    CHECK_THAT(tariff->set(s, t), Catch::Contains("peak_end_hour"));
+    CHECK_FALSE(s.tariff.present);
 }
 
 TEST_CASE("A broken catalog file is an error naming file and path", "[model][catalog][bad-input]")

@@ -113,7 +113,9 @@ TEST_CASE("Every cooling option gets a PUE for the same cluster", "[cooling]")
         INFO(option.systemId);
         CHECK(option.pue > 1.0);
         CHECK(e.metric("cooling.option_pue." + option.systemId) != nullptr);
+        // The options run on the year's 0.05 K temperature lattice (the fast path), the chosen
+        // system hour by hour: the same PUE to within the rounding.
         if (option.systemId == r.cooling.id)
-            CHECK(option.pue == Approx(e.power.pue).epsilon(1e-9));
+            CHECK(option.pue == Approx(e.power.pue).epsilon(1e-5));
     }
 }

@@ -18,9 +18,12 @@ TEST_CASE("Cost: capex and opex add up, TCO per GPU-hour and the training run fo
     CHECK(c.capexUsd == Approx(c.capexNodesUsd + c.capexNetworkUsd + c.capexStorageUsd +
                                c.capexRacksUsd + c.capexCoolingUsd + c.capexPowerUsd)
                             .epsilon(1e-12));
-    CHECK(
-        c.energyUsdPerYear ==
-        Approx(e.power.facilityPowerKw * 8760.0 * r.site.electricityPriceUsdPerKwh).epsilon(1e-9));
+    // Energy: the site's tariff hour by hour plus its demand charges (gridsolver).
+    CHECK(c.energyUsdPerYear ==
+          Approx(e.grid.energyUsdPerYear + e.grid.demandUsdPerYear).epsilon(1e-12));
+    CHECK(c.energyUsdPerYear ==
+          Approx(e.power.annualFacilityEnergyMwh * 1000.0 * e.grid.averagePriceUsdPerKwh)
+              .epsilon(1e-9));
     CHECK(c.egressUsdPerYear == Approx(12.0 * e.egress.egressUsdPerMonth).epsilon(1e-12));
     CHECK(c.opexUsdPerYear ==
           Approx(c.energyUsdPerYear + c.egressUsdPerYear + c.maintenanceUsdPerYear).epsilon(1e-12));

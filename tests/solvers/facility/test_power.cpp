@@ -127,7 +127,7 @@ TEST_CASE("HVDC distribution loses less than AC UPS and PDUs", "[power]")
     CHECK(evaluate(dc).power.pue < evaluate(ac).power.pue);
 }
 
-TEST_CASE("Nameplate design load: every node at its maximum in the hottest bin", "[power]")
+TEST_CASE("Nameplate design load: every node at its maximum in the peak hour", "[power]")
 {
     const auto r = test::resolvedExample("seed-h100-dallas-d2c");
     const Evaluation e = evaluate(r);
@@ -135,7 +135,7 @@ TEST_CASE("Nameplate design load: every node at its maximum in the hottest bin",
     CHECK(p.itNameplateKw == Approx(r.scenario.compute.nodeCount * r.node.maxPowerKw +
                                     p.networkPowerKw + p.storagePowerKw)
                                  .epsilon(1e-12));
-    // Nameplate exceeds the load at 85% utilization; the design load exceeds the hottest bin's,
+    // Nameplate exceeds the load at 85% utilization; the design load exceeds the peak hour's,
     // which exceeds the annual average.
     CHECK(p.itNameplateKw > p.itPowerKw);
     CHECK(p.designFacilityKw > p.peakFacilityPowerKw);

@@ -1,23 +1,14 @@
 #pragma once
 
+#include "dct/solvers/siteyear.h"
+
+#include <Eigen/Core>
+#include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace dct::solvers {
-
-/** The cooling plant in one climate bin. */
-struct CoolingBinResult
-{
-    double dryBulbC = 0.0;
-    double wetBulbC = 0.0;
-    double hours = 0.0;
-    double economizerShareAir = 0.0;    ///< Share of the air loop's heat taken by free cooling.
-    double economizerShareLiquid = 0.0; ///< Share of the liquid loop's heat taken by free cooling.
-    double chillerCop = 0.0;            ///< Of the air loop's chiller (0 when off).
-    double chillerKw = 0.0;
-    double heatRejectionKw = 0.0;
-    double coolingKw = 0.0; ///< Fans + pumps + chillers + heat rejection.
-};
 
 /** A GPU's thermal clock state, named after NVML's clock event reasons. */
 enum class ThrottleState
@@ -51,20 +42,57 @@ struct CoolingResult
     double chillerKw = 0.0;            ///< Annual average.
     double heatRejectionKw = 0.0;      ///< Annual average.
     double coolingKw = 0.0;            ///< Annual average of fans + pumps + chillers + rejection.
-    double peakCoolingKw = 0.0;        ///< In the hottest bin.
+    double peakCoolingKw = 0.0;        ///< In the hour of most cooling power.
+    double hottestHourCoolingKw = 0.0; ///< In the hottest hour (design hour).
     double fullFreeCoolingHours = 0.0; ///< Hours without any chiller (both loops).
     double partialFreeCoolingHours = 0.0; ///< Hours with the economizer sharing the load.
+    double chillerHours = 0.0;            ///< Hours with a chiller running.
     double economizerHeatShare = 0.0;     ///< Share of the year's heat removed without chillers.
     double averageChillerCop = 0.0;       ///< Chiller heat over chiller energy, over the year.
     double climateHours = 0.0;
-    std::vector<CoolingBinResult> bins;
+    double throttleHours = 0.0; ///< Hours the GPUs run below full clocks for temperature.
+
+    /** The site's year the plant ran over (hours, or climate bins weighted by their hours). */
+    std::shared_ptr<const SiteYear> year;
+    // Entry by entry of the year (8,760 hours, or one per climate bin).
+    Eigen::ArrayXd hourlyEconomizerShareAir;    ///< Share of the air loop's heat free-cooled.
+    Eigen::ArrayXd hourlyEconomizerShareLiquid; ///< Share of the liquid loop's heat free-cooled.
+    Eigen::ArrayXd hourlyChillerKw;
+    Eigen::ArrayXd hourlyHeatRejectionKw;
+    Eigen::ArrayXd hourlyCoolingKw; ///< Fans + pumps + chillers + heat rejection.
+
+    // Liquid plant (systems with cold plates; docs/siteyear.md).
+    int cduCount = 0;                  ///< CDUs for the design liquid heat (N, no redundancy).
+    double cduCapacityKw = 0.0;        ///< Heat one CDU moves.
+    double coolantFlowLPerS = 0.0;     ///< Secondary coolant to the cold plates.
+    double cduPumpKw = 0.0;            ///< Of the pump power: the CDUs' secondary loops.
+    double facilityWaterSupplyC = 0.0; ///< Facility water to the CDUs.
+    double facilityWaterReturnC = 0.0; ///< Facility water back from the CDUs.
+    double chillerFreeOutdoorC = 0.0;  ///< Outdoor temperature up to which no chiller is needed.
+    double liquidChillerHours = 0.0;   ///< Hours the liquid loop needs a chiller.
+
+    // Water of the heat rejection (docs/siteyear.md).
+    std::string heatRejection; ///< "cooling_tower", "dry_cooler" or "dry_cooler_adiabatic".
+    double waterM3PerYear = 0.0;
+    double evaporationM3PerYear = 0.0; ///< Tower evaporation or adiabatic spray.
+    double blowdownM3PerYear = 0.0;
+    double driftM3PerYear = 0.0;
+    double wueLPerKwh = 0.0; ///< Site water over IT energy (The Green Grid WUE).
+    double waterHours = 0.0; ///< Hours drawing water.
+    double peakWaterM3PerHour = 0.0;
+    std::array<double, 12> monthlyWaterM3{};
+    Eigen::ArrayXd hourlyWaterL; ///< Entry by entry of the year (litres in that entry).
 
     double rackCapacityKw = 0.0;    ///< The system's max_rack_kw.
     double rackOverloadRatio = 0.0; ///< Fullest rack's heat over capacity.
     double inletTempC = 0.0;        ///< Server inlet air, with recirculation when overloaded.
-    double coolantTempC = 0.0;      ///< Coolant at the cold plates (D2C), else 0.
-    double gpuTempC = 0.0;          ///< GPU temperature at the operating clock.
-    ThrottleResult throttle;        ///< Clock the temperatures allow.
+    /** The plant holds the air and coolant supply at their setpoints in every hour: its chillers
+     *  are sized on the hottest hour. These are the temperatures of that hour. */
+    double hottestHourDryBulbC = 0.0;
+    double hottestHourWetBulbC = 0.0;
+    double coolantTempC = 0.0; ///< Coolant at the cold plates (D2C), else 0.
+    double gpuTempC = 0.0;     ///< GPU temperature at the operating clock.
+    ThrottleResult throttle;   ///< Clock the temperatures allow.
 
     double pue = 0.0; ///< Annual PUE with this system (filled with the facility power).
 };

@@ -32,7 +32,7 @@ double chillerPartLoadPowerFraction(double plr);
 double economizerShare(double supplyC, double returnC, double economizerC);
 
 /**
- * Computes the cooling plant's power over the site's climate bins (component model: fans, pumps,
+ * Computes the cooling plant's power hour by hour of the site's year (component model: fans, pumps,
  * chillers, economizer, heat rejection), rack capacity, temperatures and the clock they allow.
  */
 CoolingResult solveCooling(const model::ResolvedScenario& scenario,
@@ -44,8 +44,16 @@ CoolingResult solveCooling(const model::ResolvedScenario& scenario,
                            const model::CoolingSystemSpec& system, const PowerResult& power);
 
 /**
+ * Returns solveCooling() (without diagnostics) run hour by hour over the site's 8,760 hours
+ * instead of over its distinct climate states: the reference the grouped year is checked against.
+ */
+CoolingResult solveCoolingHourByHour(const model::ResolvedScenario& scenario,
+                                     const model::CoolingSystemSpec& system,
+                                     const PowerResult& power);
+
+/**
  * Returns the throttle of solveCooling() alone: the clock the rack and coolant temperatures of
- * \a system allow at \a power, without the plant over the climate bins (the thermal loop).
+ * \a system allow at \a power, without the plant over the year (the thermal loop).
  */
 ThrottleResult coolingThrottle(const model::ResolvedScenario& scenario,
                                const model::CoolingSystemSpec& system, const PowerResult& power);

@@ -13,6 +13,12 @@ namespace dct::solvers {
 struct CostInputs
 {
     double networkCapexUsd = 0.0; ///< Switches, NICs, cables and optics; the evaluator fills it.
+    /** True: the figures below come from the grid solver (hourly tariff and carbon); false: the
+     *  site's flat price and annual carbon intensity apply to the annual energy. */
+    bool hasGrid = false;
+    double electricityUsdPerYear = 0.0; ///< Energy and demand charges over the year.
+    double averagePriceUsdPerKwh = 0.0; ///< Electricity cost over facility energy.
+    double carbonTonnesPerYear = 0.0;
 };
 
 /** Computes capex, opex, TCO per year, cost per GPU-hour and the cost of the training run. */

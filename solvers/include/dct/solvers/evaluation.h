@@ -6,6 +6,7 @@
 #include "dct/solvers/costresult.h"
 #include "dct/solvers/egressresult.h"
 #include "dct/solvers/goodputresult.h"
+#include "dct/solvers/gridresult.h"
 #include "dct/solvers/metric.h"
 #include "dct/solvers/networkresult.h"
 #include "dct/solvers/powerresult.h"
@@ -33,6 +34,7 @@ struct Evaluation
     ComputeResult compute;
     PowerResult power;
     CoolingResult cooling;
+    GridResult grid; ///< Carbon, tariff and demand over the site's year.
     std::vector<CoolingOptionPue> coolingOptions; ///< PUE of every catalog cooling system.
     EgressResult egress;
     CostResult cost;

@@ -2,6 +2,7 @@
 
 #include "dct/model/enums.h"
 
+#include <Eigen/Core>
 #include <string>
 
 namespace dct::solvers {
@@ -44,11 +45,16 @@ struct PowerResult
     double transformerLossKw = 0.0;
     double lossesKw = 0.0; ///< PDU + UPS + transformer.
     double coolingPowerKw = 0.0;
-    double facilityPowerKw = 0.0;     ///< IT + cooling + losses + lighting, annual average.
-    double peakFacilityPowerKw = 0.0; ///< In the hottest climate bin.
-    double itNameplateKw = 0.0;       ///< IT load with every node at its nameplate maximum.
-    double designFacilityKw = 0.0;    ///< Hottest bin at nameplate IT: what a feed is sized on.
-    double pue = 0.0;                 ///< Annual facility energy over IT energy.
+    double facilityPowerKw = 0.0;       ///< IT + cooling + losses + lighting, annual average.
+    double peakFacilityPowerKw = 0.0;   ///< In the hour of highest facility power.
+    double hottestHourFacilityKw = 0.0; ///< In the hottest hour of the year.
+    double peakPue = 0.0;               ///< Facility over IT power in the highest hour.
+    double bestPue = 0.0;               ///< Facility over IT power in the lowest hour.
+    /** Facility power entry by entry of the site's year (CoolingResult::year). */
+    Eigen::ArrayXd hourlyFacilityKw;
+    double itNameplateKw = 0.0;    ///< IT load with every node at its nameplate maximum.
+    double designFacilityKw = 0.0; ///< Peak hour at nameplate IT: what a feed is sized on.
+    double pue = 0.0;              ///< Annual facility energy over IT energy.
     double annualItEnergyMwh = 0.0;
     double annualFacilityEnergyMwh = 0.0;
 };

@@ -41,7 +41,7 @@ PowerResult solvePower(const model::ResolvedScenario& scenario, const PowerInput
 
 /**
  * Adds the transformer losses, cooling and facility power, PUE and annual energy to \a power,
- * climate bin by climate bin of \a cooling.
+ * hour by hour of the site's year in \a cooling.
  */
 PowerResult completeFacilityPower(const model::ResolvedScenario& scenario, PowerResult power,
                                   const CoolingResult& cooling);

@@ -1,0 +1,146 @@
+#include "dct/solvers/heatrejectionwater.h"
+
+#include <algorithm>
+
+namespace dct::solvers {
+
+namespace {
+
+/** Seconds of an hour over kJ: kW x h = 3600 kJ. */
+constexpr double kKjPerKwh = 3600.0;
+/** Specific heat of water, kJ/(kg K) (Fundamentals 2017, ch. 33). */
+constexpr double kWaterCpKjPerKgK = 4.186;
+/** Specific heat of dry air, kJ/(kg K) (Fundamentals 2017, ch. 1, eq. 32). */
+constexpr double kAirCpKjPerKgK = 1.006;
+/** Latent heat of vaporization of water near 25 C, kJ/kg (Fundamentals 2017, ch. 1, Table 3). */
+constexpr double kLatentHeatKjPerKg = 2442.0;
+/** Litres per kg of water (1 kg/L near ambient). */
+constexpr double kLitresPerKg = 1.0;
+/** Smallest enthalpy rise of the tower air, kJ/kg: below it the tower rejects no heat by air
+ *  (guards the ratio when the exhaust would be no warmer than the entering air). */
+constexpr double kMinimumEnthalpyRiseKjPerKg = 1.0;
+
+} // namespace
+
+double towerEvaporationLPerKwh(double dryBulbC, double dewPointC, double exhaustC,
+                               double pressureKpa)
+{
+    Eigen::ArrayXd t(2);
+    t << std::min(dewPointC, dryBulbC), exhaustC;
+    const Eigen::ArrayXd w = humidityRatio(saturationPressureKpa(t), pressureKpa);
+    Eigen::ArrayXd temperatures(2);
+    temperatures << dryBulbC, exhaustC;
+    const Eigen::ArrayXd h = moistAirEnthalpyKjPerKg(temperatures, w);
+    const double rise = std::max(kMinimumEnthalpyRiseKjPerKg, h(1) - h(0));
+    return std::max(0.0, w(1) - w(0)) / rise * kKjPerKwh * kLitresPerKg;
+}
+
+Eigen::ArrayXd dryCoolerAirC(const model::CoolingSystemSpec& sys, const SiteYear& year)
+{
+    // Adiabatic pre-cooling pads (or sprays) bring the air toward its wet bulb by their
+    // saturation effectiveness: T = T_db - eff (T_db - T_wb) (ASHRAE Handbook HVAC Systems and
+    // Equipment 2020, ch. 41, direct evaporative air coolers). They run only above the
+    // threshold, where the dry cooler alone would need the chiller.
+    if (sys.evaporativeHeatRejection || sys.adiabaticEffectiveness <= 0.0)
+        return year.dryBulbC;
+    // A grouped year carries the pads' outlet air of its states (the mean of their hours').
+    if (year.outdoorC.size() == year.dryBulbC.size())
+        return year.outdoorC;
+    return (year.dryBulbC > sys.adiabaticThresholdC)
+        .select(year.dryBulbC - sys.adiabaticEffectiveness * (year.dryBulbC - year.wetBulbC),
+                year.dryBulbC);
+}
+
+HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const SiteYear& year,
+                                      const Eigen::ArrayXd& rejectedKw, double pressureKpa)
+{
+    HeatRejectionWater out;
+    const Eigen::Index n = rejectedKw.size();
+    out.evaporationL = Eigen::ArrayXd::Zero(n);
+    out.blowdownL = Eigen::ArrayXd::Zero(n);
+    out.driftL = Eigen::ArrayXd::Zero(n);
+    const Eigen::ArrayXd kwh = rejectedKw * year.hours;
+    if (sys.evaporativeHeatRejection) {
+        // Cooling tower. The air leaves near saturation at about the mean water temperature in
+        // the fill: condenser water leaves the tower at the wet bulb plus the approach and comes
+        // back one range warmer, so the exhaust is taken saturated at T_wb + approach + range/2
+        // (assumption; ASHRAE HVAC Systems and Equipment 2020, ch. 40: exhaust air is nearly
+        // saturated). Energy and water balances on the air give the water evaporated per heat
+        // rejected, (W_out - W_in) / (h_out - h_in): close to all-latent (about 1.5 L/kWh) in
+        // summer, less in winter when cold air also takes sensible heat.
+        const Eigen::ArrayXd exhaustC =
+            year.wetBulbC + sys.economizerApproachC + 0.5 * sys.condenserWaterRangeC;
+        const Eigen::ArrayXd wOut = humidityRatio(saturationPressureKpa(exhaustC), pressureKpa);
+        const Eigen::ArrayXd hOut = moistAirEnthalpyKjPerKg(exhaustC, wOut);
+        const Eigen::ArrayXd rise = (hOut - year.enthalpyKjPerKg).max(kMinimumEnthalpyRiseKjPerKg);
+        out.evaporationL =
+            (wOut - year.humidityRatio).max(0.0) / rise * kKjPerKwh * kLitresPerKg * kwh;
+        // Blowdown holds the dissolved solids at the cycles of concentration C: make-up M = E +
+        // B + D with M/B = C gives B = E / (C - 1) (drift counted as part of the purge,
+        // neglected here) (US DOE FEMP, "Cooling Towers: Understanding Key Components of Cooling
+        // Towers and How to Improve Water Efficiency", 2011).
+        if (sys.cyclesOfConcentration > 1.0)
+            out.blowdownL = out.evaporationL / (sys.cyclesOfConcentration - 1.0);
+        // Drift: a share of the circulating water, which carries the heat over the range.
+        if (sys.condenserWaterRangeC > 0.0)
+            out.driftL = sys.driftFraction * kwh * kKjPerKwh /
+                         (kWaterCpKjPerKgK * sys.condenserWaterRangeC) * kLitresPerKg;
+    } else if (sys.adiabaticEffectiveness > 0.0 && sys.dryCoolerAirRiseC > 0.0) {
+        // Adiabatic assist: the air flow of the dry cooler, m = Q / (cp dT_air), picks up the
+        // water that cools it by eff (T_db - T_wb) at constant enthalpy: cp dT / h_fg per kg.
+        const Eigen::ArrayXd coolingK = year.dryBulbC - dryCoolerAirC(sys, year);
+        out.evaporationL = kwh * kKjPerKwh / (kAirCpKjPerKgK * sys.dryCoolerAirRiseC) *
+                           kAirCpKjPerKgK * coolingK / kLatentHeatKjPerKg * kLitresPerKg;
+    }
+    out.totalL = out.evaporationL + out.blowdownL + out.driftL;
+    if (!year.source) {
+        out.peakLPerHour = n > 0 ? (out.totalL / year.hours).maxCoeff() : 0.0;
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const int m = year.month(i);
+            if (m >= 0)
+                out.monthlyL[static_cast<std::size_t>(m)] += out.totalL(i);
+            else
+                for (double& v : out.monthlyL)
+                    v += out.totalL(i) / 12.0;
+        }
+        return out;
+    }
+    // A grouped year (climateStates()): the water of a state is linear in its hours' humidity
+    // ratio (towers) or dry bulb (pads), so its months take their share from the month sums, and
+    // its hour of most water is its driest (towers) or warmest (pads).
+    const Eigen::ArrayXXd& hoursByMonth = year.monthHours;
+    Eigen::ArrayXXd evaporation = Eigen::ArrayXXd::Zero(n, 12);
+    Eigen::ArrayXd evaporationPeak = Eigen::ArrayXd::Zero(n);
+    if (sys.evaporativeHeatRejection) {
+        const Eigen::ArrayXd exhaustC =
+            year.wetBulbC + sys.economizerApproachC + 0.5 * sys.condenserWaterRangeC;
+        const Eigen::ArrayXd wOut = humidityRatio(saturationPressureKpa(exhaustC), pressureKpa);
+        const Eigen::ArrayXd rise = (moistAirEnthalpyKjPerKg(exhaustC, wOut) - year.enthalpyKjPerKg)
+                                        .max(kMinimumEnthalpyRiseKjPerKg);
+        const Eigen::ArrayXd perW = rejectedKw / rise * kKjPerKwh * kLitresPerKg;
+        for (Eigen::Index m = 0; m < 12; ++m)
+            evaporation.col(m) =
+                perW * (hoursByMonth.col(m) * wOut - year.monthHumidityRatio.col(m)).max(0.0);
+        evaporationPeak = perW * (wOut - year.minHumidityRatio).max(0.0);
+    } else if (sys.adiabaticEffectiveness > 0.0 && sys.dryCoolerAirRiseC > 0.0) {
+        const Eigen::ArrayXd perK = rejectedKw * kKjPerKwh /
+                                    (kAirCpKjPerKgK * sys.dryCoolerAirRiseC) * kAirCpKjPerKgK /
+                                    kLatentHeatKjPerKg * kLitresPerKg;
+        const Eigen::ArrayXd sprayed = (out.evaporationL > 0.0).cast<double>();
+        for (Eigen::Index m = 0; m < 12; ++m)
+            evaporation.col(m) =
+                sprayed * perK * (year.monthDryBulbC.col(m) - hoursByMonth.col(m) * year.outdoorC);
+        evaporationPeak = sprayed * perK * (year.maxDryBulbC - year.outdoorC);
+    }
+    const double blowdown = sys.evaporativeHeatRejection && sys.cyclesOfConcentration > 1.0
+                                ? 1.0 / (sys.cyclesOfConcentration - 1.0)
+                                : 0.0;
+    const Eigen::ArrayXd driftPerHour = out.driftL / year.hours;
+    for (Eigen::Index m = 0; m < 12; ++m)
+        out.monthlyL[static_cast<std::size_t>(m)] =
+            ((1.0 + blowdown) * evaporation.col(m) + driftPerHour * hoursByMonth.col(m)).sum();
+    out.peakLPerHour = n > 0 ? ((1.0 + blowdown) * evaporationPeak + driftPerHour).maxCoeff() : 0.0;
+    return out;
+}
+
+} // namespace dct::solvers
