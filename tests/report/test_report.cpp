@@ -83,8 +83,8 @@ TEST_CASE("a report opens with an executive summary and shows no internal keys",
     CHECK(first.find("server inlet air reaches 49.24 C") != std::string::npos);
     CHECK(first.find("field to fix: /cooling/system") != std::string::npos);
     // Money rounded by the one rule; no metric key anywhere.
-    CHECK(html.find("11.39 M USD") != std::string::npos);
-    CHECK(html.find("11,392,756") == std::string::npos);
+    CHECK(html.find("11.58 M USD") != std::string::npos);
+    CHECK(html.find("11,581,200") == std::string::npos);
     CHECK(html.find("compute.training_days") == std::string::npos);
     CHECK(html.find("cost.tco_usd_per_year") == std::string::npos);
     // Headers repeat over page breaks; the topology stands once; a datasheet sentence once.
@@ -104,7 +104,7 @@ TEST_CASE("a comparison report compares: coloured changes and every scenario's w
     CHECK(count(html, "Executive summary") == 1);
     CHECK(html.find("1 of 2 designs can be built as described") != std::string::npos);
     // A higher PUE is worse: red; the air hall's warnings stand before any scenario's details.
-    CHECK(html.find("<span class=\"worse\">+0.38") != std::string::npos);
+    CHECK(html.find("<span class=\"worse\">+0.54") != std::string::npos);
     const auto warnings = html.find("Warnings of every scenario");
     REQUIRE(warnings != std::string::npos);
     CHECK(html.find("server inlet air reaches", warnings) < html.find("always\">A: "));
