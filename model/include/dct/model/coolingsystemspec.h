@@ -20,7 +20,7 @@ struct CoolingSystemSpec : CatalogEntry
     double bypassAirFraction = 0.0;
     /** The plant has a free-cooling path (economizer); legacy DX or older plants do not. */
     bool economizerAvailable = true;
-    double maxRowKw = 0.0;   ///< Heat one row's units (an in-row CDU) remove; 0: no row-level unit.
+    double maxRowKw = 0.0; ///< Heat one row's units (an in-row CDU) remove; 0: no row-level unit.
     double pumpPowerWPerKw = 20.0;        ///< Pump power per kW of heat carried by water.
     double chillerCopRated = 5.5;         ///< COP at the rated condenser temperature and full load.
     double chillerRatedCondenserC = 35.0; ///< Condenser entering temperature of the rating.
