@@ -65,7 +65,7 @@ void addComputeMetrics(Evaluation& e)
     e.add("compute.clock_factor", "Thermal clock factor", c.clockFactor, "", Better::Higher,
           metricInputs<"/cooling">());
     e.add("compute.mfu", c.mfuOverride ? "MFU (set by /workload/mfu)" : "MFU (predicted)", c.mfu,
-          "", Better::Higher, work);
+          "share", Better::Higher, work);
     e.add("compute.ideal_training_days", "Training time at MFU (FLOPs / GPUs x peak x MFU)",
           c.idealTrainingDays, "days", Better::Lower, work);
     e.add("compute.training_days", "Training time", c.trainingDays, "days",
