@@ -462,11 +462,11 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // Expert parallelism: dispatch and combine of every MoE layer, forward and backward.
     double epPerMicroBatch = 0.0;
     if (m.moe() && l.e > 1) {
-        const double tokens = l.b * l.s / l.c / (l.sp ? l.t : 1);
+        const double epTokens = l.b * l.s / l.c / (l.sp ? l.t : 1);
         const double copies = m.routingMaxNodes > 0
                                   ? std::min<double>(m.activeExperts, m.routingMaxNodes)
                                   : m.activeExperts;
-        const double bytes = tokens * copies * h * kBf16Bytes;
+        const double bytes = epTokens * copies * h * kBf16Bytes;
         const int perNode = ranksPerNode(l.e, static_cast<long long>(l.t) * l.c, l.gpusPerNode);
         out.expertDispatch = timed(r, net, CollectiveOp::AllToAll, bytes, l.e, perNode, 0.0);
         const double calls = (full ? 6.0 : 4.0) * layersPerGpu * moeShare;
