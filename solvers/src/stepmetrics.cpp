@@ -28,7 +28,8 @@ void addStepMetrics(Evaluation& e)
                        "/workload/data_parallel">());
     e.add("step.seconds", "Predicted step time", s.stepSeconds, "s", Better::Lower, layout);
     e.add("step.mfu", "Predicted MFU", s.mfu, "share", Better::Higher, layout);
-    e.add("step.hfu", "Predicted HFU (recomputation counted)", s.hfu, "share", Better::Higher, layout);
+    e.add("step.hfu", "Predicted HFU (recomputation counted)", s.hfu, "share", Better::Higher,
+          layout);
     e.add("step.achieved_tflops_per_gpu", "Achieved TFLOP/s per GPU (hardware FLOPs)",
           s.achievedTflopsPerGpu, "TFLOP/s", Better::Higher, layout);
     e.add(
