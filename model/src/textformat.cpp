@@ -1,10 +1,13 @@
 #include "dct/model/textformat.h"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <iterator>
+#include <set>
 
 namespace dct {
 
@@ -80,6 +83,55 @@ std::size_t utf8Sequence(std::string_view text, std::size_t i, std::uint32_t& co
 
 } // namespace
 
+std::string humanLabel(const std::string& key, const std::string& unit)
+{
+    // The unit is shown beside the label, so a key's unit suffix would only repeat it.
+    static const std::array<const char*, 17> unitSuffixes = {
+        "_gbyte_per_s", "_w_per_m2", "_usd_per_kw", "_usd_per_tb", "_tb_per_month",
+        "_m2_per_rack", "_kw",       "_m2",         "_ms",         "_mb",
+        "_tb",          "_usd",      "_kb",         "_hours",      "_years",
+        "_bytes",       "_m"};
+    static const std::set<std::string> acronyms = {
+        "mtu", "ups",  "pdu",  "mfu",  "hvdc", "pfc", "ecn", "wan", "tcp",    "cv",   "iops",
+        "rtt", "rdma", "gpu",  "nic",  "it",   "tdp", "hbm", "pue", "cdu",    "rdhx", "bf16",
+        "fp8", "fp16", "gemm", "ecmp", "sm",   "tco", "cue", "wue", "tflops", "hfu"};
+    std::string stem = key;
+    if (!unit.empty()) {
+        for (const char* suffix : unitSuffixes) {
+            const std::string s = suffix;
+            if (stem.size() > s.size() && stem.compare(stem.size() - s.size(), s.size(), s) == 0) {
+                stem.erase(stem.size() - s.size());
+                if (s == "_m2_per_rack")
+                    stem += "_per_rack";
+                break;
+            }
+        }
+    }
+    std::string label;
+    std::size_t start = 0;
+    while (start <= stem.size()) {
+        std::size_t end = stem.find('_', start);
+        if (end == std::string::npos)
+            end = stem.size();
+        std::string word = stem.substr(start, end - start);
+        if (acronyms.count(word)) {
+            for (auto& c : word)
+                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        } else if (word == "gpus") {
+            word = "GPUs";
+        } else if (word == "layer2") {
+            word = "layer-2";
+        }
+        if (!label.empty())
+            label += ' ';
+        label += word;
+        start = end + 1;
+    }
+    if (!label.empty())
+        label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
+    return label;
+}
+
 std::string formatNumber(double value)
 {
     if (!std::isfinite(value))
@@ -119,8 +171,14 @@ QuantityText formatQuantityParts(double value, std::string_view unit)
         if (a >= 1e4)
             return {formatNumber(value / 1e3), "k USD" + rest};
     }
-    if (unit == "share")
-        return {formatNumber(value * 100.0), "%"};
+    if (unit == "share") {
+        // A share below a millionth of a percent is rounding noise of a difference (a failure
+        // share of 1.6e-14 prints as "< 0.0001 %", not "1.6e-12 %").
+        const double percent = value * 100.0;
+        if (percent != 0.0 && std::fabs(percent) < 1e-4)
+            return {percent > 0.0 ? "< 0.0001" : "> -0.0001", "%"};
+        return {formatNumber(percent), "%"};
+    }
     if (unit == "yes/no" && std::isfinite(value))
         return {value != 0.0 ? "yes" : "no", ""};
     if (unit == "us")

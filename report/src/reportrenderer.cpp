@@ -7,6 +7,7 @@
 #include "dct/solvers/metricsection.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <ctime>
 #include <map>
@@ -517,15 +518,32 @@ ReportRenderer::assumptionGroups(const model::ResolvedScenario& resolved)
 
 std::string ReportRenderer::inputName(const std::string& pointer)
 {
-    // "/compute/gpu/peak_tflops_bf16" reads "compute gpu: peak tflops bf16".
-    const auto slash = pointer.rfind('/');
-    std::string where =
-        slash == std::string::npos || slash == 0 ? "" : pointer.substr(1, slash - 1);
-    std::string name = slash == std::string::npos ? pointer : pointer.substr(slash + 1);
-    std::replace(where.begin(), where.end(), '/', ' ');
-    std::replace(where.begin(), where.end(), '_', ' ');
-    std::replace(name.begin(), name.end(), '_', ' ');
-    return where.empty() ? name : where + ": " + name;
+    // "/compute/gpu/peak_tflops_bf16" reads "Compute GPU: peak TFLOPS BF16", the labels of the
+    // desktop's form; a unit suffix stays ("tdp_w": "TDP w"), as no unit is known here.
+    std::vector<std::string> parts;
+    for (std::size_t start = 1; start <= pointer.size();) {
+        std::size_t end = pointer.find('/', start);
+        if (end == std::string::npos)
+            end = pointer.size();
+        if (end > start)
+            parts.push_back(pointer.substr(start, end - start));
+        start = end + 1;
+    }
+    if (parts.empty())
+        return pointer;
+    // Only the first word keeps its capital; acronyms ("GPU") stay upper case.
+    const auto lowerFirst = [](std::string word) {
+        if (word.size() > 1 && !std::isupper(static_cast<unsigned char>(word[1])))
+            word[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(word[0])));
+        return word;
+    };
+    std::string where;
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+        const std::string word = humanLabel(parts[i], {});
+        where += where.empty() ? word : " " + lowerFirst(word);
+    }
+    const std::string name = humanLabel(parts.back(), {});
+    return where.empty() ? name : where + ": " + lowerFirst(name);
 }
 
 std::string ReportRenderer::html() const

@@ -54,6 +54,10 @@ TEST_CASE("formatQuantity prints money in k, M and B, shares as percent, yes/no 
     CHECK(formatQuantity(2.4e9, "USD") == "2.4 B USD");
     CHECK(formatQuantity(0.35811, "share") == "35.81 %");
     CHECK(formatQuantity(1.0, "share") == "100 %");
+    CHECK(formatQuantity(1.61e-14, "share") == "< 0.0001 %");
+    CHECK(formatQuantity(-2e-9, "share") == "> -0.0001 %");
+    CHECK(formatQuantity(2e-6, "share") == "0.0002 %");
+    CHECK(formatQuantity(0.0, "share") == "0 %");
     CHECK(formatQuantity(1.0, "yes/no") == "yes");
     CHECK(formatQuantity(0.0, "yes/no") == "no");
     CHECK(formatQuantity(2.25, "us") == "2.25 \xc2\xb5s");

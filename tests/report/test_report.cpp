@@ -92,6 +92,17 @@ TEST_CASE("a report opens with an executive summary and shows no internal keys",
     CHECK(count(html, "<h2>Topology</h2>") == 0);
     CHECK(count(html, "Switches, leaf") == 1);
     CHECK(count(html, "Supermicro SYS-821GE-TNHR product page") == 1);
+    // Assumptions name inputs as the desktop's form does, not by their JSON keys.
+    CHECK(html.find("peak_tflops_bf16") == std::string::npos);
+    CHECK(html.find("Compute GPU: peak TFLOPS BF16") != std::string::npos);
+}
+
+TEST_CASE("an input's JSON pointer reads as the form's label", "[report][text]")
+{
+    CHECK(report::ReportRenderer::inputName("/compute/gpu/peak_tflops_bf16") ==
+          "Compute GPU: peak TFLOPS BF16");
+    CHECK(report::ReportRenderer::inputName("/network/mtu_bytes") == "Network: MTU bytes");
+    CHECK(report::ReportRenderer::inputName("/name") == "Name");
 }
 
 TEST_CASE("a comparison report compares: coloured changes and every scenario's warnings first",

@@ -187,3 +187,24 @@ TEST_CASE("a metric card elides a long detail line and keeps it whole in the too
     QCoreApplication::processEvents();
     CHECK(card.detailShown() == detail);
 }
+
+TEST_CASE("the training time card shows the time with failures and the failure-free time",
+          "[ui][dashboard][card]")
+{
+    const auto outcome = evaluateExample("multiplane-16k-h100.json");
+    REQUIRE(outcome->evaluation);
+    const solvers::Metric* effective = outcome->metric({"reliability.effective_training_days"});
+    const solvers::Metric* failureFree =
+        outcome->metric({"reliability.failure_free_training_days"});
+    REQUIRE(effective);
+    REQUIRE(failureFree);
+    // Failures cost time: the card's figure is the longer one, the detail names the other.
+    CHECK(effective->value > failureFree->value);
+    ui::Dashboard dashboard;
+    dashboard.setOutcome(outcome);
+    const ui::MetricCard* card = dashboard.card(QStringLiteral("Training time"));
+    REQUIRE(card);
+    CHECK(card->value() == ui::formatValue(effective->value, "days"));
+    CHECK(card->detail().startsWith(QStringLiteral("Training time, failure-free: ")));
+    CHECK(card->detail().endsWith(ui::formatValue(failureFree->value, "days")));
+}

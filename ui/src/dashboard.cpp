@@ -58,7 +58,11 @@ const std::vector<Headline>& headlines()
          {"egress.usd_per_month", "egress.metered_usd_per_month"},
          {"egress.metered_usd_per_month"},
          "egress"},
-        {"Training time", {"compute.training_days"}, {"compute.gpu_hours"}, "compute"},
+        // With failures when the reliability solver ran, the failure-free time beside it.
+        {"Training time",
+         {"reliability.effective_training_days", "compute.training_days"},
+         {"reliability.failure_free_training_days", "compute.gpu_hours"},
+         "compute"},
         {"TCO", {"cost.tco_usd_per_year"}, {"cost.usd_per_gpu_hour"}, "cost"},
     };
     return list;

@@ -2,59 +2,7 @@
 
 #include "dct/model/scenario.h"
 
-#include <array>
-#include <cctype>
-#include <set>
-
 namespace dct::ui {
-
-std::string humanLabel(const std::string& key, const std::string& unit)
-{
-    // The unit is shown beside the label, so a key's unit suffix would only repeat it.
-    static const std::array<const char*, 17> unitSuffixes = {
-        "_gbyte_per_s", "_w_per_m2", "_usd_per_kw", "_usd_per_tb", "_tb_per_month",
-        "_m2_per_rack", "_kw",       "_m2",         "_ms",         "_mb",
-        "_tb",          "_usd",      "_kb",         "_hours",      "_years",
-        "_bytes",       "_m"};
-    static const std::set<std::string> acronyms = {"mtu",  "ups", "pdu", "mfu", "hvdc", "pfc",
-                                                   "ecn",  "wan", "tcp", "cv",  "iops", "rtt",
-                                                   "rdma", "gpu", "nic", "it"};
-    std::string stem = key;
-    if (!unit.empty()) {
-        for (const char* suffix : unitSuffixes) {
-            const std::string s = suffix;
-            if (stem.size() > s.size() && stem.compare(stem.size() - s.size(), s.size(), s) == 0) {
-                stem.erase(stem.size() - s.size());
-                if (s == "_m2_per_rack")
-                    stem += "_per_rack";
-                break;
-            }
-        }
-    }
-    std::string label;
-    std::size_t start = 0;
-    while (start <= stem.size()) {
-        std::size_t end = stem.find('_', start);
-        if (end == std::string::npos)
-            end = stem.size();
-        std::string word = stem.substr(start, end - start);
-        if (acronyms.count(word)) {
-            for (auto& c : word)
-                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        } else if (word == "gpus") {
-            word = "GPUs";
-        } else if (word == "layer2") {
-            word = "layer-2";
-        }
-        if (!label.empty())
-            label += ' ';
-        label += word;
-        start = end + 1;
-    }
-    if (!label.empty())
-        label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
-    return label;
-}
 
 namespace {
 

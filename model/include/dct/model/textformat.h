@@ -8,6 +8,13 @@
 namespace dct {
 
 /**
+ * Returns the label people read for the JSON key \a key: "Node count" for "node_count", acronyms
+ * upper-cased ("MTU", "GPU", "TDP"), and, when the field has a \a unit (shown beside the label),
+ * the key's unit suffix dropped ("Rack power limit" for "rack_power_limit_kw").
+ */
+std::string humanLabel(const std::string& key, const std::string& unit);
+
+/**
  * Returns \a value as people read it, the one rule of every face (CLI tables, the desktop,
  * reports): thousands separators from 1,000 up, about four significant digits below, a
  * mantissa-exponent form only for the very large and very small, "n/a" for a figure that is

@@ -34,6 +34,9 @@ public:
     /** Returns the CSS of the report, shared by the HTML and the PDF. */
     static const char* styleSheet();
 
+    /** Returns the input at \a pointer as people read it ("Compute GPU: peak TFLOPS BF16"). */
+    static std::string inputName(const std::string& pointer);
+
 private:
     /** Returns the body; each chart's SVG goes through \a chart to become HTML. */
     std::string body(const std::function<std::string(const std::string& svg, int widthPx)>& chart,
@@ -63,8 +66,6 @@ private:
     static std::string warningList(const ReportScenario& s);
     /** Returns the inputs of \a resolved grouped by their source. */
     static std::vector<AssumptionGroup> assumptionGroups(const model::ResolvedScenario& resolved);
-    /** Returns the input at \a pointer as people read it ("compute gpu: peak tflops bf16"). */
-    static std::string inputName(const std::string& pointer);
 
     std::vector<ReportScenario> m_scenarios;
 };

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dct/model/field.h"
+#include "dct/model/textformat.h"
 
 #include <optional>
 #include <string>
@@ -26,8 +27,8 @@ struct FieldInfo
     std::string rangeText; ///< What the table accepts, as text.
 };
 
-/** Returns "Node count" for "node_count": acronyms upper-cased, unit suffixes dropped. */
-std::string humanLabel(const std::string& key, const std::string& unit);
+/** The form's labels are the model's (dct::humanLabel), as in reports. */
+using dct::humanLabel;
 
 /** Describes every field of \a table as a FieldInfo below the JSON pointer \a section. */
 template <class S>
