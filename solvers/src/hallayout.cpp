@@ -5,7 +5,6 @@
 #include "nccltuning.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -154,34 +153,14 @@ private:
     int m_managerRack = -1;
     std::vector<int> m_switchRack[3];
     std::unordered_map<std::uint64_t, std::size_t> m_bundleIndex;
-    /** The medium chosen for a run, by its sockets and length: a hall repeats few lengths. */
-    struct MediumKey
+    /** The media of one socket kind. */
+    struct SocketMenu
     {
-        double lengthM = 0.0;
         double rateGbps = 0.0;
         bool nicEnd = false;
-        bool operator==(const MediumKey& o) const
-        {
-            return lengthM == o.lengthM && rateGbps == o.rateGbps && nicEnd == o.nicEnd;
-        }
+        MediumMenu menu;
     };
-    static std::size_t hashOf(const MediumKey& k)
-    {
-        // Fibonacci hashing of the bits (the keys are exact lengths, not rounded).
-        std::uint64_t h = std::bit_cast<std::uint64_t>(k.lengthM) * 0x9E3779B97F4A7C15ull;
-        h ^= std::bit_cast<std::uint64_t>(k.rateGbps) + (k.nicEnd ? 1u : 0u);
-        return static_cast<std::size_t>(h ^ (h >> 29));
-    }
-    /** An open-addressed table (linear probing, a power of two at most half full): a hall
-     *  repeats few lengths, and a lookup is a multiply and a compare or two. */
-    struct MemoSlot
-    {
-        MediumKey key;
-        MediumChoice choice;
-        bool used = false;
-    };
-    std::vector<MemoSlot> m_memo;
-    std::size_t m_memoUsed = 0;
+    std::vector<SocketMenu> m_menus;
     /** The links of one class from one rack to another, counted before they are run. */
     struct PairRun
     {
@@ -572,40 +551,19 @@ double HallBuilder::cableLengthM(int a, int b) const
 
 MediumChoice HallBuilder::medium(double lengthM, double rateGbps, bool nicEnd)
 {
-    const MediumKey key{lengthM, rateGbps, nicEnd};
-    if (m_memo.empty())
-        m_memo.resize(1024);
-    std::size_t mask = m_memo.size() - 1;
-    for (std::size_t i = hashOf(key) & mask;; i = (i + 1) & mask) {
-        MemoSlot& slot = m_memo[i];
-        if (slot.used && slot.key == key)
-            return slot.choice;
-        if (slot.used)
-            continue;
-        const LinkSockets sockets{rateGbps,
-                                  nicEnd,
-                                  m_pack,
-                                  m_r.scenario.network.protocol,
-                                  m_r.fabricPortRateGbps(),
-                                  m_r.fabricSwitch.portsPerCage > 1};
-        slot = MemoSlot{key, chooseMedium(m_r.cables, sockets, lengthM), true};
-        const MediumChoice choice = slot.choice;
-        if (2 * ++m_memoUsed > m_memo.size()) {
-            // Half full: twice the slots, every entry placed anew.
-            std::vector<MemoSlot> old(m_memo.size() * 2);
-            old.swap(m_memo);
-            mask = m_memo.size() - 1;
-            for (const MemoSlot& o : old) {
-                if (!o.used)
-                    continue;
-                std::size_t j = hashOf(o.key) & mask;
-                while (m_memo[j].used)
-                    j = (j + 1) & mask;
-                m_memo[j] = o;
-            }
-        }
-        return choice;
-    }
+    // A hall has a socket kind or two (NIC to leaf, switch to switch): the media that plug into
+    // each are listed once, then each run picks from its list by length.
+    for (const SocketMenu& m : m_menus)
+        if (m.rateGbps == rateGbps && m.nicEnd == nicEnd)
+            return m.menu.choose(lengthM);
+    const LinkSockets sockets{rateGbps,
+                              nicEnd,
+                              m_pack,
+                              m_r.scenario.network.protocol,
+                              m_r.fabricPortRateGbps(),
+                              m_r.fabricSwitch.portsPerCage > 1};
+    m_menus.push_back(SocketMenu{rateGbps, nicEnd, MediumMenu(m_r.cables, sockets)});
+    return m_menus.back().menu.choose(lengthM);
 }
 
 void HallBuilder::addLinks(HallLinkClass cls, int rackA, int rackB, bool nicEnd, double rateGbps,
