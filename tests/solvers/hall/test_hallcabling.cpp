@@ -8,7 +8,9 @@
 #include "dct/solvers/hallayout.h"
 #include "dct/solvers/networksolver.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
 #include <string>
 
