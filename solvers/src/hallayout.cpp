@@ -5,7 +5,6 @@
 #include "nccltuning.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -42,11 +41,31 @@ constexpr double rackUnitM = 0.04445;
 // management, RA-11333-001 Figure 3).
 constexpr double networkRackSwitchShare = 2.0 / 3.0;
 
+/** Appends \a n (>= 0) to \a text with at least two digits, as "%02lld" prints it. */
+void appendTwoDigits(std::string& text, long long n)
+{
+    char buffer[24];
+    char* end = buffer + sizeof buffer;
+    char* p = end;
+    do {
+        *--p = static_cast<char>('0' + n % 10);
+        n /= 10;
+    } while (n > 0);
+    if (end - p < 2)
+        *--p = '0';
+    text.append(p, end);
+}
+
 std::string twoDigits(long long n)
 {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%02lld", n);
-    return buffer;
+    if (n < 0) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%02lld", n);
+        return buffer;
+    }
+    std::string text;
+    appendTwoDigits(text, n);
+    return text;
 }
 
 std::string metres(double m)
@@ -88,8 +107,9 @@ struct LinkEnds
 class HallBuilder
 {
 public:
-    HallBuilder(const model::ResolvedScenario& r, const FabricPlan& plan, Diagnostics& d)
-        : m_r(r), m_plan(plan), m_d(d), m_hall(r.scenario.hall)
+    HallBuilder(const model::ResolvedScenario& r, const FabricPlan& plan, Diagnostics& d,
+                HallCabling cabling)
+        : m_r(r), m_plan(plan), m_d(d), m_hall(r.scenario.hall), m_cabling(cabling)
     {}
 
     HallResult build();
@@ -97,9 +117,14 @@ public:
 private:
     void placeRacks();
     void runCables();
+    void runCablesPerLink();
+    bool runCablesByRackPair();
+    void finishCables();
     double cableLengthM(int a, int b) const;
-    void addLink(HallLinkClass cls, int rackA, int rackB, bool nicEnd, double rateGbps,
-                 const SwitchId* switchA, const SwitchId& switchB);
+    void addLinks(HallLinkClass cls, int rackA, int rackB, bool nicEnd, double rateGbps,
+                  long long count, const SwitchId* switchA, const SwitchId& switchB, bool newPair);
+    MediumChoice medium(double lengthM, double rateGbps, bool nicEnd);
+    bool endpointSpan(int plane, long long leaf, long long& first, long long& last) const;
     int leafRack(int plane, long long leaf) const
     {
         return m_switchRack[0][static_cast<std::size_t>(plane * m_plan.leavesPerPlane + leaf)];
@@ -119,6 +144,7 @@ private:
     const FabricPlan& m_plan;
     Diagnostics& m_d;
     const model::HallSection& m_hall;
+    const HallCabling m_cabling;
     HallResult m_out;
     double m_pitch = 0.6;
     double m_crossTrayLeft = 0.0;
@@ -127,28 +153,23 @@ private:
     int m_managerRack = -1;
     std::vector<int> m_switchRack[3];
     std::unordered_map<std::uint64_t, std::size_t> m_bundleIndex;
-    /** The medium chosen for a run, by its sockets and length: a hall repeats few lengths. */
-    struct MediumKey
+    /** The media of one socket kind. */
+    struct SocketMenu
     {
-        double lengthM = 0.0;
         double rateGbps = 0.0;
         bool nicEnd = false;
-        bool operator==(const MediumKey& o) const
-        {
-            return lengthM == o.lengthM && rateGbps == o.rateGbps && nicEnd == o.nicEnd;
-        }
+        MediumMenu menu;
     };
-    struct MediumKeyHash
+    std::vector<SocketMenu> m_menus;
+    /** The links of one class from one rack to another, counted before they are run. */
+    struct PairRun
     {
-        std::size_t operator()(const MediumKey& k) const
-        {
-            // Fibonacci hashing of the bits (the keys are exact lengths, not rounded).
-            std::uint64_t h = std::bit_cast<std::uint64_t>(k.lengthM) * 0x9E3779B97F4A7C15ull;
-            h ^= std::bit_cast<std::uint64_t>(k.rateGbps) + (k.nicEnd ? 1u : 0u);
-            return static_cast<std::size_t>(h ^ (h >> 29));
-        }
+        int rackB = 0;
+        long long links = 0;
+        long long firstVisit = 0; ///< Where its first link falls in the per-link order.
+        SwitchId a;               ///< The switches at the ends of its first link.
+        SwitchId b;
     };
-    std::unordered_map<MediumKey, MediumChoice, MediumKeyHash> m_mediumMemo;
     struct LineWork
     {
         const model::CableSpec* cable = nullptr;
@@ -278,14 +299,25 @@ void HallBuilder::placeRacks()
     const bool central = m_hall.networkPlacement == model::NetworkPlacement::Central;
     std::vector<long long> firstNode(static_cast<std::size_t>(L * P), -1);
     std::vector<long long> lastNode(static_cast<std::size_t>(L * P), -1);
-    forEachEndpoint([&](long long node, int plane, long long leaf) {
-        if (node < 0)
-            return;
-        const auto i = static_cast<std::size_t>(plane * L + leaf);
-        if (firstNode[i] < 0)
-            firstNode[i] = node;
-        lastNode[i] = node;
-    });
+    if (m_cabling == HallCabling::ByRackPair) {
+        // Each leaf's nodes in closed form (a rail-optimized fabric is one plane).
+        const int spanPlanes = m_plan.spec.kind == TopologyKind::RailOptimized ? 1 : P;
+        for (int p = 0; p < spanPlanes; ++p)
+            for (long long l = 0; l < L; ++l) {
+                const auto i = static_cast<std::size_t>(p * L + l);
+                if (!endpointSpan(p, l, firstNode[i], lastNode[i]))
+                    firstNode[i] = lastNode[i] = -1;
+            }
+    } else {
+        forEachEndpoint([&](long long node, int plane, long long leaf) {
+            if (node < 0)
+                return;
+            const auto i = static_cast<std::size_t>(plane * L + leaf);
+            if (firstNode[i] < 0)
+                firstNode[i] = node;
+            lastNode[i] = node;
+        });
+    }
     auto rowOfNode = [&](long long node) { return static_cast<int>((node / perRack) / perRow); };
     std::vector<int> leafRow(static_cast<std::size_t>(L * P), -1);
     if (!central)
@@ -412,8 +444,11 @@ void HallBuilder::placeRacks()
         rack.position = position;
         rack.xM = x0 + position * m_pitch;
         rack.yM = m_out.rows[static_cast<std::size_t>(rowIndex)].yM;
-        rack.name =
-            m_out.rows[static_cast<std::size_t>(rowIndex)].name + "-" + twoDigits(position + 1);
+        const std::string& rowName = m_out.rows[static_cast<std::size_t>(rowIndex)].name;
+        rack.name.reserve(rowName.size() + 4);
+        rack.name = rowName;
+        rack.name += '-';
+        appendTwoDigits(rack.name, position + 1);
         rack.powerLimitKw = fac.rackPowerLimitKw;
         rack.coolingLimitKw = m_r.cooling.maxRackKw;
         m_out.racks.push_back(rack);
@@ -427,6 +462,10 @@ void HallBuilder::placeRacks()
     m_switchRack[0].assign(static_cast<std::size_t>(L * P), 0);
     m_switchRack[1].assign(static_cast<std::size_t>(S * P), 0);
     m_switchRack[2].assign(static_cast<std::size_t>(C * P), 0);
+    long long allRacks = computeRacks + mdaRacks;
+    for (const int n : networkRacksInRow)
+        allRacks += n;
+    m_out.racks.reserve(static_cast<std::size_t>(allRacks));
     auto assign = [&](const SwitchId& s, int rack) {
         const long long perPlane = s.tier == 0 ? L : s.tier == 1 ? S : C;
         m_switchRack[s.tier][static_cast<std::size_t>(s.plane * perPlane + s.index)] = rack;
@@ -510,24 +549,35 @@ double HallBuilder::cableLengthM(int a, int b) const
     return routed * (1.0 + m_hall.slackFraction) + 2.0 * m_hall.serviceLoopM;
 }
 
-void HallBuilder::addLink(HallLinkClass cls, int rackA, int rackB, bool nicEnd, double rateGbps,
-                          const SwitchId* switchA, const SwitchId& switchB)
+MediumChoice HallBuilder::medium(double lengthM, double rateGbps, bool nicEnd)
 {
-    const double length = cableLengthM(rackA, rackB);
-    const auto c = static_cast<std::size_t>(cls);
+    // A hall has a socket kind or two (NIC to leaf, switch to switch): the media that plug into
+    // each are listed once, then each run picks from its list by length.
+    for (const SocketMenu& m : m_menus)
+        if (m.rateGbps == rateGbps && m.nicEnd == nicEnd)
+            return m.menu.choose(lengthM);
     const LinkSockets sockets{rateGbps,
                               nicEnd,
                               m_pack,
                               m_r.scenario.network.protocol,
                               m_r.fabricPortRateGbps(),
                               m_r.fabricSwitch.portsPerCage > 1};
-    const MediumKey mediumKey{length, rateGbps, nicEnd};
-    auto memo = m_mediumMemo.find(mediumKey);
-    if (memo == m_mediumMemo.end())
-        memo = m_mediumMemo.emplace(mediumKey, chooseMedium(m_r.cables, sockets, length)).first;
-    const MediumChoice medium = memo->second;
-    const model::CableSpec* cable = medium.cable;
-    const model::CableSpec* shared = medium.shared;
+    m_menus.push_back(SocketMenu{rateGbps, nicEnd, MediumMenu(m_r.cables, sockets)});
+    return m_menus.back().menu.choose(lengthM);
+}
+
+void HallBuilder::addLinks(HallLinkClass cls, int rackA, int rackB, bool nicEnd, double rateGbps,
+                           long long count, const SwitchId* switchA, const SwitchId& switchB,
+                           bool newPair)
+{
+    // `count` links of one class between the same two racks: one length, one medium. Run one by
+    // one (count 1) the sums below are the per-link sums exactly; counted, each is the product.
+    const double length = cableLengthM(rackA, rackB);
+    const double links = static_cast<double>(count);
+    const auto c = static_cast<std::size_t>(cls);
+    const MediumChoice chosen = medium(length, rateGbps, nicEnd);
+    const model::CableSpec* cable = chosen.cable;
+    const model::CableSpec* shared = chosen.shared;
     std::size_t line = m_out.bill.size();
     for (std::size_t i = 0; i < m_out.bill.size(); ++i)
         if (m_work[i].cable == cable && m_work[i].shared == shared && m_work[i].nicEnd == nicEnd &&
@@ -551,15 +601,15 @@ void HallBuilder::addLink(HallLinkClass cls, int rackA, int rackB, bool nicEnd, 
     }
     CableBillLine& l = m_out.bill[line];
     LineWork& w = m_work[line];
-    l.links += 1;
-    l.lengthM += length;
+    l.links += count;
+    l.lengthM += links * length;
     l.maxLengthM = std::max(l.maxLengthM, length);
-    m_lengthM[c] += length;
-    m_links[c] += 1;
+    m_lengthM[c] += links * length;
+    m_links[c] += count;
     if (cable && cable->cableKind == CableKind::Transceiver)
-        w.fiberM += length;
+        w.fiberM += links * length;
     if (cable)
-        m_latencyNs[c] += cable->latencyNs;
+        m_latencyNs[c] += links * cable->latencyNs;
     if (length > m_longest[c].lengthM) {
         Longest& lo = m_longest[c];
         lo.lengthM = length;
@@ -571,7 +621,7 @@ void HallBuilder::addLink(HallLinkClass cls, int rackA, int rackB, bool nicEnd, 
         lo.b = switchB;
     }
     if (!cable) {
-        m_out.linksBeyondReach += 1;
+        m_out.linksBeyondReach += count;
         if (!m_reachReported[c]) {
             m_reachReported[c] = true;
             const std::string a = nicEnd ? std::string("a NIC") : switchName(*switchA);
@@ -589,25 +639,41 @@ void HallBuilder::addLink(HallLinkClass cls, int rackA, int rackB, bool nicEnd, 
                         "hall-link-beyond-reach");
         }
     }
-    // The bundle between the two racks, for the floor plan.
+    // The bundle between the two racks, for the floor plan (a pair counted in closed form is
+    // met once).
+    if (newPair) {
+        m_out.bundles.push_back(CableBundle{cls, rackA, rackB, count, length});
+        return;
+    }
     const std::uint64_t key = (static_cast<std::uint64_t>(c) << 60) ^
                               (static_cast<std::uint64_t>(static_cast<unsigned>(rackA)) << 30) ^
                               static_cast<std::uint64_t>(static_cast<unsigned>(rackB));
     auto [it, inserted] = m_bundleIndex.try_emplace(key, m_out.bundles.size());
     if (inserted)
         m_out.bundles.push_back(CableBundle{cls, rackA, rackB, 0, length});
-    m_out.bundles[it->second].links += 1;
+    m_out.bundles[it->second].links += count;
 }
 
 void HallBuilder::runCables()
 {
-    const FabricSpec& s = m_plan.spec;
-    const double nicRate = s.endpointRateGbps;
-    const double linkRate = s.switchLinkRateGbps;
     m_pack = std::max(1, m_r.fabricSwitch.portsPerCage) * std::max(1, m_r.portBreakout);
     m_out.bill.reserve(8);
     m_work.reserve(8);
+    if (m_cabling != HallCabling::ByRackPair || !runCablesByRackPair())
+        runCablesPerLink();
+    finishCables();
+}
+
+void HallBuilder::runCablesPerLink()
+{
+    const FabricSpec& s = m_plan.spec;
+    const double nicRate = s.endpointRateGbps;
+    const double linkRate = s.switchLinkRateGbps;
     m_bundleIndex.reserve(1024);
+    const auto addLink = [this](HallLinkClass cls, int rackA, int rackB, bool nicEnd,
+                                double rateGbps, const SwitchId* switchA, const SwitchId& switchB) {
+        addLinks(cls, rackA, rackB, nicEnd, rateGbps, 1, switchA, switchB, false);
+    };
     forEachEndpoint([&](long long node, int plane, long long leaf) {
         const int rackA =
             node < 0 ? std::max(0, m_managerRack) : static_cast<int>(node / m_out.nodesPerRack);
@@ -653,7 +719,293 @@ void HallBuilder::runCables()
             }
         }
     }
+}
 
+bool HallBuilder::endpointSpan(int plane, long long leaf, long long& first, long long& last) const
+{
+    // The nodes a leaf serves, from the wiring forEachEndpoint walks: a contiguous range.
+    const FabricSpec& s = m_plan.spec;
+    const int rails = std::max(1, s.railsPerNode);
+    const long long d = std::max(1, m_plan.leafDownPorts);
+    long long begin = 0, end = 0; // nodes [begin, end)
+    if (s.kind == TopologyKind::RailOptimized) {
+        const long long usable =
+            std::max(1, s.scalableUnitNodes) - std::max(0, s.reservedSlotsPerUnit);
+        const long long perRail = std::max(1, m_plan.leavesPerRailPerUnit);
+        const long long unit = leaf / (rails * perRail);
+        const long long slot = (leaf % perRail) * d;
+        begin = unit * usable + slot;
+        end = std::min(unit * usable + std::min(usable, slot + d), m_plan.nodes);
+    } else {
+        // Node n's NICs on plane p are endpoints [n k, (n + 1) k) of the plane, k its rails
+        // there; endpoint e plugs into leaf e / d.
+        const int P = std::max(1, m_plan.planes);
+        const long long k = plane < rails ? (rails - plane + P - 1) / P : 0;
+        if (k == 0)
+            return false;
+        const long long e0 = leaf * d;
+        const long long e1 = std::min((leaf + 1) * d, m_plan.nodes * k);
+        if (e1 <= e0)
+            return false;
+        begin = e0 / k;
+        end = (e1 - 1) / k + 1;
+    }
+    if (end <= begin)
+        return false;
+    first = begin;
+    last = end - 1;
+    return true;
+}
+
+bool HallBuilder::runCablesByRackPair()
+{
+    // The same links as runCablesPerLink, counted per pair of racks instead of run one by one:
+    // the links of one class between two racks share their length, medium and price. Each pair
+    // is met in the order of its first link in the per-link walk, and keeps that link's switches,
+    // so that bill lines, the longest link and the first link beyond reach come out as the
+    // per-link walk finds them.
+    const FabricSpec& s = m_plan.spec;
+    const int rails = std::max(1, s.railsPerNode);
+    const int P = std::max(1, m_plan.planes);
+    const long long L = m_plan.leavesPerPlane;
+    const long long d = std::max(1, m_plan.leafDownPorts);
+    const long long nodes = std::max<long long>(0, m_plan.nodes);
+    const long long perRack = std::max(1, m_out.nodesPerRack);
+    const bool railOptimized = s.kind == TopologyKind::RailOptimized;
+    const long long slots = std::max(1, s.scalableUnitNodes);
+    const long long usable = slots - std::max(0, s.reservedSlotsPerUnit);
+    if (railOptimized && usable <= 0)
+        return false;
+    // Manager ports (rail-optimized only) count from the manager's rack; without one they would
+    // share compute rack 0's pairs: the per-link walk handles that case.
+    const int managerPorts = railOptimized ? std::min(s.fabricManagerPorts, rails) : 0;
+    const long long managerLinks =
+        railOptimized
+            ? managerPorts * (static_cast<long long>(m_plan.scalableUnits) * (slots - usable) +
+                              std::max(0, s.reservedSlotsPerFabric))
+            : 0;
+    if (managerLinks > 0 && m_managerRack < 0)
+        return false;
+
+    std::vector<PairRun> local;
+    local.reserve(32);
+    auto addLocal = [&local](int rackB, long long count, long long visit, const SwitchId& a,
+                             const SwitchId& b) {
+        if (count <= 0)
+            return;
+        for (PairRun& run : local)
+            if (run.rackB == rackB) {
+                run.links += count;
+                if (visit < run.firstVisit) {
+                    run.firstVisit = visit;
+                    run.a = a;
+                    run.b = b;
+                }
+                return;
+            }
+        local.push_back(PairRun{rackB, count, visit, a, b});
+    };
+    auto byFirstVisit = [](const PairRun& x, const PairRun& y) {
+        return x.firstVisit < y.firstVisit;
+    };
+
+    // Node to leaf: compute rack by compute rack (rackA = node / nodes per rack, as the per-link
+    // walk takes it), each plane's or rail's nodes of the rack over the leaves they plug into.
+    const double nicRate = s.endpointRateGbps;
+    const long long computeRacks = (nodes + perRack - 1) / perRack;
+    m_out.bundles.reserve(static_cast<std::size_t>(2 * computeRacks + 256));
+    for (long long rack = 0; rack < computeRacks; ++rack) {
+        const long long a = rack * perRack;
+        const long long b = std::min(nodes, a + perRack);
+        local.clear();
+        if (railOptimized) {
+            const long long perRail = m_plan.leavesPerRailPerUnit;
+            for (int rail = 0; rail < rails; ++rail)
+                for (long long n = a; n < b;) {
+                    const long long unit = n / usable;
+                    const long long slot = n % usable;
+                    const long long end =
+                        std::min({b, unit * usable + usable, unit * usable + (slot / d + 1) * d});
+                    const long long leaf = (unit * rails + rail) * perRail + slot / d;
+                    const SwitchId sw{0, 0, leaf};
+                    addLocal(leafRack(0, leaf), end - n, n * rails + rail, sw, sw);
+                    n = end;
+                }
+        } else {
+            for (int p = 0; p < P; ++p) {
+                const long long k = p < rails ? (rails - p + P - 1) / P : 0;
+                const long long e0 = a * k, e1 = b * k;
+                for (long long leaf = e0 / d; leaf * d < e1; ++leaf) {
+                    const long long lo = std::max(leaf * d, e0);
+                    const long long hi = std::min((leaf + 1) * d, e1);
+                    const long long rail = p + (lo % k) * P;
+                    const SwitchId sw{0, p, leaf};
+                    addLocal(leafRack(p, leaf), hi - lo, (lo / k) * rails + rail, sw, sw);
+                }
+            }
+        }
+        std::sort(local.begin(), local.end(), byFirstVisit);
+        for (const PairRun& run : local)
+            addLinks(HallLinkClass::NodeLeaf, static_cast<int>(rack), run.rackB, true, nicRate,
+                     run.links, nullptr, run.b, true);
+    }
+    if (managerLinks > 0) {
+        // The manager's ports, few: one by one, in the per-link order.
+        local.clear();
+        long long visit = nodes * rails;
+        const long long perRail = m_plan.leavesPerRailPerUnit;
+        auto leafOf = [&](long long unit, int rail, long long slot) {
+            return (unit * rails + rail) * perRail + slot / d;
+        };
+        auto manager = [&](long long leaf) {
+            const SwitchId sw{0, 0, leaf};
+            addLocal(leafRack(0, leaf), 1, visit++, sw, sw);
+        };
+        for (long long unit = 0; unit < m_plan.scalableUnits; ++unit)
+            for (long long i = usable; i < slots; ++i)
+                for (int rail = 0; rail < managerPorts; ++rail)
+                    manager(leafOf(unit, rail, i));
+        for (int i = 0; i < s.reservedSlotsPerFabric; ++i) {
+            const long long flat = static_cast<long long>(m_plan.scalableUnits) * usable - 1 - i;
+            for (int rail = 0; rail < managerPorts; ++rail)
+                manager(leafOf(flat / usable, rail, flat % usable));
+        }
+        m_out.racks[static_cast<std::size_t>(m_managerRack)].managerPorts +=
+            static_cast<int>(managerLinks);
+        for (const PairRun& run : local)
+            addLinks(HallLinkClass::NodeLeaf, m_managerRack, run.rackB, true, nicRate, run.links,
+                     nullptr, run.b, true);
+    }
+
+    // Between switch tiers: the rack pairs of every plane, met in the per-link order (a switch's
+    // uplinks in turn), merged when a pair comes back (a rack of leaves of several planes).
+    struct SwitchRun
+    {
+        HallLinkClass cls;
+        int rackA;
+        PairRun run;
+    };
+    std::vector<SwitchRun> runs;
+    std::unordered_map<std::uint64_t, std::size_t> runIndex;
+    runs.reserve(256);
+    runIndex.reserve(256);
+    local.clear();
+    int blockRack = -1;
+    HallLinkClass blockClass = HallLinkClass::LeafSpine;
+    auto flush = [&]() {
+        for (const PairRun& run : local) {
+            const std::uint64_t key =
+                (static_cast<std::uint64_t>(blockClass) << 60) ^
+                (static_cast<std::uint64_t>(static_cast<unsigned>(blockRack)) << 30) ^
+                static_cast<std::uint64_t>(static_cast<unsigned>(run.rackB));
+            auto [it, inserted] = runIndex.try_emplace(key, runs.size());
+            if (inserted)
+                runs.push_back(SwitchRun{blockClass, blockRack, run});
+            else
+                runs[it->second].run.links += run.links;
+        }
+        local.clear();
+    };
+    auto block = [&](HallLinkClass cls, int rackA) {
+        if (rackA != blockRack || cls != blockClass) {
+            flush();
+            blockRack = rackA;
+            blockClass = cls;
+        }
+    };
+    // The racks of a tier's switches of one plane, as ranges [begin, end) of switch indices.
+    struct Segment
+    {
+        long long begin;
+        long long end;
+        int rack;
+    };
+    auto segments = [&](int tier, int p, long long perPlane) {
+        std::vector<Segment> out;
+        const auto& racks = m_switchRack[tier];
+        for (long long i = 0; i < perPlane; ++i) {
+            const int rack = racks[static_cast<std::size_t>(p * perPlane + i)];
+            if (out.empty() || out.back().rack != rack)
+                out.push_back(Segment{i, i + 1, rack});
+            else
+                out.back().end = i + 1;
+        }
+        return out;
+    };
+    const long long u = m_plan.tiers > 1 ? m_plan.leafUpPorts : 0;
+    const long long S = m_plan.spinesPerPlane;
+    for (int p = 0; p < P && u > 0; ++p) {
+        const std::vector<Segment> spines = segments(1, p, S);
+        if (m_plan.tiers == 2) {
+            // Uplink j of a leaf goes to spine j mod S: spine t carries u / S links, one more
+            // when t < u mod S.
+            const long long q = u / std::max<long long>(1, S);
+            const long long r = u % std::max<long long>(1, S);
+            for (long long l = 0; l < L; ++l) {
+                block(HallLinkClass::LeafSpine, leafRack(p, l));
+                for (const Segment& g : spines) {
+                    const long long count =
+                        (g.end - g.begin) * q + std::max(0LL, std::min(g.end, r) - g.begin);
+                    addLocal(g.rack, count, 0, SwitchId{0, p, l}, SwitchId{1, p, g.begin});
+                }
+            }
+        } else if (m_plan.tiers == 3) {
+            const long long perPod = m_plan.leavesPerPod;
+            for (long long l = 0; l < L; ++l) {
+                // A leaf's u uplinks go to its pod's u spines, one each.
+                block(HallLinkClass::LeafSpine, leafRack(p, l));
+                const long long s0 = (l / perPod) * u;
+                for (const Segment& g : spines) {
+                    const long long lo = std::max(g.begin, s0);
+                    const long long hi = std::min(g.end, s0 + u);
+                    if (hi > lo)
+                        addLocal(g.rack, hi - lo, 0, SwitchId{0, p, l}, SwitchId{1, p, lo});
+                }
+            }
+            // Spine (pod, j) takes the next inPod cores in turn, modulo c: each core
+            // inPod / c of them, one more for the first inPod mod c from where it starts.
+            const long long c = std::max<long long>(1, m_plan.coresPerPlane);
+            const std::vector<Segment> cores = segments(2, p, m_plan.coresPerPlane);
+            long long next = 0;
+            for (long long pod = 0; pod < m_plan.podsPerPlane; ++pod) {
+                const long long inPod = std::min(perPod, L - pod * perPod);
+                const long long q = inPod / c;
+                const long long r = inPod % c;
+                for (long long j = 0; j < u; ++j) {
+                    const long long spine = pod * u + j;
+                    block(HallLinkClass::SpineCore, spineRack(p, spine));
+                    const long long start = next % c;
+                    // Cores [start, c) at offsets 0.., then [0, start) at offsets c - start..
+                    for (int half = 0; half < 2; ++half) {
+                        const long long from = half == 0 ? start : 0;
+                        const long long to = half == 0 ? c : start;
+                        const long long shift = half == 0 ? -start : c - start;
+                        for (const Segment& g : cores) {
+                            const long long lo = std::max(g.begin, from);
+                            const long long hi = std::min(g.end, to);
+                            if (hi <= lo)
+                                continue;
+                            const long long o0 = lo + shift;
+                            const long long count =
+                                (hi - lo) * q + std::max(0LL, std::min(hi + shift, r) - o0);
+                            addLocal(g.rack, count, 0, SwitchId{1, p, spine}, SwitchId{2, p, lo});
+                        }
+                    }
+                    next += inPod;
+                }
+            }
+        }
+    }
+    flush();
+    const double linkRate = s.switchLinkRateGbps;
+    for (const SwitchRun& w : runs)
+        addLinks(w.cls, w.rackA, w.run.rackB, false, linkRate, w.run.links, &w.run.a, w.run.b,
+                 true);
+    return true;
+}
+
+void HallBuilder::finishCables()
+{
     // Modules, power and cost of every line.
     for (std::size_t i = 0; i < m_out.bill.size(); ++i) {
         CableBillLine& l = m_out.bill[i];
@@ -745,11 +1097,11 @@ const HallClassSummary* HallResult::summary(HallLinkClass linkClass) const
 }
 
 HallResult layoutHall(const model::ResolvedScenario& scenario, const FabricPlan& plan,
-                      Diagnostics& diagnostics)
+                      Diagnostics& diagnostics, HallCabling cabling)
 {
     if (!plan.valid)
         return {};
-    HallBuilder builder(scenario, plan, diagnostics);
+    HallBuilder builder(scenario, plan, diagnostics, cabling);
     return builder.build();
 }
 

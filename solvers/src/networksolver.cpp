@@ -66,40 +66,31 @@ FabricSpec fabricSpec(const model::ResolvedScenario& r)
     return s;
 }
 
-MediumChoice chooseMedium(const std::vector<model::CableSpec>& cables, const LinkSockets& k,
-                          double lengthM)
+MediumMenu::MediumMenu(const std::vector<model::CableSpec>& cables, const LinkSockets& k)
 {
     const int pack = std::max(1, k.switchPortsPerCage);
     const double rate = k.linkRateGbps;
     const double cageRate = (k.switchPortRateGbps > 0.0 ? k.switchPortRateGbps : rate) * pack;
-    MediumChoice best;
-    double bestPowerW = 0.0;
-    auto offer = [&](const model::CableSpec* cable, const model::CableSpec* shared, double cost,
-                     double powerW) {
-        if (!best.cable || cost < best.costPerLinkUsd - 1e-9 ||
-            (std::fabs(cost - best.costPerLinkUsd) <= 1e-9 && powerW < bestPowerW)) {
-            best = MediumChoice{cable, shared, cost};
-            bestPowerW = powerW;
-        }
+    auto offer = [&](const model::CableSpec* cable, const model::CableSpec* shared, double fixedUsd,
+                     double fiberUsdPerM, double powerW, double reachM, int pass) {
+        m_offers.push_back(Offer{cable, shared, fixedUsd, fiberUsdPerM, powerW, reachM, pass != 0});
     };
-    auto usable = [&](const model::CableSpec& c) {
-        return soldFor(c, k.protocol) && c.reachM + 1e-9 >= lengthM;
-    };
-    for (int pass = 0; pass < 2 && !best.cable; ++pass) {
+    auto sold = [&](const model::CableSpec& c) { return soldFor(c, k.protocol); };
+    for (int pass = 0; pass < 2; ++pass) {
         // First at the link's own rate; failing that (one port per cage), a faster part run at
         // the lower rate.
         auto rateOk = [&](double partRate, double wanted) {
             return pass == 0 ? sameRate(partRate, wanted) : partRate >= wanted;
         };
         for (const auto& c : cables) {
-            if (!usable(c))
+            if (!sold(c))
                 continue;
             if (c.cableKind != CableKind::Transceiver) {
                 if (pack == 1 || !k.twinPortCage) {
                     // A straight cable between single-port cages (or one leg of a breakout
                     // cable from a single-port cage split into several ports).
                     if (c.farPlugs == 1 && rateOk(c.rateGbps, rate))
-                        offer(&c, nullptr, c.priceUsd, c.powerW);
+                        offer(&c, nullptr, c.priceUsd, 0.0, c.powerW, c.reachM, pass);
                 }
                 if (pack > 1 && pass == 0 && sameRate(c.rateGbps, cageRate) &&
                     c.farPlugs == (k.nicEnd ? pack : 1)) {
@@ -107,34 +98,60 @@ MediumChoice chooseMedium(const std::vector<model::CableSpec>& cables, const Lin
                     // to NICs, or a straight twin-port cable to another switch's shared cage
                     // (the cabling pairs a cage's ports toward one switch). It carries `pack`
                     // links.
-                    offer(&c, nullptr, c.priceUsd / pack, c.powerW / pack);
+                    offer(&c, nullptr, c.priceUsd / pack, 0.0, c.powerW / pack, c.reachM, pass);
                 }
                 continue;
             }
-            const double fiberUsd = c.fiberUsdPerM * lengthM;
             if (pack == 1) {
                 // The same module at both ends.
                 if (c.farPlugs == 1 && rateOk(c.rateGbps, rate))
-                    offer(&c, nullptr, 2.0 * c.priceUsd + fiberUsd, 2.0 * c.powerW);
+                    offer(&c, nullptr, 2.0 * c.priceUsd, c.fiberUsdPerM, 2.0 * c.powerW, c.reachM,
+                          pass);
                 continue;
             }
             // Shared cages: the switch end is a module of the cage's rate serving `pack` ports.
             if (pass != 0 || !sameRate(c.rateGbps, cageRate))
                 continue;
             if (!k.nicEnd) {
-                offer(&c, &c, 2.0 * c.priceUsd / pack + fiberUsd, 2.0 * c.powerW / pack);
+                offer(&c, &c, 2.0 * c.priceUsd / pack, c.fiberUsdPerM, 2.0 * c.powerW / pack,
+                      c.reachM, pass);
                 continue;
             }
             // The NIC end: a single-port module of one port of the cage, of the same optics.
             for (const auto& n : cables)
-                if (n.cableKind == CableKind::Transceiver && usable(n) && n.farPlugs == 1 &&
+                if (n.cableKind == CableKind::Transceiver && sold(n) && n.farPlugs == 1 &&
                     sameRate(n.rateGbps, cageRate / pack) && n.optics == c.optics &&
                     n.medium == c.medium)
-                    offer(&n, &c, n.priceUsd + c.priceUsd / pack + fiberUsd,
-                          n.powerW + c.powerW / pack);
+                    offer(&n, &c, n.priceUsd + c.priceUsd / pack, c.fiberUsdPerM,
+                          n.powerW + c.powerW / pack, std::min(n.reachM, c.reachM), pass);
         }
     }
+}
+
+MediumChoice MediumMenu::choose(double lengthM) const
+{
+    MediumChoice best;
+    double bestPowerW = 0.0;
+    for (int pass = 0; pass < 2 && !best.cable; ++pass)
+        for (const Offer& o : m_offers) {
+            if (o.fallback != (pass != 0) || !(o.reachM + 1e-9 >= lengthM))
+                continue;
+            // The fiber between two modules is bought by the metre.
+            const double cost =
+                o.fiberUsdPerM != 0.0 ? o.fixedUsd + o.fiberUsdPerM * lengthM : o.fixedUsd;
+            if (!best.cable || cost < best.costPerLinkUsd - 1e-9 ||
+                (std::fabs(cost - best.costPerLinkUsd) <= 1e-9 && o.powerW < bestPowerW)) {
+                best = MediumChoice{o.cable, o.shared, cost};
+                bestPowerW = o.powerW;
+            }
+        }
     return best;
+}
+
+MediumChoice chooseMedium(const std::vector<model::CableSpec>& cables, const LinkSockets& k,
+                          double lengthM)
+{
+    return MediumMenu(cables, k).choose(lengthM);
 }
 
 MediumBill billMedium(const MediumChoice& m, const LinkSockets& k, long long links, double fiberM)

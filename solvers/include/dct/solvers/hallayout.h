@@ -13,6 +13,17 @@ namespace dct::solvers {
 /** Returns "dac", "aec", "aoc" or "transceiver", as the catalog's cable `kind` spells it. */
 const char* cableKindName(model::CableKind kind);
 
+/** How layoutHall runs the fabric's cables. */
+enum class HallCabling
+{
+    /** The links of one class between two racks share their length, medium and price: they are
+     *  counted in closed form from the fabric's wiring, a run per rack pair (the default). */
+    ByRackPair,
+    /** Every link run one by one, as buildFabricGraph wires it (the reference the tests hold
+     *  the closed form to). */
+    PerLink
+};
+
 /**
  * Lays out the hall of \a scenario (the /hall section, its zeros derived) and runs a cable for
  * every link of \a plan: compute racks filled node by node, row by row; leaf and pod switches
@@ -23,7 +34,7 @@ const char* cableKindName(model::CableKind kind);
  * \a diagnostics.
  */
 HallResult layoutHall(const model::ResolvedScenario& scenario, const FabricPlan& plan,
-                      Diagnostics& diagnostics);
+                      Diagnostics& diagnostics, HallCabling cabling = HallCabling::ByRackPair);
 
 /**
  * Replaces the cable lines, power and cost of \a topology by the cable bill of \a hall, and

@@ -46,6 +46,33 @@ struct MediumChoice
 MediumChoice chooseMedium(const std::vector<model::CableSpec>& cables, const LinkSockets& sockets,
                           double lengthM);
 
+/**
+ * The media that plug into \a sockets, worked out once for every length: each with the reach it
+ * needs and its price as a fixed part plus fiber per metre. choose(lengthM) is chooseMedium for
+ * that length (chooseMedium is built on it), for a hall that prices thousands of runs.
+ */
+class MediumMenu
+{
+public:
+    MediumMenu(const std::vector<model::CableSpec>& cables, const LinkSockets& sockets);
+
+    /** Returns the cheapest medium that reaches \a lengthM, or no cable when none does. */
+    MediumChoice choose(double lengthM) const;
+
+private:
+    struct Offer
+    {
+        const model::CableSpec* cable = nullptr;
+        const model::CableSpec* shared = nullptr;
+        double fixedUsd = 0.0;
+        double fiberUsdPerM = 0.0;
+        double powerW = 0.0;
+        double reachM = 0.0;   ///< The shortest reach of its parts.
+        bool fallback = false; ///< A faster part run at the link's rate (when nothing else fits).
+    };
+    std::vector<Offer> m_offers;
+};
+
 /** The cables and modules a medium needs for \a links links of \a fiberM metres in all. */
 struct MediumBill
 {
