@@ -28,6 +28,10 @@ constexpr std::array<Parameter, CollectiveCalibration::count> parameters = {{
      &CollectiveCalibration::scaleUpBandwidthFactor},
     {"fabric_bandwidth_factor", "network transport bandwidth",
      &CollectiveCalibration::fabricBandwidthFactor},
+    {"ll_latency_factor", "LL protocol latency", &CollectiveCalibration::llLatencyFactor},
+    {"ll128_latency_factor", "LL128 protocol latency", &CollectiveCalibration::ll128LatencyFactor},
+    {"simple_latency_factor", "Simple protocol latency",
+     &CollectiveCalibration::simpleLatencyFactor},
 }};
 
 const char* protocolName(Protocol p)
@@ -181,6 +185,10 @@ Result<CalibrationProfile> readCalibrationProfile(const std::string& text,
     for (std::size_t i = 0; i < CollectiveCalibration::count; ++i) {
         const char* key = CollectiveCalibration::key(i);
         const std::string pointer = std::string("/factors/") + key;
+        // A profile stored before the protocol factors existed lacks them: its engine ran
+        // every protocol at factor 1, so 1 keeps what it computed.
+        if (!factors.contains(key) && i >= CollectiveCalibration::firstOptional)
+            continue;
         if (!factors.contains(key) || !factors[key].is_number())
             return bad(pointer, "a number > 0");
         const double v = factors[key].get<double>();

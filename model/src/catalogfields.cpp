@@ -145,6 +145,14 @@ const FieldTable<NicSpec>& NicSpec::fields()
         f::number<S>("latency_us", &S::latencyUs, "µs", "Adapter latency, one end", 0.0, 100.0),
         f::number<S>("power_w", &S::powerW, "W", "Typical power", 0.0, 1000.0),
         f::number<S>("price_usd", &S::priceUsd, "USD", "Price", 0.0, 1e6),
+        // NCCL's LL and LL128 protocols poll flags stored beside the data, so they need a
+        // transport that lands each 8-byte (LL) or 128-byte (LL128) store whole and in order;
+        // NCCL enables LL128 only where that is known to hold (docs/collectives.md, "Protocols
+        // by transport"). Absent: true, as NCCL over InfiniBand or RoCE verbs runs both.
+        f::boolean<S>("ll_across_nodes", &S::llAcrossNodes,
+                      "NCCL runs the LL protocol between nodes over this adapter's transport"),
+        f::boolean<S>("ll128_across_nodes", &S::ll128AcrossNodes,
+                      "NCCL runs the LL128 protocol between nodes over this adapter's transport"),
     };
     return table;
 }

@@ -212,6 +212,9 @@ Shape shapeOf(const CollectiveInputs& in)
         cal.scaleUpLatencyFactor;
     s.launchFactor = cal.launchLatencyFactor;
     s.fabricLatencyFactor = cal.fabricLatencyFactor;
+    s.protocolLatencyFactor[0] = cal.llLatencyFactor;
+    s.protocolLatencyFactor[1] = cal.ll128LatencyFactor;
+    s.protocolLatencyFactor[2] = cal.simpleLatencyFactor;
     s.allReduceShare = busBandwidthFactor(CollectiveOp::AllReduce, s.n);
     s.share = busBandwidthFactor(CollectiveOp::ReduceScatter, s.n);
     for (auto p : {FabricPath::SameLeaf, FabricPath::CrossLeaf, FabricPath::CrossSpine})
@@ -614,6 +617,10 @@ Model pointToPoint(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs
     return m;
 }
 
+Model modelOf(CollectiveOp op, CollectiveAlgorithm a, CollectiveProtocol p, double bytes,
+              const CollectiveInputs& in, const Shape& s);
+
+/** Returns algorithm \a a with protocol \a p, or why it does not apply. */
 Model model(CollectiveOp op, CollectiveAlgorithm a, CollectiveProtocol p, double bytes,
             const CollectiveInputs& in, const Shape& s)
 {
@@ -627,6 +634,24 @@ Model model(CollectiveOp op, CollectiveAlgorithm a, CollectiveProtocol p, double
     const bool pointToPointOp = op == CollectiveOp::AllToAll || op == CollectiveOp::SendRecv;
     if (pointToPointOp && a != CollectiveAlgorithm::Ring)
         return unavailable(CollectiveUnavailable::PointToPointOnly);
+    // LL and LL128 poll flags stored beside the data: between nodes NCCL runs them only over a
+    // transport that lands each 8-byte (LL) or 128-byte (LL128) store whole and in order
+    // (NVIDIA/nccl issue 786; aws-ofi-nccl issue 76: not EFA; the TCPXO plugin's profiles: not
+    // LL). Rings, trees and hierarchical phases cross nodes with the protocol; NVLS, NVLS tree
+    // and CollNet run Simple only and say so themselves.
+    const bool crossesNodes = s.nodes > 1 && (a == CollectiveAlgorithm::Ring ||
+                                              a == CollectiveAlgorithm::DoubleBinaryTree ||
+                                              a == CollectiveAlgorithm::Hierarchical);
+    if (crossesNodes && ((p == CollectiveProtocol::LL && !in.llAcrossNodes) ||
+                         (p == CollectiveProtocol::LL128 && !in.ll128AcrossNodes)))
+        return unavailable(CollectiveUnavailable::ProtocolOffTransport);
+    return modelOf(op, a, p, bytes, in, s);
+}
+
+Model modelOf(CollectiveOp op, CollectiveAlgorithm a, CollectiveProtocol p, double bytes,
+              const CollectiveInputs& in, const Shape& s)
+{
+    const bool pointToPointOp = op == CollectiveOp::AllToAll || op == CollectiveOp::SendRecv;
     switch (a) {
     case CollectiveAlgorithm::Ring:
         return pointToPointOp ? pointToPoint(op, p, in, s) : ring(op, p, bytes, in, s);
@@ -655,14 +680,33 @@ CollectiveReason unavailableReason(CollectiveOp op, CollectiveAlgorithm a, const
     return r;
 }
 
-/** Seconds of \a m on \a bytes, as fillTiming() computes them. */
-double secondsOf(const Model& m, double bytes, const Shape& s)
+/**
+ * Returns \a l with the calibration's factors (docs/collectives.md, "Calibration"): the launch
+ * by its factor, the network parts by the fabric's, and every part by protocol \a p's; the
+ * NVLink steps were scaled through Shape::nvlinkScale. All 1 uncalibrated.
+ */
+CollectiveLatency calibrated(const CollectiveLatency& l, CollectiveProtocol p, const Shape& s)
+{
+    CollectiveLatency c = l;
+    c.launchUs *= s.launchFactor;
+    for (double* part : {&c.softwareUs, &c.pcieUs, &c.nicUs, &c.switchUs, &c.cableUs})
+        *part *= s.fabricLatencyFactor;
+    const double k = s.protocolLatencyFactor[index(p)];
+    if (k != 1.0)
+        for (double* part : {&c.launchUs, &c.softwareUs, &c.nvlinkUs, &c.pcieUs, &c.nicUs,
+                             &c.switchUs, &c.cableUs})
+            *part *= k;
+    total(c);
+    return c;
+}
+
+/** Seconds of \a m by protocol \a p on \a bytes, as fillTiming() computes them. */
+double secondsOf(const Model& m, CollectiveProtocol p, double bytes, const Shape& s)
 {
     if (s.n == 1)
         return 0.0;
-    CollectiveLatency l = m.latency;
-    total(l);
-    return l.totalUs * 1e-6 + (m.algbw > 0.0 ? bytes / (m.algbw * gbyte) : 0.0);
+    return calibrated(m.latency, p, s).totalUs * 1e-6 +
+           (m.algbw > 0.0 ? bytes / (m.algbw * gbyte) : 0.0);
 }
 
 /** Fills \a t, a fresh timing, with \a m as algorithm \a a and protocol \a p. */
@@ -682,13 +726,7 @@ void fillTiming(CollectiveTiming& t, CollectiveOp op, CollectiveAlgorithm a, Col
     t.bandwidthGbytePerS = std::isfinite(m.algbw) ? m.algbw : 0.0;
     if (s.n == 1)
         return; // nothing moves: no time, no latency
-    // Calibrated latency parts; the NVLink steps were scaled through Shape::nvlinkScale.
-    t.latency = m.latency;
-    t.latency.launchUs *= s.launchFactor;
-    for (double* part : {&t.latency.softwareUs, &t.latency.pcieUs, &t.latency.nicUs,
-                         &t.latency.switchUs, &t.latency.cableUs})
-        *part *= s.fabricLatencyFactor;
-    total(t.latency);
+    t.latency = calibrated(m.latency, p, s);
     t.seconds = t.latency.totalUs * 1e-6 + (m.algbw > 0.0 ? bytes / (m.algbw * gbyte) : 0.0);
     if (t.seconds > 0.0) {
         t.algbwGbytePerS = bytes / t.seconds / gbyte;
@@ -771,6 +809,9 @@ const char* unavailableWhy(CollectiveUnavailable why)
         return "no link bandwidth for in-network reduction";
     case CollectiveUnavailable::PointToPointOnly:
         return "runs point to point";
+    case CollectiveUnavailable::ProtocolOffTransport:
+        return "the NICs' transport does not carry this protocol between nodes (NCCL runs it "
+               "only where flagged stores land whole and in order)";
     case CollectiveUnavailable::NoAlgorithm:
         return "no algorithm applies to this fabric";
     }
@@ -836,7 +877,7 @@ CollectiveTiming fastestProtocol(CollectiveOp op, CollectiveAlgorithm a, double 
         }
         return only;
     }
-    const double simpleSeconds = secondsOf(simple, bytes, s);
+    const double simpleSeconds = secondsOf(simple, CollectiveProtocol::Simple, bytes, s);
     const bool canPrune = s.n > 1 && simple.algbw > 0.0 && std::isfinite(simple.algbw);
     // The winner is pointed at, not copied: LL and LL128 are built in their own slots.
     Model timed[2];
@@ -860,7 +901,7 @@ CollectiveTiming fastestProtocol(CollectiveOp op, CollectiveAlgorithm a, double 
         m = model(op, a, p, bytes, in, s);
         if (!m.available)
             continue;
-        const double seconds = secondsOf(m, bytes, s);
+        const double seconds = secondsOf(m, p, bytes, s);
         if (!winner || seconds < bestSeconds) {
             bestSeconds = seconds;
             winner = &m;

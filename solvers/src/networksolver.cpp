@@ -280,6 +280,8 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     // leaves, across spine blocks), as solveNetwork counts nodes per leaf.
     const model::NetworkSection& n = r.scenario.network;
     in.nicLatencyUs = r.nic.latencyUs;
+    in.llAcrossNodes = r.nic.llAcrossNodes;
+    in.ll128AcrossNodes = r.nic.ll128AcrossNodes;
     in.cableInRowM = n.cableLengthInRowM;
     in.cableAcrossRowsM = n.cableLengthAcrossRowsM;
     applyHallLatency(in, net.hall);

@@ -1,6 +1,7 @@
 // The scenario store against what users do to it: kill the program mid-save, point it at the
 // wrong file, use it from the desktop program and the CLI at once, go back in history.
 #include "dct/model/contenthash.h"
+#include "dct/store/calibrationlookup.h"
 #include "dct/store/scenariostore.h"
 
 #include <atomic>
@@ -462,4 +463,46 @@ TEST_CASE("calibration profiles are saved, replaced by name, listed and looked u
                Catch::Contains("no calibration profile named 'c-fit' in the store (accepted: "
                                "one of a-fit, b-fit)"));
     CHECK(store.loadCalibrationProfile("a-fit")->json == "{\"v\": 2}");
+}
+
+TEST_CASE("a calibration profile stored before the protocol latency factors loads with them at 1",
+          "[store][calibration][migration]")
+{
+    // As `dctwin-cli calibrate` stored a profile of model version 8: five factors, two fitted.
+    const std::string legacy = R"({"name": "a3mega", "created_at": "2026-11-20T10:00:00Z",
+        "logs": ["a3mega-2x8-h100-all_reduce_perf.log"],
+        "system": {"gpus": 16, "gpus_per_node": 8, "gpu": "h100-sxm5", "nic": "connectx-6-200g",
+                   "switch": "sn4700", "rails": 8, "protocol": "roce_v2", "topology": "fat_tree"},
+        "factors": {"launch_latency_factor": 1.0, "scale_up_latency_factor": 1.0,
+                    "fabric_latency_factor": 9.5, "scale_up_bandwidth_factor": 1.0,
+                    "fabric_bandwidth_factor": 0.93},
+        "fitted": ["fabric_latency_factor", "fabric_bandwidth_factor"],
+        "relative_error": {"fabric_latency_factor": 0.08, "fabric_bandwidth_factor": 0.02},
+        "rms_residual_percent": 24.0, "model_version": "8", "points": []})";
+    ScratchDir dir("calibration-legacy");
+    const fs::path path = dir.path / "s.sqlite";
+    {
+        auto store = openOrFail(path);
+        REQUIRE(store.saveCalibrationProfile("a3mega", legacy));
+    }
+    const auto profile = dct::store::calibrationLookup(path)("a3mega");
+    REQUIRE(profile);
+    using dct::model::CollectiveCalibration;
+    CHECK(profile->factors.fabricLatencyFactor == 9.5);
+    CHECK(profile->factors.fabricBandwidthFactor == 0.93);
+    CHECK(profile->fitted[2]);
+    CHECK(profile->relativeError[4] == 0.02);
+    for (std::size_t i = CollectiveCalibration::firstOptional; i < CollectiveCalibration::count;
+         ++i) {
+        INFO(CollectiveCalibration::key(i));
+        CHECK(profile->factors.at(i) == 1.0);
+        CHECK_FALSE(profile->fitted[i]);
+    }
+    // A factor of the first five missing is still an error naming it.
+    const std::string broken = std::string(legacy).replace(
+        legacy.find("\"fabric_latency_factor\": 9.5"),
+        std::string("\"fabric_latency_factor\": 9.5").size(), "\"other\": 1");
+    auto bad = dct::model::readCalibrationProfile(broken, "old.json");
+    REQUIRE_FALSE(bad);
+    CHECK_THAT(bad.error().toString(), Catch::Contains("/factors/fabric_latency_factor"));
 }

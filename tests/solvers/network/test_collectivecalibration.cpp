@@ -1,6 +1,7 @@
 // The fit of the collectives engine's free parameters to nccl-tests logs (docs/collectives.md,
-// "Calibration"): logs written from known parameters give them back, a published log's sizes
-// left out of the fit come out within 5% of the measurement.
+// "Calibration"): logs written from known parameters give them back; a published log's sizes
+// left out of the fit come out as close as the engine's mechanisms allow (6.6% rms on A3 Mega,
+// 13.4% on p4d; by size band in the warnings and docs/collectives.md, "Accuracy").
 #include "dct/model/nccltestslog.h"
 #include "dct/solvers/collectivecalibration.h"
 #include "dct/solvers/collectives.h"
@@ -92,12 +93,23 @@ TEST_CASE("A log written from known parameters gives them back", "[calibration]"
     INFO("uncalibrated rms " << fit.uncalibratedRmsResidualPercent << "%, calibrated "
                              << fit.rmsResidualPercent << "%");
     CHECK(fit.uncalibratedRmsResidualPercent > 10.0);
-    CHECK(fit.fitted[0]); // launch
-    CHECK(fit.fitted[2]); // network steps
     CHECK(fit.fitted[4]); // network bandwidth
-    for (std::size_t j = 0; j < model::CollectiveCalibration::count; ++j) {
-        INFO(model::CollectiveCalibration::key(j) << " = " << fit.factors.at(j));
-        CHECK(fit.factors.at(j) == Approx(truth.at(j)).epsilon(0.02));
+    CHECK(fit.factors.fabricBandwidthFactor == Approx(truth.fabricBandwidthFactor).epsilon(0.02));
+    // The latency factors overlap (a protocol's factor multiplies the tiers' parts of its
+    // calls), so one system's log fixes the latency of what runs at each size, not how the
+    // factors split it: at every size the fitted engine runs what the true one runs, as fast.
+    CollectiveInputs truthIn = in;
+    truthIn.calibration = truth;
+    CollectiveInputs fitIn = in;
+    fitIn.calibration = fit.factors;
+    for (double bytes = 8.0; bytes <= 8589934592.0; bytes *= 2.0) {
+        const CollectiveTiming want = bestCollective(CollectiveOp::AllReduce, bytes, truthIn);
+        const CollectiveTiming got = bestCollective(CollectiveOp::AllReduce, bytes, fitIn);
+        INFO(bytes << " B: " << collectiveAlgorithmName(want.algorithm) << "/"
+                   << collectiveProtocolName(want.protocol));
+        CHECK(got.algorithm == want.algorithm);
+        CHECK(got.protocol == want.protocol);
+        CHECK(got.seconds == Approx(want.seconds).epsilon(0.01));
     }
     CHECK(fit.rmsResidualPercent < 0.5);
     REQUIRE(fit.points.size() == 31);
@@ -142,6 +154,17 @@ struct HeldOut
 {
     std::vector<double> calibrated;
     std::vector<double> uncalibrated;
+    std::vector<double> bytes;
+
+    /** The calibrated residuals of the sizes in [\a from, \a to] bytes. */
+    std::vector<double> band(double from, double to) const
+    {
+        std::vector<double> r;
+        for (std::size_t i = 0; i < bytes.size(); ++i)
+            if (bytes[i] >= from && bytes[i] <= to)
+                r.push_back(calibrated[i]);
+        return r;
+    }
 
     static double rms(const std::vector<double>& r)
     {
@@ -190,7 +213,13 @@ HeldOut heldOutResiduals(const char* logName, const char* scenarioName)
                      << t.seconds * 1e6 << " us (" << collectiveAlgorithmName(t.algorithm) << "/"
                      << collectiveProtocolName(t.protocol) << "), " << residual * 100.0 << "%");
         residuals.calibrated.push_back(residual);
+        residuals.bytes.push_back(m.bytes);
     }
+    // Size bands: latency-bound (to 64 KiB), the middle, bandwidth-bound (from 32 MiB).
+    WARN(logName << ": rms by band: up to 64 KiB "
+                 << HeldOut::rms(residuals.band(0.0, 65536.0)) * 100.0 << "%, 128 KiB-16 MiB "
+                 << HeldOut::rms(residuals.band(131072.0, 16777216.0)) * 100.0 << "%, from 32 MiB "
+                 << HeldOut::rms(residuals.band(33554432.0, 1e15)) * 100.0 << "%");
     return residuals;
 }
 
@@ -198,13 +227,13 @@ HeldOut heldOutResiduals(const char* logName, const char* scenarioName)
 
 // Published logs of cloud fabrics, fitted on every other size (the sizes left out are the
 // check). Each runs as two nearly affine regimes: LL at its multi-node cap up to 16-64 MiB, then a
-// large-message algorithm with several times LL's latency; their middle sizes run at LL's
-// bandwidth where the engine picks LL128 (NCCL enables LL128 across nodes only on transports
-// verified to keep 128-byte stores in order: NCCL issue 786; EFA did not, aws-ofi-nccl issue 76).
-// The calibrated engine comes within 5% at some sizes only (see the warnings the test prints), so
-// the test holds it to what it reaches with channels by size (docs/collectives.md, "Accuracy"):
-// held-out rms 14.9% (p4d) and 24.6% (A3 Mega), against 300-500% uncalibrated.
-TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within 16%",
+// large-message algorithm with several times LL's latency. The adapters' transports carry LL but
+// not LL128 between nodes (catalog `ll128_across_nodes`: AWS EFA, aws-ofi-nccl issue 76; Google's
+// TCPXO plugin), and the protocols' latencies are fitted apart (`ll_latency_factor`,
+// `simple_latency_factor`), as NCCL's tuner tabulates them apart. The calibrated engine reaches
+// 5% at most sizes, not all (see the warnings the test prints; docs/collectives.md, "Accuracy"):
+// held-out rms 13.4% (p4d) and 6.6% (A3 Mega), against 300-500% uncalibrated.
+TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within 14%",
           "[calibration][published]")
 {
     const HeldOut r = heldOutResiduals("p4d-2x8-a100-efa-all_reduce_perf.log", "p4d-2x8-a100.json");
@@ -213,10 +242,10 @@ TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within
                                          << HeldOut::rms(r.uncalibrated) * 100.0
                                          << "% uncalibrated");
     CHECK(HeldOut::rms(r.uncalibrated) > 1.0);
-    CHECK(HeldOut::rms(r.calibrated) < 0.16);
+    CHECK(HeldOut::rms(r.calibrated) < 0.14);
 }
 
-TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 26%",
+TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 7%",
           "[calibration][published]")
 {
     // tests/data/nccl-tests/a3mega-2x8-h100-all_reduce_perf.log (docs/references.md):
@@ -229,5 +258,5 @@ TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 2
                                          << HeldOut::rms(r.uncalibrated) * 100.0
                                          << "% uncalibrated");
     CHECK(HeldOut::rms(r.uncalibrated) > 1.0);
-    CHECK(HeldOut::rms(r.calibrated) < 0.26);
+    CHECK(HeldOut::rms(r.calibrated) < 0.07);
 }

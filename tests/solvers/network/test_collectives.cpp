@@ -511,3 +511,50 @@ TEST_CASE("The fastest protocol is the one of least time, pruned or not",
                 }
     }
 }
+
+// LL and LL128 between nodes need a transport that lands flagged stores whole and in order
+// (NVIDIA/nccl issue 786; AWS: "EFA doesn't support LL and LL128 variants", aws-ofi-nccl issue
+// 76). Catalog `ll_across_nodes` / `ll128_across_nodes` of the NIC carry it.
+TEST_CASE("A transport without LL128 (or LL) between nodes runs them on NVLink only",
+          "[network][collectives][protocol]")
+{
+    CollectiveInputs in = eightGpus();
+    in.ranks = 16;
+    in.railsPerNode = 8;
+    // The verbs default: LL128 wins some middle size of a two-node ring.
+    double mid = 0.0;
+    CollectiveTiming verbs;
+    for (double bytes = 65536.0; bytes <= 1e9 && mid == 0.0; bytes *= 2.0) {
+        verbs = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, bytes, in);
+        if (verbs.protocol == CollectiveProtocol::LL128)
+            mid = bytes;
+    }
+    REQUIRE(mid > 0.0);
+
+    in.ll128AcrossNodes = false;
+    const CollectiveTiming noLl128 =
+        collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, mid, in);
+    REQUIRE(noLl128.available);
+    CHECK(noLl128.protocol != CollectiveProtocol::LL128);
+    CHECK(noLl128.seconds > verbs.seconds);
+    const CollectiveTiming pinned = collectiveTime(
+        CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, CollectiveProtocol::LL128, mid, in);
+    CHECK_FALSE(pinned.available);
+    CHECK(pinned.reason.unavailable == CollectiveUnavailable::ProtocolOffTransport);
+    CHECK_THAT(pinned.reason.text(), Catch::Contains("transport does not carry"));
+
+    in.llAcrossNodes = false;
+    for (double bytes = 8.0; bytes <= 17179869184.0; bytes *= 4.0) {
+        const CollectiveTiming best = bestCollective(CollectiveOp::AllReduce, bytes, in);
+        INFO(bytes << " B: " << collectiveAlgorithmName(best.algorithm) << "/"
+                   << collectiveProtocolName(best.protocol));
+        REQUIRE(best.available);
+        CHECK(best.protocol == CollectiveProtocol::Simple);
+        for (auto op : {CollectiveOp::AllGather, CollectiveOp::AllToAll, CollectiveOp::SendRecv})
+            CHECK(bestCollective(op, bytes, in).protocol == CollectiveProtocol::Simple);
+    }
+
+    // On one node no store crosses the transport: LL still times the smallest sizes.
+    in.ranks = 8;
+    CHECK(bestCollective(CollectiveOp::AllReduce, 64.0, in).protocol == CollectiveProtocol::LL);
+}

@@ -23,9 +23,17 @@ struct CollectiveCalibration
     double fabricLatencyFactor = 1.0;  ///< Every network step: software, PCIe, NIC, switch, cable.
     double scaleUpBandwidthFactor = 1.0; ///< B_nv, the NVLink bandwidth NCCL reaches.
     double fabricBandwidthFactor = 1.0;  ///< B_r, the bandwidth of NCCL's network transport.
+    /** The whole latency of a collective run with LL, LL128 or Simple: NCCL's per-protocol
+     *  base and step latencies (tuning.cc) differ by transport as the tiers' do. Profiles
+     *  stored before these existed load with 1 (docs/collectives.md, "Calibration"). */
+    double llLatencyFactor = 1.0;
+    double ll128LatencyFactor = 1.0;
+    double simpleLatencyFactor = 1.0;
 
     /** The number of parameters. */
-    static constexpr std::size_t count = 5;
+    static constexpr std::size_t count = 8;
+    /** Parameters from here on may be absent from a stored profile (read as 1). */
+    static constexpr std::size_t firstOptional = 5;
     /** Returns parameter \a i (in the order above). */
     double& at(std::size_t i);
     double at(std::size_t i) const;

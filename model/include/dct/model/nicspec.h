@@ -16,6 +16,10 @@ struct NicSpec : CatalogEntry
     double latencyUs = 0.6; ///< Adapter traversal, one way, sender plus receiver counted apart.
     double powerW = 25.0;
     double priceUsd = 0.0;
+    /** NCCL runs its LL protocol between nodes over this adapter's transport. */
+    bool llAcrossNodes = true;
+    /** NCCL runs its LL128 protocol between nodes over this adapter's transport. */
+    bool ll128AcrossNodes = true;
 
     static constexpr const char* kind = "nic";
     static const FieldTable<NicSpec>& fields();

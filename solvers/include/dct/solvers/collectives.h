@@ -86,6 +86,10 @@ struct CollectiveInputs
     int nodesPerPod = 0;            ///< Nodes under one spine block (0: every node).
     bool nvls = false;              ///< NVSwitch with NVLink SHARP (third generation on).
     bool pxn = false;               ///< Rails are separate planes: cross-rail goes PXN.
+    /** The NICs' transport lets NCCL run LL between nodes (catalog `ll_across_nodes`). */
+    bool llAcrossNodes = true;
+    /** The NICs' transport lets NCCL run LL128 between nodes (catalog `ll128_across_nodes`). */
+    bool ll128AcrossNodes = true;
     GpuGeneration generation = GpuGeneration::Hopper;
     /** Fitted to measured runs (docs/collectives.md, "Calibration"); all 1 uncalibrated. */
     model::CollectiveCalibration calibration;
@@ -125,6 +129,7 @@ enum class CollectiveUnavailable
     CollNetSimpleOnly,     ///< CollNet runs the Simple protocol only.
     InNetworkNoLink,       ///< No link bandwidth for in-network reduction.
     PointToPointOnly,      ///< All-to-all and send/recv run point to point (algorithm ring).
+    ProtocolOffTransport,  ///< The NICs' transport does not carry this protocol between nodes.
     NoAlgorithm            ///< No algorithm applies to this fabric.
 };
 
@@ -241,8 +246,10 @@ public:
         double nvlinkScale = 1.0;         ///< Scale-up alpha over NCCL's reference step.
         double launchFactor = 1.0;        ///< Calibration of the base latency.
         double fabricLatencyFactor = 1.0; ///< Calibration of the network steps.
-        double allReduceShare = 0.0;      ///< 2(n-1)/n: all-reduce's bus factor.
-        double share = 0.0;               ///< (n-1)/n: the other collectives' bus factor.
+        /** Calibration of every latency part by protocol: LL, LL128, Simple. */
+        double protocolLatencyFactor[3] = {1.0, 1.0, 1.0};
+        double allReduceShare = 0.0;    ///< 2(n-1)/n: all-reduce's bus factor.
+        double share = 0.0;             ///< (n-1)/n: the other collectives' bus factor.
         CollectiveLatency paths[3];     ///< By FabricPath: same leaf, across leaves, across spines.
         int worstPath = 0;              ///< The longest path between two of the nodes.
         double ringSameEdges = 0.0;     ///< A ring's inter-node edges within a leaf...
