@@ -151,6 +151,9 @@ private:
     double m_crossTrayRight = 0.0;
     double m_crossTrayMiddle = -1.0;
     int m_managerRack = -1;
+    /** The index in m_out.racks of each compute rack, by its ordinal (node / nodes per rack):
+     *  the racks list holds each row's network racks after its compute racks. */
+    std::vector<int> m_computeRack;
     std::vector<int> m_switchRack[3];
     std::unordered_map<std::uint64_t, std::size_t> m_bundleIndex;
     /** The media of one socket kind. */
@@ -472,6 +475,8 @@ void HallBuilder::placeRacks()
         HallRack& r = m_out.racks[static_cast<std::size_t>(rack)];
         (s.tier == 0 ? r.leaves : s.tier == 1 ? r.spines : r.cores) += 1;
     };
+    m_computeRack.clear();
+    m_computeRack.reserve(static_cast<std::size_t>(computeRacks));
     for (long long i = 0; i < rows; ++i) {
         const int rowIndex = rowIndexOfCompute[static_cast<std::size_t>(i)];
         const int network = networkRacksInRow[static_cast<std::size_t>(i)];
@@ -481,6 +486,7 @@ void HallBuilder::placeRacks()
         for (long long j = 0; j < count; ++j) {
             const int position = static_cast<int>(j) + (middle && j >= half ? network : 0);
             const int rack = addRack(HallRackKind::Compute, rowIndex, position);
+            m_computeRack.push_back(rack);
             HallRack& r = m_out.racks[static_cast<std::size_t>(rack)];
             r.firstNode = (first + j) * perRack;
             r.nodes = static_cast<int>(std::min<long long>(perRack, nodes - r.firstNode));
@@ -676,7 +682,8 @@ void HallBuilder::runCablesPerLink()
     };
     forEachEndpoint([&](long long node, int plane, long long leaf) {
         const int rackA =
-            node < 0 ? std::max(0, m_managerRack) : static_cast<int>(node / m_out.nodesPerRack);
+            node < 0 ? std::max(0, m_managerRack)
+                     : m_computeRack[static_cast<std::size_t>(node / m_out.nodesPerRack)];
         if (node < 0 && m_managerRack >= 0)
             m_out.racks[static_cast<std::size_t>(m_managerRack)].managerPorts += 1;
         addLink(HallLinkClass::NodeLeaf, rackA, leafRack(plane, leaf), true, nicRate, nullptr,
@@ -809,8 +816,8 @@ bool HallBuilder::runCablesByRackPair()
         return x.firstVisit < y.firstVisit;
     };
 
-    // Node to leaf: compute rack by compute rack (rackA = node / nodes per rack, as the per-link
-    // walk takes it), each plane's or rail's nodes of the rack over the leaves they plug into.
+    // Node to leaf: compute rack by compute rack (the rack of the node / nodes per rack'th compute
+    // rack, as the per-link walk takes it), each plane's or rail's nodes of the rack over the leaves they plug into.
     const double nicRate = s.endpointRateGbps;
     const long long computeRacks = (nodes + perRack - 1) / perRack;
     m_out.bundles.reserve(static_cast<std::size_t>(2 * computeRacks + 256));
@@ -846,8 +853,8 @@ bool HallBuilder::runCablesByRackPair()
         }
         std::sort(local.begin(), local.end(), byFirstVisit);
         for (const PairRun& run : local)
-            addLinks(HallLinkClass::NodeLeaf, static_cast<int>(rack), run.rackB, true, nicRate,
-                     run.links, nullptr, run.b, true);
+            addLinks(HallLinkClass::NodeLeaf, m_computeRack[static_cast<std::size_t>(rack)],
+                     run.rackB, true, nicRate, run.links, nullptr, run.b, true);
     }
     if (managerLinks > 0) {
         // The manager's ports, few: one by one, in the per-link order.

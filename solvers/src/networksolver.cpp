@@ -268,10 +268,11 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     in.ranksPerNode = std::max(1, std::min(ranksPerNode, in.ranks));
     in.scaleUpGbytePerS = net.scaleUpGbytePerSPerGpu;
     in.scaleUpAlphaUs = nvlinkAlphaUs;
-    // The node's rails are shared by the ranks on it that talk at once.
+    // The node's rails are shared by the ranks on it that talk at once: more NICs than GPUs give
+    // a rank several, fewer NICs than GPUs (AWS p4d: 4 EFA NICs for 8 A100) a part of one.
     const double railsPerRank =
         static_cast<double>(std::max(1, r.rails)) / std::max(1, r.gpusPerNode);
-    in.fabricGbytePerS = net.fabricGbytePerSPerGpu * std::max(1.0, railsPerRank);
+    in.fabricGbytePerS = net.fabricGbytePerSPerGpu * railsPerRank;
     in.fabricAlphaUs = net.fabricAlphaUs;
     in.fabricSwitchHops = net.worstSwitchHops;
     in.switchLatencyUs = r.fabricSwitch.latencyUs;
