@@ -20,14 +20,15 @@ std::string stepBreakdownChartSvg(const solvers::Evaluation& e, int widthPx)
         return {};
     std::vector<ChartBar> bars;
     for (const auto& p : parts) {
+        const double percent = 100.0 * p.seconds / total;
         char share[32];
-        std::snprintf(share, sizeof share, " (%.*f%%)", 100.0 * p.seconds / total < 10.0 ? 1 : 0,
-                      100.0 * p.seconds / total);
+        std::snprintf(share, sizeof share, " (%.*f%%)", percent > 0.0 && percent < 10.0 ? 1 : 0,
+                      percent);
         bars.push_back({p.label + share, p.seconds});
     }
     char title[128];
     std::snprintf(title, sizeof title,
-                  "Training step breakdown: %.4g s a step, with checkpoints and failures", total);
+                  "Training step breakdown: %.4g s, checkpoints and failures included", total);
     return horizontalBarChartSvg(title, bars, "s", widthPx);
 }
 

@@ -41,11 +41,10 @@ struct PartColumn
     const char* title;
 };
 constexpr PartColumn kParts[] = {
-    {"compute", "Matrix math s"}, {"memory_bound", "Element-wise s"},
-    {"tensor_parallel", "TP s"},  {"context_parallel", "CP s"},
-    {"expert_parallel", "EP s"},  {"pipeline_sendrecv", "PP s"},
-    {"data_parallel", "DP s"},    {"bubble", "Bubble s"},
-    {"optimizer", "Optimizer s"}, {"stragglers", "Stragglers s"},
+    {"compute", "Math s"},        {"memory_bound", "Elem. s"}, {"tensor_parallel", "TP s"},
+    {"context_parallel", "CP s"}, {"expert_parallel", "EP s"}, {"pipeline_sendrecv", "PP s"},
+    {"data_parallel", "DP s"},    {"bubble", "Bubble s"},      {"optimizer", "Optim. s"},
+    {"stragglers", "Strag. s"},
 };
 constexpr int kLayoutColumns = 14;
 
@@ -69,15 +68,29 @@ LayoutPlanDialog::LayoutPlanDialog(ScenarioDocument* document, QWidget* parent)
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
     layout->addWidget(m_progress);
-    QStringList headers = {
-        tr("#"),         tr("TP"),        tr("PP"),          tr("DP"),
-        tr("CP"),        tr("EP"),        tr("Micro-batch"), tr("Virtual stages"),
-        tr("ZeRO"),      tr("Recompute"), tr("Step s"),      tr("MFU"),
-        tr("Memory GB"), tr("vs now")};
+    QStringList headers = {tr("#"),      tr("TP"),  tr("PP"),        tr("DP"),    tr("CP"),
+                           tr("EP"),     tr("mbs"), tr("v"),         tr("ZeRO"),  tr("Recompute"),
+                           tr("Step s"), tr("MFU"), tr("Memory GB"), tr("vs now")};
     for (const auto& part : kParts)
         headers << tr(part.title);
     m_table = new QTableWidget(0, static_cast<int>(headers.size()), this);
     m_table->setHorizontalHeaderLabels(headers);
+    const QStringList tips = {tr("Rank, fastest first; \"now\" is the scenario's own layout"),
+                              tr("Tensor parallel (within a node's scale-up domain)"),
+                              tr("Pipeline parallel stages"),
+                              tr("Data parallel (the rest of the GPUs)"),
+                              tr("Context parallel"),
+                              tr("Expert parallel"),
+                              tr("Micro-batch size (sequences)"),
+                              tr("Virtual pipeline stages (interleaved schedule when more than 1)"),
+                              tr("ZeRO stage"),
+                              tr("Activation recomputation"),
+                              tr("Step time with stragglers, as eval's compute.step_seconds"),
+                              tr("Predicted model FLOP utilization"),
+                              tr("Memory per GPU (first pipeline stage)"),
+                              tr("Step time against the scenario's own layout")};
+    for (int c = 0; c < tips.size(); ++c)
+        m_table->horizontalHeaderItem(c)->setToolTip(tips[c]);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -106,7 +119,7 @@ LayoutPlanDialog::LayoutPlanDialog(ScenarioDocument* document, QWidget* parent)
     m_watcher = new QFutureWatcher<study::LayoutPlan>(this);
     connect(m_watcher, &QFutureWatcher<study::LayoutPlan>::finished, this,
             &LayoutPlanDialog::landed);
-    resize(1100, 480);
+    resize(1280, 480);
 }
 
 LayoutPlanDialog::~LayoutPlanDialog()

@@ -17,7 +17,7 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent) : QChartView(new QChart,
     chart()->legend()->setVisible(false);
     chart()->setMargins(QMargins(4, 4, 4, 4));
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(300, 240);
+    setMinimumSize(300, 380);
 }
 
 void StepBreakdownChart::setOutcome(const EvaluationOutcome& outcome)
@@ -60,9 +60,10 @@ void StepBreakdownChart::setOutcome(const EvaluationOutcome& outcome)
         const bool isCompute =
             it->key == "compute" || it->key == "memory_bound" || it->key == "optimizer";
         const double share = total > 0.0 ? 100.0 * it->seconds / total : 0.0;
-        categories << QStringLiteral("%1 (%2 %)")
+        categories << QStringLiteral("%1: %2 s (%3 %)")
                           .arg(tr(it->label.c_str()))
-                          .arg(share, 0, 'f', share < 10.0 ? 1 : 0);
+                          .arg(it->seconds, 0, 'g', 3)
+                          .arg(share, 0, 'f', share > 0.0 && share < 10.0 ? 1 : 0);
         *compute << (isCompute ? it->seconds : 0.0);
         *communication << (it->communication ? it->seconds : 0.0);
         *losses << (!isCompute && !it->communication ? it->seconds : 0.0);
@@ -76,6 +77,10 @@ void StepBreakdownChart::setOutcome(const EvaluationOutcome& outcome)
     c->addSeries(series);
     auto* axisY = new QBarCategoryAxis;
     axisY->append(categories);
+    // Twelve parts or more: a smaller font keeps every name whole (Qt elides what does not fit).
+    QFont font = axisY->labelsFont();
+    font.setPointSizeF(std::max(6.5, font.pointSizeF() - 1.5));
+    axisY->setLabelsFont(font);
     c->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisY);
     auto* axisX = new QValueAxis;
@@ -86,7 +91,7 @@ void StepBreakdownChart::setOutcome(const EvaluationOutcome& outcome)
     series->attachAxis(axisX);
     c->legend()->setVisible(true);
     c->legend()->setAlignment(Qt::AlignBottom);
-    c->setTitle(tr("Training step breakdown: %1 s a step, with checkpoints and failures")
+    c->setTitle(tr("Training step breakdown: %1 s, checkpoints and failures included")
                     .arg(total, 0, 'g', 4));
 }
 
