@@ -49,7 +49,8 @@ TEST_CASE("plan prints the fastest layouts with their step, MFU, memory and brea
     CHECK(run.out.find("\n  3 ") != std::string::npos);
     CHECK(run.out.find("\n  4 ") == std::string::npos);
     CHECK(run.out.find("now") != std::string::npos);
-    CHECK(run.out.find("To apply #1, set in \"workload\":\n  \"tensor_parallel\": ") != std::string::npos);
+    CHECK(run.out.find("To apply #1, set in \"workload\":\n  \"tensor_parallel\": ") !=
+          std::string::npos);
     CHECK(run.err.empty()); // -q: no progress bar, no summary, and no diagnostics to show
 }
 
