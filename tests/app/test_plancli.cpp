@@ -108,7 +108,7 @@ TEST_CASE("plan applies the constraints it is given", "[cli][plan]")
     }
 }
 
-TEST_CASE("plan's errors name the file and the field; exit codes as eval's", "[cli][plan][errors]")
+TEST_CASE("plan's errors name the file and the field, exit codes as eval's", "[cli][plan][errors]")
 {
     const CliRun missing = runCli({"plan", "/nonexistent/scenario.json"});
     CHECK(missing.code == 2);

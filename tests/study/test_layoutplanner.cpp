@@ -139,7 +139,7 @@ TEST_CASE("the search keeps to the sizes it is given", "[study][plan][constraint
     }
 }
 
-TEST_CASE("a cancelled search stops; an impossible one says why", "[study][plan][errors]")
+TEST_CASE("a cancelled search stops, an impossible one says why", "[study][plan][errors]")
 {
     const model::ResolvedScenario r = resolvedExample("multiplane-16k-h100.json");
     LayoutPlanOptions options;
