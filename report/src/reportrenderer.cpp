@@ -3,6 +3,7 @@
 #include "dct/model/atomicfile.h"
 #include "dct/model/textformat.h"
 #include "dct/report/hallsvg.h"
+#include "dct/report/stepbreakdownsvg.h"
 #include "dct/report/svgchart.h"
 #include "dct/solvers/metricsection.h"
 
@@ -178,6 +179,8 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
             out += "<h2>Charts</h2>\n";
             const auto power = powerBars(e.power);
             out += chart(horizontalBarChartSvg("Power breakdown", power, "kW", 640), 640);
+            if (const std::string step = stepBreakdownChartSvg(e, 640); !step.empty())
+                out += chart(step, 640);
             const auto capex = capexBars(e.cost);
             if (!capex.empty())
                 out +=

@@ -50,7 +50,8 @@ void addComputeMetrics(Evaluation& e)
           metricInputs<"/workload/sequence_length", "/workload/global_batch_sequences">());
     e.add("compute.steps", "Optimizer steps", c.steps, "", Better::Neither,
           metricInputs<"/workload/tokens_billion">());
-    e.add("compute.compute_seconds_per_step", "Compute per step", c.computeSecondsPerStep, "s",
+    e.add("compute.compute_seconds_per_step",
+          "Compute per step (math, element-wise, bubble, optimizer)", c.computeSecondsPerStep, "s",
           Better::Lower, work);
     e.add("compute.allreduce_seconds_per_step", "Gradient all-reduce per step",
           c.allReduceSecondsPerStep, "s", Better::Lower,
@@ -61,7 +62,8 @@ void addComputeMetrics(Evaluation& e)
     e.add("compute.straggler_seconds_per_step", "Straggler loss per step",
           c.stragglerSecondsPerStep, "s", Better::Lower,
           metricInputs<"/workload/jitter_cv", "/workload/virtualized">());
-    e.add("compute.step_seconds", "Step time", c.stepSeconds, "s", Better::Lower, work);
+    e.add("compute.step_seconds", "Step time (the layout's step + stragglers)", c.stepSeconds, "s",
+          Better::Lower, work);
     e.add("compute.clock_factor", "Thermal clock factor", c.clockFactor, "", Better::Higher,
           metricInputs<"/cooling">());
     e.add("compute.mfu", c.mfuOverride ? "MFU (set by /workload/mfu)" : "MFU (predicted)", c.mfu,

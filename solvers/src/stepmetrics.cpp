@@ -26,7 +26,8 @@ void addStepMetrics(Evaluation& e)
           Better::Neither,
           metricInputs<"/workload/global_batch_sequences", "/workload/micro_batch_size",
                        "/workload/data_parallel">());
-    e.add("step.seconds", "Predicted step time", s.stepSeconds, "s", Better::Lower, layout);
+    e.add("step.seconds", "Step time of the layout (before stragglers)", s.stepSeconds, "s",
+          Better::Lower, layout);
     e.add("step.mfu", "Predicted MFU", s.mfu, "share", Better::Higher, layout);
     e.add("step.hfu", "Predicted HFU (recomputation counted)", s.hfu, "share", Better::Higher,
           layout);

@@ -285,8 +285,8 @@ TEST_CASE("Every command of the table is listed by --help and an unknown one exi
           "[cli][usage][commands]")
 {
     const std::vector<std::string> expected = {
-        "validate",    "eval",   "compare",  "catalog",     "schema",    "store", "sweep",
-        "sweep-merge", "report", "topology", "collectives", "calibrate", "layout"};
+        "validate",    "eval",   "compare",  "catalog",     "schema",    "store",  "sweep",
+        "sweep-merge", "report", "topology", "collectives", "calibrate", "layout", "plan"};
     const auto commands = cli::commandNames();
     CHECK(commands == expected);
 

@@ -217,3 +217,18 @@ TEST_CASE("a 10 MB description and name give a report of bounded size", "[report
     CHECK(big.find(std::string(4001, 'd')) == std::string::npos);
     CHECK(big.find(std::string(200, 'N')) != std::string::npos);
 }
+
+TEST_CASE("the report shows where a training step's time goes", "[report][html][step]")
+{
+    const report::ReportScenario s = load("multiplane-16k-h100.json");
+    REQUIRE(s.evaluation.ok());
+    const std::string html = report::ReportRenderer({s}).html();
+    const auto at = html.find("Training step breakdown");
+    REQUIRE(at != std::string::npos);
+    // Every part by name, each with its share of the step.
+    const std::string chart = html.substr(at, html.find("</svg>", at) - at);
+    for (const char* part : {"Matrix math", "Exposed TP", "Exposed PP", "Exposed DP",
+                             "Pipeline bubble", "Stragglers", "Checkpoints", "Failures"})
+        CHECK(chart.find(part) != std::string::npos);
+    CHECK(chart.find("%)") != std::string::npos);
+}

@@ -10,6 +10,7 @@
 #include "testsupport.h"
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -478,4 +479,57 @@ TEST_CASE("sweep rows carry the verdict and infeasible designs stay off the Pare
     auto refused = parseSweepSpec(bad, "spec.json");
     REQUIRE_FALSE(refused);
     CHECK(refused.error().path == "/feasible_only");
+}
+
+TEST_CASE("sweeps vary the parallel layout: stages, interleaving, ZeRO and recomputation",
+          "[sweep][layout]")
+{
+    // The 16k-GPU example (Llama 3 405B, TP 8, PP 16, interleaved v 8) swept over its layout.
+    const fs::path base = test::dataDir() / "examples" / "multiplane-16k-h100.json";
+    auto read = model::readScenarioFile(base);
+    REQUIRE(read.scenario);
+    const json spec = {
+        {"base", base.string()},
+        {"axes",
+         {{{"field", "/workload/pipeline_parallel"}, {"values", {8, 16}}},
+          {{"field", "/workload/virtual_stages"}, {"values", {1, 2}}},
+          {{"field", "/workload/zero_stage"}, {"values", {1, 2}}},
+          {{"field", "/workload/recompute"}, {"values", {"selective", "full"}}},
+          {{"field", "/workload/micro_batch_size"}, {"values", {1}}},
+          {{"field", "/workload/context_parallel"}, {"values", {1}}}}},
+        {"metrics",
+         {"step.seconds", "step.bubble_seconds", "step.memory_total_gb",
+          "step.data_parallel_total_seconds", "step.recompute_seconds", "step.micro_batches"}}};
+    auto runner = SweepRunner::create(specOf(spec), *read.scenario, test::catalog());
+    REQUIRE(runner);
+    SweepSummary summary;
+    const std::string text = runToText(*runner, SweepFormat::Jsonl, {}, 2, &summary);
+    REQUIRE(summary.variants == 16);
+    std::map<std::string, json> byLayout;
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        const json row = json::parse(line);
+        const json& f = row["values"];
+        const std::string key = f["/workload/pipeline_parallel"].dump() + "/" +
+                                f["/workload/virtual_stages"].dump() + "/" +
+                                f["/workload/zero_stage"].dump() + "/" +
+                                f["/workload/recompute"].get<std::string>();
+        byLayout[key] = row["metrics"];
+    }
+    REQUIRE(byLayout.size() == 16);
+    // Two virtual stages halve the bubble of the same pipeline (Narayanan et al. 2021, 2.2.2).
+    const double bubble1 = byLayout["16/1/1/full"]["step.bubble_seconds"];
+    const double bubble2 = byLayout["16/2/1/full"]["step.bubble_seconds"];
+    CHECK(bubble2 == Approx(bubble1 / 2.0).epsilon(0.02));
+    // Half the stages, half the bubble's (p - 1) / m at the same micro-batch count... and twice
+    // the layers a stage: memory per GPU grows.
+    CHECK(double(byLayout["8/1/1/full"]["step.memory_total_gb"]) >
+          double(byLayout["16/1/1/full"]["step.memory_total_gb"]));
+    // ZeRO 2 reduces the gradients every micro-batch: more data-parallel traffic than ZeRO 1.
+    CHECK(double(byLayout["16/1/2/full"]["step.data_parallel_total_seconds"]) >
+          double(byLayout["16/1/1/full"]["step.data_parallel_total_seconds"]));
+    // Full recomputation runs the forward pass again; selective only attention's scores.
+    CHECK(double(byLayout["16/1/1/full"]["step.recompute_seconds"]) >
+          double(byLayout["16/1/1/selective"]["step.recompute_seconds"]));
 }

@@ -3,6 +3,7 @@
 #include "dct/model/textformat.h"
 #include "dct/ui/format.h"
 #include "dct/ui/metriccard.h"
+#include "dct/ui/stepbreakdownchart.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -169,6 +170,9 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_views[3], 4, 3, 1, 2);
     layout->setRowStretch(3, 1);
     layout->setRowStretch(4, 1);
+    m_stepChart = new StepBreakdownChart(this);
+    layout->addWidget(m_stepChart, 5, 0, 1, 5);
+    layout->setRowStretch(5, 1);
     setOutcome(nullptr);
 }
 
@@ -196,6 +200,7 @@ void Dashboard::setOutcome(std::shared_ptr<const EvaluationOutcome> outcome)
     showCooling(o);
     showAllReduce(o);
     showCost(o);
+    m_stepChart->setOutcome(o);
 }
 
 QString Dashboard::verdictText() const

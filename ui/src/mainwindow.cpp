@@ -10,6 +10,7 @@
 #include "dct/ui/fieldinfo.h"
 #include "dct/ui/floorplanview.h"
 #include "dct/ui/format.h"
+#include "dct/ui/layoutplandialog.h"
 #include "dct/ui/librarycontroller.h"
 #include "dct/ui/metricsmodel.h"
 #include "dct/ui/reportexport.h"
@@ -320,6 +321,11 @@ void MainWindow::createActions()
     redo->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    QAction* plan = add(edit, tr("Find best &layout..."), QKeySequence(tr("Ctrl+L")),
+                        [this] { findBestLayout(); });
+    plan->setToolTip(tr("Search the parallel layouts of the training job for the fastest that "
+                        "fits in GPU memory, and apply one (undoable)"));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     const QStringList names = {tr("&Dashboard"), tr("&Topology"), tr("Floor &plan"), tr("&Compare"),
@@ -705,6 +711,23 @@ void MainWindow::closeEvent(QCloseEvent* event)
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
     event->accept();
+}
+
+} // namespace dct::ui
+
+namespace dct::ui {
+
+LayoutPlanDialog* MainWindow::findBestLayout()
+{
+    ScenarioDocument* document = m_documents->current();
+    if (!document)
+        return nullptr;
+    // Window-modal: the document it edits stays open while it runs.
+    auto* dialog = new LayoutPlanDialog(document, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    dialog->start();
+    return dialog;
 }
 
 } // namespace dct::ui

@@ -5,6 +5,7 @@
 #include "dct/cli/comparecommand.h"
 #include "dct/cli/evalcommand.h"
 #include "dct/cli/layoutcommand.h"
+#include "dct/cli/plancommand.h"
 #include "dct/cli/reportcommand.h"
 #include "dct/cli/schemacommand.h"
 #include "dct/cli/storecommand.h"
@@ -32,7 +33,7 @@ const std::vector<CommandFactory>& commandTable()
         &create<CatalogCommand>,  &create<SchemaCommand>,      &create<StoreCommand>,
         &create<SweepCommand>,    &create<SweepMergeCommand>,  &create<ReportCommand>,
         &create<TopologyCommand>, &create<CollectivesCommand>, &create<CalibrateCommand>,
-        &create<LayoutCommand>,
+        &create<LayoutCommand>,   &create<PlanCommand>,
     };
     return table;
 }

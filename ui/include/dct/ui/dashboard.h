@@ -13,6 +13,7 @@ class QLabel;
 namespace dct::ui {
 
 class MetricCard;
+class StepBreakdownChart;
 
 /**
  * The headline figures of one evaluation (GPUs, switches and ports, all-reduce time, rack kW,
@@ -40,6 +41,8 @@ public:
     /** Returns the place of the scenario's cooling system among the options by PUE (1 = the
      *  lowest), or 0 when the chart is empty. */
     int coolingRank() const { return m_coolingRank; }
+    /** Returns the chart of where a training step's time goes. */
+    StepBreakdownChart* stepChart() const { return m_stepChart; }
 
 private:
     void showVerdict(const EvaluationOutcome& outcome);
@@ -55,6 +58,7 @@ private:
     std::vector<std::pair<QString, MetricCard*>> m_cards;
     std::vector<QChartView*> m_views;
     int m_coolingRank = 0;
+    StepBreakdownChart* m_stepChart = nullptr;
 };
 
 } // namespace dct::ui

@@ -22,6 +22,7 @@ class DocumentManager;
 class LibraryController;
 class MetricsModel;
 class ScenarioDocument;
+class LayoutPlanDialog;
 class ScenarioForm;
 class ScenarioLibraryModel;
 class StoreScenarioSource;
@@ -88,6 +89,9 @@ public:
     QList<ScenarioDocument*> reportDocuments() const;
     /** Opens a copy of the current document named "... (what-if)" and compares the two. */
     ScenarioDocument* duplicateAsWhatIf();
+    /** Opens "Find best layout" on the current document and starts its search (nullptr when
+     *  no document is open). */
+    LayoutPlanDialog* findBestLayout();
     /** Closes \a document, asking about unsaved changes; returns false when cancelled. */
     bool closeDocument(ScenarioDocument* document);
 

@@ -1,0 +1,364 @@
+#include "dct/cli/plancommand.h"
+
+#include "dct/cli/cli.h"
+#include "dct/cli/scenariofile.h"
+#include "dct/model/textformat.h"
+#include "dct/solvers/documentevaluation.h"
+#include "dct/solvers/stepbreakdown.h"
+#include "dct/store/calibrationlookup.h"
+#include "dct/store/scenariostore.h"
+#include "dct/study/layoutplanner.h"
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cmath>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <unistd.h>
+
+namespace dct::cli {
+
+using nlohmann::json;
+
+namespace {
+
+const char* recomputeText(model::Recompute r)
+{
+    switch (r) {
+    case model::Recompute::None:
+        return "none";
+    case model::Recompute::Selective:
+        return "selective";
+    case model::Recompute::Full:
+        return "full";
+    }
+    return "selective";
+}
+
+/** Seconds with three significant digits, as the table shows them. */
+std::string seconds(double s)
+{
+    if (s == 0.0)
+        return "0";
+    if (std::fabs(s) >= 100.0)
+        return fmt::format("{:.0f}", s);
+    if (std::fabs(s) >= 10.0)
+        return fmt::format("{:.1f}", s);
+    if (std::fabs(s) >= 1.0)
+        return fmt::format("{:.2f}", s);
+    return fmt::format("{:.3f}", s);
+}
+
+json layoutJson(const study::LayoutChoice& l)
+{
+    return {{"tensor_parallel", l.tensorParallel},    {"pipeline_parallel", l.pipelineParallel},
+            {"data_parallel", l.dataParallel},        {"context_parallel", l.contextParallel},
+            {"expert_parallel", l.expertParallel},    {"micro_batch_size", l.microBatchSize},
+            {"virtual_stages", l.virtualStages},      {"zero_stage", l.zeroStage},
+            {"recompute", recomputeText(l.recompute)}};
+}
+
+json outcomeJson(const study::LayoutOutcome& o)
+{
+    json breakdown = json::object();
+    for (const auto& part : solvers::stepBreakdown(o.compute))
+        breakdown[part.key] = part.seconds;
+    const auto& mem = o.compute.step.memory;
+    return {{"layout", layoutJson(o.layout)},
+            {"step_seconds", o.compute.stepSeconds},
+            {"layout_step_seconds", o.compute.step.stepSeconds},
+            {"mfu", o.compute.step.mfu},
+            {"training_days", o.compute.trainingDays},
+            {"memory_gb", mem.totalGb},
+            {"memory_capacity_gb", mem.capacityGb},
+            {"memory",
+             {{"weights_gb", mem.weightsGb},
+              {"gradients_gb", mem.gradientsGb},
+              {"optimizer_gb", mem.optimizerGb},
+              {"activations_gb", mem.activationsGb},
+              {"buffers_gb", mem.buffersGb}}},
+            {"breakdown_seconds", breakdown}};
+}
+
+/** The table's columns of the breakdown, by stepBreakdown() key. */
+struct Column
+{
+    const char* key;
+    const char* head;
+};
+constexpr Column kColumns[] = {
+    {"compute", "math"},        {"memory_bound", "elem"},  {"tensor_parallel", "TP"},
+    {"context_parallel", "CP"}, {"expert_parallel", "EP"}, {"pipeline_sendrecv", "PP"},
+    {"data_parallel", "DP"},    {"bubble", "bubble"},      {"optimizer", "optim"},
+    {"stragglers", "strag"},
+};
+
+double partSeconds(const std::vector<solvers::StepPart>& parts, const char* key)
+{
+    for (const auto& p : parts)
+        if (p.key == key)
+            return p.seconds;
+    return 0.0;
+}
+
+std::string row(const std::string& rank, const study::LayoutOutcome& o, double reference)
+{
+    const auto& l = o.layout;
+    std::string s = fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>4} {:>3} {:>5}  {:<10}",
+                                rank, l.tensorParallel, l.pipelineParallel, l.dataParallel,
+                                l.contextParallel, l.expertParallel, l.microBatchSize,
+                                l.virtualStages, l.zeroStage, recomputeText(l.recompute));
+    const double mfu = o.compute.step.mfu * 100.0;
+    s += fmt::format("{:>8} {:>6} {:>7}", seconds(o.compute.stepSeconds),
+                     fmt::format("{:.1f}%", mfu),
+                     fmt::format("{:.1f}", o.compute.step.memory.totalGb));
+    s += reference > 0.0
+             ? fmt::format(" {:>7}",
+                           fmt::format("{:+.1f}%", (o.compute.stepSeconds / reference - 1) * 100))
+             : fmt::format(" {:>7}", "");
+    const auto parts = solvers::stepBreakdown(o.compute);
+    for (const auto& c : kColumns)
+        s += fmt::format(" {:>6}", seconds(partSeconds(parts, c.key)));
+    return s + "\n";
+}
+
+std::string header()
+{
+    std::string s = fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>4} {:>3} {:>5}  {:<10}",
+                                "#", "TP", "PP", "DP", "CP", "EP", "mbs", "v", "ZeRO", "recompute");
+    s += fmt::format("{:>8} {:>6} {:>7} {:>7}", "step s", "MFU", "mem GB", "vs now");
+    for (const auto& c : kColumns)
+        s += fmt::format(" {:>6}", c.head);
+    return s + "\n";
+}
+
+std::string csvHeader()
+{
+    std::string s = "rank,tensor_parallel,pipeline_parallel,data_parallel,context_parallel,"
+                    "expert_parallel,micro_batch_size,virtual_stages,zero_stage,recompute,"
+                    "step_seconds,mfu,memory_gb";
+    for (const auto& c : kColumns)
+        s += std::string(",") + c.key + "_seconds";
+    return s + "\n";
+}
+
+std::string csvRow(const std::string& rank, const study::LayoutOutcome& o)
+{
+    const auto& l = o.layout;
+    std::string s = fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{}", rank, l.tensorParallel, l.pipelineParallel,
+        l.dataParallel, l.contextParallel, l.expertParallel, l.microBatchSize, l.virtualStages,
+        l.zeroStage, recomputeText(l.recompute), formatExact(o.compute.stepSeconds),
+        formatExact(o.compute.step.mfu), formatExact(o.compute.step.memory.totalGb));
+    const auto parts = solvers::stepBreakdown(o.compute);
+    for (const auto& c : kColumns)
+        s += "," + formatExact(partSeconds(parts, c.key));
+    return s + "\n";
+}
+
+} // namespace
+
+PlanCommand::PlanCommand(CLI::App& app)
+{
+    m_command = app.add_subcommand(
+        "plan", "Search the parallel layouts of a scenario's training job for the fastest that "
+                "fit in GPU memory");
+    m_command->add_option("file", m_file, "Scenario JSON file")->required();
+    m_command->add_option("-n,--top", m_top, "Layouts to print, fastest first (default 10)")
+        ->check(CLI::Range(1, 1000));
+    auto* jsonFlag = m_command->add_flag("--json", m_json, "Print JSON");
+    m_command->add_flag("--csv", m_csv, "Print CSV, one row per layout")->excludes(jsonFlag);
+    m_command->add_flag("-q,--quiet", m_quiet, "No progress bar and no summary");
+    m_command->add_flag("--progress", m_progress,
+                        "Show the progress bar even when stderr is not a terminal");
+    m_command->add_option("--store", m_store,
+                          "Scenario library of the calibration profile the scenario names");
+    const auto positive = CLI::PositiveNumber;
+    m_command
+        ->add_option("--tp,--tensor-parallel", m_tensorParallel,
+                     "Tensor-parallel sizes to try (default: divisors of the heads within "
+                     "the scale-up domain)")
+        ->check(positive)
+        ->delimiter(',');
+    m_command
+        ->add_option("--pp,--pipeline-parallel", m_pipelineParallel,
+                     "Pipeline-parallel sizes to try (default: divisors of the layers)")
+        ->check(positive)
+        ->delimiter(',');
+    m_command
+        ->add_option("--cp,--context-parallel", m_contextParallel,
+                     "Context-parallel sizes to try (default: 1, 2, 4 ... --max-cp)")
+        ->check(positive)
+        ->delimiter(',');
+    m_command
+        ->add_option("--ep,--expert-parallel", m_expertParallel,
+                     "Expert-parallel sizes to try (default: divisors of the experts)")
+        ->check(positive)
+        ->delimiter(',');
+    m_command
+        ->add_option("--mbs,--micro-batch-size", m_microBatchSize,
+                     "Micro-batch sizes to try (default: 1, 2, 4 ... --max-mbs)")
+        ->check(positive)
+        ->delimiter(',');
+    m_command
+        ->add_option("--vp,--virtual-stages", m_virtualStages,
+                     "Virtual pipeline stages to try (default: every divisor of the layers "
+                     "per stage)")
+        ->check(positive)
+        ->delimiter(',');
+    m_command->add_option("--zero,--zero-stage", m_zeroStage, "ZeRO stages to try (default 0-3)")
+        ->check(CLI::Range(0, 3))
+        ->delimiter(',');
+    m_command
+        ->add_option("--recompute", m_recompute,
+                     "Recomputation to try: none, selective, full (default: all)")
+        ->check(CLI::IsMember({"none", "selective", "full"}))
+        ->delimiter(',');
+    m_command
+        ->add_option("--max-tp", m_maxTensorParallel,
+                     "Largest tensor-parallel size (default: the GPUs of a node)")
+        ->check(positive);
+    m_command
+        ->add_option("--max-cp", m_maxContextParallel, "Largest context-parallel size (default 32)")
+        ->check(positive);
+    m_command->add_option("--max-mbs", m_maxMicroBatchSize, "Largest micro-batch (default 8)")
+        ->check(positive);
+}
+
+CLI::App* PlanCommand::subcommand() const
+{
+    return m_command;
+}
+
+int PlanCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
+{
+    auto catalog = loadCatalog(context.catalogDirectory, err);
+    if (!catalog)
+        return ExitUsage;
+    solvers::EvaluateOptions evaluateOptions;
+    evaluateOptions.calibrationProfile = store::calibrationLookup(
+        m_store.empty() ? store::ScenarioStore::defaultPath() : std::filesystem::path(m_store));
+    const solvers::DocumentEvaluation document =
+        solvers::evaluateDocumentFile(m_file, *catalog, evaluateOptions);
+    if (!document.resolved) {
+        for (const auto& d : document.diagnostics)
+            err << d.toString() << "\n";
+        return ExitUsage;
+    }
+
+    study::LayoutPlanOptions options;
+    options.top = m_top;
+    auto& space = options.space;
+    space.tensorParallel = m_tensorParallel;
+    space.pipelineParallel = m_pipelineParallel;
+    space.contextParallel = m_contextParallel;
+    space.expertParallel = m_expertParallel;
+    space.microBatchSize = m_microBatchSize;
+    space.virtualStages = m_virtualStages;
+    space.zeroStage = m_zeroStage;
+    for (const auto& r : m_recompute)
+        space.recompute.push_back(r == "none"   ? model::Recompute::None
+                                  : r == "full" ? model::Recompute::Full
+                                                : model::Recompute::Selective);
+    space.maxTensorParallel = m_maxTensorParallel;
+    space.maxContextParallel = m_maxContextParallel;
+    space.maxMicroBatchSize = m_maxMicroBatchSize;
+
+    const bool bar = !m_quiet && (m_progress || ::isatty(STDERR_FILENO));
+    if (bar)
+        options.progress = [&](std::uint64_t done, std::uint64_t total) {
+            const double share =
+                total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
+            constexpr int width = 30;
+            const int filled = static_cast<int>(share * width);
+            err << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
+                << std::string(static_cast<std::size_t>(width - filled), '.') << "] "
+                << fmt::format("{:5.1f}%  {}/{} layouts   ", share * 100.0, done, total)
+                << std::flush;
+        };
+    study::LayoutPlan plan = study::planLayouts(*document.resolved, options);
+    if (bar)
+        err << "\n";
+    plan.diagnostics.setFile(m_file);
+    for (const auto& d : plan.diagnostics)
+        err << d.toString() << "\n";
+    if (plan.best.empty())
+        return ExitEvaluation;
+
+    const auto& r = *document.resolved;
+    const double reference = plan.hasCurrent && plan.currentFits ? plan.current.stepSeconds() : 0.0;
+    if (!m_quiet)
+        err << fmt::format("plan: {} layouts in {:.2f} s: {} skipped by the memory bound, {} "
+                           "dominated, {} over memory, {} timed\n",
+                           plan.candidates, plan.seconds, plan.prunedByMemoryBound,
+                           plan.prunedAsDominated, plan.overflowing, plan.evaluated);
+    if (m_json) {
+        json layouts = json::array();
+        for (std::size_t i = 0; i < plan.best.size(); ++i) {
+            json entry = outcomeJson(plan.best[i]);
+            entry["rank"] = i + 1;
+            json fields = json::object();
+            for (const auto& [pointer, value] :
+                 study::layoutFields(r.scenario.workload, plan.best[i].layout))
+                fields[pointer] = json::parse(value);
+            entry["fields"] = fields;
+            layouts.push_back(entry);
+        }
+        json doc = {{"file", m_file},
+                    {"scenario", r.scenario.name},
+                    {"gpus", r.gpuCount()},
+                    {"model", r.model.id},
+                    {"search",
+                     {{"layouts", plan.candidates},
+                      {"skipped_by_memory_bound", plan.prunedByMemoryBound},
+                      {"dominated", plan.prunedAsDominated},
+                      {"over_memory", plan.overflowing},
+                      {"timed", plan.evaluated},
+                      {"seconds", plan.seconds}}},
+                    {"layouts", layouts}};
+        if (plan.hasCurrent) {
+            doc["current"] = outcomeJson(plan.current);
+            doc["current"]["fits"] = plan.currentFits;
+        }
+        out << doc.dump(2) << "\n";
+        return ExitOk;
+    }
+    if (m_csv) {
+        out << csvHeader();
+        if (plan.hasCurrent)
+            out << csvRow("current", plan.current);
+        for (std::size_t i = 0; i < plan.best.size(); ++i)
+            out << csvRow(std::to_string(i + 1), plan.best[i]);
+        return ExitOk;
+    }
+    out << fmt::format("{}\n", printableText(r.scenario.name));
+    out << fmt::format("{} on {} x {} ({} a node), global batch {} x {} tokens\n",
+                       r.model.id.empty() ? "synthesized model" : r.model.id, r.gpuCount(),
+                       r.gpu.id, r.gpusPerNode, r.scenario.workload.globalBatchSequences,
+                       r.sequenceLength);
+    out << "Fastest layouts that fit (step time with stragglers; parts in seconds per step)\n\n";
+    out << header();
+    if (plan.hasCurrent)
+        out << row("now", plan.current, 0.0).substr(0, std::string::npos)
+            << (plan.currentFits ? "" : "    (the current layout does not fit in memory)\n");
+    for (std::size_t i = 0; i < plan.best.size(); ++i)
+        out << row(std::to_string(i + 1), plan.best[i], reference);
+    // The fields to set for the best, as the scenario file spells them, wrapped at 100 columns.
+    out << "\nTo apply #1, set in \"workload\":\n";
+    std::string line = " ";
+    for (const auto& [pointer, value] :
+         study::layoutFields(r.scenario.workload, plan.best.front().layout)) {
+        const std::string item = " \"" + pointer.substr(pointer.rfind('/') + 1) + "\": " + value;
+        if (line.size() + item.size() + 1 > 100) {
+            out << line << "\n";
+            line = " ";
+        }
+        line += item + ",";
+    }
+    line.pop_back();
+    out << line << "\n";
+    return ExitOk;
+}
+
+} // namespace dct::cli

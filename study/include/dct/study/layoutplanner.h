@@ -1,0 +1,119 @@
+#pragma once
+
+#include "dct/model/diagnostics.h"
+#include "dct/model/enums.h"
+#include "dct/model/resolvedscenario.h"
+#include "dct/solvers/computeresult.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dct::study {
+
+/** One parallel layout of a training job over the cluster's GPUs. */
+struct LayoutChoice
+{
+    int tensorParallel = 1;
+    int pipelineParallel = 1;
+    int dataParallel = 1;
+    int contextParallel = 1;
+    int expertParallel = 1;
+    int microBatchSize = 1;
+    int virtualStages = 1; ///< > 1: the interleaved schedule.
+    int zeroStage = 1;
+    model::Recompute recompute = model::Recompute::Selective;
+
+    bool operator==(const LayoutChoice&) const = default;
+    /** Returns "TP 8 PP 16 DP 128 CP 1 EP 1 mbs 1 v 8 ZeRO 1 full". */
+    std::string toString() const;
+};
+
+/** Returns the layout \a scenario sets (its effective data-parallel size included). */
+LayoutChoice layoutOf(const model::ResolvedScenario& scenario);
+
+/**
+ * Writes \a layout into \a workload: the parallel sizes, micro-batch, virtual stages with the
+ * schedule they need (interleaved when more than 1), ZeRO stage and recomputation. The
+ * data-parallel size stays derived (0) when \a workload derives it.
+ */
+void applyLayout(model::WorkloadSection& workload, const LayoutChoice& layout);
+
+/** Returns the JSON pointers and values applyLayout() sets, in a scenario's own key names. */
+std::vector<std::pair<std::string, std::string>>
+layoutFields(const model::WorkloadSection& workload, const LayoutChoice& layout);
+
+/** One layout of the search and what the step model predicts for it. */
+struct LayoutOutcome
+{
+    LayoutChoice layout;
+    solvers::ComputeResult compute; ///< Step, its breakdown and memory (step.memory).
+    double stepSeconds() const { return compute.stepSeconds; }
+};
+
+/**
+ * The values the search tries for each field; an empty list means the default: every size the
+ * model and the cluster allow (tensor parallel within the scale-up domain, divisors of heads,
+ * layers, experts and the global batch), micro-batches of 1 to 8, ZeRO 0 to 3, every
+ * recomputation.
+ */
+struct LayoutSearchSpace
+{
+    std::vector<int> tensorParallel;
+    std::vector<int> pipelineParallel;
+    std::vector<int> contextParallel;
+    std::vector<int> expertParallel;
+    std::vector<int> microBatchSize;
+    std::vector<int> virtualStages;
+    std::vector<int> zeroStage;
+    std::vector<model::Recompute> recompute;
+    int maxTensorParallel = 0; ///< 0: the GPUs of a node (the scale-up domain).
+    int maxContextParallel = 32;
+    int maxMicroBatchSize = 8;
+};
+
+/** How to run a layout search. */
+struct LayoutPlanOptions
+{
+    LayoutSearchSpace space;
+    int top = 10; ///< Layouts kept, fastest first.
+    /// Skip what cannot win (branches whose leanest variant overflows, heavier recomputation
+    /// once a lighter one fits, ZeRO stages without ranks to shard over); false times every
+    /// layout that fits (tests check that both find the same best).
+    bool prune = true;
+    /** Called about every 50 ms and at the end on the calling thread: layouts done, total. */
+    std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+    /** Asked between layouts; true stops the search (LayoutPlan::stopped). */
+    std::function<bool()> stop;
+};
+
+/** What a layout search found and how much it looked at. */
+struct LayoutPlan
+{
+    std::vector<LayoutOutcome> best; ///< The fastest layouts that fit, fastest first.
+    bool hasCurrent = false;         ///< The scenario's own layout is valid and evaluated.
+    LayoutOutcome current;           ///< The scenario's own layout (fits or not).
+    bool currentFits = false;
+    std::uint64_t candidates = 0;          ///< Layouts that tile the GPUs and split the model.
+    std::uint64_t prunedByMemoryBound = 0; ///< Skipped: even their leanest variant overflows.
+    std::uint64_t prunedAsDominated = 0;   ///< Skipped: a lighter recompute already fits, or
+                                           ///< ZeRO without data-parallel ranks to shard over.
+    std::uint64_t overflowing = 0;         ///< Evaluated for memory, did not fit.
+    std::uint64_t evaluated = 0;           ///< Step model run.
+    bool stopped = false;
+    double seconds = 0.0;
+    Diagnostics diagnostics; ///< Why nothing could be searched, and notes.
+};
+
+/**
+ * Searches tensor, pipeline, context and expert parallelism, micro-batch size, virtual stages,
+ * ZeRO stage and recomputation for the fastest layouts of \a scenario's training job on its
+ * cluster, by the step model (stepmodel.h) on the fabric the scenario's evaluation solves, at
+ * its thermal clock. Only layouts that fit in GPU memory and that the validator accepts are
+ * kept. Memory is checked before the step is timed, and a whole branch of the search is skipped
+ * when its leanest variant (ZeRO 3, full recomputation, one sequence a micro-batch) overflows.
+ */
+LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlanOptions& options);
+
+} // namespace dct::study

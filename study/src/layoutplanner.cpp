@@ -1,0 +1,404 @@
+// The layout search: every parallel layout the model and the cluster allow, timed by the step
+// model on the fabric and clock of the scenario's own evaluation. The rules a layout must meet
+// are the validator's (model/src/validator.cpp): the parallel sizes tile the GPUs, tensor
+// parallelism divides the heads and divides or is a multiple of the key/value heads, pipeline
+// stages (times virtual stages) divide the layers, the interleaved schedule needs a multiple of
+// the stages in micro-batches, context parallelism splits the sequence into 2c chunks, expert
+// parallelism divides the experts and the data x context ranks. Beyond the validator, the
+// search keeps the global batch whole (it splits exactly into micro-batches over the
+// data-parallel ranks) and tensor parallelism within the scale-up domain.
+#include "dct/study/layoutplanner.h"
+
+#include "dct/model/textformat.h"
+#include "dct/model/validator.h"
+#include "dct/solvers/computesolver.h"
+#include "dct/solvers/evaluator.h"
+#include "dct/solvers/stepmodel.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
+
+namespace dct::study {
+
+using model::Recompute;
+
+namespace {
+
+const char* recomputeName(Recompute r)
+{
+    switch (r) {
+    case Recompute::None:
+        return "none";
+    case Recompute::Selective:
+        return "selective";
+    case Recompute::Full:
+        return "full";
+    }
+    return "selective";
+}
+
+std::vector<int> divisorsOf(int n, int limit)
+{
+    std::vector<int> out;
+    for (int i = 1; i <= std::min(n, limit); ++i)
+        if (n % i == 0)
+            out.push_back(i);
+    return out;
+}
+
+std::vector<int> powersOfTwo(int limit)
+{
+    std::vector<int> out;
+    for (int i = 1; i <= limit; i *= 2)
+        out.push_back(i);
+    return out;
+}
+
+/** Returns \a given when it names values, else \a defaults. */
+std::vector<int> orDefault(const std::vector<int>& given, std::vector<int> defaults)
+{
+    return given.empty() ? defaults : given;
+}
+
+/** The layout written into the scratch scenario the step model reads. */
+void setLayout(model::ResolvedScenario& r, const LayoutChoice& l, bool derivedDataParallel)
+{
+    auto& w = r.scenario.workload;
+    w.tensorParallel = l.tensorParallel;
+    w.pipelineParallel = l.pipelineParallel;
+    w.contextParallel = l.contextParallel;
+    w.expertParallel = l.expertParallel;
+    w.microBatchSize = l.microBatchSize;
+    w.virtualStages = l.virtualStages;
+    w.pipelineSchedule = l.virtualStages > 1 ? model::PipelineSchedule::Interleaved
+                                             : model::PipelineSchedule::OneFOneB;
+    w.zeroStage = l.zeroStage;
+    w.recompute = l.recompute;
+    w.dataParallel = derivedDataParallel ? 0 : l.dataParallel;
+    r.dataParallel = l.dataParallel;
+}
+
+bool better(const LayoutOutcome& a, const LayoutOutcome& b)
+{
+    if (a.compute.stepSeconds != b.compute.stepSeconds)
+        return a.compute.stepSeconds < b.compute.stepSeconds;
+    return a.compute.step.memory.totalGb < b.compute.step.memory.totalGb;
+}
+
+} // namespace
+
+std::string LayoutChoice::toString() const
+{
+    return fmt::format("TP {} PP {} DP {} CP {} EP {} mbs {} v {} ZeRO {} {}", tensorParallel,
+                       pipelineParallel, dataParallel, contextParallel, expertParallel,
+                       microBatchSize, virtualStages, zeroStage, recomputeName(recompute));
+}
+
+LayoutChoice layoutOf(const model::ResolvedScenario& r)
+{
+    const auto& w = r.scenario.workload;
+    LayoutChoice l;
+    l.tensorParallel = w.tensorParallel;
+    l.pipelineParallel = w.pipelineParallel;
+    l.dataParallel = r.dataParallel;
+    l.contextParallel = w.contextParallel;
+    l.expertParallel = w.expertParallel;
+    l.microBatchSize = w.microBatchSize;
+    l.virtualStages =
+        w.pipelineSchedule == model::PipelineSchedule::Interleaved ? w.virtualStages : 1;
+    l.zeroStage = w.zeroStage;
+    l.recompute = w.recompute;
+    return l;
+}
+
+void applyLayout(model::WorkloadSection& w, const LayoutChoice& l)
+{
+    const bool derived = w.dataParallel == 0;
+    w.tensorParallel = l.tensorParallel;
+    w.pipelineParallel = l.pipelineParallel;
+    w.contextParallel = l.contextParallel;
+    w.expertParallel = l.expertParallel;
+    w.microBatchSize = l.microBatchSize;
+    w.virtualStages = l.virtualStages;
+    w.pipelineSchedule = l.virtualStages > 1 ? model::PipelineSchedule::Interleaved
+                                             : model::PipelineSchedule::OneFOneB;
+    w.zeroStage = l.zeroStage;
+    w.recompute = l.recompute;
+    w.dataParallel = derived ? 0 : l.dataParallel;
+}
+
+std::vector<std::pair<std::string, std::string>> layoutFields(const model::WorkloadSection& w,
+                                                              const LayoutChoice& l)
+{
+    std::vector<std::pair<std::string, std::string>> out = {
+        {"/workload/tensor_parallel", std::to_string(l.tensorParallel)},
+        {"/workload/pipeline_parallel", std::to_string(l.pipelineParallel)},
+        {"/workload/context_parallel", std::to_string(l.contextParallel)},
+        {"/workload/expert_parallel", std::to_string(l.expertParallel)},
+        {"/workload/micro_batch_size", std::to_string(l.microBatchSize)},
+        {"/workload/pipeline_schedule", l.virtualStages > 1 ? "\"interleaved\"" : "\"1f1b\""},
+        {"/workload/virtual_stages", std::to_string(l.virtualStages)},
+        {"/workload/zero_stage", std::to_string(l.zeroStage)},
+        {"/workload/recompute", std::string("\"") + recomputeName(l.recompute) + "\""},
+    };
+    if (w.dataParallel != 0)
+        out.emplace_back("/workload/data_parallel", std::to_string(l.dataParallel));
+    return out;
+}
+
+LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlanOptions& options)
+{
+    using Clock = std::chrono::steady_clock;
+    const auto started = Clock::now();
+    LayoutPlan plan;
+
+    // The fabric and the clock come from the scenario's own evaluation; neither depends on the
+    // layout (the fabric is planned from the nodes, the clock from power and cooling).
+    const solvers::Evaluation base = solvers::evaluate(scenario);
+    const bool clusterErrors =
+        std::any_of(base.diagnostics.begin(), base.diagnostics.end(), [](const Diagnostic& d) {
+            return d.severity == Severity::Error && d.path.rfind("/workload", 0) != 0;
+        });
+    if (clusterErrors || !base.network.valid) {
+        for (const auto& d : base.diagnostics)
+            if (d.severity == Severity::Error)
+                plan.diagnostics.add(d);
+        plan.diagnostics.error("", "the cluster has errors, so no layout can be timed on it",
+                               "fix the errors above first", "plan-cluster-invalid");
+        return plan;
+    }
+
+    model::ResolvedScenario r = scenario;
+    auto& w = r.scenario.workload;
+    if (w.mfu > 0.0)
+        plan.diagnostics.note("/workload/mfu",
+                              "ignored by the search: each layout's step is predicted (the MFU "
+                              "set here would give every layout the same step)",
+                              "remove /workload/mfu to evaluate the chosen layout as planned",
+                              "plan-mfu-ignored");
+    w.mfu = 0.0;
+    const bool derivedDataParallel = scenario.scenario.workload.dataParallel == 0;
+    const model::ModelSpec& m = r.model;
+    const int gpus = r.gpuCount();
+    const long long batch = w.globalBatchSequences;
+    const int splitLayers = m.layers + (w.embeddingAndLossAsLayers ? 2 : 0);
+    const LayoutSearchSpace& space = options.space;
+
+    solvers::ComputeInputs inputs;
+    inputs.clockFactor = base.compute.clockFactor;
+    inputs.network = &base.network;
+    inputs.allReduceSecondsPerStep = base.network.gradientAllReduce.seconds;
+
+    const int maxTp = space.maxTensorParallel > 0 ? space.maxTensorParallel : r.gpusPerNode;
+    std::vector<int> tps;
+    for (int t : orDefault(space.tensorParallel, divisorsOf(m.heads, maxTp)))
+        if (t >= 1 && m.heads % t == 0 &&
+            (m.effectiveKvHeads() % t == 0 || t % m.effectiveKvHeads() == 0) && gpus % t == 0)
+            tps.push_back(t);
+    const std::vector<int> pps =
+        orDefault(space.pipelineParallel, divisorsOf(splitLayers, splitLayers));
+    const std::vector<int> cps =
+        orDefault(space.contextParallel, powersOfTwo(std::max(1, space.maxContextParallel)));
+    const std::vector<int> eps = orDefault(
+        space.expertParallel, m.moe() ? divisorsOf(m.experts, m.experts) : std::vector{1});
+    const std::vector<int> mbss =
+        orDefault(space.microBatchSize, powersOfTwo(std::max(1, space.maxMicroBatchSize)));
+    const std::vector<int> zeros = orDefault(space.zeroStage, {0, 1, 2, 3});
+    std::vector<Recompute> recomputes = space.recompute;
+    if (recomputes.empty())
+        recomputes = {Recompute::None, Recompute::Selective, Recompute::Full};
+    // Lighter recomputation first: once one fits, the heavier ones only add work.
+    std::sort(recomputes.begin(), recomputes.end());
+
+    // The branches: parallel sizes that tile the GPUs and split the model; their micro-batch,
+    // virtual-stage and ZeRO choices below.
+    struct Branch
+    {
+        LayoutChoice base;
+        std::vector<LayoutChoice> leaves;
+    };
+    std::vector<Branch> branches;
+    for (int t : tps)
+        for (int p : pps) {
+            if (p < 1 || splitLayers % p != 0)
+                continue;
+            for (int c : cps) {
+                if (c < 1 || (c > 1 && r.sequenceLength % (2 * c) != 0))
+                    continue;
+                const long long modelParallel = static_cast<long long>(t) * p * c;
+                if (gpus % modelParallel != 0)
+                    continue;
+                const int d = static_cast<int>(gpus / modelParallel);
+                for (int e : eps) {
+                    if (e < 1 || (!m.moe() && e > 1) || (m.moe() && m.experts % e != 0) ||
+                        (static_cast<long long>(d) * c) % e != 0)
+                        continue;
+                    Branch branch;
+                    branch.base = LayoutChoice{t, p, d, c, e, 1, 1, 3, Recompute::Full};
+                    for (int b : mbss) {
+                        if (b < 1 || batch % (static_cast<long long>(d) * b) != 0)
+                            continue;
+                        const long long microBatches = batch / (static_cast<long long>(d) * b);
+                        const std::vector<int> vs = orDefault(
+                            space.virtualStages, divisorsOf(splitLayers / p, splitLayers / p));
+                        for (int v : vs) {
+                            if (v < 1 || (v > 1 && p == 1) || splitLayers % (p * v) != 0 ||
+                                (v > 1 && microBatches % p != 0))
+                                continue;
+                            // The embedding and the loss as layers need a real layer beside
+                            // them on the first and last stages (validator.cpp).
+                            if (w.embeddingAndLossAsLayers && p > 1 && v == 1 &&
+                                splitLayers / p < 2)
+                                continue;
+                            for (int z : zeros) {
+                                if (z < 0 || z > 3)
+                                    continue;
+                                for (Recompute rc : recomputes) {
+                                    branch.leaves.push_back(
+                                        LayoutChoice{t, p, d, c, e, b, v, z, rc});
+                                    ++plan.candidates;
+                                }
+                            }
+                        }
+                    }
+                    if (!branch.leaves.empty())
+                        branches.push_back(std::move(branch));
+                }
+            }
+        }
+
+    // The scenario's own layout, as eval times it.
+    {
+        const LayoutChoice own = layoutOf(scenario);
+        Diagnostics d;
+        r.scenario.workload = scenario.scenario.workload;
+        r.scenario.workload.mfu = 0.0;
+        r.dataParallel = scenario.dataParallel;
+        if (!model::validateScenario(scenario).hasErrors()) {
+            plan.current.layout = own;
+            plan.current.compute = solvers::solveCompute(r, inputs, d);
+            plan.hasCurrent = plan.current.compute.step.valid;
+            plan.currentFits = !d.hasErrors();
+        }
+    }
+
+    const std::size_t top = static_cast<std::size_t>(std::max(1, options.top));
+    std::uint64_t done = 0;
+    auto lastReport = Clock::now();
+    auto report = [&](bool force) {
+        if (!options.progress)
+            return;
+        const auto now = Clock::now();
+        if (force || now - lastReport > std::chrono::milliseconds(50)) {
+            lastReport = now;
+            options.progress(done, plan.candidates);
+        }
+    };
+    Diagnostics ignored;
+    for (const Branch& branch : branches) {
+        if (options.stop && options.stop()) {
+            plan.stopped = true;
+            break;
+        }
+        // The leanest variant of the branch: if it overflows, every variant does. Memory
+        // grows with the micro-batch (b sequences times min(m, p) in flight, m falling as b
+        // grows), the virtual stages only add activations in flight, and recomputation only
+        // saves; the ZeRO stages are each tried (stage 3's gathered-weight buffers can outweigh
+        // what it shards over few ranks).
+        bool overflows = options.prune;
+        if (overflows) {
+            LayoutChoice lean = branch.base;
+            lean.microBatchSize = branch.leaves.front().microBatchSize;
+            lean.recompute = Recompute::None;
+            for (const LayoutChoice& leaf : branch.leaves) {
+                lean.microBatchSize = std::min(lean.microBatchSize, leaf.microBatchSize);
+                lean.recompute = std::max(lean.recompute, leaf.recompute);
+            }
+            for (int z : zeros) {
+                lean.zeroStage = z;
+                setLayout(r, lean, derivedDataParallel);
+                const solvers::StepMemory memory = solvers::stepMemory(r);
+                if (memory.totalGb <= memory.capacityGb) {
+                    overflows = false;
+                    break;
+                }
+            }
+        }
+        if (overflows) {
+            plan.prunedByMemoryBound += branch.leaves.size();
+            done += branch.leaves.size();
+            report(false);
+            continue;
+        }
+        const LayoutChoice* fittedGroup = nullptr;
+        for (const LayoutChoice& leaf : branch.leaves) {
+            ++done;
+            // Recomputation choices of one layout come in a row, lighter first.
+            if (options.prune && fittedGroup &&
+                fittedGroup->microBatchSize == leaf.microBatchSize &&
+                fittedGroup->virtualStages == leaf.virtualStages &&
+                fittedGroup->zeroStage == leaf.zeroStage) {
+                ++plan.prunedAsDominated;
+                continue;
+            }
+            fittedGroup = nullptr;
+            // Without data-parallel ranks ZeRO has nothing to shard: stage 0 stands for all.
+            if (options.prune &&
+                static_cast<long long>(leaf.dataParallel) * leaf.contextParallel == 1 &&
+                leaf.zeroStage > 0) {
+                ++plan.prunedAsDominated;
+                continue;
+            }
+            setLayout(r, leaf, derivedDataParallel);
+            const solvers::StepMemory memory = solvers::stepMemory(r);
+            if (memory.totalGb > memory.capacityGb) {
+                ++plan.overflowing;
+                continue;
+            }
+            fittedGroup = &leaf;
+            LayoutOutcome outcome;
+            outcome.layout = leaf;
+            ignored = Diagnostics{};
+            outcome.compute = solvers::solveCompute(r, inputs, ignored);
+            ++plan.evaluated;
+            if (!outcome.compute.step.valid)
+                continue;
+            if (plan.best.size() < top || better(outcome, plan.best.back())) {
+                auto at = std::upper_bound(plan.best.begin(), plan.best.end(), outcome, better);
+                plan.best.insert(at, std::move(outcome));
+                if (plan.best.size() > top)
+                    plan.best.pop_back();
+            }
+            if ((done & 63) == 0) {
+                report(false);
+                if (options.stop && options.stop()) {
+                    plan.stopped = true;
+                    break;
+                }
+            }
+        }
+        if (plan.stopped)
+            break;
+        report(false);
+    }
+    report(true);
+    if (plan.candidates == 0)
+        plan.diagnostics.error("/workload",
+                               "no layout of " + formatNumber(gpus) +
+                                   " GPUs splits this model and its global batch of " +
+                                   std::to_string(batch) + " sequences",
+                               "a global batch divisible by more data-parallel sizes, or other "
+                               "parallel sizes to search",
+                               "plan-no-layout");
+    else if (plan.best.empty() && !plan.stopped)
+        plan.diagnostics.error(
+            "/workload",
+            "none of the " + std::to_string(plan.candidates) + " layouts fits in the " +
+                formatNumber(r.gpu.memoryGb) + " GB of the GPU '" + r.gpu.id + "'",
+            "GPUs with more memory, more GPUs, or a smaller model", "plan-nothing-fits");
+    plan.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    return plan;
+}
+
+} // namespace dct::study

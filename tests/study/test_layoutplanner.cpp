@@ -1,0 +1,188 @@
+// The layout search: what it returns is what eval computes for that layout, passes the
+// validator and fits in memory; pruning never loses the best layout; constraints, cancelling
+// and impossible searches behave.
+#include "dct/model/resolver.h"
+#include "dct/model/scenarioio.h"
+#include "dct/model/validator.h"
+#include "dct/solvers/evaluator.h"
+#include "dct/study/layoutplanner.h"
+#include "testsupport.h"
+
+#include <algorithm>
+
+using namespace dct;
+using namespace dct::study;
+
+namespace {
+
+model::ResolvedScenario resolvedExample(const std::string& name)
+{
+    auto read = model::readScenarioFile(test::dataDir() / "examples" / name);
+    REQUIRE(read.scenario);
+    auto resolved = model::resolveScenario(*read.scenario, test::catalog());
+    REQUIRE(resolved.resolved);
+    return *resolved.resolved;
+}
+
+/** Returns \a r with \a layout applied and resolved again, as a planner would save it. */
+model::ResolvedScenario withLayout(const model::ResolvedScenario& r, const LayoutChoice& layout)
+{
+    model::Scenario s = r.scenario;
+    applyLayout(s.workload, layout);
+    auto resolved = model::resolveScenario(s, test::catalog());
+    REQUIRE(resolved.resolved);
+    return *resolved.resolved;
+}
+
+} // namespace
+
+TEST_CASE("the planned layouts of the 16k-GPU 405B example are what eval computes for them",
+          "[study][plan]")
+{
+    const model::ResolvedScenario r = resolvedExample("multiplane-16k-h100.json");
+    LayoutPlanOptions options;
+    options.top = 5;
+    const LayoutPlan plan = planLayouts(r, options);
+    REQUIRE_FALSE(plan.diagnostics.hasErrors());
+    REQUIRE(plan.best.size() == 5);
+    CHECK(plan.candidates > 1000);
+    CHECK(plan.evaluated < plan.candidates);
+    REQUIRE(plan.hasCurrent);
+    REQUIRE(plan.currentFits);
+    // The scenario's own layout is in the search space: the best is at least as fast.
+    CHECK(plan.best.front().stepSeconds() <= plan.current.stepSeconds() * (1.0 + 1e-12));
+    for (std::size_t i = 0; i < plan.best.size(); ++i) {
+        const LayoutOutcome& o = plan.best[i];
+        INFO(o.layout.toString());
+        if (i > 0)
+            CHECK(plan.best[i - 1].stepSeconds() <= o.stepSeconds());
+        const auto& l = o.layout;
+        CHECK(static_cast<long long>(l.tensorParallel) * l.pipelineParallel * l.dataParallel *
+                  l.contextParallel ==
+              r.gpuCount());
+        CHECK(l.tensorParallel <= r.gpusPerNode);
+        CHECK(o.compute.step.memory.totalGb <= o.compute.step.memory.capacityGb);
+        // Applied and evaluated as a whole, it validates and gives the same step.
+        const model::ResolvedScenario applied = withLayout(r, l);
+        CHECK_FALSE(model::validateScenario(applied).hasErrors());
+        const solvers::Evaluation e = solvers::evaluate(applied);
+        CHECK_FALSE(e.diagnostics.hasErrors());
+        REQUIRE(e.metric("compute.step_seconds"));
+        CHECK(e.metric("compute.step_seconds")->value == Approx(o.stepSeconds()).epsilon(1e-9));
+        CHECK(e.metric("step.mfu")->value == Approx(o.compute.step.mfu).epsilon(1e-9));
+    }
+    // The current layout, timed by the search, as eval times it.
+    const solvers::Evaluation own = solvers::evaluate(r);
+    CHECK(own.metric("compute.step_seconds")->value ==
+          Approx(plan.current.stepSeconds()).epsilon(1e-9));
+}
+
+TEST_CASE("pruning finds the same best layouts as timing every layout that fits",
+          "[study][plan][prune]")
+{
+    // The seed case (a 70B dense model on H100 nodes), small enough to time every layout.
+    const model::ResolvedScenario r = resolvedExample("seed-h100-dallas-d2c.json");
+    LayoutPlanOptions pruned;
+    pruned.top = 8;
+    LayoutPlanOptions every;
+    every.top = 60;
+    every.prune = false;
+    const LayoutPlan fast = planLayouts(r, pruned);
+    const LayoutPlan slow = planLayouts(r, every);
+    REQUIRE(fast.best.size() == 8);
+    CHECK(fast.candidates == slow.candidates);
+    CHECK(fast.evaluated < slow.evaluated);
+    // What pruning skips on purpose: a heavier recomputation of a layout whose lighter one fits
+    // (it only adds work), and ZeRO stages without data-parallel ranks to shard over.
+    std::vector<LayoutOutcome> kept;
+    for (const LayoutOutcome& o : slow.best) {
+        const bool noRanks =
+            o.layout.dataParallel * o.layout.contextParallel == 1 && o.layout.zeroStage > 0;
+        const bool heavier = std::any_of(slow.best.begin(), slow.best.end(), [&](const auto& x) {
+            LayoutChoice lighter = o.layout;
+            lighter.recompute = x.layout.recompute;
+            return x.layout == lighter && x.layout.recompute < o.layout.recompute;
+        });
+        if (!noRanks && !heavier)
+            kept.push_back(o);
+    }
+    REQUIRE(kept.size() >= fast.best.size());
+    for (std::size_t i = 0; i < fast.best.size(); ++i) {
+        INFO(i << ": " << fast.best[i].layout.toString() << " / " << kept[i].layout.toString());
+        CHECK(fast.best[i].stepSeconds() == Approx(kept[i].stepSeconds()).epsilon(1e-12));
+    }
+    CHECK(fast.best.front().layout == slow.best.front().layout);
+    // Recomputation only adds work: the lighter of two that fit is never slower.
+    for (const LayoutOutcome& o : slow.best)
+        for (const LayoutOutcome& x : slow.best) {
+            LayoutChoice same = x.layout;
+            same.recompute = o.layout.recompute;
+            if (same == o.layout && x.layout.recompute > o.layout.recompute)
+                CHECK(x.stepSeconds() >= o.stepSeconds());
+        }
+}
+
+TEST_CASE("the search keeps to the sizes it is given", "[study][plan][constraints]")
+{
+    const model::ResolvedScenario r = resolvedExample("multiplane-16k-h100.json");
+    LayoutPlanOptions options;
+    options.top = 20;
+    options.space.tensorParallel = {4};
+    options.space.zeroStage = {1};
+    options.space.recompute = {model::Recompute::Selective, model::Recompute::Full};
+    const LayoutPlan plan = planLayouts(r, options);
+    REQUIRE_FALSE(plan.best.empty());
+    for (const auto& o : plan.best) {
+        CHECK(o.layout.tensorParallel == 4);
+        CHECK(o.layout.zeroStage == 1);
+        CHECK(o.layout.recompute != model::Recompute::None);
+    }
+}
+
+TEST_CASE("a cancelled search stops, an impossible one says why", "[study][plan][errors]")
+{
+    const model::ResolvedScenario r = resolvedExample("multiplane-16k-h100.json");
+    LayoutPlanOptions options;
+    options.stop = [] { return true; };
+    const LayoutPlan stopped = planLayouts(r, options);
+    CHECK(stopped.stopped);
+    CHECK(stopped.best.empty());
+    CHECK_FALSE(stopped.diagnostics.hasErrors());
+
+    // Tensor parallelism that divides no head count: no layout at all.
+    LayoutPlanOptions odd;
+    odd.space.tensorParallel = {3};
+    const LayoutPlan none = planLayouts(r, odd);
+    CHECK(none.best.empty());
+    REQUIRE(none.diagnostics.hasCode("plan-no-layout"));
+
+    // A 405B model on 16 GPUs never fits in 80 GB each.
+    model::ResolvedScenario small = r;
+    small.scenario.compute.nodeCount = 2;
+    auto resolved = model::resolveScenario(small.scenario, test::catalog());
+    REQUIRE(resolved.resolved);
+    const LayoutPlan tooBig = planLayouts(*resolved.resolved, {});
+    CHECK(tooBig.best.empty());
+    CHECK(tooBig.diagnostics.hasCode("plan-nothing-fits"));
+    // Every branch skipped by its leanest variant's memory, none timed.
+    CHECK(tooBig.prunedByMemoryBound == tooBig.candidates);
+    CHECK(tooBig.evaluated == 0);
+}
+
+TEST_CASE("layoutFields() names every field applyLayout() sets", "[study][plan]")
+{
+    model::WorkloadSection w;
+    const LayoutChoice l{4, 8, 16, 2, 1, 2, 4, 2, model::Recompute::Full};
+    const auto fields = layoutFields(w, l);
+    applyLayout(w, l);
+    CHECK(w.pipelineSchedule == model::PipelineSchedule::Interleaved);
+    CHECK(w.dataParallel == 0); // derived it was, derived it stays
+    CHECK(fields.size() == 9);
+    CHECK(fields[5].second == "\"interleaved\"");
+    CHECK(fields[8].second == "\"full\"");
+    model::WorkloadSection fixed;
+    fixed.dataParallel = 32;
+    CHECK(layoutFields(fixed, l).size() == 10);
+    applyLayout(fixed, l);
+    CHECK(fixed.dataParallel == 16);
+}

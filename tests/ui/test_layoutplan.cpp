@@ -1,0 +1,152 @@
+// "Find best layout": the search runs off the UI thread with progress, can be cancelled, lists
+// the fastest layouts, and applies the chosen one as one undoable edit. The dashboard's step
+// breakdown chart shows where a step's time goes.
+#include "dct/solvers/stepbreakdown.h"
+#include "dct/ui/catalogprovider.h"
+#include "dct/ui/dashboard.h"
+#include "dct/ui/layoutplandialog.h"
+#include "dct/ui/scenariodocument.h"
+#include "dct/ui/stepbreakdownchart.h"
+#include "uitestsupport.h"
+
+#include <QChart>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTimer>
+#include <QUndoStack>
+#include <catch2/catch.hpp>
+
+using namespace dct;
+using test::examplePath;
+
+namespace {
+
+nlohmann::json exampleJson(const char* name)
+{
+    QFile file(examplePath(name));
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    return nlohmann::json::parse(file.readAll().toStdString());
+}
+
+/** Runs the event loop until \a dialog's search ended; false after \a ms. */
+bool waitForSearch(const ui::LayoutPlanDialog& dialog, int ms = 60000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (dialog.isRunning() && timer.elapsed() < ms)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    QCoreApplication::processEvents();
+    return !dialog.isRunning();
+}
+
+} // namespace
+
+TEST_CASE("Find best layout lists the fastest layouts and applies one, undoably", "[ui][plan]")
+{
+    ui::ScenarioDocument document(exampleJson("multiplane-16k-h100.json"),
+                                  examplePath("multiplane-16k-h100.json"));
+    document.evaluateNow();
+    const nlohmann::json before = document.json();
+    ui::LayoutPlanDialog dialog(&document);
+    study::LayoutPlanOptions options;
+    options.top = 6;
+    dialog.show();
+    dialog.start(options);
+    CHECK(dialog.isRunning());
+    CHECK(dialog.cancelButton()->isEnabled());
+    REQUIRE(waitForSearch(dialog));
+    const study::LayoutPlan& plan = dialog.plan();
+    REQUIRE(plan.best.size() == 6);
+    CHECK_FALSE(plan.stopped);
+    CHECK(dialog.progressBar()->value() == dialog.progressBar()->maximum());
+    CHECK_FALSE(dialog.cancelButton()->isEnabled());
+    // Six layouts and the scenario's own.
+    REQUIRE(dialog.table()->rowCount() == 7);
+    CHECK(dialog.table()->item(6, 0)->text() == QStringLiteral("now"));
+    CHECK(dialog.table()->item(0, 1)->text().toInt() == plan.best[0].layout.tensorParallel);
+    CHECK(dialog.applyButton()->isEnabled());
+    CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("timed")));
+
+    // The screenshot of the dialog as a planner sees it.
+    QTimer::singleShot(300, [] {});
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 300);
+    dialog.grab().save(QStringLiteral(DCT_TEST_BINARY_DIR "/layoutplandialog.png"));
+
+    // Apply a layout that differs from the scenario's: one undo step sets every field.
+    int row = 0;
+    while (row < static_cast<int>(plan.best.size()) &&
+           plan.best[static_cast<std::size_t>(row)].layout == plan.current.layout)
+        ++row;
+    REQUIRE(row < static_cast<int>(plan.best.size()));
+    const study::LayoutChoice chosen = plan.best[static_cast<std::size_t>(row)].layout;
+    const int steps = document.undoStack()->count();
+    REQUIRE(dialog.applyRow(row));
+    CHECK(document.undoStack()->count() == steps + 1);
+    CHECK(document.value("/workload/tensor_parallel") == chosen.tensorParallel);
+    CHECK(document.value("/workload/pipeline_parallel") == chosen.pipelineParallel);
+    CHECK(document.value("/workload/micro_batch_size") == chosen.microBatchSize);
+    CHECK(document.value("/workload/recompute") ==
+          (chosen.recompute == model::Recompute::Full        ? "full"
+           : chosen.recompute == model::Recompute::Selective ? "selective"
+                                                             : "none"));
+    // Evaluated as a whole, the applied scenario steps as the search said.
+    document.evaluateNow();
+    const solvers::Metric* step = document.outcome()->metric({"compute.step_seconds"});
+    REQUIRE(step);
+    CHECK(step->value ==
+          Approx(plan.best[static_cast<std::size_t>(row)].stepSeconds()).epsilon(1e-9));
+    document.undoStack()->undo();
+    CHECK(document.json() == before);
+    CHECK_FALSE(dialog.applyRow(99));
+}
+
+TEST_CASE("Find best layout can be cancelled", "[ui][plan]")
+{
+    ui::ScenarioDocument document(exampleJson("multiplane-16k-h100.json"));
+    document.evaluateNow();
+    ui::LayoutPlanDialog dialog(&document);
+    dialog.start();
+    dialog.cancel();
+    REQUIRE(waitForSearch(dialog));
+    CHECK(dialog.plan().stopped);
+    CHECK_FALSE(dialog.applyButton()->isEnabled());
+    CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("cancelled")));
+}
+
+TEST_CASE("the dashboard shows where a training step's time goes", "[ui][dashboard][step]")
+{
+    const auto outcome = std::make_shared<const ui::EvaluationOutcome>(ui::evaluateScenarioJson(
+        exampleJson("multiplane-16k-h100.json"), ui::CatalogProvider::catalog(), "16k"));
+    REQUIRE(outcome->evaluation);
+    ui::Dashboard dashboard;
+    dashboard.resize(1400, 1300);
+    dashboard.setOutcome(outcome);
+    const auto& parts = dashboard.stepChart()->parts();
+    REQUIRE(parts.size() >= 12);
+    std::map<QString, double> byKey(parts.begin(), parts.end());
+    const solvers::ComputeResult& c = outcome->evaluation->compute;
+    CHECK(byKey[QStringLiteral("bubble")] == Approx(c.step.bubbleSeconds));
+    CHECK(byKey[QStringLiteral("tensor_parallel")] == Approx(c.step.tensorParallelSeconds));
+    CHECK(byKey[QStringLiteral("stragglers")] == Approx(c.stragglerSecondsPerStep));
+    CHECK(byKey[QStringLiteral("failures")] > 0.0);
+    CHECK(byKey[QStringLiteral("checkpoints")] > 0.0);
+    // The layout's parts and the stragglers add up to the step eval prints.
+    double step = 0.0;
+    for (const auto& [key, seconds] : parts)
+        if (key != QStringLiteral("checkpoints") && key != QStringLiteral("failures"))
+            step += seconds;
+    CHECK(step == Approx(c.stepSeconds).epsilon(1e-9));
+    CHECK(dashboard.stepChart()->chart()->series().size() == 1);
+    dashboard.show();
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 300);
+    dashboard.grab().save(QStringLiteral(DCT_TEST_BINARY_DIR "/dashboard-step.png"));
+
+    // No evaluation: an empty chart that says why.
+    dashboard.setOutcome(nullptr);
+    CHECK(dashboard.stepChart()->parts().empty());
+    CHECK(dashboard.stepChart()->chart()->title().contains(QStringLiteral("n/a")));
+}
