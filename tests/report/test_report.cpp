@@ -9,6 +9,7 @@
 #include "dct/ui/pdfreport.h"
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -205,4 +206,30 @@ TEST_CASE("a 10 MB description and name give a report of bounded size", "[report
     CHECK(big.find(std::string(201, 'N')) == std::string::npos);
     CHECK(big.find(std::string(4001, 'd')) == std::string::npos);
     CHECK(big.find(std::string(200, 'N')) != std::string::npos);
+}
+
+TEST_CASE("the report shows the site year: heat maps of PUE and temperature, water and carbon "
+          "by month, and the redundancy design",
+          "[report][siteyear]")
+{
+    const report::ReportRenderer renderer({load("legacy-air-h100-dallas.json")});
+    const std::string html = renderer.html();
+    CHECK(html.find("The site year") != std::string::npos);
+    CHECK(html.find("PUE by day and hour") != std::string::npos);
+    CHECK(html.find("Server inlet air by day and hour") != std::string::npos);
+    CHECK(html.find("Water and carbon by month") != std::string::npos);
+    CHECK(html.find("Redundancy and availability") != std::string::npos);
+    CHECK(html.find("UPS modules installed (2N)") != std::string::npos);
+    // A heat map merges the hours of one colour in a day: far fewer than 8,760 cells, and more
+    // than one per day (the PUE follows the day).
+    const auto start = html.find("PUE by day and hour");
+    const auto end = html.find("</svg>", start);
+    const std::size_t cells = count(html.substr(start, end - start), "<rect");
+    CHECK(cells > 365 + 32);
+    CHECK(cells < 8760);
+    if (const char* dir = std::getenv("DCT_SCREENSHOT_DIR")) {
+        const fs::path pdf = fs::path(dir) / "siteyear-report.pdf";
+        CHECK(ui::writeReportPdf(renderer, pdf.string()).empty());
+        std::ofstream(fs::path(dir) / "siteyear-report.html") << html;
+    }
 }

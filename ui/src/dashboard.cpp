@@ -3,6 +3,7 @@
 #include "dct/model/textformat.h"
 #include "dct/ui/format.h"
 #include "dct/ui/metriccard.h"
+#include "dct/ui/siteyearview.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -165,6 +166,8 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_views[3], 4, 3, 1, 2);
     layout->setRowStretch(3, 1);
     layout->setRowStretch(4, 1);
+    m_siteYear = new SiteYearView(this);
+    layout->addWidget(m_siteYear, 5, 0, 1, 5);
     setOutcome(nullptr);
 }
 
@@ -192,6 +195,18 @@ void Dashboard::setOutcome(std::shared_ptr<const EvaluationOutcome> outcome)
     showCooling(o);
     showAllReduce(o);
     showCost(o);
+    showSiteYear(o);
+}
+
+void Dashboard::showSiteYear(const EvaluationOutcome& outcome)
+{
+    if (!outcome.evaluation || !outcome.hourly) {
+        m_siteYear->setYear(nullptr, {}, {}, false);
+        return;
+    }
+    const solvers::Evaluation& e = *outcome.evaluation;
+    m_siteYear->setYear(outcome.hourly, e.cooling.monthlyWaterM3, e.grid.monthlyCarbonTonnes,
+                        e.cooling.coolantTempC > 0.0);
 }
 
 QString Dashboard::verdictText() const

@@ -13,6 +13,7 @@ class QLabel;
 namespace dct::ui {
 
 class MetricCard;
+class SiteYearView;
 
 /**
  * The headline figures of one evaluation (GPUs, switches and ports, all-reduce time, rack kW,
@@ -40,6 +41,8 @@ public:
     /** Returns the place of the scenario's cooling system among the options by PUE (1 = the
      *  lowest), or 0 when the chart is empty. */
     int coolingRank() const { return m_coolingRank; }
+    /** Returns the pictures of the site year (heat maps, water and carbon by month). */
+    SiteYearView* siteYearView() const { return m_siteYear; }
 
 private:
     void showVerdict(const EvaluationOutcome& outcome);
@@ -48,6 +51,7 @@ private:
     void showCooling(const EvaluationOutcome& outcome);
     void showAllReduce(const EvaluationOutcome& outcome);
     void showCost(const EvaluationOutcome& outcome);
+    void showSiteYear(const EvaluationOutcome& outcome);
     QChart* resetChart(int index, const QString& title);
     void showEmpty(QChart* chart, const QString& why);
 
@@ -55,6 +59,7 @@ private:
     std::vector<std::pair<QString, MetricCard*>> m_cards;
     std::vector<QChartView*> m_views;
     int m_coolingRank = 0;
+    SiteYearView* m_siteYear = nullptr;
 };
 
 } // namespace dct::ui
