@@ -27,9 +27,10 @@ void addSubsystem(Evaluation& e, std::string_view prefix, std::string_view name,
           Better::Neither, inputs);
     e.add(key({"redundancy.", prefix, "_capex_usd"}), label({name, ": capex of every unit"}),
           d.capexUsd, "USD", Better::Lower, inputs);
-    e.add(key({"redundancy.", prefix, "_availability"}),
-          label({name, ": probability the units carry the load"}), d.availability, "share",
-          Better::Higher, inputs);
+    // Availabilities are all close to 1: the hours a year without enough units read better.
+    e.add(key({"redundancy.", prefix, "_downtime_hours_per_year"}),
+          label({name, ": hours a year too few units run"}), (1.0 - d.availability) * 8760.0,
+          "h/year", Better::Lower, inputs);
 }
 
 /** Nines of an availability: 3 for 99.9 %. Capped at 12 (beyond the rates' precision). */
@@ -66,10 +67,12 @@ void addRedundancyMetrics(Evaluation& e)
                  metricInputs<"/cooling/chiller_redundancy", "/cooling/system", "/site">());
     addSubsystem(e, "cdu", "CDUs", r.cdus,
                  metricInputs<"/cooling/cdu_redundancy", "/cooling/system">());
-    e.add("redundancy.power_availability", "Power availability (source and UPS)",
-          r.powerAvailability, "share", Better::Higher, all);
-    e.add("redundancy.cooling_availability", "Cooling availability (chillers and CDUs)",
-          r.coolingAvailability, "share", Better::Higher, all);
+    e.add("redundancy.power_downtime_hours_per_year",
+          "Hours a year without power (utility and generators down, or UPS short)",
+          (1.0 - r.powerAvailability) * 8760.0, "h/year", Better::Lower, all);
+    e.add("redundancy.cooling_downtime_hours_per_year",
+          "Hours a year without enough cooling (chillers or CDUs short)",
+          (1.0 - r.coolingAvailability) * 8760.0, "h/year", Better::Lower, all);
     e.add("redundancy.availability", "Availability of the whole IT load", r.availability, "share",
           Better::Higher, all);
     e.add("redundancy.availability_nines", "Availability in nines", nines(r.availability), "",
