@@ -85,9 +85,13 @@ std::vector<ChartBar> powerBars(const solvers::PowerResult& p)
 /** The parts of the capital cost, from the cost solver's typed result. */
 std::vector<ChartBar> capexBars(const solvers::CostResult& c)
 {
-    return {{"Capex: nodes", c.capexNodesUsd},           {"Capex: network", c.capexNetworkUsd},
-            {"Capex: storage", c.capexStorageUsd},       {"Capex: racks", c.capexRacksUsd},
-            {"Capex: cooling plant", c.capexCoolingUsd}, {"Capex: power plant", c.capexPowerUsd}};
+    return {{"Capex: nodes", c.capexNodesUsd},
+            {"Capex: network", c.capexNetworkUsd},
+            {"Capex: storage", c.capexStorageUsd},
+            {"Capex: racks", c.capexRacksUsd},
+            {"Capex: cooling plant", c.capexCoolingUsd},
+            {"Capex: power plant", c.capexPowerUsd},
+            {"Capex: redundant plant units", c.capexRedundancyUsd}};
 }
 
 const char* css = R"(

@@ -62,8 +62,8 @@ std::string yearHeatMapSvg(const std::string& title, const Eigen::ArrayXd& value
     const bool flat = !(hi - lo > 1e-9 * std::max(1.0, std::fabs(hi)));
     const double left = 44.0;
     const double top = 30.0;
-    const double legendWidth = 70.0;
-    const double plotWidth = std::max(100.0, widthPx - left - legendWidth - 10.0);
+    const double legendWidth = 100.0;
+    const double plotWidth = std::max(100.0, widthPx - left - legendWidth);
     const double cellW = days > 0 ? plotWidth / days : 1.0;
     const double cellH = 7.0;
     const double plotHeight = 24 * cellH;
@@ -116,7 +116,7 @@ std::string yearHeatMapSvg(const std::string& title, const Eigen::ArrayXd& value
         day += kMonthDays[m];
     }
     // Colour scale.
-    const double lx = left + plotWidth + 14.0;
+    const double lx = left + plotWidth + 10.0;
     for (int i = 0; i < kColorSteps; ++i) {
         const double y = top + plotHeight - (i + 1) * plotHeight / kColorSteps;
         svg += "<rect x=\"" + fmt("%.1f", lx) + "\" y=\"" + fmt("%.2f", y) +

@@ -83,9 +83,10 @@ TEST_CASE("a report opens with an executive summary and shows no internal keys",
         CHECK(first.find(std::string("<td>") + figure) != std::string::npos);
     CHECK(first.find("server inlet air reaches 49.24 C") != std::string::npos);
     CHECK(first.find("field to fix: /cooling/system") != std::string::npos);
-    // Money rounded by the one rule; no metric key anywhere.
-    CHECK(html.find("11.58 M USD") != std::string::npos);
-    CHECK(html.find("11,581,200") == std::string::npos);
+    // Money rounded by the one rule; no metric key anywhere. (Capex with the redundant plant
+    // units of the default design, docs/redundancy.md.)
+    CHECK(html.find("12.02 M USD") != std::string::npos);
+    CHECK(html.find("12,021,292") == std::string::npos);
     CHECK(html.find("compute.training_days") == std::string::npos);
     CHECK(html.find("cost.tco_usd_per_year") == std::string::npos);
     // Headers repeat over page breaks; the topology stands once; a datasheet sentence once.

@@ -96,6 +96,7 @@ Slices costSlices(const solvers::CostResult& c)
             {QObject::tr("Racks"), c.capexRacksUsd * perYear},
             {QObject::tr("Cooling plant"), c.capexCoolingUsd * perYear},
             {QObject::tr("Power plant"), c.capexPowerUsd * perYear},
+            {QObject::tr("Redundant plant units"), c.capexRedundancyUsd * perYear},
             {QObject::tr("Energy"), c.energyUsdPerYear},
             {QObject::tr("Egress"), c.egressUsdPerYear},
             {QObject::tr("Maintenance"), c.maintenanceUsdPerYear}};
