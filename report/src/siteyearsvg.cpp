@@ -138,7 +138,7 @@ std::string monthlyWaterCarbonSvg(const std::array<double, 12>& waterM3,
 {
     const double left = 60.0;
     const double panelHeight = 90.0;
-    const double plotWidth = widthPx - left - 10.0;
+    const double plotWidth = widthPx - left - 70.0; // the PDF page keeps about 600 px
     const double slot = plotWidth / 12.0;
     const double height = 30.0 + 2 * (panelHeight + 40.0);
     std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
