@@ -95,9 +95,7 @@ SubsystemDesign designSubsystem(double loadKw, double designLoadFraction,
     d.unitAvailability = unitAvailability(unit);
     if (d.capacityKw <= 0.0)
         return d;
-    auto unitsFor = [&](double size) {
-        return static_cast<int>(std::ceil(d.capacityKw / size - 1e-9));
-    };
+    auto unitsFor = [&](double size) { return std::ceil(d.capacityKw / size - 1e-9); };
     if (fixedSizeKw > 0.0) {
         d.unitSizeKw = fixedSizeKw;
     } else if (!unit.moduleSizesKw.empty()) {
@@ -108,7 +106,12 @@ SubsystemDesign designSubsystem(double loadKw, double designLoadFraction,
     } else {
         return d;
     }
-    d.requiredUnits = std::max(1, unitsFor(d.unitSizeKw));
+    // A unit far too small for the load (a CDU of a few watts) gives no design, not an overflow.
+    constexpr double kMostUnits = 1e6;
+    const double needed = unitsFor(d.unitSizeKw);
+    if (!(needed <= kMostUnits))
+        return SubsystemDesign{redundancy, d.loadKw, d.capacityKw};
+    d.requiredUnits = std::max(1, static_cast<int>(needed));
     const int n = d.requiredUnits;
     switch (redundancy) {
     case model::Redundancy::N:
