@@ -91,6 +91,7 @@ DCT_INSTANTIATE(EgressPricing)
 DCT_INSTANTIATE(PortOffer)
 DCT_INSTANTIATE(ModelSpec)
 DCT_INSTANTIATE(FailureRateSpec)
+DCT_INSTANTIATE(PlantUnitSpec)
 #undef DCT_INSTANTIATE
 
 namespace {
@@ -229,6 +230,10 @@ template <> const CatalogShelf<ModelSpec>& Catalog::shelf<ModelSpec>() const
 template <> const CatalogShelf<FailureRateSpec>& Catalog::shelf<FailureRateSpec>() const
 {
     return m_failures;
+}
+template <> const CatalogShelf<PlantUnitSpec>& Catalog::shelf<PlantUnitSpec>() const
+{
+    return m_plant;
 }
 
 } // namespace dct::model

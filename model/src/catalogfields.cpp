@@ -7,6 +7,7 @@
 #include "dct/model/gpuspec.h"
 #include "dct/model/nicspec.h"
 #include "dct/model/nodespec.h"
+#include "dct/model/plantunitspec.h"
 #include "dct/model/portoffer.h"
 #include "dct/model/sitespec.h"
 #include "dct/model/switchspec.h"
@@ -702,6 +703,50 @@ const FieldTable<FailureRateSpec>& FailureRateSpec::fields()
                      "Job interruptions per million unit-hours", 0.0, 1e6),
         f::boolean<S>("replaces_node", &S::replacesNode,
                       "Recovery swaps the failed node out (a hot spare avoids waiting for repair)"),
+    };
+    return table;
+}
+
+const FieldTable<PlantUnitSpec>& PlantUnitSpec::fields()
+{
+    using S = PlantUnitSpec;
+    static const FieldTable<S> table = {
+        f::text<S>("name", &S::name, "Display name"),
+        f::choice<S, PlantRole>("role", &S::role,
+                                {{PlantRole::Utility, "utility"},
+                                 {PlantRole::Ups, "ups"},
+                                 {PlantRole::Generator, "generator"},
+                                 {PlantRole::Chiller, "chiller"},
+                                 {PlantRole::Cdu, "cdu"}},
+                                "What the unit does in the facility"),
+        f::custom<S>(
+            "module_sizes_kw",
+            "Standard ratings the unit is sold in, ascending (kW; kW of heat for chillers); "
+            "empty for the utility feed and for CDUs (the cooling system's cdu_capacity_kw)",
+            json{{"type", "array"}, {"items", {{"type", "number"}, {"exclusiveMinimum", 0}}}},
+            [](const S& s) { return json(s.moduleSizesKw); },
+            [](S& s, const json& j) -> std::string {
+                const std::string accepted = "an array of ascending ratings in kW, each > 0";
+                if (!j.is_array())
+                    return accepted + ", found " + jsonTypeName(j);
+                std::vector<double> sizes;
+                for (const auto& v : j) {
+                    if (!v.is_number() || v.get<double>() <= 0.0 ||
+                        (!sizes.empty() && v.get<double>() <= sizes.back()))
+                        return accepted;
+                    sizes.push_back(v.get<double>());
+                }
+                s.moduleSizesKw = std::move(sizes);
+                return {};
+            }),
+        f::number<S>("usd_per_kw", &S::usdPerKw, "USD/kW", "Installed price per kW of rating", 0.0,
+                     1e6),
+        // Ceiling 10^6 per 10^6 hours: a failure every hour, far above any plant unit's rate.
+        f::number<S>("failures_per_million_hours", &S::failuresPerMillionHours, "1/(10^6 h)",
+                     "Failures per million unit-hours", 0.0, 1e6),
+        // Floor 0.01 h: even a breaker reclose takes seconds; ceiling a year.
+        f::number<S>("repair_hours", &S::repairHours, "h", "Mean time to repair or restore", 0.01,
+                     8760.0),
     };
     return table;
 }

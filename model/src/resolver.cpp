@@ -125,6 +125,8 @@ ResolveResult resolveScenario(const Scenario& scenario, const Catalog& catalog,
         r.portOffers.push_back(port);
     for (const auto& [id, rate] : catalog.failureRates().entries)
         r.failureRates.push_back(rate);
+    for (const auto& [id, unit] : catalog.plantUnits().entries)
+        r.plantUnits.push_back(unit);
 
     forEachSection([&](const SectionInfo& info, auto member) {
         using S = std::decay_t<decltype(Scenario{}.*member)>;

@@ -43,6 +43,21 @@ Field<S> reference(std::string key, CatalogRef S::*member, std::string catalogKi
     return field;
 }
 
+/** A redundancy choice (docs/redundancy.md). */
+template <class S> Field<S> redundancy(std::string key, Redundancy S::*member, std::string what)
+{
+    return f::choice<S, Redundancy>(
+        std::move(key), member,
+        {{Redundancy::N, "N"},
+         {Redundancy::NPlus1, "N+1"},
+         {Redundancy::NPlus2, "N+2"},
+         {Redundancy::TwoN, "2N"},
+         {Redundancy::ThreeToMakeTwo, "3N/2"},
+         {Redundancy::FourToMakeThree, "4N/3"}},
+        what + ": N (no spare), N+1 or N+2 (spare units in one pool), 2N (two complete systems) or "
+               "distributed redundancy 3N/2 (three systems, any two carry the load) or 4N/3");
+}
+
 } // namespace
 
 const FieldTable<ComputeSection>& ComputeSection::fields()
@@ -213,6 +228,11 @@ const FieldTable<FacilitySection>& FacilitySection::fields()
                                  "When the rack power limit exceeds the cooling capacity: 'dense' "
                                  "keeps nodes per rack and flags over-capacity racks, 'spread' "
                                  "puts fewer nodes in each rack"),
+        redundancy<S>("ups_redundancy", &S::upsRedundancy,
+                      "UPS modules behind the IT load (default 2N: two distribution paths, each "
+                      "carrying the whole load)"),
+        redundancy<S>("generator_redundancy", &S::generatorRedundancy,
+                      "Standby generator sets behind the facility load (default N+1)"),
     };
     return table;
 }
@@ -223,6 +243,10 @@ const FieldTable<CoolingSection>& CoolingSection::fields()
     static const FieldTable<S> table = {
         reference<S>("system", &S::system, "cooling", "Cooling system", true),
         f::boolean<S>("economizer", &S::economizer, "Use free cooling when the weather allows"),
+        redundancy<S>("chiller_redundancy", &S::chillerRedundancy,
+                      "Chillers behind the peak hour's mechanical cooling load (default N+1)"),
+        redundancy<S>("cdu_redundancy", &S::cduRedundancy,
+                      "CDUs behind the liquid loop's heat (default N+1)"),
     };
     return table;
 }

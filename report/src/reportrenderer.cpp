@@ -3,8 +3,10 @@
 #include "dct/model/atomicfile.h"
 #include "dct/model/textformat.h"
 #include "dct/report/hallsvg.h"
+#include "dct/report/siteyearsvg.h"
 #include "dct/report/stepbreakdownsvg.h"
 #include "dct/report/svgchart.h"
+#include "dct/solvers/hourlyyear.h"
 #include "dct/solvers/metricsection.h"
 
 #include <algorithm>
@@ -35,6 +37,35 @@ std::string displayName(const ReportScenario& s)
                          nameLimitBytes);
 }
 
+/**
+ * Returns the pictures of the site year (docs/siteyear.md): heat maps of the PUE and of the
+ * server inlet (or coolant) temperature by day and hour, and the water and carbon of each month;
+ * empty for a site without an hourly year.
+ */
+std::string siteYearCharts(const ReportScenario& s,
+                           const std::function<std::string(const std::string&, int)>& chart)
+{
+    if (!s.resolved || !s.evaluation.ok())
+        return {};
+    const solvers::HourlyYear year = solvers::expandHourly(*s.resolved, s.evaluation);
+    if (!year.hourly)
+        return {};
+    std::string out = "<h2>The site year</h2>\n";
+    out += "<p class=\"meta\">Each hour of the year takes the figures of its climate state "
+           "(docs/siteyear.md); the plant holds the supply setpoints in every hour.</p>\n";
+    out += chart(yearHeatMapSvg("PUE by day and hour", year.pue, "PUE", 640), 640);
+    const bool liquid = s.evaluation.cooling.coolantTempC > 0.0;
+    out += chart(yearHeatMapSvg(liquid ? "Coolant at the cold plates by day and hour"
+                                       : "Server inlet air by day and hour",
+                                liquid ? year.coolantC : year.inletC, "°C", 640),
+                 640);
+    out += chart(yearHeatMapSvg("Outdoor dry bulb by day and hour", year.dryBulbC, "°C", 640), 640);
+    out += chart(monthlyWaterCarbonSvg(s.evaluation.cooling.monthlyWaterM3,
+                                       s.evaluation.grid.monthlyCarbonTonnes, 640),
+                 640);
+    return out;
+}
+
 std::string valueWithUnit(const solvers::Metric& m)
 {
     return formatQuantity(m.value, m.unit);
@@ -56,9 +87,13 @@ std::vector<ChartBar> powerBars(const solvers::PowerResult& p)
 /** The parts of the capital cost, from the cost solver's typed result. */
 std::vector<ChartBar> capexBars(const solvers::CostResult& c)
 {
-    return {{"Capex: nodes", c.capexNodesUsd},           {"Capex: network", c.capexNetworkUsd},
-            {"Capex: storage", c.capexStorageUsd},       {"Capex: racks", c.capexRacksUsd},
-            {"Capex: cooling plant", c.capexCoolingUsd}, {"Capex: power plant", c.capexPowerUsd}};
+    return {{"Capex: nodes", c.capexNodesUsd},
+            {"Capex: network", c.capexNetworkUsd},
+            {"Capex: storage", c.capexStorageUsd},
+            {"Capex: racks", c.capexRacksUsd},
+            {"Capex: cooling plant", c.capexCoolingUsd},
+            {"Capex: power plant", c.capexPowerUsd},
+            {"Capex: redundant plant units", c.capexRedundancyUsd}};
 }
 
 const char* css = R"(
@@ -205,6 +240,8 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
                 out += chart(
                     horizontalBarChartSvg("Collective time for 1 GiB", collectives, "ms", 640),
                     640);
+            if (!comparison)
+                out += siteYearCharts(s, chart);
         }
 
         // Every figure by section; the topology once, in the network fabric section.

@@ -315,6 +315,8 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
                    : climateStates(siteYear(r.site, kPlaceholderDryBulbC, kPlaceholderWetBulbC),
                                    climateKey(sys));
     const SiteYear& year = *out.year;
+    if (diagnostics) // the evaluation's own pass, once per evaluation (sweeps report the paths)
+        countSiteYearPath(year);
     if (diagnostics && !r.site.climateNormals.present && year.dryBulbC.size() == 1 &&
         r.site.climateBins.empty())
         diagnostics->note("/site/climate_normals",

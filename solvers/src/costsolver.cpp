@@ -22,9 +22,12 @@ CostResult solveCost(const model::ResolvedScenario& r, const PowerResult& power,
     // (switchgear, UPS, generators) per kW of the peak facility power it delivers.
     out.capexCoolingUsd = r.cooling.capexUsdPerKw * power.itDesignPowerKw;
     out.capexPowerUsd = e.powerCapexUsdPerKw * power.peakFacilityPowerKw;
+    // Those prices are of a plant built for the load (N); the redundant units come on top, at
+    // the plant units' own prices (data/catalog/plant.json, docs/redundancy.md).
+    out.capexRedundancyUsd = std::max(0.0, in.redundancyCapexUsd);
     out.hardwareCapexUsd = out.capexNodesUsd + out.capexNetworkUsd + out.capexStorageUsd;
-    out.capexUsd =
-        out.hardwareCapexUsd + out.capexRacksUsd + out.capexCoolingUsd + out.capexPowerUsd;
+    out.capexUsd = out.hardwareCapexUsd + out.capexRacksUsd + out.capexCoolingUsd +
+                   out.capexPowerUsd + out.capexRedundancyUsd;
 
     const double priceUsdPerKwh =
         in.hasGrid ? in.averagePriceUsdPerKwh : r.site.electricityPriceUsdPerKwh;

@@ -14,6 +14,7 @@
 #include "dct/solvers/networkmetrics.h"
 #include "dct/solvers/networksolver.h"
 #include "dct/solvers/powersolver.h"
+#include "dct/solvers/redundancymetrics.h"
 #include "dct/solvers/stepmetrics.h"
 
 #include <algorithm>
@@ -127,6 +128,7 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
         e.power = {};
         e.cooling = {};
         e.grid = {};
+        e.redundancy = {};
         e.coolingOptions.clear();
         e.egress = {};
         e.cost = {};
@@ -195,6 +197,8 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     checkHall(e.network.hall, r, e.power, e.diagnostics);
     e.cooling.pue = e.power.pue;
     e.grid = solveGrid(r, e.power, e.cooling);
+    e.redundancy = solveRedundancy(r, e.power, e.cooling);
+    costInputs.redundancyCapexUsd = e.redundancy.redundancyCapexUsd;
     costInputs.hasGrid = true;
     costInputs.electricityUsdPerYear = e.grid.electricityUsdPerYear;
     costInputs.averagePriceUsdPerKwh = e.grid.averagePriceUsdPerKwh;
@@ -222,6 +226,7 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     addStepMetrics(e);
     addReliabilityMetrics(e);
     addFacilityMetrics(e);
+    addRedundancyMetrics(e);
     addNetworkMetrics(e);
     addHallMetrics(e);
     e.add("coupling.iterations", "Coupling iterations", e.coupling.iterations, "", Better::Neither);

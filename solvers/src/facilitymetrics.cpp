@@ -152,9 +152,16 @@ void addSiteMetrics(Evaluation& e)
         return;
     const SiteYear& y = *c.year;
     const MetricInputs climate = metricInputs<"/site/climate_normals", "/site/climate_bins">();
-    e.add("site.climate_hours",
-          y.hourly ? "Hours of the year (hourly)" : "Hours of the year (bins)", y.totalHours, "h",
-          Better::Neither, climate);
+    const bool hourly = y.hourly || y.source;
+    e.add("site.climate_hours", hourly ? "Hours of the year (hourly)" : "Hours of the year (bins)",
+          y.totalHours, "h", Better::Neither, climate);
+    // The path the plant took: the distinct climate states of the hourly year (the fast path,
+    // docs/siteyear.md), every hour, or the climate bins.
+    e.add("site.climate_states",
+          y.source   ? "Climate states solved (grouped hours: fast path)"
+          : y.hourly ? "Climate states solved (every hour)"
+                     : "Climate states solved (climate bins)",
+          static_cast<double>(y.hours.size()), "", Better::Neither, climate);
     e.add("site.mean_dry_bulb_c", "Outdoor dry bulb (annual mean)", y.meanDryBulbC, "°C",
           Better::Neither, climate);
     e.add("site.hottest_dry_bulb_c", "Outdoor dry bulb (hottest hour)", c.hottestHourDryBulbC, "°C",
@@ -282,6 +289,10 @@ void addCostMetrics(Evaluation& e)
           metricInputs<"/cooling/system">());
     e.add("cost.capex_power_usd", "Capex: power plant", c.capexPowerUsd, "USD", Better::Lower,
           metricInputs<"/economics/power_capex_usd_per_kw">());
+    e.add("cost.capex_redundancy_usd", "Capex: redundant plant units", c.capexRedundancyUsd, "USD",
+          Better::Lower,
+          metricInputs<"/facility/ups_redundancy", "/facility/generator_redundancy",
+                       "/cooling/chiller_redundancy", "/cooling/cdu_redundancy">());
     e.add("cost.capex_usd", "Capex", c.capexUsd, "USD", MetricTraits{Better::Lower, 10}, eco);
     e.add("cost.energy_usd_per_year", "Energy", c.energyUsdPerYear, "USD/year", Better::Lower,
           metricInputs<"/site", "/cooling/system">());

@@ -110,7 +110,12 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
     // its hour of most water is its driest (towers) or warmest (pads).
     const Eigen::ArrayXXd& hoursByMonth = year.monthHours;
     Eigen::ArrayXXd evaporation = Eigen::ArrayXXd::Zero(n, 12);
-    Eigen::ArrayXd evaporationPeak = Eigen::ArrayXd::Zero(n);
+    // Litres per hour of each state at an hour's own air: per unit of (W_out - W) over the
+    // enthalpy rise (towers), or per K of pad cooling (pads).
+    Eigen::ArrayXd towerLPerHour = Eigen::ArrayXd::Zero(n);
+    Eigen::ArrayXd exhaustEnthalpy = Eigen::ArrayXd::Zero(n);
+    Eigen::ArrayXd exhaustW = Eigen::ArrayXd::Zero(n);
+    Eigen::ArrayXd padLPerK = Eigen::ArrayXd::Zero(n);
     if (sys.evaporativeHeatRejection) {
         const Eigen::ArrayXd exhaustC =
             year.wetBulbC + sys.economizerApproachC + 0.5 * sys.condenserWaterRangeC;
@@ -121,7 +126,9 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
         for (Eigen::Index m = 0; m < 12; ++m)
             evaporation.col(m) =
                 perW * (hoursByMonth.col(m) * wOut - year.monthHumidityRatio.col(m)).max(0.0);
-        evaporationPeak = perW * (wOut - year.minHumidityRatio).max(0.0);
+        towerLPerHour = rejectedKw * kKjPerKwh * kLitresPerKg;
+        exhaustEnthalpy = moistAirEnthalpyKjPerKg(exhaustC, wOut);
+        exhaustW = wOut;
     } else if (sys.adiabaticEffectiveness > 0.0 && sys.dryCoolerAirRiseC > 0.0) {
         const Eigen::ArrayXd perK = rejectedKw * kKjPerKwh /
                                     (kAirCpKjPerKgK * sys.dryCoolerAirRiseC) * kAirCpKjPerKgK /
@@ -130,7 +137,7 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
         for (Eigen::Index m = 0; m < 12; ++m)
             evaporation.col(m) =
                 sprayed * perK * (year.monthDryBulbC.col(m) - hoursByMonth.col(m) * year.outdoorC);
-        evaporationPeak = sprayed * perK * (year.maxDryBulbC - year.outdoorC);
+        padLPerK = sprayed * perK;
     }
     const double blowdown = sys.evaporativeHeatRejection && sys.cyclesOfConcentration > 1.0
                                 ? 1.0 / (sys.cyclesOfConcentration - 1.0)
@@ -139,7 +146,25 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
     for (Eigen::Index m = 0; m < 12; ++m)
         out.monthlyL[static_cast<std::size_t>(m)] =
             ((1.0 + blowdown) * evaporation.col(m) + driftPerHour * hoursByMonth.col(m)).sum();
-    out.peakLPerHour = n > 0 ? ((1.0 + blowdown) * evaporationPeak + driftPerHour).maxCoeff() : 0.0;
+    // The peak hour at its own air (its humidity ratio and enthalpy, or its dry and wet bulb),
+    // not its state's mean: one pass over the hours with each hour's state plant.
+    const SiteYear& hourly = *year.source;
+    out.peakLPerHour = 0.0;
+    for (Eigen::Index i = 0; i < year.hourEntry.size(); ++i) {
+        const Eigen::Index state = year.hourEntry(i);
+        double evaporationL = 0.0;
+        if (sys.evaporativeHeatRejection) {
+            const double rise = std::max(kMinimumEnthalpyRiseKjPerKg,
+                                         exhaustEnthalpy(state) - hourly.enthalpyKjPerKg(i));
+            evaporationL = towerLPerHour(state) / rise *
+                           std::max(0.0, exhaustW(state) - hourly.humidityRatio(i));
+        } else if (padLPerK(state) > 0.0 && hourly.dryBulbC(i) > sys.adiabaticThresholdC) {
+            evaporationL = padLPerK(state) * sys.adiabaticEffectiveness *
+                           (hourly.dryBulbC(i) - hourly.wetBulbC(i));
+        }
+        out.peakLPerHour =
+            std::max(out.peakLPerHour, (1.0 + blowdown) * evaporationL + driftPerHour(state));
+    }
     return out;
 }
 

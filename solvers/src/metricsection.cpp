@@ -13,6 +13,7 @@ const std::vector<MetricSection>& metricSections()
         {"hall", "Hall and cabling"},
         {"power", "Power"},
         {"cooling", "Cooling"},
+        {"redundancy", "Redundancy and availability"},
         {"site", "Site year: climate, water, carbon and tariff"},
         {"egress", "Egress and WAN"},
         {"cost", "Cost"},

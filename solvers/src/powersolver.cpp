@@ -1,6 +1,7 @@
 #include "dct/solvers/powersolver.h"
 
 #include "dct/solvers/coolingresult.h"
+#include "dct/solvers/redundancy.h"
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -176,9 +177,26 @@ PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
     }
     out.pduLossKw =
         stageLossKw(out.itPowerKw, ratedKw, pduNoLoad, pduProportional, fac.pduSquareFraction);
-    out.upsLossKw =
-        upsScale * stageLossKw(out.itPowerKw + out.pduLossKw, ratedKw, fac.upsNoLoadFraction,
-                               fac.upsProportionalFraction, fac.upsSquareFraction);
+    // The UPS is built of standard modules under the scenario's redundancy (redundancy.h,
+    // docs/redundancy.md), sized for the IT load at full clocks plus the PDU loss; every
+    // installed module shares the load, so 2N runs each at half the load N would.
+    out.upsLoadKw = out.itDesignPowerKw + stageLossKw(out.itDesignPowerKw, ratedKw, pduNoLoad,
+                                                      pduProportional, fac.pduSquareFraction);
+    const SubsystemDesign ups = upsDesign(r, out.upsLoadKw);
+    out.upsInstalledKw = ups.installedUnits > 0 ? ups.installedUnits * ups.unitSizeKw : ratedKw;
+    const double upsOutKw = out.itPowerKw + out.pduLossKw;
+    auto upsLoss = [&](double installedKw) {
+        return upsScale * stageLossKw(upsOutKw, installedKw, fac.upsNoLoadFraction,
+                                      fac.upsProportionalFraction, fac.upsSquareFraction);
+    };
+    out.upsLossKw = upsLoss(out.upsInstalledKw);
+    out.upsLoadFraction = out.upsInstalledKw > 0.0 ? upsOutKw / out.upsInstalledKw : 0.0;
+    if (upsOutKw > 0.0) {
+        out.upsEfficiency = upsOutKw / (upsOutKw + out.upsLossKw);
+        const double atNKw =
+            ups.requiredUnits > 0 ? ups.requiredUnits * ups.unitSizeKw : out.upsInstalledKw;
+        out.upsEfficiencyAtN = upsOutKw / (upsOutKw + upsLoss(atNKw));
+    }
     out.lightingKw = out.floorM2 * fac.lightingWPerM2 / 1000.0;
     out.indoorHeatKw = out.itPowerKw + out.pduLossKw + out.upsLossKw + out.lightingKw;
     return out;

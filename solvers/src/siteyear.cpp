@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -625,6 +626,41 @@ Eigen::ArrayXd hourByHour(const SiteYear& entries, const Eigen::ArrayXd& perEntr
     for (Eigen::Index i = 0; i < out.size(); ++i)
         out(i) = perEntry(entries.hourEntry(i));
     return out;
+}
+
+namespace {
+
+std::atomic<unsigned long long> g_statesPath{0};
+std::atomic<unsigned long long> g_hourlyPath{0};
+std::atomic<unsigned long long> g_binsPath{0};
+
+} // namespace
+
+SiteYearPathCounts siteYearPathCounts()
+{
+    return {g_statesPath.load(std::memory_order_relaxed),
+            g_hourlyPath.load(std::memory_order_relaxed),
+            g_binsPath.load(std::memory_order_relaxed)};
+}
+
+void countSiteYearPath(const SiteYear& year)
+{
+    auto& counter = year.source ? g_statesPath : (year.hourly ? g_hourlyPath : g_binsPath);
+    counter.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::string siteYearPathText(const SiteYearPathCounts& c)
+{
+    std::string text;
+    auto part = [&](unsigned long long n, const char* what) {
+        if (n == 0)
+            return;
+        text += (text.empty() ? "" : ", ") + std::to_string(n) + " on " + what;
+    };
+    part(c.climateStates, "grouped climate states of the 8,760-hour year (fast path)");
+    part(c.hourByHour, "all 8,760 hours (reference path)");
+    part(c.climateBins, "climate bins (site without climate normals)");
+    return text.empty() ? std::string("no site year evaluated") : text;
 }
 
 } // namespace dct::solvers

@@ -117,7 +117,7 @@ TEST_CASE("eval's table prints money in M USD, shares as percent and yes/no, aft
 {
     const CliRun r = runCli({"eval", example("overpacked-air-h100-dallas.json")});
     INFO(r.out);
-    CHECK(std::regex_search(r.out, std::regex(R"(\n  Capex +11\.58 M USD\n)")));
+    CHECK(std::regex_search(r.out, std::regex(R"(\n  Capex +12\.02 M USD\n)")));
     CHECK(std::regex_search(r.out, std::regex(R"(\n  Effective MFU +31\.03 %\n)")));
     CHECK(std::regex_search(r.out, std::regex(R"(\n  Coupling converged +yes \n)")));
     CHECK_THAT(r.out, Catch::Contains("2.151 \xc2\xb5s"));
@@ -504,4 +504,43 @@ TEST_CASE("every planning recipe of the README runs and answers", "[cli][sweep][
             okRows += line.find(",1,") != std::string::npos ? 1 : 0;
         CHECK(okRows >= 1);
     }
+}
+
+TEST_CASE("eval --hourly writes the 8,760 hours of the site year as CSV", "[cli][eval][hourly]")
+{
+    const auto path = std::filesystem::temp_directory_path() / "dct-cli-hourly.csv";
+    std::filesystem::remove(path);
+    const CliRun r = runCli({"eval", "--hourly", path.string(), "--format", "json",
+                             example("multiplane-16k-h100.json")});
+    INFO(r.err);
+    REQUIRE(r.code == cli::ExitOk);
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    CHECK_THAT(line, Catch::StartsWith("hour_index,month,day,hour,dry_bulb_c,wet_bulb_c,it_kw,"
+                                       "facility_kw,pue,cooling_kw"));
+    int rows = 0;
+    double waterL = 0.0;
+    while (std::getline(in, line)) {
+        ++rows;
+        std::istringstream cells(line);
+        std::string cell;
+        for (int c = 0; c < 12; ++c) // water_l is the 12th column
+            std::getline(cells, cell, ',');
+        waterL += std::stod(cell);
+    }
+    CHECK(rows == 8760);
+    const auto json = nlohmann::json::parse(r.out);
+    double waterM3 = 0.0;
+    if (json["metrics"].contains("site.water_m3_per_year"))
+        waterM3 = json["metrics"]["site.water_m3_per_year"]["value"].get<double>();
+    CHECK(waterL / 1000.0 == Approx(waterM3).epsilon(1e-4).margin(1e-6));
+    std::filesystem::remove(path);
+
+    // One scenario only: the rows belong to one site year.
+    const CliRun two =
+        runCli({"eval", "--hourly", path.string(), example("multiplane-16k-h100.json"),
+                example("seed-h100-dallas-d2c.json")});
+    CHECK(two.code == cli::ExitUsage);
+    CHECK_THAT(two.err, Catch::Contains("exactly one scenario"));
 }

@@ -6,7 +6,9 @@
 #include "dct/solvers/coolingsolver.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/gridsolver.h"
+#include "dct/solvers/hourlyyear.h"
 #include "dct/solvers/powersolver.h"
+#include "dct/solvers/redundancy.h"
 #include "dct/study/sweeprunner.h"
 
 #include <benchmark/benchmark.h>
@@ -190,6 +192,33 @@ void evaluateSeed(benchmark::State& state)
     }
 }
 BENCHMARK(evaluateSeed)->Unit(benchmark::kMicrosecond);
+
+/** The redundancy design of the 16k-GPU example: four subsystems and their availability. */
+void redundancyMultiplane16k(benchmark::State& state)
+{
+    auto resolved = model::resolveScenario(example("multiplane-16k-h100.json"), catalog());
+    const model::ResolvedScenario& r = *resolved.resolved;
+    const solvers::Evaluation e = solvers::evaluate(r);
+    for (auto _ : state) {
+        auto d = solvers::solveRedundancy(r, e.power, e.cooling);
+        benchmark::DoNotOptimize(d);
+    }
+}
+BENCHMARK(redundancyMultiplane16k)->Unit(benchmark::kMicrosecond);
+
+/** The 16k-GPU example's year expanded from its climate states to 8,760 hours (eval --hourly,
+ *  the heat maps). */
+void hourlyMultiplane16k(benchmark::State& state)
+{
+    auto resolved = model::resolveScenario(example("multiplane-16k-h100.json"), catalog());
+    const model::ResolvedScenario& r = *resolved.resolved;
+    const solvers::Evaluation e = solvers::evaluate(r);
+    for (auto _ : state) {
+        auto y = solvers::expandHourly(r, e);
+        benchmark::DoNotOptimize(y);
+    }
+}
+BENCHMARK(hourlyMultiplane16k)->Unit(benchmark::kMicrosecond);
 
 } // namespace
 

@@ -166,3 +166,41 @@ TEST_CASE("A broken failure rate is an error naming file and path",
     CHECK_THAT(loaded.error().toString(), Catch::Contains("'link'"));
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("A broken plant unit is an error naming file and path", "[model][catalog][bad-input]")
+{
+    const auto dir = std::filesystem::temp_directory_path() / "dct-test-catalog-plant";
+    std::filesystem::remove_all(dir);
+    std::filesystem::copy(test::dataDir() / "catalog", dir);
+    {
+        std::ofstream out(dir / "plant.json");
+        out << R"({"kind": "plant", "entries": [{"id": "x", "name": "X", "source": "s",
+                   "role": "ups", "module_sizes_kw": [500, 250], "usd_per_kw": 1,
+                   "failures_per_million_hours": 1, "repair_hours": 8}]})";
+    }
+    auto loaded = Catalog::load(dir);
+    REQUIRE_FALSE(loaded);
+    CHECK_THAT(loaded.error().file, Catch::EndsWith("plant.json"));
+    CHECK(loaded.error().path == "/entries/0/module_sizes_kw");
+    CHECK_THAT(loaded.error().toString(), Catch::Contains("ascending"));
+    {
+        std::ofstream out(dir / "plant.json");
+        out << R"({"kind": "plant", "entries": [{"id": "x", "name": "X", "source": "s",
+                   "role": "transformer", "module_sizes_kw": [], "usd_per_kw": 1,
+                   "failures_per_million_hours": 1, "repair_hours": 8}]})";
+    }
+    loaded = Catalog::load(dir);
+    REQUIRE_FALSE(loaded);
+    CHECK(loaded.error().path == "/entries/0/role");
+    CHECK_THAT(loaded.error().toString(), Catch::Contains("'generator'"));
+    // Every bundled plant unit names its source.
+    const auto bundled = Catalog::load(test::dataDir() / "catalog");
+    REQUIRE(bundled);
+    REQUIRE(bundled->plantUnits().entries.size() >= 5);
+    for (const auto& [id, unit] : bundled->plantUnits().entries) {
+        INFO(id);
+        CHECK_FALSE(unit.sourceOf("failures_per_million_hours").empty());
+        CHECK_FALSE(unit.sourceOf("repair_hours").empty());
+    }
+    std::filesystem::remove_all(dir);
+}

@@ -9,6 +9,7 @@
 #include "dct/ui/pdfreport.h"
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -82,9 +83,10 @@ TEST_CASE("a report opens with an executive summary and shows no internal keys",
         CHECK(first.find(std::string("<td>") + figure) != std::string::npos);
     CHECK(first.find("server inlet air reaches 49.24 C") != std::string::npos);
     CHECK(first.find("field to fix: /cooling/system") != std::string::npos);
-    // Money rounded by the one rule; no metric key anywhere.
-    CHECK(html.find("11.58 M USD") != std::string::npos);
-    CHECK(html.find("11,581,200") == std::string::npos);
+    // Money rounded by the one rule; no metric key anywhere. (Capex with the redundant plant
+    // units of the default design, docs/redundancy.md.)
+    CHECK(html.find("12.02 M USD") != std::string::npos);
+    CHECK(html.find("12,021,292") == std::string::npos);
     CHECK(html.find("compute.training_days") == std::string::npos);
     CHECK(html.find("cost.tco_usd_per_year") == std::string::npos);
     // Headers repeat over page breaks; the topology stands once; a datasheet sentence once.
@@ -231,4 +233,30 @@ TEST_CASE("the report shows where a training step's time goes", "[report][html][
                              "Pipeline bubble", "Stragglers", "Checkpoints", "Failures"})
         CHECK(chart.find(part) != std::string::npos);
     CHECK(chart.find("%)") != std::string::npos);
+}
+
+TEST_CASE("the report shows the site year: heat maps of PUE and temperature, water and carbon "
+          "by month, and the redundancy design",
+          "[report][siteyear]")
+{
+    const report::ReportRenderer renderer({load("legacy-air-h100-dallas.json")});
+    const std::string html = renderer.html();
+    CHECK(html.find("The site year") != std::string::npos);
+    CHECK(html.find("PUE by day and hour") != std::string::npos);
+    CHECK(html.find("Server inlet air by day and hour") != std::string::npos);
+    CHECK(html.find("Water and carbon by month") != std::string::npos);
+    CHECK(html.find("Redundancy and availability") != std::string::npos);
+    CHECK(html.find("UPS modules installed (2N)") != std::string::npos);
+    // A heat map merges the hours of one colour in a day: far fewer than 8,760 cells, and more
+    // than one per day (the PUE follows the day).
+    const auto start = html.find("PUE by day and hour");
+    const auto end = html.find("</svg>", start);
+    const std::size_t cells = count(html.substr(start, end - start), "<rect");
+    CHECK(cells > 365 + 32);
+    CHECK(cells < 8760);
+    if (const char* dir = std::getenv("DCT_SCREENSHOT_DIR")) {
+        const fs::path pdf = fs::path(dir) / "siteyear-report.pdf";
+        CHECK(ui::writeReportPdf(renderer, pdf.string()).empty());
+        std::ofstream(fs::path(dir) / "siteyear-report.html") << html;
+    }
 }

@@ -5,6 +5,7 @@
 #include "dct/ui/evaluationoutcome.h"
 #include "dct/ui/format.h"
 #include "dct/ui/metriccard.h"
+#include "dct/ui/siteyearview.h"
 #include "uitestsupport.h"
 
 #include <QBarCategoryAxis>
@@ -16,6 +17,7 @@
 #include <QHorizontalStackedBarSeries>
 #include <QPointer>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 
 using namespace dct;
 using test::examplePath;
@@ -207,4 +209,37 @@ TEST_CASE("the training time card shows the time with failures and the failure-f
     CHECK(card->value() == ui::formatValue(effective->value, "days"));
     CHECK(card->detail().startsWith(QStringLiteral("Training time, failure-free: ")));
     CHECK(card->detail().endsWith(ui::formatValue(failureFree->value, "days")));
+}
+
+TEST_CASE("the dashboard paints the site year: PUE and temperature by day and hour, water and "
+          "carbon by month",
+          "[ui][dashboard][siteyear]")
+{
+    const auto outcome = evaluateExample("legacy-air-h100-dallas.json");
+    REQUIRE(outcome->evaluation);
+    REQUIRE(outcome->hourly);
+    ui::Dashboard dashboard;
+    dashboard.resize(1200, 1100);
+    dashboard.setOutcome(outcome);
+    ui::SiteYearView* view = dashboard.siteYearView();
+    REQUIRE(view);
+    REQUIRE(view->hasYear());
+    // One pixel per hour: 365 days across, 24 hours down.
+    CHECK(view->pueMap().width() == 365);
+    CHECK(view->pueMap().height() == 24);
+    // Dallas: the summer afternoons are the hottest hours, so their PUE pixel differs from a
+    // January night's (the map is not one colour).
+    CHECK(view->pueMap().pixel(200, 15) != view->pueMap().pixel(10, 4));
+    dashboard.show();
+    const QImage shot = view->grab().toImage();
+    CHECK(shot.width() == view->width());
+    CHECK(shot.height() >= 180);
+    // Painted: more than one colour in the grab.
+    CHECK(shot.pixel(shot.width() / 6, shot.height() / 2) != shot.pixel(2, 2));
+    if (const char* dir = std::getenv("DCT_SCREENSHOT_DIR"))
+        shot.save(QString::fromUtf8(dir) + QStringLiteral("/siteyear.png"));
+
+    // Without an evaluation the pictures clear.
+    dashboard.setOutcome(nullptr);
+    CHECK_FALSE(view->hasYear());
 }

@@ -3,6 +3,7 @@
 #include "dct/model/textformat.h"
 #include "dct/ui/format.h"
 #include "dct/ui/metriccard.h"
+#include "dct/ui/siteyearview.h"
 #include "dct/ui/stepbreakdownchart.h"
 
 #include <QBarCategoryAxis>
@@ -100,6 +101,7 @@ Slices costSlices(const solvers::CostResult& c)
             {QObject::tr("Racks"), c.capexRacksUsd * perYear},
             {QObject::tr("Cooling plant"), c.capexCoolingUsd * perYear},
             {QObject::tr("Power plant"), c.capexPowerUsd * perYear},
+            {QObject::tr("Redundant plant units"), c.capexRedundancyUsd * perYear},
             {QObject::tr("Energy"), c.energyUsdPerYear},
             {QObject::tr("Egress"), c.egressUsdPerYear},
             {QObject::tr("Maintenance"), c.maintenanceUsdPerYear}};
@@ -173,6 +175,8 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
     m_stepChart = new StepBreakdownChart(this);
     layout->addWidget(m_stepChart, 5, 0, 1, 5);
     layout->setRowStretch(5, 1);
+    m_siteYear = new SiteYearView(this);
+    layout->addWidget(m_siteYear, 6, 0, 1, 5);
     setOutcome(nullptr);
 }
 
@@ -201,6 +205,18 @@ void Dashboard::setOutcome(std::shared_ptr<const EvaluationOutcome> outcome)
     showAllReduce(o);
     showCost(o);
     m_stepChart->setOutcome(o);
+    showSiteYear(o);
+}
+
+void Dashboard::showSiteYear(const EvaluationOutcome& outcome)
+{
+    if (!outcome.evaluation || !outcome.hourly) {
+        m_siteYear->setYear(nullptr, {}, {}, false);
+        return;
+    }
+    const solvers::Evaluation& e = *outcome.evaluation;
+    m_siteYear->setYear(outcome.hourly, e.cooling.monthlyWaterM3, e.grid.monthlyCarbonTonnes,
+                        e.cooling.coolantTempC > 0.0);
 }
 
 QString Dashboard::verdictText() const

@@ -76,6 +76,9 @@ EvaluationOutcome evaluateScenarioJson(const nlohmann::json& document,
         outcome.calibration = std::move(result.calibration);
         if (!outcome.evaluation)
             return outcome;
+        if (result.resolved && outcome.evaluation->ok())
+            outcome.hourly = std::make_shared<const solvers::HourlyYear>(
+                solvers::expandHourly(*result.resolved, *outcome.evaluation));
 
         addCurves(outcome.evaluation->network, outcome);
     } catch (const std::exception& e) {

@@ -5,11 +5,13 @@
 #include "dct/cli/scenariofile.h"
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
+#include "dct/solvers/hourlyyear.h"
 #include "dct/store/calibrationlookup.h"
 #include "dct/store/scenariostore.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -27,6 +29,26 @@ void printDiagnostics(const Diagnostics& diagnostics, std::ostream& err)
 
 } // namespace
 
+int EvalCommand::writeHourly(const model::ResolvedScenario& resolved,
+                             const solvers::Evaluation& evaluation, const std::string& file,
+                             std::ostream& err) const
+{
+    const solvers::HourlyYear year = solvers::expandHourly(resolved, evaluation);
+    if (!year.hourly) {
+        err << file << ": /site: eval --hourly needs a site with climate_normals (an hourly "
+            << "year); '" << resolved.site.id << "' has climate bins only\n";
+        return ExitUsage;
+    }
+    std::ofstream csv(m_hourly, std::ios::binary | std::ios::trunc);
+    if (csv)
+        solvers::writeHourlyCsv(csv, year);
+    if (!csv) {
+        err << m_hourly << ": cannot write the hourly CSV (a writable file path)\n";
+        return ExitUsage;
+    }
+    return ExitOk;
+}
+
 EvalCommand::EvalCommand(CLI::App& app)
 {
     m_subcommand = app.add_subcommand("eval", "Evaluate scenario files and print every figure");
@@ -43,6 +65,10 @@ EvalCommand::EvalCommand(CLI::App& app)
                      "Digits of CSV values: display (the significant digits of the table) or "
                      "full (every digit, for machine reading)")
         ->check(CLI::IsMember({"display", "full"}));
+    m_subcommand->add_option("--hourly", m_hourly,
+                             "Write the site year hour by hour (8,760 rows: climate, IT and "
+                             "facility power, PUE, cooling, water, carbon, energy cost, "
+                             "temperatures, throttling) to this CSV file; one scenario only");
 }
 
 CLI::App* EvalCommand::subcommand() const
@@ -52,6 +78,11 @@ CLI::App* EvalCommand::subcommand() const
 
 int EvalCommand::run(const CommandContext& context, std::ostream& out, std::ostream& err)
 {
+    if (!m_hourly.empty() && m_files.size() != 1) {
+        err << "eval --hourly " << m_hourly << ": takes exactly one scenario file, got "
+            << m_files.size() << "\n";
+        return ExitUsage;
+    }
     auto catalog = loadCatalog(context.catalogDirectory, err);
     if (!catalog)
         return ExitUsage;
@@ -77,6 +108,11 @@ int EvalCommand::run(const CommandContext& context, std::ostream& out, std::ostr
             continue;
         }
         const solvers::Evaluation& evaluation = *document.evaluation;
+        if (!m_hourly.empty()) {
+            const int written = writeHourly(*document.resolved, evaluation, file, err);
+            if (written != ExitOk)
+                return written;
+        }
         const solvers::Verdict verdict = evaluation.verdict();
         if (!evaluation.ok()) {
             code = std::max(code, static_cast<int>(ExitEvaluation));

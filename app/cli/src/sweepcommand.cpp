@@ -4,6 +4,7 @@
 #include "dct/cli/sweepmergecommand.h"
 #include "dct/model/catalog.h"
 #include "dct/model/scenarioio.h"
+#include "dct/solvers/siteyear.h"
 #include "dct/study/sweeprunner.h"
 #include "sweepoutput.h"
 
@@ -189,6 +190,7 @@ int SweepCommand::run(const CommandContext& context, std::ostream& out, std::ost
                                duration(left))
                 << std::flush;
         };
+    const solvers::SiteYearPathCounts pathsBefore = solvers::siteYearPathCounts();
     study::SweepSummary summary;
     Result<void> written;
     try {
@@ -247,6 +249,12 @@ int SweepCommand::run(const CommandContext& context, std::ostream& out, std::ost
             err << fmt::format(", {} on the Pareto front{}", summary.paretoRows.size(),
                                shard.count > 1 ? " of this shard" : "");
         err << "\n";
+        // Which path the site year took: the grouped climate states are the fast path.
+        const solvers::SiteYearPathCounts paths = solvers::siteYearPathCounts();
+        const solvers::SiteYearPathCounts since{paths.climateStates - pathsBefore.climateStates,
+                                                paths.hourByHour - pathsBefore.hourByHour,
+                                                paths.climateBins - pathsBefore.climateBins};
+        err << "sweep: site year: " << solvers::siteYearPathText(since) << "\n";
     }
     return summary.failed > 0 ? ExitEvaluation : ExitOk;
 }

@@ -15,9 +15,12 @@ TEST_CASE("Cost: capex and opex add up, TCO per GPU-hour and the training run fo
           Approx(e.power.racks * r.scenario.economics.rackPriceUsd).epsilon(1e-12));
     CHECK(c.capexCoolingUsd ==
           Approx(r.cooling.capexUsdPerKw * e.power.itDesignPowerKw).epsilon(1e-12));
-    CHECK(c.capexUsd == Approx(c.capexNodesUsd + c.capexNetworkUsd + c.capexStorageUsd +
-                               c.capexRacksUsd + c.capexCoolingUsd + c.capexPowerUsd)
-                            .epsilon(1e-12));
+    CHECK(c.capexUsd ==
+          Approx(c.capexNodesUsd + c.capexNetworkUsd + c.capexStorageUsd + c.capexRacksUsd +
+                 c.capexCoolingUsd + c.capexPowerUsd + c.capexRedundancyUsd)
+              .epsilon(1e-12));
+    // The redundant plant units beyond N (docs/redundancy.md).
+    CHECK(c.capexRedundancyUsd == Approx(e.redundancy.redundancyCapexUsd).epsilon(1e-12));
     // Energy: the site's tariff hour by hour plus its demand charges (gridsolver).
     CHECK(c.energyUsdPerYear ==
           Approx(e.grid.energyUsdPerYear + e.grid.demandUsdPerYear).epsilon(1e-12));

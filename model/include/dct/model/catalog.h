@@ -10,6 +10,7 @@
 #include "dct/model/modelspec.h"
 #include "dct/model/nicspec.h"
 #include "dct/model/nodespec.h"
+#include "dct/model/plantunitspec.h"
 #include "dct/model/portoffer.h"
 #include "dct/model/sitespec.h"
 #include "dct/model/switchspec.h"
@@ -34,7 +35,7 @@ template <class T> struct CatalogShelf
 /**
  * The hardware, site and price catalog read from data/catalog/: GPUs, nodes, NICs, switches,
  * cables and optics, cooling systems, sites, egress price tables, unmetered ports, model
- * architectures and component failure rates.
+ * architectures, component failure rates and facility plant units.
  */
 class Catalog
 {
@@ -59,6 +60,7 @@ public:
     const CatalogShelf<PortOffer>& ports() const { return m_ports; }
     const CatalogShelf<ModelSpec>& models() const { return m_models; }
     const CatalogShelf<FailureRateSpec>& failureRates() const { return m_failures; }
+    const CatalogShelf<PlantUnitSpec>& plantUnits() const { return m_plant; }
 
     /** Returns the ids of catalog kind \a kind ("gpu", "node", ...), empty for an unknown kind. */
     std::vector<std::string> ids(const std::string& kind) const;
@@ -93,6 +95,7 @@ private:
         visit("ports.json", self.m_ports);
         visit("models.json", self.m_models);
         visit("failures.json", self.m_failures);
+        visit("plant.json", self.m_plant);
     }
 
     CatalogShelf<GpuSpec> m_gpus;
@@ -106,6 +109,7 @@ private:
     CatalogShelf<PortOffer> m_ports;
     CatalogShelf<ModelSpec> m_models;
     CatalogShelf<FailureRateSpec> m_failures;
+    CatalogShelf<PlantUnitSpec> m_plant;
 };
 
 template <> const CatalogShelf<GpuSpec>& Catalog::shelf<GpuSpec>() const;
@@ -119,6 +123,7 @@ template <> const CatalogShelf<EgressPricing>& Catalog::shelf<EgressPricing>() c
 template <> const CatalogShelf<PortOffer>& Catalog::shelf<PortOffer>() const;
 template <> const CatalogShelf<ModelSpec>& Catalog::shelf<ModelSpec>() const;
 template <> const CatalogShelf<FailureRateSpec>& Catalog::shelf<FailureRateSpec>() const;
+template <> const CatalogShelf<PlantUnitSpec>& Catalog::shelf<PlantUnitSpec>() const;
 
 /** Reads one catalog entry of type T from \a json; problems go to \a diagnostics at \a path. */
 template <class T>

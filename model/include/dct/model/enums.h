@@ -54,6 +54,21 @@ enum class CoolingType
 };
 
 /** What the rack layout does when the rack power limit allows more heat than cooling removes. */
+/**
+ * How many plant units stand behind a load of N units (docs/redundancy.md): N (no spare), N+1 and
+ * N+2 (spares in one pool), 2N (two complete systems, each carrying the whole load) and
+ * distributed redundancy (DR: three systems carrying what two need, or four what three need).
+ */
+enum class Redundancy
+{
+    N,
+    NPlus1,
+    NPlus2,
+    TwoN,
+    ThreeToMakeTwo, ///< "3N/2": three systems, any two carry the load.
+    FourToMakeThree ///< "4N/3": four systems, any three carry the load.
+};
+
 enum class RackLayout
 {
     Dense, ///< Fill racks to the power limit and rack units; flag racks above cooling capacity.

@@ -38,6 +38,7 @@ struct ResolvedScenario
     bool modelSynthesized = true;              ///< True when no catalog model is named.
     int sequenceLength = 4096;                 ///< Effective: the workload's, else the model's.
     std::vector<FailureRateSpec> failureRates; ///< Every component failure rate.
+    std::vector<PlantUnitSpec> plantUnits;     ///< Every facility plant unit (redundancy).
 
     int gpusPerNode = 8;  ///< Effective: scenario value or the node's.
     int rails = 8;        ///< Effective scale-out NICs per node.

@@ -97,6 +97,10 @@ struct FacilitySection
     /// Lighting and building loads (assumption: 10 W/m², LED lighting plus controls).
     double lightingWPerM2 = 10.0;
     RackLayout rackLayout = RackLayout::Dense; ///< Keep density or spread to cooling capacity.
+    /// UPS modules behind the IT load (docs/redundancy.md: 2N, the usual design of a
+    /// concurrently maintainable hall with two distribution paths).
+    Redundancy upsRedundancy = Redundancy::TwoN;
+    Redundancy generatorRedundancy = Redundancy::NPlus1; ///< Standby generator sets.
 
     static const FieldTable<FacilitySection>& fields();
 };
@@ -106,6 +110,8 @@ struct CoolingSection
 {
     CatalogRef system; ///< Cooling system; required.
     bool economizer = true;
+    Redundancy chillerRedundancy = Redundancy::NPlus1; ///< Chillers (docs/redundancy.md).
+    Redundancy cduRedundancy = Redundancy::NPlus1;     ///< CDUs of a liquid loop.
 
     static const FieldTable<CoolingSection>& fields();
 };

@@ -9,8 +9,9 @@ struct CostResult
     double capexNetworkUsd = 0.0; ///< Switches, NICs, cables and optics (network solver).
     double capexStorageUsd = 0.0;
     double capexRacksUsd = 0.0;
-    double capexCoolingUsd = 0.0; ///< Cooling plant per kW of design IT heat.
-    double capexPowerUsd = 0.0;   ///< Power plant per kW of peak facility power.
+    double capexCoolingUsd = 0.0;    ///< Cooling plant per kW of design IT heat.
+    double capexPowerUsd = 0.0;      ///< Power plant per kW of peak facility power.
+    double capexRedundancyUsd = 0.0; ///< UPS, generators, chillers and CDUs beyond N.
     double capexUsd = 0.0;
     double hardwareCapexUsd = 0.0; ///< Nodes + network + storage: what maintenance scales with.
 

@@ -19,6 +19,7 @@ struct CostInputs
     double electricityUsdPerYear = 0.0; ///< Energy and demand charges over the year.
     double averagePriceUsdPerKwh = 0.0; ///< Electricity cost over facility energy.
     double carbonTonnesPerYear = 0.0;
+    double redundancyCapexUsd = 0.0; ///< Redundant plant units beyond N (redundancy.h).
 };
 
 /** Computes capex, opex, TCO per year, cost per GPU-hour and the cost of the training run. */

@@ -10,6 +10,7 @@
 #include "dct/solvers/metric.h"
 #include "dct/solvers/networkresult.h"
 #include "dct/solvers/powerresult.h"
+#include "dct/solvers/redundancy.h"
 #include "dct/solvers/verdict.h"
 
 #include <string>
@@ -34,7 +35,8 @@ struct Evaluation
     ComputeResult compute;
     PowerResult power;
     CoolingResult cooling;
-    GridResult grid; ///< Carbon, tariff and demand over the site's year.
+    GridResult grid;             ///< Carbon, tariff and demand over the site's year.
+    RedundancyResult redundancy; ///< UPS, generators, chillers and CDUs; availability.
     std::vector<CoolingOptionPue> coolingOptions; ///< PUE of every catalog cooling system.
     EgressResult egress;
     CostResult cost;

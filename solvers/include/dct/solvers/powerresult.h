@@ -37,7 +37,12 @@ struct PowerResult
     int racksOverCapacity = 0;          ///< Racks whose heat exceeds the cooling capacity.
 
     double pduLossKw = 0.0;
-    double upsLossKw = 0.0; ///< UPS, or the rectifier of an HVDC system.
+    double upsLossKw = 0.0;        ///< UPS, or the rectifier of an HVDC system.
+    double upsLoadKw = 0.0;        ///< The UPS's design load: IT at full clocks plus the PDU loss.
+    double upsInstalledKw = 0.0;   ///< Rating of every installed UPS module (redundancy.h).
+    double upsLoadFraction = 0.0;  ///< Load of each module over its rating, as it runs.
+    double upsEfficiency = 0.0;    ///< At that part load.
+    double upsEfficiencyAtN = 0.0; ///< The same load on N modules only.
     double lightingKw = 0.0;
     double indoorHeatKw = 0.0; ///< IT + PDU + UPS losses + lighting: heat the cooling removes.
 

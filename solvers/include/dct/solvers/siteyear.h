@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <string>
 
 namespace dct::solvers {
 
@@ -79,6 +80,23 @@ std::shared_ptr<const SiteYear> climateStates(const std::shared_ptr<const SiteYe
 /** Returns \a perEntry of the grouped \a entries hour by hour of their source year (itself when
  *  \a entries is not grouped). */
 Eigen::ArrayXd hourByHour(const SiteYear& entries, const Eigen::ArrayXd& perEntry);
+
+/** How many evaluations ran their site year on each path since the process started. */
+struct SiteYearPathCounts
+{
+    unsigned long long climateStates = 0; ///< The fast path: an hourly year's grouped states.
+    unsigned long long hourByHour = 0;    ///< Every one of the 8,760 hours (the reference).
+    unsigned long long climateBins = 0;   ///< A site without normals: its bins (or placeholder).
+};
+
+/** Returns the counts of the paths evaluations took (sweeps report them). */
+SiteYearPathCounts siteYearPathCounts();
+
+/** Counts one evaluation on the path \a year stands for (coolingsolver.cpp calls it). */
+void countSiteYearPath(const SiteYear& year);
+
+/** Returns the path \a counts took, as text: "grouped climate states (fast path)", ... */
+std::string siteYearPathText(const SiteYearPathCounts& counts);
 
 /** Hours of a 365-day year. */
 constexpr int kHoursPerYear = 8760;

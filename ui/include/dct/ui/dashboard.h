@@ -14,6 +14,7 @@ namespace dct::ui {
 
 class MetricCard;
 class StepBreakdownChart;
+class SiteYearView;
 
 /**
  * The headline figures of one evaluation (GPUs, switches and ports, all-reduce time, rack kW,
@@ -43,6 +44,8 @@ public:
     int coolingRank() const { return m_coolingRank; }
     /** Returns the chart of where a training step's time goes. */
     StepBreakdownChart* stepChart() const { return m_stepChart; }
+    /** Returns the pictures of the site year (heat maps, water and carbon by month). */
+    SiteYearView* siteYearView() const { return m_siteYear; }
 
 private:
     void showVerdict(const EvaluationOutcome& outcome);
@@ -51,6 +54,7 @@ private:
     void showCooling(const EvaluationOutcome& outcome);
     void showAllReduce(const EvaluationOutcome& outcome);
     void showCost(const EvaluationOutcome& outcome);
+    void showSiteYear(const EvaluationOutcome& outcome);
     QChart* resetChart(int index, const QString& title);
     void showEmpty(QChart* chart, const QString& why);
 
@@ -59,6 +63,7 @@ private:
     std::vector<QChartView*> m_views;
     int m_coolingRank = 0;
     StepBreakdownChart* m_stepChart = nullptr;
+    SiteYearView* m_siteYear = nullptr;
 };
 
 } // namespace dct::ui

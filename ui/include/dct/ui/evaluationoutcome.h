@@ -4,6 +4,7 @@
 #include "dct/model/catalog.h"
 #include "dct/model/scenario.h"
 #include "dct/solvers/evaluation.h"
+#include "dct/solvers/hourlyyear.h"
 
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -33,6 +34,8 @@ struct EvaluationOutcome
     std::optional<solvers::Evaluation> evaluation; ///< Empty when it could not be resolved.
     Diagnostics diagnostics;
     std::vector<AllReduceCurve> allReduceCurves; ///< Empty without a network result.
+    /** The site year hour by hour (docs/siteyear.md); null without an evaluation. */
+    std::shared_ptr<const solvers::HourlyYear> hourly;
     /** The calibration profile the scenario names, when applied: its measured points. */
     std::optional<model::CalibrationProfile> calibration;
 

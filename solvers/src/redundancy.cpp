@@ -1,0 +1,220 @@
+#include "dct/solvers/redundancy.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dct::solvers {
+
+namespace {
+
+/**
+ * Fewest units a subsystem is built of when its standard sizes allow: the largest standard size
+ * that still gives at least this many units is taken, so that one spare (N+1) costs at most a
+ * quarter of the load and DR blocks divide evenly. Assumption (docs/redundancy.md): planners
+ * favour fewer, larger units down to about four; below that a spare doubles or thirds the plant.
+ */
+constexpr int kPreferredMinUnits = 4;
+
+/** Systems of a design, and how many of them must run (2N: one of two; 3N/2: two of three). */
+int systemsOf(model::Redundancy r)
+{
+    switch (r) {
+    case model::Redundancy::TwoN:
+        return 2;
+    case model::Redundancy::ThreeToMakeTwo:
+        return 3;
+    case model::Redundancy::FourToMakeThree:
+        return 4;
+    default:
+        return 1;
+    }
+}
+
+/** Unit availability from a failure rate per 10^6 h and a repair time: MTBF / (MTBF + MTTR). */
+double unitAvailability(const model::PlantUnitSpec& unit)
+{
+    const double failuresPerHour = unit.failuresPerMillionHours * 1e-6;
+    return 1.0 / (1.0 + failuresPerHour * unit.repairHours);
+}
+
+} // namespace
+
+const char* redundancyName(model::Redundancy r)
+{
+    switch (r) {
+    case model::Redundancy::N:
+        return "N";
+    case model::Redundancy::NPlus1:
+        return "N+1";
+    case model::Redundancy::NPlus2:
+        return "N+2";
+    case model::Redundancy::TwoN:
+        return "2N";
+    case model::Redundancy::ThreeToMakeTwo:
+        return "3N/2";
+    case model::Redundancy::FourToMakeThree:
+        return "4N/3";
+    }
+    return "N";
+}
+
+double kOutOfN(int k, int n, double a)
+{
+    if (k <= 0)
+        return 1.0;
+    if (k > n)
+        return 0.0;
+    // Sum over j >= k of C(n, j) a^j (1 - a)^(n - j), with the binomial terms built in logs so
+    // that a hundred units neither overflow nor lose the tiny unavailabilities.
+    const double q = 1.0 - a;
+    if (q <= 0.0)
+        return 1.0;
+    if (a <= 0.0)
+        return 0.0;
+    // The failures the design tolerates are few: summing the complement (more than n - k units
+    // down) keeps the precision of probabilities near 1.
+    double failed = 0.0;
+    for (int down = n - k + 1; down <= n; ++down) {
+        const double logTerm = std::lgamma(n + 1.0) - std::lgamma(down + 1.0) -
+                               std::lgamma(n - down + 1.0) + down * std::log(q) +
+                               (n - down) * std::log(a);
+        failed += std::exp(logTerm);
+    }
+    return std::clamp(1.0 - failed, 0.0, 1.0);
+}
+
+SubsystemDesign designSubsystem(double loadKw, double designLoadFraction,
+                                const model::PlantUnitSpec& unit, double fixedSizeKw,
+                                model::Redundancy redundancy)
+{
+    SubsystemDesign d;
+    d.redundancy = redundancy;
+    d.systems = systemsOf(redundancy);
+    d.loadKw = std::max(0.0, loadKw);
+    d.capacityKw = designLoadFraction > 0.0 ? d.loadKw / designLoadFraction : d.loadKw;
+    d.unitAvailability = unitAvailability(unit);
+    if (d.capacityKw <= 0.0)
+        return d;
+    auto unitsFor = [&](double size) { return std::ceil(d.capacityKw / size - 1e-9); };
+    if (fixedSizeKw > 0.0) {
+        d.unitSizeKw = fixedSizeKw;
+    } else if (!unit.moduleSizesKw.empty()) {
+        d.unitSizeKw = unit.moduleSizesKw.front();
+        for (double size : unit.moduleSizesKw)
+            if (unitsFor(size) >= kPreferredMinUnits)
+                d.unitSizeKw = size;
+    } else {
+        return d;
+    }
+    // A unit far too small for the load (a CDU of a few watts) gives no design, not an overflow.
+    constexpr double kMostUnits = 1e6;
+    const double needed = unitsFor(d.unitSizeKw);
+    if (!(needed <= kMostUnits))
+        return SubsystemDesign{redundancy, d.loadKw, d.capacityKw};
+    d.requiredUnits = std::max(1, static_cast<int>(needed));
+    const int n = d.requiredUnits;
+    switch (redundancy) {
+    case model::Redundancy::N:
+        d.installedUnits = n;
+        d.availability = kOutOfN(n, n, d.unitAvailability);
+        break;
+    case model::Redundancy::NPlus1:
+        d.installedUnits = n + 1;
+        d.availability = kOutOfN(n, n + 1, d.unitAvailability);
+        break;
+    case model::Redundancy::NPlus2:
+        d.installedUnits = n + 2;
+        d.availability = kOutOfN(n, n + 2, d.unitAvailability);
+        break;
+    default: {
+        // 2N and distributed redundancy: m systems, any m - 1 of which carry the load; each
+        // system holds ceil(N / (m - 1)) units and stands only with all of them.
+        const int m = d.systems;
+        const int perSystem = (n + m - 2) / (m - 1);
+        d.installedUnits = m * perSystem;
+        const double system = std::pow(d.unitAvailability, perSystem);
+        d.availability = kOutOfN(m - 1, m, system);
+        break;
+    }
+    }
+    d.loadFraction = d.loadKw / (d.installedUnits * d.unitSizeKw);
+    d.capexUsd = d.installedUnits * d.unitSizeKw * unit.usdPerKw;
+    d.redundancyCapexUsd = (d.installedUnits - d.requiredUnits) * d.unitSizeKw * unit.usdPerKw;
+    return d;
+}
+
+const model::PlantUnitSpec* plantUnit(const model::ResolvedScenario& r, model::PlantRole role)
+{
+    for (const auto& unit : r.plantUnits)
+        if (unit.role == role)
+            return &unit;
+    return nullptr;
+}
+
+SubsystemDesign upsDesign(const model::ResolvedScenario& r, double loadKw)
+{
+    const model::PlantUnitSpec* unit = plantUnit(r, model::PlantRole::Ups);
+    if (!unit)
+        return {};
+    return designSubsystem(loadKw, r.scenario.facility.designLoadFraction, *unit, 0.0,
+                           r.scenario.facility.upsRedundancy);
+}
+
+RedundancyResult solveRedundancy(const model::ResolvedScenario& r, const PowerResult& p,
+                                 const CoolingResult& c)
+{
+    RedundancyResult out;
+    const auto& fac = r.scenario.facility;
+    // The UPS carries the IT load at full clocks through the PDUs (powersolver.cpp sizes it the
+    // same way); its loss is the facility's UPS loss curve at the load each module carries.
+    out.ups = upsDesign(r, p.upsLoadKw);
+    out.upsEfficiency = p.upsEfficiency;
+    out.upsEfficiencyAtN = p.upsEfficiencyAtN;
+
+    // Generators carry the whole facility in a utility outage: the peak hour of the year with
+    // every node at its nameplate (power.design_facility_kw), as the utility contract is sized.
+    if (const auto* gen = plantUnit(r, model::PlantRole::Generator))
+        out.generators = designSubsystem(p.designFacilityKw, fac.designLoadFraction, *gen, 0.0,
+                                         fac.generatorRedundancy);
+
+    // Chillers: the mechanical cooling of the hour that needs most of it (the economizer's share
+    // of each loop removed), at full clocks. Rated at their design condition: no extra headroom.
+    const double fullClocks = p.itPowerKw > 0.0 ? p.itDesignPowerKw / p.itPowerKw : 1.0;
+    double chillerHeatKw = 0.0;
+    const Eigen::Index n =
+        std::min(c.hourlyEconomizerShareAir.size(), c.hourlyEconomizerShareLiquid.size());
+    for (Eigen::Index i = 0; i < n; ++i)
+        chillerHeatKw =
+            std::max(chillerHeatKw, (1.0 - c.hourlyEconomizerShareAir(i)) * c.airHeatKw +
+                                        (1.0 - c.hourlyEconomizerShareLiquid(i)) * c.liquidHeatKw);
+    if (n == 0)
+        chillerHeatKw = c.airHeatKw + c.liquidHeatKw;
+    if (const auto* chiller = plantUnit(r, model::PlantRole::Chiller))
+        out.chillers = designSubsystem(chillerHeatKw * fullClocks, 1.0, *chiller, 0.0,
+                                       r.scenario.cooling.chillerRedundancy);
+
+    // CDUs: the liquid loop's heat at full clocks, in units of the system's CDU.
+    if (const auto* cdu = plantUnit(r, model::PlantRole::Cdu); cdu && c.cduCapacityKw > 0.0)
+        out.cdus = designSubsystem(c.liquidHeatKw * fullClocks, 1.0, *cdu, c.cduCapacityKw,
+                                   r.scenario.cooling.cduRedundancy);
+
+    // Availability: the critical load needs a source (the utility, or enough generators while
+    // it is down), its UPS, and its cooling (chillers and CDUs), taken as independent in series
+    // (IEEE Std 493-2007 ch. 2, series and parallel availability; docs/redundancy.md).
+    if (const auto* utility = plantUnit(r, model::PlantRole::Utility))
+        out.utilityAvailability = unitAvailability(*utility);
+    const double generatorsUp =
+        out.generators.requiredUnits > 0 ? out.generators.availability : 0.0;
+    out.sourceAvailability = 1.0 - (1.0 - out.utilityAvailability) * (1.0 - generatorsUp);
+    out.powerAvailability = out.sourceAvailability * out.ups.availability;
+    out.coolingAvailability = out.chillers.availability * out.cdus.availability;
+    out.availability = out.powerAvailability * out.coolingAvailability;
+    out.downtimeHoursPerYear = (1.0 - out.availability) * 8760.0;
+    for (const SubsystemDesign* d : {&out.ups, &out.generators, &out.chillers, &out.cdus}) {
+        out.capexUsd += d->capexUsd;
+        out.redundancyCapexUsd += d->redundancyCapexUsd;
+    }
+    return out;
+}
+
+} // namespace dct::solvers

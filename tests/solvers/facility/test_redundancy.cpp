@@ -1,0 +1,153 @@
+#include "dct/model/scenarioio.h"
+#include "dct/solvers/evaluator.h"
+#include "dct/solvers/powersolver.h"
+#include "dct/solvers/redundancy.h"
+#include "facilitysupport.h"
+
+#include <cmath>
+
+using namespace dct;
+using namespace dct::solvers;
+
+TEST_CASE("k-out-of-n availability: the binomial closed forms", "[redundancy]")
+{
+    const double a = 0.999;
+    CHECK(kOutOfN(3, 3, a) == Approx(a * a * a).epsilon(1e-12));
+    CHECK(kOutOfN(1, 2, a) == Approx(1.0 - (1.0 - a) * (1.0 - a)).epsilon(1e-12));
+    CHECK(kOutOfN(2, 3, a) == Approx(3 * a * a - 2 * a * a * a).epsilon(1e-12));
+    CHECK(kOutOfN(0, 5, a) == 1.0);
+    CHECK(kOutOfN(6, 5, a) == 0.0);
+    // Many units: one spare in 100 still leaves a tiny unavailability, not a rounding zero.
+    const double u = 1.0 - kOutOfN(100, 101, 0.9999);
+    CHECK(u > 0.0);
+    CHECK(u == Approx(101.0 * 100.0 / 2.0 * 1e-8).epsilon(0.02));
+}
+
+TEST_CASE("Unit counts of N, N+1, N+2, 2N, 3N/2 and 4N/3 at a standard module size", "[redundancy]")
+{
+    model::PlantUnitSpec unit;
+    unit.moduleSizesKw = {250.0, 500.0, 1000.0};
+    unit.usdPerKw = 100.0;
+    unit.failuresPerMillionHours = 5.0;
+    unit.repairHours = 8.0;
+    // 4,000 kW at 0.8: 5,000 kW of rating; 1,000 kW modules give 5 >= 4 units.
+    const auto n = designSubsystem(4000.0, 0.8, unit, 0.0, model::Redundancy::N);
+    CHECK(n.unitSizeKw == 1000.0);
+    CHECK(n.requiredUnits == 5);
+    CHECK(n.installedUnits == 5);
+    CHECK(designSubsystem(4000.0, 0.8, unit, 0.0, model::Redundancy::NPlus1).installedUnits == 6);
+    CHECK(designSubsystem(4000.0, 0.8, unit, 0.0, model::Redundancy::NPlus2).installedUnits == 7);
+    const auto two = designSubsystem(4000.0, 0.8, unit, 0.0, model::Redundancy::TwoN);
+    CHECK(two.installedUnits == 10);
+    CHECK(two.systems == 2);
+    // 2N halves the load each unit carries.
+    CHECK(two.loadFraction == Approx(0.5 * n.loadFraction).epsilon(1e-12));
+    // 3N/2: three systems of ceil(5/2) = 3; 4N/3: four of ceil(5/3) = 2.
+    CHECK(
+        designSubsystem(4000.0, 0.8, unit, 0.0, model::Redundancy::ThreeToMakeTwo).installedUnits ==
+        9);
+    CHECK(designSubsystem(4000.0, 0.8, unit, 0.0, model::Redundancy::FourToMakeThree)
+              .installedUnits == 8);
+    CHECK(two.capexUsd == Approx(10 * 1000.0 * 100.0).epsilon(1e-12));
+    CHECK(two.redundancyCapexUsd == Approx(5 * 1000.0 * 100.0).epsilon(1e-12));
+    // A small load takes the smallest module.
+    const auto small = designSubsystem(300.0, 0.8, unit, 0.0, model::Redundancy::NPlus1);
+    CHECK(small.unitSizeKw == 250.0);
+    CHECK(small.requiredUnits == 2);
+    CHECK(small.installedUnits == 3);
+    // Availability rises with every spare.
+    const double aN = n.availability;
+    const double a1 =
+        designSubsystem(4000.0, 0.8, unit, 0.0, model::Redundancy::NPlus1).availability;
+    const double a2 =
+        designSubsystem(4000.0, 0.8, unit, 0.0, model::Redundancy::NPlus2).availability;
+    CHECK(aN < a1);
+    CHECK(a1 < a2);
+    CHECK(aN < two.availability);
+    CHECK(aN == Approx(std::pow(1.0 / (1.0 + 5e-6 * 8.0), 5)).epsilon(1e-12));
+}
+
+TEST_CASE("2N UPS runs each module at half the load N would, and at a lower efficiency",
+          "[redundancy][power]")
+{
+    auto with = [](model::Redundancy ups) {
+        return test::resolvedExample("multiplane-16k-h100",
+                                     [ups](model::Scenario& s) { s.facility.upsRedundancy = ups; });
+    };
+    const Evaluation n = evaluate(with(model::Redundancy::N));
+    const Evaluation two = evaluate(with(model::Redundancy::TwoN));
+    const Evaluation dr = evaluate(with(model::Redundancy::FourToMakeThree));
+    REQUIRE(n.ok());
+    REQUIRE(two.ok());
+    CHECK(two.redundancy.ups.installedUnits == 2 * n.redundancy.ups.installedUnits);
+    CHECK(two.power.upsLoadFraction == Approx(0.5 * n.power.upsLoadFraction).epsilon(1e-9));
+    // The loss curve's no-load share weighs more at half load: efficiency falls, losses and
+    // PUE rise.
+    CHECK(two.redundancy.upsEfficiency < n.redundancy.upsEfficiency);
+    CHECK(two.power.upsLossKw > n.power.upsLossKw);
+    CHECK(two.power.pue > n.power.pue);
+    CHECK(two.redundancy.upsEfficiencyAtN == Approx(n.redundancy.upsEfficiency).epsilon(1e-9));
+    // DR 4N/3 sits between.
+    CHECK(dr.power.upsLoadFraction > two.power.upsLoadFraction);
+    CHECK(dr.power.upsLoadFraction < n.power.upsLoadFraction);
+    // Redundancy buys availability and costs capex.
+    CHECK(two.redundancy.availability > n.redundancy.availability);
+    CHECK(two.redundancy.downtimeHoursPerYear < n.redundancy.downtimeHoursPerYear);
+    CHECK(two.cost.capexRedundancyUsd > n.cost.capexRedundancyUsd);
+    // The capex moves by the redundant units and by the power plant the larger loss needs.
+    CHECK((two.cost.capexUsd - two.cost.capexPowerUsd) - (n.cost.capexUsd - n.cost.capexPowerUsd) ==
+          Approx(two.cost.capexRedundancyUsd - n.cost.capexRedundancyUsd).epsilon(1e-9));
+    CHECK(two.value("redundancy.ups_units") == two.redundancy.ups.installedUnits);
+}
+
+TEST_CASE("Plant sized for the peak hour of the site year, not the average", "[redundancy]")
+{
+    for (const char* name : {"multiplane-16k-h100", "legacy-air-h100-dallas"}) {
+        INFO(name);
+        const Evaluation e = evaluate(test::resolvedExample(name));
+        REQUIRE(e.ok());
+        const RedundancyResult& r = e.redundancy;
+        // Generators carry the design facility load (nameplate IT in the peak hour).
+        CHECK(r.generators.loadKw == Approx(e.power.designFacilityKw).epsilon(1e-12));
+        CHECK(r.generators.loadKw > e.power.facilityPowerKw);
+        CHECK(r.generators.requiredUnits * r.generators.unitSizeKw * 0.8 >=
+              r.generators.loadKw * (1.0 - 1e-12));
+        // UPS rating covers the IT load at full clocks.
+        CHECK(r.ups.requiredUnits * r.ups.unitSizeKw * 0.8 >= e.power.upsLoadKw * (1.0 - 1e-12));
+        // Chillers carry the most mechanical heat of any hour: at least the heat the annual
+        // average leaves to them.
+        const double meanMechanical =
+            (1.0 - e.cooling.economizerHeatShare) * (e.cooling.airHeatKw + e.cooling.liquidHeatKw);
+        CHECK(r.chillers.loadKw >= meanMechanical);
+        CHECK(r.chillers.installedUnits * r.chillers.unitSizeKw >= r.chillers.loadKw);
+        CHECK(r.availability > 0.99);
+        CHECK(r.availability < 1.0);
+        CHECK(r.downtimeHoursPerYear == Approx((1.0 - r.availability) * 8760.0).epsilon(1e-12));
+    }
+    // The legacy air hall has no cold plates: no CDUs.
+    CHECK(
+        evaluate(test::resolvedExample("legacy-air-h100-dallas")).redundancy.cdus.installedUnits ==
+        0);
+}
+
+TEST_CASE("A redundancy that is not offered is an error at its JSON path", "[redundancy]")
+{
+    auto text = R"({"schema_version": 2, "name": "x", "site": "dallas",
+        "compute": {"node": "dgx-h100", "node_count": 4},
+        "network": {"switch": "qm9700"},
+        "facility": {"ups_redundancy": "3N"},
+        "cooling": {"system": "d2c-rdhx", "chiller_redundancy": 2}})";
+    const auto read = model::readScenarioText(text, "bad.json");
+    bool ups = false;
+    bool chiller = false;
+    for (const auto& d : read.diagnostics) {
+        if (d.path == "/facility/ups_redundancy") {
+            ups = true;
+            CHECK_THAT(d.hint, Catch::Contains("'2N'") && Catch::Contains("'4N/3'"));
+        }
+        if (d.path == "/cooling/chiller_redundancy")
+            chiller = true;
+    }
+    CHECK(ups);
+    CHECK(chiller);
+}
