@@ -60,7 +60,7 @@ TEST_CASE("the HTML report is self-contained and has every section", "[report][h
     CHECK(html.find("<script") == std::string::npos);
     CHECK(html.find("src=\"") == std::string::npos); // no external images
     CHECK(html.find("Training time") != std::string::npos);
-    CHECK(html.find("compute gpu: tdp w") != std::string::npos); // provenance, by name
+    CHECK(html.find("Compute GPU: TDP w") != std::string::npos); // provenance, by name
     CHECK(html.find("catalog gpu") != std::string::npos);
 }
 
