@@ -681,9 +681,9 @@ void HallBuilder::runCablesPerLink()
         addLinks(cls, rackA, rackB, nicEnd, rateGbps, 1, switchA, switchB, false);
     };
     forEachEndpoint([&](long long node, int plane, long long leaf) {
-        const int rackA =
-            node < 0 ? std::max(0, m_managerRack)
-                     : m_computeRack[static_cast<std::size_t>(node / m_out.nodesPerRack)];
+        const int rackA = node < 0
+                              ? std::max(0, m_managerRack)
+                              : m_computeRack[static_cast<std::size_t>(node / m_out.nodesPerRack)];
         if (node < 0 && m_managerRack >= 0)
             m_out.racks[static_cast<std::size_t>(m_managerRack)].managerPorts += 1;
         addLink(HallLinkClass::NodeLeaf, rackA, leafRack(plane, leaf), true, nicRate, nullptr,
@@ -817,7 +817,8 @@ bool HallBuilder::runCablesByRackPair()
     };
 
     // Node to leaf: compute rack by compute rack (the rack of the node / nodes per rack'th compute
-    // rack, as the per-link walk takes it), each plane's or rail's nodes of the rack over the leaves they plug into.
+    // rack, as the per-link walk takes it), each plane's or rail's nodes of the rack over the
+    // leaves they plug into.
     const double nicRate = s.endpointRateGbps;
     const long long computeRacks = (nodes + perRack - 1) / perRack;
     m_out.bundles.reserve(static_cast<std::size_t>(2 * computeRacks + 256));
