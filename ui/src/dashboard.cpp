@@ -101,7 +101,7 @@ Slices costSlices(const solvers::CostResult& c)
             {QObject::tr("Racks"), c.capexRacksUsd * perYear},
             {QObject::tr("Cooling plant"), c.capexCoolingUsd * perYear},
             {QObject::tr("Power plant"), c.capexPowerUsd * perYear},
-            {QObject::tr("Redundant plant units"), c.capexRedundancyUsd * perYear},
+            {QObject::tr("Spare units"), c.capexRedundancyUsd * perYear},
             {QObject::tr("Energy"), c.energyUsdPerYear},
             {QObject::tr("Egress"), c.egressUsdPerYear},
             {QObject::tr("Maintenance"), c.maintenanceUsdPerYear}};
@@ -163,7 +163,7 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
         chart->setAnimationOptions(QChart::NoAnimation);
         auto* view = new QChartView(chart, this);
         view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(300, 220);
+        view->setMinimumSize(300, 330);
         m_views.push_back(view);
     }
     layout->addWidget(m_views[0], 3, 0, 1, 3);
@@ -172,9 +172,11 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_views[3], 4, 3, 1, 2);
     layout->setRowStretch(3, 1);
     layout->setRowStretch(4, 1);
+    // Every chart keeps the height its category labels need (the cost chart's nine, the step
+    // breakdown's twelve); the main window scrolls the dashboard.
     m_stepChart = new StepBreakdownChart(this);
     layout->addWidget(m_stepChart, 5, 0, 1, 5);
-    layout->setRowStretch(5, 1);
+    layout->setRowStretch(5, 0);
     m_siteYear = new SiteYearView(this);
     layout->addWidget(m_siteYear, 6, 0, 1, 5);
     setOutcome(nullptr);

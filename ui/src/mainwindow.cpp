@@ -35,6 +35,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -87,7 +88,12 @@ MainWindow::MainWindow(QWidget* parent)
 {
     setObjectName(QStringLiteral("mainWindow"));
     m_tabs = new QTabWidget(this);
-    m_dashboard = new Dashboard(m_tabs);
+    // The dashboard scrolls: its charts keep the height their labels need on any screen.
+    auto* dashboardScroll = new QScrollArea(m_tabs);
+    dashboardScroll->setWidgetResizable(true);
+    dashboardScroll->setFrameShape(QFrame::NoFrame);
+    m_dashboard = new Dashboard(dashboardScroll);
+    dashboardScroll->setWidget(m_dashboard);
     m_topology = new TopologyView(m_tabs);
     m_floorPlan = new FloorPlanView(m_tabs);
     m_compare = new CompareView(m_tabs);
@@ -99,7 +105,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_figuresTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_figuresTable->horizontalHeader()->setStretchLastSection(true);
     m_figuresTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    m_tabs->addTab(m_dashboard, tr("Dashboard"));
+    m_tabs->addTab(dashboardScroll, tr("Dashboard"));
     m_tabs->addTab(m_topology, tr("Topology"));
     m_tabs->addTab(m_floorPlan, tr("Floor plan"));
     m_tabs->addTab(m_compare, tr("Compare"));

@@ -32,7 +32,8 @@ QStringList ScreenshotWriter::write(MainWindow& window, const QString& directory
         return written;
     }
     window.setQuiet(true);
-    window.resize(1600, 1000);
+    // Tall enough for the whole dashboard (it scrolls in a smaller window).
+    window.resize(1600, 1480);
     window.show();
     // The start page first, while no scenario is open.
     if (window.documents().isEmpty()) {
