@@ -107,6 +107,7 @@ th, td { border: 1px solid #c8d0d8; padding: 3px 6px; font-size: 9pt; vertical-a
 th { background: #e8eef4; text-align: left; }
 td.num { text-align: right; white-space: nowrap; }
 td.key { color: #667; font-size: 8pt; }
+td.fine { font-size: 7pt; padding: 1px 4px; }
 .error { color: #a01818; font-weight: bold; }
 .warning { color: #a06000; font-weight: bold; }
 .verdict { padding: 4px 8px; font-weight: bold; }
@@ -314,9 +315,10 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
                    "from: the scenario file, a catalog entry (with the catalog's source) or the "
                    "program's default.</p>\n";
             out += head({"Source", "Inputs"});
+            // In small print: the list is long (a catalog entry's every datasheet sentence).
             for (const auto& group : assumptionGroups(*s.resolved))
-                out +=
-                    "<tr><td>" + h(group.source) + "</td><td>" + h(group.inputs) + "</td></tr>\n";
+                out += "<tr><td class=\"fine\">" + h(group.source) + "</td><td class=\"fine\">" +
+                       h(group.inputs) + "</td></tr>\n";
             out += "</table>\n";
         }
 
@@ -544,7 +546,9 @@ ReportRenderer::assumptionGroups(const model::ResolvedScenario& resolved)
         if (provenance.origin == model::Provenance::Origin::User)
             source = "Set in the scenario file (" + provenance.source + ")";
         else if (provenance.origin == model::Provenance::Origin::Default)
-            source = "The program's default: " + provenance.source;
+            source = "The program's default: " + (provenance.source.rfind("default: ", 0) == 0
+                                                      ? provenance.source.substr(9)
+                                                      : provenance.source);
         auto it = indexOf.find(source);
         if (it == indexOf.end()) {
             it = indexOf.emplace(source, groups.size()).first;

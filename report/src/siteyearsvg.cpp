@@ -159,7 +159,7 @@ std::string monthlyWaterCarbonSvg(const std::array<double, 12>& waterM3,
                " (year: " + escapeXml(shortNumber(total)) + ")</text>\n";
         for (std::size_t m = 0; m < 12; ++m) {
             const double h = values[m] / peak * panelHeight;
-            const double x = left + m * slot + slot * 0.15;
+            const double x = left + static_cast<double>(m) * slot + slot * 0.15;
             svg += "<rect x=\"" + fmt("%.1f", x) + "\" y=\"" + fmt("%.1f", top + panelHeight - h) +
                    "\" width=\"" + fmt("%.1f", slot * 0.7) + "\" height=\"" + fmt("%.1f", h) +
                    "\" fill=\"" + color + "\"/>\n";
