@@ -530,10 +530,10 @@ TEST_CASE("eval --hourly writes the 8,760 hours of the site year as CSV", "[cli]
         waterL += std::stod(cell);
     }
     CHECK(rows == 8760);
-    const auto json = nlohmann::json::parse(r.out);
+    const auto doc = nlohmann::json::parse(r.out);
     double waterM3 = 0.0;
-    if (json["metrics"].contains("site.water_m3_per_year"))
-        waterM3 = json["metrics"]["site.water_m3_per_year"]["value"].get<double>();
+    if (doc["metrics"].contains("site.water_m3_per_year"))
+        waterM3 = doc["metrics"]["site.water_m3_per_year"]["value"].get<double>();
     CHECK(waterL / 1000.0 == Approx(waterM3).epsilon(1e-4).margin(1e-6));
     std::filesystem::remove(path);
 
