@@ -25,19 +25,6 @@ using model::Recompute;
 
 namespace {
 
-const char* recomputeName(Recompute r)
-{
-    switch (r) {
-    case Recompute::None:
-        return "none";
-    case Recompute::Selective:
-        return "selective";
-    case Recompute::Full:
-        return "full";
-    }
-    return "selective";
-}
-
 std::vector<int> divisorsOf(int n, int limit)
 {
     std::vector<int> out;
@@ -61,10 +48,9 @@ std::vector<int> orDefault(const std::vector<int>& given, std::vector<int> defau
     return given.empty() ? defaults : given;
 }
 
-/** The layout written into the scratch scenario the step model reads. */
-void setLayout(model::ResolvedScenario& r, const LayoutChoice& l, bool derivedDataParallel)
+/** Writes \a l into \a w; the data-parallel size stays 0 (derived) when \a derivedDataParallel. */
+void writeLayout(model::WorkloadSection& w, const LayoutChoice& l, bool derivedDataParallel)
 {
-    auto& w = r.scenario.workload;
     w.tensorParallel = l.tensorParallel;
     w.pipelineParallel = l.pipelineParallel;
     w.contextParallel = l.contextParallel;
@@ -76,6 +62,12 @@ void setLayout(model::ResolvedScenario& r, const LayoutChoice& l, bool derivedDa
     w.zeroStage = l.zeroStage;
     w.recompute = l.recompute;
     w.dataParallel = derivedDataParallel ? 0 : l.dataParallel;
+}
+
+/** The layout written into the scratch scenario the step model reads. */
+void setLayout(model::ResolvedScenario& r, const LayoutChoice& l, bool derivedDataParallel)
+{
+    writeLayout(r.scenario.workload, l, derivedDataParallel);
     r.dataParallel = l.dataParallel;
 }
 
@@ -114,18 +106,20 @@ LayoutChoice layoutOf(const model::ResolvedScenario& r)
 
 void applyLayout(model::WorkloadSection& w, const LayoutChoice& l)
 {
-    const bool derived = w.dataParallel == 0;
-    w.tensorParallel = l.tensorParallel;
-    w.pipelineParallel = l.pipelineParallel;
-    w.contextParallel = l.contextParallel;
-    w.expertParallel = l.expertParallel;
-    w.microBatchSize = l.microBatchSize;
-    w.virtualStages = l.virtualStages;
-    w.pipelineSchedule = l.virtualStages > 1 ? model::PipelineSchedule::Interleaved
-                                             : model::PipelineSchedule::OneFOneB;
-    w.zeroStage = l.zeroStage;
-    w.recompute = l.recompute;
-    w.dataParallel = derived ? 0 : l.dataParallel;
+    writeLayout(w, l, w.dataParallel == 0);
+}
+
+const char* recomputeName(Recompute r)
+{
+    switch (r) {
+    case Recompute::None:
+        return "none";
+    case Recompute::Selective:
+        return "selective";
+    case Recompute::Full:
+        return "full";
+    }
+    return "selective";
 }
 
 std::vector<std::pair<std::string, std::string>> layoutFields(const model::WorkloadSection& w,

@@ -21,19 +21,6 @@ namespace dct::ui {
 
 namespace {
 
-const char* recomputeText(model::Recompute r)
-{
-    switch (r) {
-    case model::Recompute::None:
-        return "none";
-    case model::Recompute::Selective:
-        return "selective";
-    case model::Recompute::Full:
-        return "full";
-    }
-    return "selective";
-}
-
 /** The step's parts the table shows, by stepBreakdown() key, after the layout columns. */
 struct PartColumn
 {
@@ -249,7 +236,7 @@ void LayoutPlanDialog::showPlan()
             QString::number(l.microBatchSize),
             QString::number(l.virtualStages),
             QString::number(l.zeroStage),
-            QString::fromLatin1(recomputeText(l.recompute)),
+            QString::fromLatin1(study::recomputeName(l.recompute)),
             seconds(o.compute.stepSeconds),
             QString::number(o.compute.step.mfu * 100.0, 'f', 1) + QStringLiteral(" %"),
             QString::number(o.compute.step.memory.totalGb, 'f', 1),

@@ -23,19 +23,6 @@ using nlohmann::json;
 
 namespace {
 
-const char* recomputeText(model::Recompute r)
-{
-    switch (r) {
-    case model::Recompute::None:
-        return "none";
-    case model::Recompute::Selective:
-        return "selective";
-    case model::Recompute::Full:
-        return "full";
-    }
-    return "selective";
-}
-
 /** Seconds with three significant digits, as the table shows them. */
 std::string seconds(double s)
 {
@@ -52,11 +39,15 @@ std::string seconds(double s)
 
 json layoutJson(const study::LayoutChoice& l)
 {
-    return {{"tensor_parallel", l.tensorParallel},    {"pipeline_parallel", l.pipelineParallel},
-            {"data_parallel", l.dataParallel},        {"context_parallel", l.contextParallel},
-            {"expert_parallel", l.expertParallel},    {"micro_batch_size", l.microBatchSize},
-            {"virtual_stages", l.virtualStages},      {"zero_stage", l.zeroStage},
-            {"recompute", recomputeText(l.recompute)}};
+    return {{"tensor_parallel", l.tensorParallel},
+            {"pipeline_parallel", l.pipelineParallel},
+            {"data_parallel", l.dataParallel},
+            {"context_parallel", l.contextParallel},
+            {"expert_parallel", l.expertParallel},
+            {"micro_batch_size", l.microBatchSize},
+            {"virtual_stages", l.virtualStages},
+            {"zero_stage", l.zeroStage},
+            {"recompute", study::recomputeName(l.recompute)}};
 }
 
 json outcomeJson(const study::LayoutOutcome& o)
@@ -108,7 +99,7 @@ std::string row(const std::string& rank, const study::LayoutOutcome& o, double r
     std::string s = fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>4} {:>3} {:>5}  {:<10}",
                                 rank, l.tensorParallel, l.pipelineParallel, l.dataParallel,
                                 l.contextParallel, l.expertParallel, l.microBatchSize,
-                                l.virtualStages, l.zeroStage, recomputeText(l.recompute));
+                                l.virtualStages, l.zeroStage, study::recomputeName(l.recompute));
     const double mfu = o.compute.step.mfu * 100.0;
     s += fmt::format("{:>8} {:>6} {:>7}", seconds(o.compute.stepSeconds),
                      fmt::format("{:.1f}%", mfu),
@@ -149,7 +140,7 @@ std::string csvRow(const std::string& rank, const study::LayoutOutcome& o)
     std::string s = fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{},{}", rank, l.tensorParallel, l.pipelineParallel,
         l.dataParallel, l.contextParallel, l.expertParallel, l.microBatchSize, l.virtualStages,
-        l.zeroStage, recomputeText(l.recompute), formatExact(o.compute.stepSeconds),
+        l.zeroStage, study::recomputeName(l.recompute), formatExact(o.compute.stepSeconds),
         formatExact(o.compute.step.mfu), formatExact(o.compute.step.memory.totalGb));
     const auto parts = solvers::stepBreakdown(o.compute);
     for (const auto& c : kColumns)

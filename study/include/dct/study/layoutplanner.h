@@ -40,6 +40,9 @@ LayoutChoice layoutOf(const model::ResolvedScenario& scenario);
  */
 void applyLayout(model::WorkloadSection& workload, const LayoutChoice& layout);
 
+/** Returns the scenario's name of \a recompute ("none", "selective", "full"). */
+const char* recomputeName(model::Recompute recompute);
+
 /** Returns the JSON pointers and values applyLayout() sets, in a scenario's own key names. */
 std::vector<std::pair<std::string, std::string>>
 layoutFields(const model::WorkloadSection& workload, const LayoutChoice& layout);
