@@ -99,7 +99,9 @@ TEST_CASE("plan applies the constraints it is given", "[cli][plan]")
     const CliRun run = runCli({"plan", example("multiplane-16k-h100.json"), "--json", "--tp", "4",
                                "--pp", "8,16", "--recompute", "full", "--zero", "1"});
     REQUIRE(run.code == 0);
-    for (const auto& layout : json::parse(run.out)["layouts"]) {
+    const json doc = json::parse(run.out);
+    REQUIRE_FALSE(doc["layouts"].empty());
+    for (const auto& layout : doc["layouts"]) {
         CHECK(layout["layout"]["tensor_parallel"] == 4);
         const int pp = layout["layout"]["pipeline_parallel"];
         CHECK((pp == 8 || pp == 16));
