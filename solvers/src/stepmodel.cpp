@@ -56,6 +56,27 @@ constexpr double kOptimizerUpdateBytes = 28.0;
 // context of a PyTorch process alone takes 0.3-0.5 GB).
 constexpr double kRuntimeBufferGb = 1.0;
 
+/**
+ * Bytes of one gradient as it is kept and reduced: fp32 when training in bf16 or fp8 (Megatron-LM
+ * forces gradient accumulation and all-reduce to fp32 for bfloat16, megatron/training/
+ * arguments.py, accumulate_allreduce_grads_in_fp32; Llama 3 reduce-scatters its gradients in
+ * FP32, Dubey et al. 2024, 3.3.4), the weights' 2 bytes in fp16 mixed precision (Rajbhandari et
+ * al. 2020, 3.1).
+ */
+double gradientBytes(model::Precision precision)
+{
+    switch (precision) {
+    case model::Precision::Bf16:
+    case model::Precision::Fp8:
+    case model::Precision::Tf32:
+    case model::Precision::Fp64:
+        return 4.0;
+    case model::Precision::Fp16:
+        break;
+    }
+    return kBf16Bytes;
+}
+
 /** The layout as the step model reads it. */
 struct Layout
 {
@@ -66,8 +87,10 @@ struct Layout
     bool sp = false;
     int gpusPerNode = 8;
     int gpus = 1;
-    double lastStageLayers = 1.0;
-    double firstStageLayers = 1.0;
+    double stageLayers = 1.0;      ///< Transformer layers of the fullest stage.
+    double lastStageLayers = 1.0;  ///< Of the last stage, which also runs the output and loss.
+    double firstStageLayers = 1.0; ///< Of the first stage, which also holds the embedding.
+    int f = 0; ///< 1: the embedding and the loss each take a layer's slot in the split.
 };
 
 Layout layoutOf(const model::ResolvedScenario& r)
@@ -87,12 +110,23 @@ Layout layoutOf(const model::ResolvedScenario& r)
     l.sp = w.sequenceParallel && l.t > 1;
     l.gpusPerNode = std::max(1, r.gpusPerNode);
     l.gpus = std::max(1, r.gpuCount());
-    // Layers of the last stage (it also runs the output layer and the loss, so it sets the
-    // pipeline's pace) and of the first (it holds the embedding and the most activations).
-    const int f = w.embeddingAndLossAsLayers && l.p > 1 ? 1 : 0;
-    const double perStage = static_cast<double>(r.model.layers + 2 * f) / l.p;
-    l.lastStageLayers = std::max(0.0, perStage - f);
-    l.firstStageLayers = std::max(0.0, perStage - f);
+    // Layers are whole: the L layers (plus the embedding's and the loss's slots when they count
+    // as layers, Dubey et al. 2024, 3.3.2) are cut into p v model chunks of at most
+    // ceil(slots / p v) layers each, so the fullest stage holds v of them; the last stage takes
+    // what is left and also runs the output layer and the loss (Megatron-LM's uneven split,
+    // --decoder-last-pipeline-num-layers). The first stage loses one slot to the embedding.
+    l.f = w.embeddingAndLossAsLayers && l.p > 1 ? 1 : 0;
+    const double slots = static_cast<double>(r.model.layers + 2 * l.f);
+    const double chunks = static_cast<double>(l.p) * l.v;
+    l.stageLayers = std::min<double>(r.model.layers, l.v * std::ceil(slots / chunks));
+    if (l.p == 1) {
+        l.lastStageLayers = r.model.layers;
+        l.firstStageLayers = r.model.layers;
+    } else {
+        const double rest = slots - (l.p - 1.0) * l.stageLayers;
+        l.lastStageLayers = std::max(0.0, std::min(l.stageLayers, rest) - l.f);
+        l.firstStageLayers = std::max(0.0, l.stageLayers - l.f);
+    }
     return l;
 }
 
@@ -213,21 +247,23 @@ int ranksPerNode(int size, long long stride, int gpusPerNode)
 
 } // namespace
 
-StepMemory stepMemory(const model::ResolvedScenario& r)
+namespace {
+
+/** The memory of one pipeline stage: \a rank, holding \a layers layers (and the embedding). */
+StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double layersPerStage,
+                       bool holdsEmbedding, int rank)
 {
     const model::ModelSpec& m = r.model;
     const auto& w = r.scenario.workload;
-    const Layout l = layoutOf(r);
     StepMemory mem;
     mem.capacityGb = r.gpu.memoryGb;
     const double h = m.hiddenSize;
-    const double layersPerStage = l.firstStageLayers;
     const double moeShare = static_cast<double>(m.moeLayers()) / std::max(1, m.layers);
 
-    // Weights of the first stage (the one holding the most activations) on one GPU, split into
-    // the dense part (sharded by ZeRO over data x context ranks) and the experts (over the
-    // expert-data-parallel ranks).
-    const double embedding = (l.p == 1 ? m.embeddingParameters() : m.vocabSize * h) / l.t;
+    // Weights of the stage on one GPU, split into the dense part (sharded by ZeRO over data x
+    // context ranks) and the experts (over the expert-data-parallel ranks).
+    const double embedding =
+        holdsEmbedding ? (l.p == 1 ? m.embeddingParameters() : m.vocabSize * h) / l.t : 0.0;
     const double dense =
         layersPerStage *
             (m.attentionParameters() / l.t + (1.0 - moeShare) * m.denseMlpParameters() / l.t +
@@ -244,7 +280,7 @@ StepMemory stepMemory(const model::ResolvedScenario& r)
         return zero >= stage ? dense / denseRanks + experts / expertRanks : dense + experts;
     };
     mem.weightsGb = kBf16Bytes * sharded(3) / 1e9;
-    mem.gradientsGb = kBf16Bytes * sharded(2) / 1e9;
+    mem.gradientsGb = gradientBytes(w.precision) * sharded(2) / 1e9;
     mem.optimizerGb = kOptimizerBytes * sharded(1) / 1e9;
 
     // Activations per layer per micro-batch, in bytes per s b h (Korthikanti et al. 2022,
@@ -270,11 +306,15 @@ StepMemory stepMemory(const model::ResolvedScenario& r)
         units = replicated / (l.sp ? l.t : 1) + (attentionSplit + mlpSplit + scores) / l.t;
     const double sbh = l.s / l.c * l.b * h;
     const double perLayer = units * sbh;
-    // 1F1B keeps p micro-batches in flight on the first stage (its L/p layers each), the
-    // interleaved schedule 1 + (p - 1) / (p v) times that (Narayanan et al. 2021, 2.2.2).
-    const double inFlight = std::min<double>(l.m, l.p) *
-                            (l.v > 1 ? 1.0 + (l.p - 1.0) / (static_cast<double>(l.p) * l.v) : 1.0);
-    mem.activationsGb = perLayer * layersPerStage * inFlight / 1e9;
+    // Model chunks whose activations a stage holds at its peak, one chunk being a micro-batch
+    // through layers / v of its layers: 1F1B runs p - rank - 1 warm-up forwards, the interleaved
+    // schedule 2 (p - rank - 1) + (v - 1) p, and one more starts before the first backward
+    // (Megatron-LM, megatron/core/pipeline_parallel/schedules.py, num_warmup_microbatches; for
+    // the first stage this is Narayanan et al. 2021, 2.2.2's 1 + (p - 1) / (p v) times p).
+    const double warmup = l.v > 1 ? 2.0 * (l.p - rank - 1.0) + (l.v - 1.0) * l.p
+                                  : static_cast<double>(l.p - rank - 1);
+    const double chunksInFlight = std::min(l.m * l.v, std::max(1.0, warmup + 1.0));
+    mem.activationsGb = perLayer * (layersPerStage / l.v) * chunksInFlight / 1e9;
 
     // Buffers: fp32 logits and their gradient on the last stage (counted when it is also the
     // first), ZeRO-3's gathered weights of two layers (current and prefetched), the runtime.
@@ -287,6 +327,20 @@ StepMemory stepMemory(const model::ResolvedScenario& r)
     mem.totalGb =
         mem.weightsGb + mem.gradientsGb + mem.optimizerGb + mem.activationsGb + mem.buffersGb;
     return mem;
+}
+
+} // namespace
+
+StepMemory stepMemory(const model::ResolvedScenario& r)
+{
+    // The first stage holds the embedding and the most micro-batches in flight; the second, when
+    // the embedding takes a layer's slot, one layer more and two chunks fewer in flight.
+    const Layout l = layoutOf(r);
+    const StepMemory first = stageMemory(r, l, l.firstStageLayers, true, 0);
+    if (l.p <= 1 || l.stageLayers <= l.firstStageLayers)
+        return first;
+    const StepMemory second = stageMemory(r, l, l.stageLayers, false, 1);
+    return second.totalGb > first.totalGb ? second : first;
 }
 
 StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net, double clockFactor,
@@ -308,8 +362,6 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     out.activeParameters = m.activeParameters();
     out.microBatches = l.m;
     const double h = m.hiddenSize;
-    // Time per micro-batch is that of the last stage: its layers and the output layer.
-    const double layersPerGpu = l.lastStageLayers;
     const bool full = w.recompute == Recompute::Full;
     const bool selective = w.recompute == Recompute::Selective;
 
@@ -380,16 +432,12 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     GemmTimes logits;
     logits.add(Gemm{tokens, m.vocabSize / t, h, 1.0}, rates);
 
-    const double recomputeSeconds = full        ? layersPerGpu * layer.forward
-                                    : selective ? layersPerGpu * scores.forward
-                                                : 0.0;
-    const double matmulPerMicroBatch = layersPerGpu * (layer.forward + layer.backward) +
-                                       logits.forward + logits.backward + recomputeSeconds;
-    const double idealMatmul = layersPerGpu * layer.ideal + logits.ideal +
-                               (full        ? layersPerGpu * layer.ideal / 3.0
-                                : selective ? layersPerGpu * scores.ideal / 3.0
-                                            : 0.0);
-    out.matmulShapeEfficiency = matmulPerMicroBatch > 0.0 ? idealMatmul / matmulPerMicroBatch : 1.0;
+    const double recomputePerLayer = full ? layer.forward : selective ? scores.forward : 0.0;
+    const double matmulPerLayer = layer.forward + layer.backward + recomputePerLayer;
+    const double matmulLogits = logits.forward + logits.backward;
+    const double idealPerLayer = layer.ideal + (full        ? layer.ideal / 3.0
+                                                : selective ? scores.ideal / 3.0
+                                                            : 0.0);
 
     // Element-wise work per layer forward, in units of one s b h bf16 tensor: two norms (read,
     // write), two dropout + residual adds (read two, write one, a 1-byte mask), the MLP
@@ -410,20 +458,19 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
                                               : 0.0;
     // Weight gradients accumulate into an fp32 buffer, read and written once per micro-batch
     // (Megatron-LM's main_grad, fused into the weight-gradient GEMM).
-    const double stageParameters =
-        (layersPerGpu * (m.parameters() - m.embeddingParameters()) / std::max(1, m.layers) -
-         layersPerGpu * m.moeLayers() / std::max(1, m.layers) * m.experts * m.expertParameters() *
-             (1.0 - 1.0 / l.e)) /
+    const double layerParameters =
+        ((m.parameters() - m.embeddingParameters()) / std::max(1, m.layers) -
+         static_cast<double>(m.moeLayers()) / std::max(1, m.layers) * m.experts *
+             m.expertParameters() * (1.0 - 1.0 / l.e)) /
         l.t;
-    const double accumulateBytes = 8.0 * stageParameters;
-    const double memoryPerMicroBatch =
-        (layersPerGpu * (3.0 * forwardBytes + recomputeBytes) + accumulateBytes) / hbm;
+    const double memoryPerLayer =
+        (3.0 * forwardBytes + recomputeBytes + 8.0 * layerParameters) / hbm;
 
     // Tensor parallelism on the scale-up domain (or across nodes when it outgrows one).
     const double activationBytes = kBf16Bytes * l.b * l.s / l.c * h;
     const int tpPerNode = std::min(l.t, l.gpusPerNode);
     const double tpCallsPerLayer = (full ? 6.0 : 4.0);
-    double tpPerMicroBatch = 0.0;
+    double tpPerLayer = 0.0;
     if (l.t > 1) {
         if (l.sp) {
             const StepCollective rs =
@@ -436,12 +483,11 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
             out.tensorParallel =
                 timed(r, net, CollectiveOp::AllReduce, activationBytes, l.t, tpPerNode, 0.0);
         }
-        out.tensorParallel.perStep = tpCallsPerLayer * layersPerGpu * l.m;
-        tpPerMicroBatch = tpCallsPerLayer * layersPerGpu * out.tensorParallel.seconds;
+        tpPerLayer = tpCallsPerLayer * out.tensorParallel.seconds;
     }
 
     // Context parallelism: K and V of the rank's heads gathered over the context ranks.
-    double cpPerMicroBatch = 0.0;
+    double cpPerLayer = 0.0;
     if (l.c > 1) {
         const double kvHeadsPerRank =
             std::max(1.0, static_cast<double>(m.effectiveKvHeads()) / l.t);
@@ -452,15 +498,14 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         const StepCollective rs =
             timed(r, net, CollectiveOp::ReduceScatter, kvBytes, l.c, perNode, 0.0);
         out.contextParallel = ag;
-        out.contextParallel.perStep = (full ? 3.0 : 2.0) * layersPerGpu * l.m;
         const double perLayer = (full ? 3.0 : 2.0) * ag.seconds + rs.seconds;
         const double attention =
             (3.0 + (full || selective ? 1.0 : 0.0)) * scoreTime * f.scores / split / rate;
-        cpPerMicroBatch = layersPerGpu * std::max(0.0, perLayer - attention);
+        cpPerLayer = std::max(0.0, perLayer - attention);
     }
 
     // Expert parallelism: dispatch and combine of every MoE layer, forward and backward.
-    double epPerMicroBatch = 0.0;
+    double epPerLayer = 0.0;
     if (m.moe() && l.e > 1) {
         const double epTokens = l.b * l.s / l.c / (l.sp ? l.t : 1);
         const double copies = m.routingMaxNodes > 0
@@ -469,9 +514,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         const double bytes = epTokens * copies * h * kBf16Bytes;
         const int perNode = ranksPerNode(l.e, static_cast<long long>(l.t) * l.c, l.gpusPerNode);
         out.expertDispatch = timed(r, net, CollectiveOp::AllToAll, bytes, l.e, perNode, 0.0);
-        const double calls = (full ? 6.0 : 4.0) * layersPerGpu * moeShare;
-        out.expertDispatch.perStep = calls * l.m;
-        epPerMicroBatch = calls * out.expertDispatch.seconds;
+        epPerLayer = (full ? 6.0 : 4.0) * moeShare * out.expertDispatch.seconds;
     }
 
     // Pipeline: the activation of a chunk boundary, scattered over the tensor ranks.
@@ -484,6 +527,31 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         p2pPerMicroBatch = 2.0 * l.v * out.pipeline.seconds;
     }
 
+    // The pipeline runs at the pace of its slowest stage: a full one in the middle, or the last
+    // with its fewer layers plus the output layer and the loss (with Llama 3's 128k vocabulary
+    // the logits weigh about two thirds of a layer).
+    const double workPerLayer =
+        matmulPerLayer + memoryPerLayer + tpPerLayer + cpPerLayer + epPerLayer;
+    const bool lastPaces =
+        l.lastStageLayers * workPerLayer + matmulLogits >= l.stageLayers * workPerLayer;
+    const double layersPerGpu = lastPaces ? l.lastStageLayers : l.stageLayers;
+    const double logitsShare = lastPaces ? 1.0 : 0.0;
+    out.pacingStageLayers = layersPerGpu;
+    out.pacingStageHasOutputLayer = lastPaces;
+    const double recomputeSeconds = layersPerGpu * recomputePerLayer;
+    const double matmulPerMicroBatch = layersPerGpu * matmulPerLayer + logitsShare * matmulLogits;
+    const double idealMatmul = layersPerGpu * idealPerLayer + logitsShare * logits.ideal;
+    out.matmulShapeEfficiency = matmulPerMicroBatch > 0.0 ? idealMatmul / matmulPerMicroBatch : 1.0;
+    const double memoryPerMicroBatch = layersPerGpu * memoryPerLayer;
+    const double tpPerMicroBatch = layersPerGpu * tpPerLayer;
+    const double cpPerMicroBatch = layersPerGpu * cpPerLayer;
+    const double epPerMicroBatch = layersPerGpu * epPerLayer;
+    if (l.t > 1)
+        out.tensorParallel.perStep = tpCallsPerLayer * layersPerGpu * l.m;
+    if (l.c > 1)
+        out.contextParallel.perStep = (full ? 3.0 : 2.0) * layersPerGpu * l.m;
+    if (m.moe() && l.e > 1)
+        out.expertDispatch.perStep = (full ? 6.0 : 4.0) * layersPerGpu * moeShare * l.m;
     const double workPerMicroBatch = matmulPerMicroBatch + memoryPerMicroBatch + tpPerMicroBatch +
                                      cpPerMicroBatch + epPerMicroBatch;
     out.microBatchSeconds = workPerMicroBatch + p2pPerMicroBatch;
@@ -495,8 +563,9 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double expertParameters = m.moeLayers() * static_cast<double>(m.experts) *
                                     m.expertParameters() / (static_cast<double>(l.t) * l.p * l.e);
     const int zero = w.zeroStage;
+    const double gradBytes = gradientBytes(w.precision);
     auto reduction = [&](double parameters, int ranks, int perNode, StepCollective& record) {
-        const double bytes = kBf16Bytes * parameters;
+        const double bytes = gradBytes * parameters;
         if (ranks <= 1 || parameters <= 0.0)
             return 0.0;
         double seconds = 0.0;
@@ -506,8 +575,9 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         } else {
             const StepCollective rs =
                 timed(r, net, CollectiveOp::ReduceScatter, bytes, ranks, perNode, 0.0);
-            const StepCollective ag =
-                timed(r, net, CollectiveOp::AllGather, bytes, ranks, perNode, 0.0);
+            // The updated weights are gathered in their own 2 bytes.
+            const StepCollective ag = timed(r, net, CollectiveOp::AllGather,
+                                            kBf16Bytes * parameters, ranks, perNode, 0.0);
             record = rs;
             // Stage 1 reduces once per step; stage 2 keeps only its gradient shard, so reduces
             // every micro-batch; stage 3 also gathers the weights forward and backward.
@@ -530,8 +600,11 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
             : 0.0;
     out.dataParallelTotalSeconds = dpSeconds + expertSeconds;
     // Bucketed reduction: overlap_fraction of it can run under compute, the last micro-batch's
-    // backward for stages 0 and 1, every micro-batch's for stages 2 and 3.
-    const double window = (zero >= 2 ? l.m : 1.0) * (2.0 / 3.0) * matmulPerMicroBatch;
+    // backward for stages 0 and 1, every micro-batch's for stages 2 and 3; with a sharded
+    // optimizer the weights' all-gather also runs under the next step's first forward
+    // (Megatron-LM's --overlap-grad-reduce and --overlap-param-gather).
+    const double window =
+        (zero >= 2 ? l.m : 1.0) * (zero >= 1 ? 1.0 : 2.0 / 3.0) * matmulPerMicroBatch;
     const double hidden = std::min(w.overlapFraction * out.dataParallelTotalSeconds, window);
     out.dataParallelSeconds = out.dataParallelTotalSeconds - hidden;
 

@@ -37,7 +37,9 @@ struct StepResult
     double hardwareFlopsPerStep = 0.0;  ///< With recomputation.
     double narayananFlopsPerStep = 0.0; ///< 96 B s l h^2 (1 + s/6h + V/16lh), dense check.
     double microBatches = 0.0;          ///< Per pipeline per step (m).
-    double microBatchSeconds = 0.0;     ///< One micro-batch through one GPU's stage(s).
+    double pacingStageLayers = 0.0;     ///< Layers of the stage that sets the pace.
+    bool pacingStageHasOutputLayer = false; ///< The pace is the last stage's (output layer).
+    double microBatchSeconds = 0.0;         ///< One micro-batch through one GPU's stage(s).
     // Seconds per step on one GPU, by part (their sum is stepSeconds).
     double computeSeconds = 0.0;   ///< Matrix math at the achievable rate, recompute included.
     double recomputeSeconds = 0.0; ///< The part of computeSeconds that is recomputation.
