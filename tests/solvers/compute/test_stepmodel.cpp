@@ -254,3 +254,59 @@ TEST_CASE("matrix multiplies by shape: partial tiles and waves cost whole ones, 
     REQUIRE(unfused.ok());
     CHECK(metric(unfused, "step.matmul_shape_efficiency") < shaped - 0.05);
 }
+
+TEST_CASE("the pipeline runs at its slowest stage, with whole layers", "[compute][step][pipeline]")
+{
+    // Llama 3 405B (126 layers) on 64 stages of 2 chunks: with the embedding and the loss taking
+    // a layer's slot each, the 128 slots fill every chunk with one; the last stage's one layer
+    // and the output layer (2/3 of a layer at a 128k vocabulary) are lighter than a middle
+    // stage's two layers, so a middle stage paces the pipeline.
+    json workload = {{"model", "llama3-405b"},       {"tensor_parallel", 8},
+                     {"pipeline_parallel", 64},      {"pipeline_schedule", "interleaved"},
+                     {"virtual_stages", 2},          {"embedding_and_loss_as_layers", true},
+                     {"global_batch_sequences", 64}, {"recompute", "full"}};
+    const auto deep = run(workload);
+    REQUIRE(deep.evaluation);
+    const StepResult& s = deep.evaluation->compute.step;
+    CHECK(s.pacingStageLayers == 2.0);
+    CHECK_FALSE(s.pacingStageHasOutputLayer);
+
+    // GPT 1T (128 layers) on 64 stages without those slots: every stage holds two layers and
+    // the last one the output layer too, so the last stage paces it.
+    const auto even = run({{"model", "megatron-gpt-1t"},
+                           {"tensor_parallel", 8},
+                           {"pipeline_parallel", 64},
+                           {"global_batch_sequences", 64},
+                           {"recompute", "full"}});
+    REQUIRE(even.evaluation);
+    CHECK(even.evaluation->compute.step.pacingStageLayers == 2.0);
+    CHECK(even.evaluation->compute.step.pacingStageHasOutputLayer);
+}
+
+TEST_CASE("activations are held on the stage with the most in flight",
+          "[compute][step][pipeline][memory]")
+{
+    // Llama 3's layout (PP 16, 8 chunks a stage). Without the embedding's slot the first stage
+    // holds 8 layers and 2 (p - 1) + (v - 1) p + 1 = 143 chunks in flight; with it, the second
+    // stage holds the most: 8 layers and 141 chunks (Megatron-LM's interleaved warm-up).
+    json workload = {{"model", "llama3-405b"},  {"tensor_parallel", 8},
+                     {"pipeline_parallel", 16}, {"pipeline_schedule", "interleaved"},
+                     {"virtual_stages", 8},     {"global_batch_sequences", 64},
+                     {"recompute", "full"},     {"embedding_and_loss_as_layers", false}};
+    const double plain = metric(run(workload, 16), "step.memory_activations_gb");
+    workload["embedding_and_loss_as_layers"] = true;
+    const double slots = metric(run(workload, 16), "step.memory_activations_gb");
+    CHECK(slots / plain == Approx(141.0 / 143.0).epsilon(1e-6));
+}
+
+TEST_CASE("bf16 training keeps and reduces its gradients in fp32", "[compute][step][memory]")
+{
+    json workload = {{"model", "llama2-13b"}, {"tensor_parallel", 8}, {"zero_stage", 0}};
+    const auto bf16 = run(workload);
+    workload["precision"] = "fp16";
+    const auto fp16 = run(workload);
+    CHECK(metric(bf16, "step.memory_gradients_gb") ==
+          Approx(2.0 * metric(fp16, "step.memory_gradients_gb")));
+    CHECK(metric(bf16, "step.data_parallel_total_seconds") >
+          1.5 * metric(fp16, "step.data_parallel_total_seconds"));
+}
