@@ -286,17 +286,18 @@ TEST_CASE("the pipeline runs at its slowest stage, with whole layers", "[compute
 TEST_CASE("activations are held on the stage with the most in flight",
           "[compute][step][pipeline][memory]")
 {
-    // Llama 3's layout (PP 16, 8 chunks a stage). Without the embedding's slot the first stage
-    // holds 8 layers and 2 (p - 1) + (v - 1) p + 1 = 143 chunks in flight; with it, the second
-    // stage holds the most: 8 layers and 141 chunks (Megatron-LM's interleaved warm-up).
-    json workload = {{"model", "llama3-405b"},  {"tensor_parallel", 8},
-                     {"pipeline_parallel", 16}, {"pipeline_schedule", "interleaved"},
-                     {"virtual_stages", 8},     {"global_batch_sequences", 64},
-                     {"recompute", "full"},     {"embedding_and_loss_as_layers", false}};
-    const double plain = metric(run(workload, 16), "step.memory_activations_gb");
-    workload["embedding_and_loss_as_layers"] = true;
-    const double slots = metric(run(workload, 16), "step.memory_activations_gb");
-    CHECK(slots / plain == Approx(141.0 / 143.0).epsilon(1e-6));
+    // Llama 3's layout (PP 16, 8 chunks of one layer a stage, the embedding and the loss in a
+    // layer's slot each). The first stage holds 7 layers and 2 (p - 1) + (v - 1) p + 1 = 143
+    // chunks in flight (7/8 x 143 = 125 layers' activations); the second holds 8 layers and 141
+    // chunks, the most (Megatron-LM's interleaved warm-up). Full recomputation with sequence
+    // parallelism keeps each layer's input, 2 s b h / t bytes.
+    const json workload = {{"model", "llama3-405b"},  {"tensor_parallel", 8},
+                           {"pipeline_parallel", 16}, {"pipeline_schedule", "interleaved"},
+                           {"virtual_stages", 8},     {"global_batch_sequences", 64},
+                           {"recompute", "full"},     {"embedding_and_loss_as_layers", true}};
+    const double layerInput = 2.0 * 8192 * 16384 / 8;
+    CHECK(metric(run(workload, 16), "step.memory_activations_gb") ==
+          Approx(141.0 * layerInput / 1e9).epsilon(1e-6));
 }
 
 TEST_CASE("bf16 training keeps and reduces its gradients in fp32", "[compute][step][memory]")
