@@ -498,7 +498,9 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         const StepCollective rs =
             timed(r, net, CollectiveOp::ReduceScatter, kvBytes, l.c, perNode, 0.0);
         out.contextParallel = ag;
-        const double perLayer = (full ? 3.0 : 2.0) * ag.seconds + rs.seconds;
+        // Recomputing the attention (full or selective) gathers the keys and values again.
+        const double gathers = full || selective ? 3.0 : 2.0;
+        const double perLayer = gathers * ag.seconds + rs.seconds;
         const double attention =
             (3.0 + (full || selective ? 1.0 : 0.0)) * scoreTime * f.scores / split / rate;
         cpPerLayer = std::max(0.0, perLayer - attention);
@@ -549,7 +551,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     if (l.t > 1)
         out.tensorParallel.perStep = tpCallsPerLayer * layersPerGpu * l.m;
     if (l.c > 1)
-        out.contextParallel.perStep = (full ? 3.0 : 2.0) * layersPerGpu * l.m;
+        out.contextParallel.perStep = (full || selective ? 3.0 : 2.0) * layersPerGpu * l.m;
     if (m.moe() && l.e > 1)
         out.expertDispatch.perStep = (full ? 6.0 : 4.0) * layersPerGpu * moeShare * l.m;
     const double workPerMicroBatch = matmulPerMicroBatch + memoryPerMicroBatch + tpPerMicroBatch +

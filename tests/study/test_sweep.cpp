@@ -529,7 +529,10 @@ TEST_CASE("sweeps vary the parallel layout: stages, interleaving, ZeRO and recom
     // ZeRO 2 reduces the gradients every micro-batch: more data-parallel traffic than ZeRO 1.
     CHECK(double(byLayout["16/1/2/full"]["step.data_parallel_total_seconds"]) >
           double(byLayout["16/1/1/full"]["step.data_parallel_total_seconds"]));
-    // Full recomputation runs the forward pass again; selective only attention's scores.
-    CHECK(double(byLayout["16/1/1/full"]["step.recompute_seconds"]) >
-          double(byLayout["16/1/1/selective"]["step.recompute_seconds"]));
+    // Full recomputation runs the forward pass again; selective only attention's scores (with
+    // ZeRO 1 the selective layout needs more than 80 GB: fp32 gradients and a second stage of 8
+    // layers; ZeRO 2 shards the gradients and fits).
+    CHECK(byLayout["16/1/1/selective"]["step.recompute_seconds"].is_null());
+    CHECK(double(byLayout["16/1/2/full"]["step.recompute_seconds"]) >
+          double(byLayout["16/1/2/selective"]["step.recompute_seconds"]));
 }
