@@ -313,7 +313,7 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
                 lean.zeroStage = z;
                 setLayout(r, lean, derivedDataParallel);
                 const solvers::StepMemory memory = solvers::stepMemory(r);
-                if (memory.totalGb <= memory.capacityGb) {
+                if (memory.totalGb + options.memoryHeadroomGb <= memory.capacityGb) {
                     overflows = false;
                     break;
                 }
@@ -346,7 +346,7 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
             }
             setLayout(r, leaf, derivedDataParallel);
             const solvers::StepMemory memory = solvers::stepMemory(r);
-            if (memory.totalGb > memory.capacityGb) {
+            if (memory.totalGb + options.memoryHeadroomGb > memory.capacityGb) {
                 ++plan.overflowing;
                 continue;
             }
@@ -389,7 +389,10 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
         plan.diagnostics.error(
             "/workload",
             "none of the " + std::to_string(plan.candidates) + " layouts fits in the " +
-                formatNumber(r.gpu.memoryGb) + " GB of the GPU '" + r.gpu.id + "'",
+                formatNumber(r.gpu.memoryGb) + " GB of the GPU '" + r.gpu.id + "'" +
+                (options.memoryHeadroomGb > 0.0
+                     ? " with " + formatNumber(options.memoryHeadroomGb) + " GB left free"
+                     : std::string()),
             "GPUs with more memory, more GPUs, or a smaller model", "plan-nothing-fits");
     plan.seconds = std::chrono::duration<double>(Clock::now() - started).count();
     return plan;

@@ -110,6 +110,31 @@ TEST_CASE("plan applies the constraints it is given", "[cli][plan]")
     }
 }
 
+TEST_CASE("plan --headroom-gb keeps that much GPU memory free in every layout", "[cli][plan]")
+{
+    const CliRun full = runCli({"plan", example("multiplane-16k-h100.json"), "--json", "-n", "3"});
+    const CliRun spare = runCli(
+        {"plan", example("multiplane-16k-h100.json"), "--json", "-n", "3", "--headroom-gb", "8"});
+    REQUIRE(full.code == 0);
+    REQUIRE(spare.code == 0);
+    const json a = json::parse(full.out);
+    const json b = json::parse(spare.out);
+    REQUIRE_FALSE(b["layouts"].empty());
+    double fullest = 0.0;
+    for (const auto& layout : a["layouts"])
+        fullest = std::max(fullest, layout["memory_gb"].get<double>());
+    // The search without headroom fills the memory closer than 8 GB (the test's premise).
+    CHECK(fullest > 72.0);
+    for (const auto& layout : b["layouts"])
+        CHECK(layout["memory_gb"].get<double>() <= 80.0 - 8.0 + 1e-9);
+
+    const CliRun none =
+        runCli({"plan", example("multiplane-16k-h100.json"), "--headroom-gb", "79", "--quiet"});
+    CHECK(none.code == 1);
+    CHECK(none.err.find("with 79 GB left free") != std::string::npos);
+    CHECK(runCli({"plan", example("multiplane-16k-h100.json"), "--headroom-gb", "-1"}).code == 2);
+}
+
 TEST_CASE("plan's errors name the file and the field, exit codes as eval's", "[cli][plan][errors]")
 {
     const CliRun missing = runCli({"plan", "/nonexistent/scenario.json"});

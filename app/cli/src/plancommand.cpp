@@ -215,6 +215,10 @@ PlanCommand::PlanCommand(CLI::App& app)
         ->check(positive);
     m_command->add_option("--max-mbs", m_maxMicroBatchSize, "Largest micro-batch (default 8)")
         ->check(positive);
+    m_command
+        ->add_option("--headroom-gb", m_headroomGb,
+                     "GB of GPU memory every layout must leave free (default 0)")
+        ->check(CLI::NonNegativeNumber);
 }
 
 CLI::App* PlanCommand::subcommand() const
@@ -240,6 +244,7 @@ int PlanCommand::run(const CommandContext& context, std::ostream& out, std::ostr
 
     study::LayoutPlanOptions options;
     options.top = m_top;
+    options.memoryHeadroomGb = m_headroomGb;
     auto& space = options.space;
     space.tensorParallel = m_tensorParallel;
     space.pipelineParallel = m_pipelineParallel;

@@ -81,6 +81,9 @@ struct LayoutPlanOptions
 {
     LayoutSearchSpace space;
     int top = 10; ///< Layouts kept, fastest first.
+    /// GB of each GPU's memory a layout must leave free (allocator fragmentation, a framework's
+    /// own tensors, a safety margin the model does not count); 0 fills the memory up.
+    double memoryHeadroomGb = 0.0;
     /// Skip what cannot win (branches whose leanest variant overflows, heavier recomputation
     /// once a lighter one fits, ZeRO stages without ranks to shard over); false times every
     /// layout that fits (tests check that both find the same best).

@@ -45,6 +45,7 @@ private:
     int m_maxTensorParallel = 0;
     int m_maxContextParallel = 32;
     int m_maxMicroBatchSize = 8;
+    double m_headroomGb = 0.0;
 };
 
 } // namespace dct::cli
