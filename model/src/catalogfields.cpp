@@ -747,6 +747,114 @@ const FieldTable<PlantUnitSpec>& PlantUnitSpec::fields()
         // Floor 0.01 h: even a breaker reclose takes seconds; ceiling a year.
         f::number<S>("repair_hours", &S::repairHours, "h", "Mean time to repair or restore", 0.01,
                      8760.0),
+        f::number<S>("start_failure_probability", &S::startFailureProbability, "",
+                     "Probability a standby unit fails to start and carry its load when called",
+                     0.0, 1.0),
+        f::custom<S>(
+            "efficiency_curve",
+            "Measured efficiency against load (UPS): [load over rating, efficiency] pairs, "
+            "ascending in load; empty for units without one",
+            json{{"type", "array"},
+                 {"items",
+                  {{"type", "array"},
+                   {"items", {{"type", "number"}}},
+                   {"minItems", 2},
+                   {"maxItems", 2}}}},
+            [](const S& s) {
+                json out = json::array();
+                for (const auto& [load, efficiency] : s.efficiencyCurve)
+                    out.push_back(json::array({load, efficiency}));
+                return out;
+            },
+            [](S& s, const json& j) -> std::string {
+                const std::string accepted =
+                    "an array of [load fraction, efficiency] pairs, load fractions ascending in "
+                    "(0, 2], efficiencies in (0, 1]";
+                if (!j.is_array())
+                    return accepted + ", found " + jsonTypeName(j);
+                std::vector<std::pair<double, double>> curve;
+                for (const auto& point : j) {
+                    if (!point.is_array() || point.size() != 2 || !point[0].is_number() ||
+                        !point[1].is_number())
+                        return accepted;
+                    const double load = point[0].get<double>();
+                    const double efficiency = point[1].get<double>();
+                    if (!(load > 0.0 && load <= 2.0) || !(efficiency > 0.0 && efficiency <= 1.0) ||
+                        (!curve.empty() && load <= curve.back().first))
+                        return accepted;
+                    curve.emplace_back(load, efficiency);
+                }
+                s.efficiencyCurve = std::move(curve);
+                return {};
+            }),
+        f::custom<S>(
+            "parts",
+            "Parts the unit's availability is composed from when no rate for the whole unit is "
+            "published: objects with name, count, needed, failures_per_million_hours, "
+            "repair_hours and source",
+            json{{"type", "array"},
+                 {"items",
+                  {{"type", "object"},
+                   {"required", json::array({"name", "failures_per_million_hours", "repair_hours",
+                                             "source"})}}}},
+            [](const S& s) {
+                json out = json::array();
+                for (const auto& p : s.parts)
+                    out.push_back({{"name", p.name},
+                                   {"count", p.count},
+                                   {"needed", p.needed},
+                                   {"failures_per_million_hours", p.failuresPerMillionHours},
+                                   {"repair_hours", p.repairHours},
+                                   {"source", p.source}});
+                return out;
+            },
+            [](S& s, const json& j) -> std::string {
+                const std::string accepted =
+                    "an array of objects with a non-empty 'name' and 'source', "
+                    "'failures_per_million_hours' >= 0, 'repair_hours' in [0.01, 8760], and "
+                    "optional integers 1 <= 'needed' <= 'count' <= 100";
+                if (!j.is_array())
+                    return accepted + ", found " + jsonTypeName(j);
+                std::vector<model::PlantPart> parts;
+                for (const auto& item : j) {
+                    if (!item.is_object())
+                        return accepted;
+                    model::PlantPart p;
+                    const auto text = [&](const char* key, std::string& to) {
+                        const auto it = item.find(key);
+                        if (it == item.end() || !it->is_string() || it->get<std::string>().empty())
+                            return false;
+                        to = it->get<std::string>();
+                        return true;
+                    };
+                    const auto number = [&](const char* key, double lo, double hi, double& to) {
+                        const auto it = item.find(key);
+                        if (it == item.end() || !it->is_number())
+                            return false;
+                        to = it->get<double>();
+                        return to >= lo && to <= hi;
+                    };
+                    const auto integer = [&](const char* key, int& to) {
+                        const auto it = item.find(key);
+                        if (it == item.end())
+                            return true;
+                        if (!it->is_number_integer())
+                            return false;
+                        to = it->get<int>();
+                        return to >= 1 && to <= 100;
+                    };
+                    if (!text("name", p.name) || !text("source", p.source) ||
+                        !number("failures_per_million_hours", 0.0, 1e6,
+                                p.failuresPerMillionHours) ||
+                        !number("repair_hours", 0.01, 8760.0, p.repairHours) ||
+                        !integer("count", p.count) || !integer("needed", p.needed) ||
+                        p.needed > p.count)
+                        return accepted;
+                    parts.push_back(std::move(p));
+                }
+                s.parts = std::move(parts);
+                return {};
+            }),
     };
     return table;
 }

@@ -180,16 +180,19 @@ const FieldTable<FacilitySection>& FacilitySection::fields()
                      "Floor per rack with its share of aisles (assumption: 2.8 m²)", 0.6, 100.0),
         f::number<S>("ups_no_load_fraction", &S::upsNoLoadFraction, "",
                      "UPS loss at no load, share of rated power (assumption; loss model of "
-                     "Schneider Electric WP113)",
+                     "Schneider Electric WP113); used only for a UPS unit without a measured "
+                     "efficiency_curve",
                      0.0, 0.5),
         f::number<S>(
             "ups_proportional_fraction", &S::upsProportionalFraction, "",
-            "UPS loss proportional to load (assumption; loss model of Schneider Electric WP113)",
+            "UPS loss proportional to load (assumption; loss model of Schneider Electric WP113); "
+            "used only for a UPS unit without a measured efficiency_curve",
             0.0, 0.5),
-        f::number<S>(
-            "ups_square_fraction", &S::upsSquareFraction, "",
-            "UPS loss with the square of load (assumption; loss model of Schneider Electric WP113)",
-            0.0, 0.5),
+        f::number<S>("ups_square_fraction", &S::upsSquareFraction, "",
+                     "UPS loss with the square of load (assumption; loss model of Schneider "
+                     "Electric WP113); "
+                     "used only for a UPS unit without a measured efficiency_curve",
+                     0.0, 0.5),
         f::number<S>("pdu_no_load_fraction", &S::pduNoLoadFraction, "",
                      "PDU loss at no load (assumption; loss model of Schneider Electric WP113)",
                      0.0, 0.5),

@@ -185,7 +185,13 @@ PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
     const SubsystemDesign ups = upsDesign(r, out.upsLoadKw);
     out.upsInstalledKw = ups.installedUnits > 0 ? ups.installedUnits * ups.unitSizeKw : ratedKw;
     const double upsOutKw = out.itPowerKw + out.pduLossKw;
+    // The loss at the load each installed module carries: read from the UPS unit's measured
+    // efficiency curve (data/catalog/plant.json) where it has one, else the facility's
+    // no-load + proportional + square-law loss fractions.
+    const model::PlantUnitSpec* upsUnit = plantUnit(r, model::PlantRole::Ups);
     auto upsLoss = [&](double installedKw) {
+        if (upsUnit && !upsUnit->efficiencyCurve.empty())
+            return upsScale * curveLossKw(upsUnit->efficiencyCurve, upsOutKw, installedKw);
         return upsScale * stageLossKw(upsOutKw, installedKw, fac.upsNoLoadFraction,
                                       fac.upsProportionalFraction, fac.upsSquareFraction);
     };

@@ -30,14 +30,25 @@ int systemsOf(model::Redundancy r)
     }
 }
 
-/** Unit availability from a failure rate per 10^6 h and a repair time: MTBF / (MTBF + MTTR). */
+} // namespace
+
+/**
+ * Unit availability from a failure rate per 10^6 h and a repair time, MTBF / (MTBF + MTTR),
+ * times the probability that a standby unit starts and takes its load when called (1 for units
+ * that run all the time).
+ */
 double unitAvailability(const model::PlantUnitSpec& unit)
 {
-    const double failuresPerHour = unit.failuresPerMillionHours * 1e-6;
-    return 1.0 / (1.0 + failuresPerHour * unit.repairHours);
+    const double starts = 1.0 - std::clamp(unit.startFailureProbability, 0.0, 1.0);
+    if (unit.parts.empty())
+        return starts / (1.0 + unit.failuresPerMillionHours * 1e-6 * unit.repairHours);
+    // A unit built of parts: each part kind in its own k-out-of-n, the kinds in series.
+    double up = starts;
+    for (const auto& part : unit.parts)
+        up *= kOutOfN(part.needed, part.count,
+                      1.0 / (1.0 + part.failuresPerMillionHours * 1e-6 * part.repairHours));
+    return up;
 }
-
-} // namespace
 
 const char* redundancyName(model::Redundancy r)
 {
@@ -141,6 +152,39 @@ SubsystemDesign designSubsystem(double loadKw, double designLoadFraction,
     d.capexUsd = d.installedUnits * d.unitSizeKw * unit.usdPerKw;
     d.redundancyCapexUsd = (d.installedUnits - d.requiredUnits) * d.unitSizeKw * unit.usdPerKw;
     return d;
+}
+
+double curveEfficiency(const std::vector<std::pair<double, double>>& curve, double loadFraction)
+{
+    if (curve.empty())
+        return 1.0;
+    if (loadFraction <= curve.front().first) {
+        // The first point's loss held: efficiency = f / (f + loss share at the first point).
+        const auto [f0, e0] = curve.front();
+        const double lossShare = f0 * (1.0 / e0 - 1.0);
+        return loadFraction > 0.0 ? loadFraction / (loadFraction + lossShare) : 0.0;
+    }
+    for (std::size_t i = 1; i < curve.size(); ++i) {
+        const auto [f1, e1] = curve[i];
+        if (loadFraction <= f1) {
+            const auto [f0, e0] = curve[i - 1];
+            return e0 + (e1 - e0) * (loadFraction - f0) / (f1 - f0);
+        }
+    }
+    return curve.back().second;
+}
+
+double curveLossKw(const std::vector<std::pair<double, double>>& curve, double outKw,
+                   double ratingKw)
+{
+    if (curve.empty() || ratingKw <= 0.0)
+        return 0.0;
+    const double f = std::max(0.0, outKw) / ratingKw;
+    if (f <= curve.front().first) {
+        const auto [f0, e0] = curve.front();
+        return ratingKw * f0 * (1.0 / e0 - 1.0);
+    }
+    return outKw * (1.0 / curveEfficiency(curve, f) - 1.0);
 }
 
 const model::PlantUnitSpec* plantUnit(const model::ResolvedScenario& r, model::PlantRole role)

@@ -29,8 +29,8 @@ void addSubsystem(Evaluation& e, std::string_view prefix, std::string_view name,
           d.capexUsd, "USD", Better::Lower, inputs);
     // Availabilities are all close to 1: the hours a year without enough units read better.
     e.add(key({"redundancy.", prefix, "_downtime_hours_per_year"}),
-          label({name, ": hours a year too few units run"}), (1.0 - d.availability) * 8760.0,
-          "h/year", Better::Lower, inputs);
+          label({name, ": hours a year too few units run (or start, for standby units)"}),
+          (1.0 - d.availability) * 8760.0, "h/year", Better::Lower, inputs);
 }
 
 /** Nines of an availability: 3 for 99.9 %. Capped at 12 (beyond the rates' precision). */

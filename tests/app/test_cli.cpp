@@ -117,7 +117,7 @@ TEST_CASE("eval's table prints money in M USD, shares as percent and yes/no, aft
 {
     const CliRun r = runCli({"eval", example("overpacked-air-h100-dallas.json")});
     INFO(r.out);
-    CHECK(std::regex_search(r.out, std::regex(R"(\n  Capex +12\.02 M USD\n)")));
+    CHECK(std::regex_search(r.out, std::regex(R"(\n  Capex +11\.99 M USD\n)")));
     CHECK(std::regex_search(r.out, std::regex(R"(\n  Effective MFU +28\.94 %\n)")));
     CHECK(std::regex_search(r.out, std::regex(R"(\n  Coupling converged +yes \n)")));
     CHECK_THAT(r.out, Catch::Contains("2.151 \xc2\xb5s"));

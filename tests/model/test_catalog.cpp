@@ -193,14 +193,47 @@ TEST_CASE("A broken plant unit is an error naming file and path", "[model][catal
     REQUIRE_FALSE(loaded);
     CHECK(loaded.error().path == "/entries/0/role");
     CHECK_THAT(loaded.error().toString(), Catch::Contains("'generator'"));
+    // An efficiency curve out of order, or a part without its source, names its path.
+    {
+        std::ofstream out(dir / "plant.json");
+        out << R"({"kind": "plant", "entries": [{"id": "x", "name": "X", "source": "s",
+                   "role": "ups", "module_sizes_kw": [250], "usd_per_kw": 1,
+                   "efficiency_curve": [[0.5, 0.97], [0.25, 0.96]]}]})";
+    }
+    loaded = Catalog::load(dir);
+    REQUIRE_FALSE(loaded);
+    CHECK(loaded.error().path == "/entries/0/efficiency_curve");
+    CHECK_THAT(loaded.error().toString(), Catch::Contains("ascending"));
+    {
+        std::ofstream out(dir / "plant.json");
+        out << R"({"kind": "plant", "entries": [{"id": "x", "name": "X", "source": "s",
+                   "role": "cdu", "module_sizes_kw": [], "usd_per_kw": 1,
+                   "parts": [{"name": "pump", "count": 2, "needed": 1,
+                              "failures_per_million_hours": 30, "repair_hours": 8}]}]})";
+    }
+    loaded = Catalog::load(dir);
+    REQUIRE_FALSE(loaded);
+    CHECK(loaded.error().path == "/entries/0/parts");
+    CHECK_THAT(loaded.error().toString(), Catch::Contains("'source'"));
     // Every bundled plant unit names its source.
     const auto bundled = Catalog::load(test::dataDir() / "catalog");
     REQUIRE(bundled);
     REQUIRE(bundled->plantUnits().entries.size() >= 5);
     for (const auto& [id, unit] : bundled->plantUnits().entries) {
         INFO(id);
-        CHECK_FALSE(unit.sourceOf("failures_per_million_hours").empty());
-        CHECK_FALSE(unit.sourceOf("repair_hours").empty());
+        if (unit.parts.empty()) {
+            CHECK_FALSE(unit.sourceOf("failures_per_million_hours").empty());
+            CHECK_FALSE(unit.sourceOf("repair_hours").empty());
+        } else {
+            // A unit composed of parts says so, and every part names where its rate comes from.
+            CHECK(unit.sources.count("parts") == 1);
+            for (const auto& part : unit.parts)
+                CHECK_FALSE(part.source.empty());
+        }
+        if (!unit.efficiencyCurve.empty())
+            CHECK(unit.sources.count("efficiency_curve") == 1);
+        if (unit.startFailureProbability > 0.0)
+            CHECK(unit.sources.count("start_failure_probability") == 1);
     }
     std::filesystem::remove_all(dir);
 }

@@ -6,6 +6,8 @@
 #include "dct/solvers/powerresult.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace dct::solvers {
 
@@ -49,6 +51,13 @@ struct RedundancyResult
 const char* redundancyName(model::Redundancy redundancy);
 
 /**
+ * Returns the share of the time one \a unit is up and, for a standby unit, starts when called:
+ * MTBF / (MTBF + MTTR) from its failure rate and repair time, or the product over its parts
+ * (each part kind k-out-of-n) when it lists parts, times 1 - start_failure_probability.
+ */
+double unitAvailability(const model::PlantUnitSpec& unit);
+
+/**
  * Returns the probability that at least \a k of \a n independent units, each available with
  * probability \a a, are available (k-out-of-n reliability).
  */
@@ -62,6 +71,23 @@ double kOutOfN(int k, int n, double a);
 SubsystemDesign designSubsystem(double loadKw, double designLoadFraction,
                                 const model::PlantUnitSpec& unit, double fixedSizeKw,
                                 model::Redundancy redundancy);
+
+/**
+ * Returns the efficiency a measured \a curve ((load over rating, efficiency) points, ascending)
+ * gives at \a loadFraction: linear between the points, the last point's beyond it. Below the
+ * first point the first point's loss in kW is held (efficiencyLossKw()).
+ */
+double curveEfficiency(const std::vector<std::pair<double, double>>& curve, double loadFraction);
+
+/**
+ * Returns the loss (kW) of units of total rating \a ratingKw carrying \a outKw, read from the
+ * measured \a curve at the load fraction outKw / ratingKw. Below the curve's first point the
+ * loss stays at the first point's: a measured curve says nothing lighter, and a converter's
+ * fixed losses (control, fans, magnetising) do not fall with load (assumption,
+ * docs/redundancy.md).
+ */
+double curveLossKw(const std::vector<std::pair<double, double>>& curve, double outKw,
+                   double ratingKw);
 
 /** Returns the plant unit of \a role in \a scenario (the first by id), or nullptr. */
 const model::PlantUnitSpec* plantUnit(const model::ResolvedScenario& scenario,
