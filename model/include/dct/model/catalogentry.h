@@ -23,6 +23,8 @@ struct CatalogEntry
         auto it = sources.find(key);
         return it != sources.end() ? it->second : source;
     }
+
+    bool operator==(const CatalogEntry&) const = default;
 };
 
 } // namespace dct::model
