@@ -7,6 +7,7 @@
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
 #include "dct/solvers/evaluator.h"
+#include "dct/solvers/networksolver.h"
 #include "testsupport.h"
 
 #include <catch2/catch.hpp>
@@ -287,4 +288,37 @@ TEST_CASE("A reused Evaluation keeps the fabric and the facility when their inpu
         CHECK_FALSE(reused.memo.fabricKept());
         CHECK_FALSE(evaluate(r).memo.fabricKept());
     }
+}
+
+TEST_CASE("A network solve with a FabricMemo times the gradient again and keeps the fabric",
+          "[network][memo]")
+{
+    ResolvedScenario r = resolvedExample("multiplane-16k-h100.json");
+    NetworkResult net;
+    FabricMemo memo;
+    auto check = [&](double bytes, bool kept) {
+        Diagnostics fresh, replayed;
+        const NetworkResult a = solveNetwork(r, bytes, fresh);
+        CHECK(solveNetwork(r, bytes, replayed, net, memo) == kept);
+        CHECK(sameBits(net.gradientAllReduce.seconds, a.gradientAllReduce.seconds));
+        CHECK(sameBits(net.topology.costUsd, a.topology.costUsd));
+        CHECK(sameBits(net.fabricAlphaUs, a.fabricAlphaUs));
+        CHECK(net.hall.racks.size() == a.hall.racks.size());
+        REQUIRE(net.collectives.size() == a.collectives.size());
+        for (std::size_t i = 0; i < a.collectives.size(); ++i)
+            CHECK(sameBits(net.collectives[i].seconds, a.collectives[i].seconds));
+        REQUIRE(replayed.size() == fresh.size());
+        auto d = fresh.begin();
+        for (const auto& item : replayed)
+            CHECK(item.toString() == (d++)->toString());
+    };
+    check(35e9, false);
+    check(17e9, true);
+    r.scenario.network.routing = Routing::Ecmp;
+    check(17e9, false);
+    check(35e9, true);
+    r.scenario.network.pfcWatchdog = false; // a warning of the fabric part, replayed
+    r.scenario.network.protocol = Protocol::RoceV2;
+    check(35e9, false);
+    check(35e9, true);
 }
