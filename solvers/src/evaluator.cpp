@@ -23,6 +23,89 @@
 
 namespace dct::solvers {
 
+/**
+ * Every input the facility part of an evaluation reads beyond the fabric's (FabricInputs): the
+ * thermal loop, the power chain, the cooling plant over the site's year, the grid, the
+ * redundancy of the plant and the PUE of every cooling option. None reads the workload.
+ */
+struct FacilityInputs
+{
+    model::SiteSpec site;
+    std::vector<model::CoolingSystemSpec> coolingOptions;
+    std::vector<model::PlantUnitSpec> plantUnits;
+    int maxIterations = 0;
+    double tolerance = 0.0;
+
+    bool sameAs(const model::ResolvedScenario& r, const EvaluateOptions& o) const
+    {
+        return maxIterations == o.maxIterations && tolerance == o.tolerance && site == r.site &&
+               plantUnits == r.plantUnits && coolingOptions == r.coolingOptions;
+    }
+    void assign(const model::ResolvedScenario& r, const EvaluateOptions& o)
+    {
+        site = r.site;
+        coolingOptions = r.coolingOptions;
+        plantUnits = r.plantUnits;
+        maxIterations = o.maxIterations;
+        tolerance = o.tolerance;
+    }
+};
+
+/** What evaluate() keeps in a reused Evaluation (EvaluationMemoSlot). */
+struct EvaluationMemo
+{
+    /** The fabric part of Evaluation::network (plan, topology, hall, reported collectives). */
+    FabricMemo fabric;
+    /** The facility part (coupling, power, cooling, grid, redundancy, cooling options), valid
+     *  only with the fabric it was solved on. */
+    bool facilityValid = false;
+    FacilityInputs facility;
+    std::vector<Diagnostic> facilityDiagnostics;
+    double clock = 1.0;
+    CouplingInfo coupling;
+    bool fabricKept = false;   ///< By the last evaluation.
+    bool facilityKept = false; ///< By the last evaluation.
+};
+
+EvaluationMemoSlot::EvaluationMemoSlot() noexcept = default;
+EvaluationMemoSlot::~EvaluationMemoSlot() = default;
+EvaluationMemoSlot::EvaluationMemoSlot(const EvaluationMemoSlot&) noexcept {}
+EvaluationMemoSlot& EvaluationMemoSlot::operator=(const EvaluationMemoSlot&) noexcept
+{
+    // The figures copied in are not the ones this memo describes.
+    clear();
+    return *this;
+}
+EvaluationMemoSlot::EvaluationMemoSlot(EvaluationMemoSlot&&) noexcept = default;
+EvaluationMemoSlot& EvaluationMemoSlot::operator=(EvaluationMemoSlot&&) noexcept = default;
+
+EvaluationMemo& EvaluationMemoSlot::get()
+{
+    if (!m_memo)
+        m_memo = std::make_unique<EvaluationMemo>();
+    return *m_memo;
+}
+
+void EvaluationMemoSlot::clear() noexcept
+{
+    if (m_memo) {
+        m_memo->fabric.clear();
+        m_memo->facilityValid = false;
+        m_memo->fabricKept = false;
+        m_memo->facilityKept = false;
+    }
+}
+
+bool EvaluationMemoSlot::fabricKept() const noexcept
+{
+    return m_memo && m_memo->fabricKept;
+}
+
+bool EvaluationMemoSlot::facilityKept() const noexcept
+{
+    return m_memo && m_memo->facilityKept;
+}
+
 namespace {
 
 /** About as many metrics as an evaluation has (180 for the 16k-GPU example), reserved once. */
@@ -88,71 +171,14 @@ void addComputeMetrics(Evaluation& e)
           Better::Neither, metricInputs<"/workload/read_size_kb", "/storage/read_iops">());
 }
 
-} // namespace
-
-Evaluation evaluate(const model::ResolvedScenario& r, const EvaluateOptions& options)
+/**
+ * Solves the facility part of an evaluation into \a e: the thermal loop, then power, cooling over
+ * the site's year, the hall's racks against their feeds, the grid, redundancy and every cooling
+ * option. Reads the fabric in e.network; returns the clock factor the loop settled at.
+ */
+double solveFacility(const model::ResolvedScenario& r, Evaluation& e, PowerInputs powerInputs,
+                     const EvaluateOptions& options)
 {
-    Evaluation e;
-    e.metrics.reserve(kTypicalMetricCount);
-    evaluate(r, e, options);
-    return e;
-}
-
-void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOptions& options)
-{
-    e.scenarioName = r.scenario.name;
-    e.restartMetrics();
-    e.coupling = CouplingInfo{};
-    e.diagnostics = model::validateScenario(r);
-    // A scenario naming a calibration profile is evaluated with it or not at all: callers that
-    // resolve scenarios themselves (sweeps) have not looked it up (documentevaluation.cpp does).
-    if (!r.scenario.network.calibrationProfile.empty() &&
-        r.appliedCalibrationProfile != r.scenario.network.calibrationProfile)
-        e.diagnostics.error("/network/calibration_profile",
-                            "names the calibration profile '" +
-                                r.scenario.network.calibrationProfile +
-                                "', but this evaluation did not look it up in a scenario library",
-                            "evaluate it with eval, store eval, compare or report, or leave "
-                            "calibration_profile empty",
-                            "calibration-profile-missing");
-    // An error in the workload alone leaves the cluster, the facility and its cost well defined:
-    // they are evaluated, the figures that depend on the workload are not (and a note says so).
-    const bool workloadOnly =
-        std::all_of(e.diagnostics.begin(), e.diagnostics.end(), [](const Diagnostic& d) {
-            return d.severity != Severity::Error || d.path.rfind("/workload", 0) == 0;
-        });
-    const bool workloadValid = !e.diagnostics.hasErrors();
-    if (e.diagnostics.hasErrors() && !workloadOnly) {
-        // As a fresh Evaluation would be: nothing solved.
-        e.compute = {};
-        e.power = {};
-        e.cooling = {};
-        e.grid = {};
-        e.redundancy = {};
-        e.coolingOptions.clear();
-        e.egress = {};
-        e.cost = {};
-        e.network = {};
-        e.goodput = {};
-        e.finishMetrics();
-        return;
-    }
-
-    ComputeInputs computeInputs;
-    const double gradientBytes = gradientAllReduceBytes(r);
-    // The network solver plans the fabric and times the gradient all-reduce on it.
-    e.network = solveNetwork(r, gradientBytes, e.diagnostics);
-    computeInputs.allReduceSecondsPerStep = e.network.gradientAllReduce.seconds;
-
-    // Inputs from the network solver: its switches, NICs and optics draw power and cost money.
-    PowerInputs powerInputs;
-    CostInputs costInputs;
-    // The node's base power and price already hold its NICs (NodeSpec), so only switches,
-    // cables and optics are added here.
-    powerInputs.networkPowerKw =
-        (e.network.topology.powerW - e.network.topology.nicPowerW) / 1000.0;
-    costInputs.networkCapexUsd = e.network.topology.costUsd - e.network.topology.nicCostUsd;
-
     // The thermal loop: GPU clock -> power drawn -> heat -> rack and coolant temperatures -> the
     // clock those temperatures allow. Fixed-point iteration on the clock factor; the relaxation
     // is halved whenever the update changes sign, so that an overshooting loop settles. The
@@ -198,17 +224,114 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
     e.cooling.pue = e.power.pue;
     e.grid = solveGrid(r, e.power, e.cooling);
     e.redundancy = solveRedundancy(r, e.power, e.cooling);
-    costInputs.redundancyCapexUsd = e.redundancy.redundancyCapexUsd;
-    costInputs.hasGrid = true;
-    costInputs.electricityUsdPerYear = e.grid.electricityUsdPerYear;
-    costInputs.averagePriceUsdPerKwh = e.grid.averagePriceUsdPerKwh;
-    costInputs.carbonTonnesPerYear = e.grid.carbonTonnesPerYear;
     {
         // Every cooling option for the same cluster at full clocks, for side-by-side charts.
         PowerInputs design = powerInputs;
         design.clockFactor = 1.0;
         e.coolingOptions = coolingOptionPues(r, solvePower(r, design));
     }
+    return clock;
+}
+
+} // namespace
+
+namespace {
+
+/** Evaluates \a r into \a e; with \a memo, keeps the parts whose inputs did not change. */
+void evaluateInto(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOptions& options,
+                  EvaluationMemo* memo)
+{
+    e.scenarioName = r.scenario.name;
+    e.restartMetrics();
+    e.coupling = CouplingInfo{};
+    e.diagnostics = model::validateScenario(r);
+    // A scenario naming a calibration profile is evaluated with it or not at all: callers that
+    // resolve scenarios themselves (sweeps) have not looked it up (documentevaluation.cpp does).
+    if (!r.scenario.network.calibrationProfile.empty() &&
+        r.appliedCalibrationProfile != r.scenario.network.calibrationProfile)
+        e.diagnostics.error("/network/calibration_profile",
+                            "names the calibration profile '" +
+                                r.scenario.network.calibrationProfile +
+                                "', but this evaluation did not look it up in a scenario library",
+                            "evaluate it with eval, store eval, compare or report, or leave "
+                            "calibration_profile empty",
+                            "calibration-profile-missing");
+    // An error in the workload alone leaves the cluster, the facility and its cost well defined:
+    // they are evaluated, the figures that depend on the workload are not (and a note says so).
+    const bool workloadOnly =
+        std::all_of(e.diagnostics.begin(), e.diagnostics.end(), [](const Diagnostic& d) {
+            return d.severity != Severity::Error || d.path.rfind("/workload", 0) == 0;
+        });
+    const bool workloadValid = !e.diagnostics.hasErrors();
+    if (e.diagnostics.hasErrors() && !workloadOnly) {
+        // As a fresh Evaluation would be: nothing solved.
+        e.memo.clear();
+        e.compute = {};
+        e.power = {};
+        e.cooling = {};
+        e.grid = {};
+        e.redundancy = {};
+        e.coolingOptions.clear();
+        e.egress = {};
+        e.cost = {};
+        e.network = {};
+        e.goodput = {};
+        e.finishMetrics();
+        return;
+    }
+
+    ComputeInputs computeInputs;
+    const double gradientBytes = gradientAllReduceBytes(r);
+    // The network solver plans the fabric and times the gradient all-reduce on it; the fabric
+    // part is kept from the last evaluation into this Evaluation when its inputs are the same.
+    if (memo) {
+        memo->fabricKept = solveNetwork(r, gradientBytes, e.diagnostics, e.network, memo->fabric);
+        memo->facilityKept = false;
+        // A fabric solved again invalidates the facility solved on the old one.
+        if (!memo->fabricKept)
+            memo->facilityValid = false;
+    } else {
+        e.network = solveNetwork(r, gradientBytes, e.diagnostics);
+    }
+    computeInputs.allReduceSecondsPerStep = e.network.gradientAllReduce.seconds;
+
+    // Inputs from the network solver: its switches, NICs and optics draw power and cost money.
+    PowerInputs powerInputs;
+    CostInputs costInputs;
+    // The node's base power and price already hold its NICs (NodeSpec), so only switches,
+    // cables and optics are added here.
+    powerInputs.networkPowerKw =
+        (e.network.topology.powerW - e.network.topology.nicPowerW) / 1000.0;
+    costInputs.networkCapexUsd = e.network.topology.costUsd - e.network.topology.nicCostUsd;
+
+    double clock = 1.0;
+    if (memo && memo->facilityValid && memo->facility.sameAs(r, options)) {
+        // The same fabric, site, plant and options: the facility's figures in the Evaluation
+        // are those it would solve again, and so are its diagnostics.
+        clock = memo->clock;
+        e.coupling = memo->coupling;
+        memo->facilityKept = true;
+        for (const Diagnostic& d : memo->facilityDiagnostics)
+            e.diagnostics.add(d);
+    } else if (memo) {
+        memo->facilityValid = false;
+        const std::size_t from = e.diagnostics.size();
+        clock = solveFacility(r, e, powerInputs, options);
+        memo->facility.assign(r, options);
+        memo->facilityDiagnostics.assign(e.diagnostics.begin() + static_cast<std::ptrdiff_t>(from),
+                                         e.diagnostics.end());
+        memo->clock = clock;
+        memo->coupling = e.coupling;
+        memo->facilityValid = true;
+    } else {
+        clock = solveFacility(r, e, powerInputs, options);
+    }
+    powerInputs.clockFactor = clock;
+    costInputs.redundancyCapexUsd = e.redundancy.redundancyCapexUsd;
+    costInputs.hasGrid = true;
+    costInputs.electricityUsdPerYear = e.grid.electricityUsdPerYear;
+    costInputs.averagePriceUsdPerKwh = e.grid.averagePriceUsdPerKwh;
+    costInputs.carbonTonnesPerYear = e.grid.carbonTonnesPerYear;
 
     computeInputs.clockFactor = clock;
     computeInputs.network = &e.network;
@@ -247,6 +370,22 @@ void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOpt
                            "errors are listed above; the cluster, facility and cost figures are",
                            "fix the workload errors to see them", "workload-not-evaluated");
     }
+}
+
+} // namespace
+
+Evaluation evaluate(const model::ResolvedScenario& r, const EvaluateOptions& options)
+{
+    // A fresh Evaluation has nothing to keep: its memo stays empty (the inputs are not copied).
+    Evaluation e;
+    e.metrics.reserve(kTypicalMetricCount);
+    evaluateInto(r, e, options, nullptr);
+    return e;
+}
+
+void evaluate(const model::ResolvedScenario& r, Evaluation& e, const EvaluateOptions& options)
+{
+    evaluateInto(r, e, options, &e.memo.get());
 }
 
 } // namespace dct::solvers

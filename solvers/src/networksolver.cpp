@@ -319,10 +319,12 @@ double gradientAllReduceBytes(const model::ResolvedScenario& r)
     return 2.0 * r.model.parameters() / (w.tensorParallel * w.pipelineParallel);
 }
 
-NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientBytes,
-                           Diagnostics& diagnostics)
+namespace {
+
+/** Solves the fabric part of the network (all but the gradient all-reduce) into \a net. */
+void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnostics& diagnostics)
 {
-    NetworkResult net;
+    net = NetworkResult{};
     const model::NetworkSection& n = r.scenario.network;
     net.spec = fabricSpec(r);
     const FabricPlan plan = planFabric(net.spec, diagnostics);
@@ -394,11 +396,93 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
 
     net.worldInputs = collectiveInputs(r, net, r.gpuCount(), r.gpusPerNode);
     net.collectives = reportedCollectives(net.worldInputs);
+}
+
+/** Times the gradient all-reduce of the workload on the fabric \a net holds. */
+void timeGradient(const model::ResolvedScenario& r, double gradientBytes, NetworkResult& net,
+                  Diagnostics& diagnostics)
+{
     net.gradientAllReduce = gradientAllReduce(r, net, gradientBytes, &diagnostics);
     net.gradientRanksPerNode =
         std::max(1, r.gpusPerNode / std::min(std::max(1, r.scenario.workload.tensorParallel),
                                              std::max(1, r.gpusPerNode)));
+}
+
+} // namespace
+
+NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientBytes,
+                           Diagnostics& diagnostics)
+{
+    NetworkResult net;
+    solveFabric(r, net, diagnostics);
+    timeGradient(r, gradientBytes, net, diagnostics);
     return net;
+}
+
+bool FabricInputs::sameAs(const model::ResolvedScenario& r) const
+{
+    const model::Scenario& s = r.scenario;
+    // The cheap counts first, the catalog's cables last.
+    return gpusPerNode == r.gpusPerNode && rails == r.rails && portBreakout == r.portBreakout &&
+           compute == s.compute && network == s.network && storage == s.storage &&
+           facility == s.facility && cooling == s.cooling && hall == s.hall &&
+           calibration == r.collectiveCalibration && gpu == r.gpu && node == r.node &&
+           nic == r.nic && fabricSwitch == r.fabricSwitch && coolingSystem == r.cooling &&
+           cables == r.cables;
+}
+
+void FabricInputs::assign(const model::ResolvedScenario& r)
+{
+    const model::Scenario& s = r.scenario;
+    compute = s.compute;
+    network = s.network;
+    storage = s.storage;
+    facility = s.facility;
+    cooling = s.cooling;
+    hall = s.hall;
+    gpu = r.gpu;
+    node = r.node;
+    nic = r.nic;
+    fabricSwitch = r.fabricSwitch;
+    coolingSystem = r.cooling;
+    cables = r.cables;
+    gpusPerNode = r.gpusPerNode;
+    rails = r.rails;
+    portBreakout = r.portBreakout;
+    calibration = r.collectiveCalibration;
+}
+
+bool FabricMemo::replay(const model::ResolvedScenario& r, Diagnostics& diagnostics) const
+{
+    if (!m_valid || !m_inputs.sameAs(r))
+        return false;
+    for (const Diagnostic& d : m_diagnostics)
+        diagnostics.add(d);
+    return true;
+}
+
+void FabricMemo::keep(const model::ResolvedScenario& r, const Diagnostics& diagnostics,
+                      std::size_t from)
+{
+    m_valid = false;
+    m_inputs.assign(r);
+    m_diagnostics.assign(diagnostics.begin() + static_cast<std::ptrdiff_t>(from),
+                         diagnostics.end());
+    m_valid = true;
+}
+
+bool solveNetwork(const model::ResolvedScenario& r, double gradientBytes, Diagnostics& diagnostics,
+                  NetworkResult& net, FabricMemo& memo)
+{
+    const bool kept = memo.replay(r, diagnostics);
+    if (!kept) {
+        memo.clear();
+        const std::size_t from = diagnostics.size();
+        solveFabric(r, net, diagnostics);
+        memo.keep(r, diagnostics, from);
+    }
+    timeGradient(r, gradientBytes, net, diagnostics);
+    return kept;
 }
 
 std::vector<CollectiveTiming> reportedCollectives(const CollectiveInputs& worldInputs)

@@ -121,8 +121,9 @@ void evaluateMultiplane16k(benchmark::State& state)
 }
 BENCHMARK(evaluateMultiplane16k)->Unit(benchmark::kMicrosecond);
 
-/** The same evaluation into one reused Evaluation, as a sweep's threads do: the metrics keep
- *  their strings' storage from one variant to the next. */
+/** The same evaluation again and again into one reused Evaluation (warm): the metrics keep their
+ *  strings' storage, and the fabric and facility parts are kept, their inputs being the same
+ *  (compared field by field every evaluation); the workload's part is solved every time. */
 void evaluateMultiplane16kReused(benchmark::State& state)
 {
     auto resolved = model::resolveScenario(example("multiplane-16k-h100.json"), catalog());
@@ -133,8 +134,47 @@ void evaluateMultiplane16kReused(benchmark::State& state)
         benchmark::DoNotOptimize(e);
     }
     state.counters["metrics"] = static_cast<double>(e.metrics.size());
+    state.counters["kept"] = e.memo.fabricKept() + e.memo.facilityKept();
 }
 BENCHMARK(evaluateMultiplane16kReused)->Unit(benchmark::kMicrosecond);
+
+/** A sweep over the workload into one reused Evaluation (warm): every evaluation changes the
+ *  training tokens and the share of the all-reduce hidden under compute, as a sweep's thread does;
+ * the fabric and the facility are kept, everything reading the workload is solved. */
+void evaluateMultiplane16kWorkloadSweep(benchmark::State& state)
+{
+    auto resolved = model::resolveScenario(example("multiplane-16k-h100.json"), catalog());
+    model::ResolvedScenario r = *resolved.resolved;
+    const model::ResolvedScenario base = r;
+    model::ResolvedScenario other = r;
+    other.scenario.workload.tokensBillion *= 2.0;
+    other.scenario.workload.overlapFraction = 0.6;
+    solvers::Evaluation e;
+    bool flip = false;
+    for (auto _ : state) {
+        flip = !flip;
+        solvers::evaluate(flip ? other : base, e);
+        benchmark::DoNotOptimize(e);
+    }
+    state.counters["metrics"] = static_cast<double>(e.metrics.size());
+    state.counters["kept"] = e.memo.fabricKept() + e.memo.facilityKept();
+}
+BENCHMARK(evaluateMultiplane16kWorkloadSweep)->Unit(benchmark::kMicrosecond);
+
+/** Into one reused Evaluation whose memo is cleared every time (cold, reused storage): every part
+ *  solved, as when each variant of a sweep changes the fabric or the site. */
+void evaluateMultiplane16kReusedCold(benchmark::State& state)
+{
+    auto resolved = model::resolveScenario(example("multiplane-16k-h100.json"), catalog());
+    const model::ResolvedScenario& r = *resolved.resolved;
+    solvers::Evaluation e;
+    for (auto _ : state) {
+        e.memo.clear();
+        solvers::evaluate(r, e);
+        benchmark::DoNotOptimize(e);
+    }
+}
+BENCHMARK(evaluateMultiplane16kReusedCold)->Unit(benchmark::kMicrosecond);
 
 /** The site's year of the 16k-GPU example as the evaluation runs it: the plant, the facility
  *  power and the grid over the year's distinct climate states (climateStates()). */

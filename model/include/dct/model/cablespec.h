@@ -45,6 +45,8 @@ struct CableSpec : CatalogEntry
 
     static constexpr const char* kind = "cable";
     static const FieldTable<CableSpec>& fields();
+
+    bool operator==(const CableSpec&) const = default;
 };
 
 } // namespace dct::model

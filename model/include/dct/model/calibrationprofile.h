@@ -43,6 +43,8 @@ struct CollectiveCalibration
     static const char* label(std::size_t i);
     /** Returns true when every factor is 1. */
     bool identity() const;
+
+    bool operator==(const CollectiveCalibration&) const = default;
 };
 
 /** The system a profile was measured on: a profile applies only to the same one. */

@@ -23,6 +23,14 @@ struct CatalogEntry
         auto it = sources.find(key);
         return it != sources.end() ? it->second : source;
     }
+
+    /**
+     * Entries are equal when no evaluation can tell them apart: the same id here, and every
+     * number of the derived entry (their defaulted operator== compares those). The name, the
+     * sources and the notes describe an entry; no figure or diagnostic reads them, so they are
+     * not compared (a reused Evaluation compares its inputs every time: solvers/evaluator.cpp).
+     */
+    bool operator==(const CatalogEntry& other) const { return id == other.id; }
 };
 
 } // namespace dct::model

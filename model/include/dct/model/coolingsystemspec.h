@@ -52,6 +52,8 @@ struct CoolingSystemSpec : CatalogEntry
 
     static constexpr const char* kind = "cooling";
     static const FieldTable<CoolingSystemSpec>& fields();
+
+    bool operator==(const CoolingSystemSpec&) const = default;
 };
 
 } // namespace dct::model

@@ -12,6 +12,8 @@ struct PriceTier
 {
     double upToGb = 0.0; ///< Cumulative monthly volume where the tier ends; 0 means no end.
     double usdPerGb = 0.0;
+
+    bool operator==(const PriceTier&) const = default;
 };
 
 /** A cloud provider's internet egress price table. */
@@ -22,6 +24,8 @@ struct EgressPricing : CatalogEntry
 
     static constexpr const char* kind = "egress";
     static const FieldTable<EgressPricing>& fields();
+
+    bool operator==(const EgressPricing&) const = default;
 };
 
 } // namespace dct::model

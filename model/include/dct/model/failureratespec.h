@@ -29,6 +29,8 @@ struct FailureRateSpec : CatalogEntry
 
     static constexpr const char* kind = "failure";
     static const FieldTable<FailureRateSpec>& fields();
+
+    bool operator==(const FailureRateSpec&) const = default;
 };
 
 } // namespace dct::model

@@ -44,6 +44,8 @@ struct GpuSpec : CatalogEntry
 
     static constexpr const char* kind = "gpu";
     static const FieldTable<GpuSpec>& fields();
+
+    bool operator==(const GpuSpec&) const = default;
 };
 
 } // namespace dct::model

@@ -72,6 +72,8 @@ struct HallSection
     CableLengthModel cableLengths = CableLengthModel::Layout;
 
     static const FieldTable<HallSection>& fields();
+
+    bool operator==(const HallSection&) const = default;
 };
 
 } // namespace dct::model

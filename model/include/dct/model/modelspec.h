@@ -56,6 +56,8 @@ struct ModelSpec : CatalogEntry
 
     static constexpr const char* kind = "model";
     static const FieldTable<ModelSpec>& fields();
+
+    bool operator==(const ModelSpec&) const = default;
 };
 
 /**

@@ -23,6 +23,8 @@ struct NicSpec : CatalogEntry
 
     static constexpr const char* kind = "nic";
     static const FieldTable<NicSpec>& fields();
+
+    bool operator==(const NicSpec&) const = default;
 };
 
 } // namespace dct::model

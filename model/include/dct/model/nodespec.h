@@ -24,6 +24,8 @@ struct NodeSpec : CatalogEntry
 
     static constexpr const char* kind = "node";
     static const FieldTable<NodeSpec>& fields();
+
+    bool operator==(const NodeSpec&) const = default;
 };
 
 } // namespace dct::model

@@ -56,6 +56,8 @@ struct PlantUnitSpec : CatalogEntry
 
     static constexpr const char* kind = "plant";
     static const FieldTable<PlantUnitSpec>& fields();
+
+    bool operator==(const PlantUnitSpec&) const = default;
 };
 
 } // namespace dct::model

@@ -14,6 +14,8 @@ struct PortOffer : CatalogEntry
 
     static constexpr const char* kind = "port";
     static const FieldTable<PortOffer>& fields();
+
+    bool operator==(const PortOffer&) const = default;
 };
 
 } // namespace dct::model

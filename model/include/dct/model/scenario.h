@@ -20,6 +20,8 @@ struct ComputeSection
     double utilization = 0.85; ///< Share of the GPU's power range (idle to TDP) drawn on average.
 
     static const FieldTable<ComputeSection>& fields();
+
+    bool operator==(const ComputeSection&) const = default;
 };
 
 /** The scale-out fabric. */
@@ -52,6 +54,8 @@ struct NetworkSection
     bool managementSeparated = true;
 
     static const FieldTable<NetworkSection>& fields();
+
+    bool operator==(const NetworkSection&) const = default;
 };
 
 /** Shared storage for data and checkpoints. */
@@ -65,6 +69,8 @@ struct StorageSection
     double priceUsdPerTb = 150.0;
 
     static const FieldTable<StorageSection>& fields();
+
+    bool operator==(const StorageSection&) const = default;
 };
 
 /** Racks, floor and power chain. */
@@ -103,6 +109,8 @@ struct FacilitySection
     Redundancy generatorRedundancy = Redundancy::NPlus1; ///< Standby generator sets.
 
     static const FieldTable<FacilitySection>& fields();
+
+    bool operator==(const FacilitySection&) const = default;
 };
 
 /** Cooling plant. */
@@ -114,6 +122,8 @@ struct CoolingSection
     Redundancy cduRedundancy = Redundancy::NPlus1;     ///< CDUs of a liquid loop.
 
     static const FieldTable<CoolingSection>& fields();
+
+    bool operator==(const CoolingSection&) const = default;
 };
 
 /** The training job: the model, its data, and how it is laid out over the GPUs. */
@@ -157,6 +167,8 @@ struct WorkloadSection
     int hotSpareNodes = 0;        ///< Idle nodes that replace a failed node at once.
 
     static const FieldTable<WorkloadSection>& fields();
+
+    bool operator==(const WorkloadSection&) const = default;
 };
 
 /** Prices and money. */
@@ -174,6 +186,8 @@ struct EconomicsSection
     double tcpWindowMb = 64.0;
 
     static const FieldTable<EconomicsSection>& fields();
+
+    bool operator==(const EconomicsSection&) const = default;
 };
 
 /**
@@ -199,6 +213,8 @@ struct Scenario
 
     /** The schema version this program writes. */
     static constexpr int currentSchemaVersion = 2;
+
+    bool operator==(const Scenario&) const = default;
 };
 
 /** A section of a scenario document: its key, whether a file must hold it, what it is. */

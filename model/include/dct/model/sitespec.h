@@ -14,6 +14,8 @@ struct ClimateBin
     double dryBulbC = 0.0; ///< Bin centre, dry bulb.
     double wetBulbC = 0.0; ///< Mean coincident wet bulb.
     double hours = 0.0;
+
+    bool operator==(const ClimateBin&) const = default;
 };
 
 /**
@@ -31,6 +33,8 @@ struct ClimateNormals
     double designWetBulbC = 0.0;        ///< Mean coincident wet bulb of the 0.4 % dry bulb.
     double heatingDryBulbC = 0.0;       ///< 99.6 % annual heating design dry bulb.
     int seed = 1;                       ///< Seed of the day-to-day variation.
+
+    bool operator==(const ClimateNormals&) const = default;
 };
 
 /**
@@ -46,6 +50,8 @@ struct Tariff
     int peakStartHour = 0; ///< First peak hour, 0..23 local time.
     int peakEndHour = 0;   ///< First hour after the peak, 1..24.
     double demandUsdPerKwMonth = 0.0;
+
+    bool operator==(const Tariff&) const = default;
 };
 
 /** A data-center site: location, climate and electricity price. */
@@ -68,6 +74,8 @@ struct SiteSpec : CatalogEntry
 
     static constexpr const char* kind = "site";
     static const FieldTable<SiteSpec>& fields();
+
+    bool operator==(const SiteSpec&) const = default;
 };
 
 } // namespace dct::model

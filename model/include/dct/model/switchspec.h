@@ -25,6 +25,8 @@ struct SwitchSpec : CatalogEntry
 
     static constexpr const char* kind = "switch";
     static const FieldTable<SwitchSpec>& fields();
+
+    bool operator==(const SwitchSpec&) const = default;
 };
 
 } // namespace dct::model

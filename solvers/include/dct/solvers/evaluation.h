@@ -13,11 +13,43 @@
 #include "dct/solvers/redundancy.h"
 #include "dct/solvers/verdict.h"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace dct::solvers {
+
+struct EvaluationMemo;
+
+/**
+ * What evaluate() keeps in a reused Evaluation between two evaluations (evaluator.cpp): the
+ * inputs of its fabric and facility parts, so that an evaluation whose inputs to a part did not
+ * change keeps the figures that part left in the Evaluation. A copy starts empty (its figures are
+ * solved again on its next reuse); a move takes it along with the figures.
+ */
+class EvaluationMemoSlot
+{
+public:
+    EvaluationMemoSlot() noexcept;
+    ~EvaluationMemoSlot();
+    EvaluationMemoSlot(const EvaluationMemoSlot&) noexcept;
+    EvaluationMemoSlot& operator=(const EvaluationMemoSlot&) noexcept;
+    EvaluationMemoSlot(EvaluationMemoSlot&&) noexcept;
+    EvaluationMemoSlot& operator=(EvaluationMemoSlot&&) noexcept;
+
+    /** Returns the memo, made on first use. */
+    EvaluationMemo& get();
+    /** Forgets what was kept: the next evaluation solves every part. */
+    void clear() noexcept;
+    /** Returns whether the last evaluation kept the fabric part of the network. */
+    bool fabricKept() const noexcept;
+    /** Returns whether the last evaluation kept the facility part. */
+    bool facilityKept() const noexcept;
+
+private:
+    std::unique_ptr<EvaluationMemo> m_memo;
+};
 
 /** How the coupled loop (clock -> power -> heat -> temperature -> clock) settled. */
 struct CouplingInfo
@@ -45,6 +77,12 @@ struct Evaluation
     CouplingInfo coupling;
     std::vector<Metric> metrics;
     Diagnostics diagnostics;
+    /**
+     * What the next evaluate() into this Evaluation may keep. It trusts the figures above to be
+     * as the last evaluate() left them: code that edits them and then reuses this Evaluation for
+     * another evaluation clears it first.
+     */
+    EvaluationMemoSlot memo;
 
     /** Returns true when the scenario could be evaluated (no error diagnostics). */
     bool ok() const { return !diagnostics.hasErrors(); }

@@ -94,17 +94,83 @@ void priceTopology(TopologyResult& topology, const model::ResolvedScenario& scen
 CollectiveInputs collectiveInputs(const model::ResolvedScenario& scenario,
                                   const NetworkResult& network, int ranks, int ranksPerNode);
 
+/** Returns the bytes all-reduced per data-parallel group in one step: bf16/fp16 gradients (2 bytes)
+ *  of the P / (TP x PP) parameters each replica holds. */
+double gradientAllReduceBytes(const model::ResolvedScenario& scenario);
+
 /**
  * Solves the fabric of \a scenario by closed forms (no graph): topology, cables, power, cost,
  * protocol efficiency, oversubscription and routing shares, collectives and the gradient
  * all-reduce of one training step of \a gradientBytes. Risks go to \a diagnostics.
  */
-/** Returns the bytes all-reduced per data-parallel group in one step: bf16/fp16 gradients (2 bytes)
- *  of the P / (TP x PP) parameters each replica holds. */
-double gradientAllReduceBytes(const model::ResolvedScenario& scenario);
-
 NetworkResult solveNetwork(const model::ResolvedScenario& scenario, double gradientBytes,
                            Diagnostics& diagnostics);
+
+/**
+ * Every input the fabric part of solveNetwork() reads (all but the gradient all-reduce): the
+ * scenario's compute, network, storage, facility, cooling and hall sections, the catalog entries
+ * they resolve to and the derived counts. The hall reads the node's power (solvePower), hence the
+ * compute, storage, facility and cooling inputs. Compared field by field, never by name.
+ */
+struct FabricInputs
+{
+    model::ComputeSection compute;
+    model::NetworkSection network;
+    model::StorageSection storage;
+    model::FacilitySection facility;
+    model::CoolingSection cooling;
+    model::HallSection hall;
+    model::GpuSpec gpu;
+    model::NodeSpec node;
+    model::NicSpec nic;
+    model::SwitchSpec fabricSwitch;
+    model::CoolingSystemSpec coolingSystem;
+    std::vector<model::CableSpec> cables;
+    int gpusPerNode = 0;
+    int rails = 0;
+    int portBreakout = 0;
+    model::CollectiveCalibration calibration;
+
+    /** Returns whether \a scenario has exactly these inputs. */
+    bool sameAs(const model::ResolvedScenario& scenario) const;
+    /** Takes the inputs of \a scenario. */
+    void assign(const model::ResolvedScenario& scenario);
+};
+
+/**
+ * The fabric part of the last network solve into one NetworkResult, kept while its inputs
+ * (FabricInputs) stay the same: a sweep over the workload plans the fabric, lays out the hall and
+ * times the reported collectives once. What it keeps is the NetworkResult it last solved into,
+ * so it is used with that one NetworkResult only (an Evaluation holds both).
+ */
+class FabricMemo
+{
+public:
+    /** Returns whether the NetworkResult last solved with this memo holds the fabric of
+     *  \a scenario; appends the diagnostics its fabric part gave then. */
+    bool replay(const model::ResolvedScenario& scenario, Diagnostics& diagnostics) const;
+    /** Records that the fabric of \a scenario was solved and gave diagnostics[from, end). */
+    void keep(const model::ResolvedScenario& scenario, const Diagnostics& diagnostics,
+              std::size_t from);
+    /** Forgets what was kept. */
+    void clear() { m_valid = false; }
+    /** Returns whether something is kept. */
+    bool valid() const { return m_valid; }
+
+private:
+    bool m_valid = false;
+    FabricInputs m_inputs;
+    std::vector<Diagnostic> m_diagnostics;
+};
+
+/**
+ * Solves the network of \a scenario into \a net as solveNetwork() does, the same figures and
+ * diagnostics in the same order, keeping the fabric part \a net already holds when \a memo says
+ * its inputs did not change (only the gradient all-reduce is timed again). \a net must be the
+ * NetworkResult the last call with \a memo solved into. Returns whether the fabric was kept.
+ */
+bool solveNetwork(const model::ResolvedScenario& scenario, double gradientBytes,
+                  Diagnostics& diagnostics, NetworkResult& net, FabricMemo& memo);
 
 /**
  * Returns the collectives the network result reports (NetworkResult::collectives): all-reduce,

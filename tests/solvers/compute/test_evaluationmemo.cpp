@@ -1,0 +1,324 @@
+// What a reused Evaluation keeps between evaluations (EvaluationMemo, evaluator.cpp): the fabric
+// part of the network solve and the facility part (thermal loop, power, cooling over the year,
+// grid, redundancy, cooling options). Each test evaluates a base scenario into a reused
+// Evaluation, then a variant that changes one input of one kind, and requires exactly the
+// figures and diagnostics of a fresh evaluation of the variant, bit for bit.
+
+#include "dct/model/resolver.h"
+#include "dct/model/scenarioio.h"
+#include "dct/solvers/evaluator.h"
+#include "dct/solvers/networksolver.h"
+#include "testsupport.h"
+
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <functional>
+#include <string>
+
+using namespace dct;
+using namespace dct::model;
+using namespace dct::solvers;
+
+namespace {
+
+ResolvedScenario resolvedExample(const std::string& name)
+{
+    const auto file = test::dataDir() / "examples" / name;
+    auto read = readScenarioFile(file);
+    REQUIRE(read.scenario);
+    auto r = resolveScenario(*read.scenario, test::catalog(), file.string());
+    REQUIRE(r.resolved);
+    return *r.resolved;
+}
+
+bool sameBits(double a, double b)
+{
+    return std::memcmp(&a, &b, sizeof(double)) == 0;
+}
+
+/** Requires \a reused to hold what \a fresh holds: every metric (bit for bit), every diagnostic,
+ *  and the hall and network figures the floor plan, the report and the CLI read. */
+void requireSame(const Evaluation& reused, const Evaluation& fresh)
+{
+    REQUIRE(reused.metrics.size() == fresh.metrics.size());
+    for (std::size_t i = 0; i < fresh.metrics.size(); ++i) {
+        INFO(fresh.metrics[i].key);
+        CHECK(reused.metrics[i].key == fresh.metrics[i].key);
+        CHECK(reused.metrics[i].label == fresh.metrics[i].label);
+        CHECK(sameBits(reused.metrics[i].value, fresh.metrics[i].value));
+    }
+    REQUIRE(reused.diagnostics.size() == fresh.diagnostics.size());
+    auto d = fresh.diagnostics.begin();
+    for (const auto& item : reused.diagnostics)
+        CHECK(item.toString() == (d++)->toString());
+    CHECK(reused.coupling.iterations == fresh.coupling.iterations);
+    CHECK(sameBits(reused.coupling.residual, fresh.coupling.residual));
+    CHECK(sameBits(reused.power.clockFactor, fresh.power.clockFactor));
+    CHECK(sameBits(reused.power.facilityPowerKw, fresh.power.facilityPowerKw));
+    REQUIRE(reused.power.hourlyFacilityKw.size() == fresh.power.hourlyFacilityKw.size());
+    for (Eigen::Index i = 0; i < fresh.power.hourlyFacilityKw.size(); ++i)
+        CHECK(sameBits(reused.power.hourlyFacilityKw[i], fresh.power.hourlyFacilityKw[i]));
+    REQUIRE(reused.coolingOptions.size() == fresh.coolingOptions.size());
+    const HallResult& a = reused.network.hall;
+    const HallResult& b = fresh.network.hall;
+    REQUIRE(a.racks.size() == b.racks.size());
+    for (std::size_t i = 0; i < b.racks.size(); ++i) {
+        CHECK(a.racks[i].name == b.racks[i].name);
+        CHECK(sameBits(a.racks[i].nameplateKw, b.racks[i].nameplateKw));
+        CHECK(sameBits(a.racks[i].designKw, b.racks[i].designKw));
+    }
+    REQUIRE(a.rows.size() == b.rows.size());
+    for (std::size_t i = 0; i < b.rows.size(); ++i)
+        CHECK(sameBits(a.rows[i].designKw, b.rows[i].designKw));
+    CHECK(a.bundles.size() == b.bundles.size());
+    CHECK(a.bill.size() == b.bill.size());
+    REQUIRE(reused.network.collectives.size() == fresh.network.collectives.size());
+    for (std::size_t i = 0; i < fresh.network.collectives.size(); ++i)
+        CHECK(
+            sameBits(reused.network.collectives[i].seconds, fresh.network.collectives[i].seconds));
+    CHECK(sameBits(reused.network.gradientAllReduce.seconds,
+                   fresh.network.gradientAllReduce.seconds));
+}
+
+/** Returns whether two evaluations differ in some metric or diagnostic. */
+bool differ(const Evaluation& a, const Evaluation& b)
+{
+    if (a.metrics.size() != b.metrics.size() || a.diagnostics.size() != b.diagnostics.size())
+        return true;
+    for (std::size_t i = 0; i < a.metrics.size(); ++i)
+        if (!sameBits(a.metrics[i].value, b.metrics[i].value))
+            return true;
+    auto d = b.diagnostics.begin();
+    for (const auto& item : a.diagnostics)
+        if (item.toString() != (d++)->toString())
+            return true;
+    return false;
+}
+
+struct Change
+{
+    const char* what;
+    std::function<void(ResolvedScenario&)> apply;
+};
+
+/** Evaluates \a base, then each change of it, into one reused Evaluation; each must give the
+ *  fresh evaluation's figures, and each must move some figure (else it tests nothing). */
+void checkChanges(const ResolvedScenario& base, const std::vector<Change>& changes)
+{
+    const Evaluation baseFresh = evaluate(base);
+    REQUIRE(baseFresh.ok());
+    Evaluation reused;
+    for (const Change& change : changes) {
+        INFO(change.what);
+        ResolvedScenario variant = base;
+        change.apply(variant);
+        // The base first: the memo then holds the base's inputs, the variant changes one.
+        evaluate(base, reused);
+        requireSame(reused, baseFresh);
+        evaluate(variant, reused);
+        const Evaluation fresh = evaluate(variant);
+        CHECK(differ(fresh, baseFresh));
+        requireSame(reused, fresh);
+        // And again: a variant kept from itself.
+        evaluate(variant, reused);
+        requireSame(reused, fresh);
+    }
+}
+
+} // namespace
+
+TEST_CASE("A reused Evaluation solves the fabric again when an input of it changes",
+          "[evaluator][memo]")
+{
+    const ResolvedScenario base = resolvedExample("multiplane-16k-h100.json");
+    checkChanges(
+        base,
+        {
+            {"compute section: node count",
+             [](ResolvedScenario& r) { r.scenario.compute.nodeCount -= 16; }},
+            {"compute section: utilization (the hall's rack power)",
+             [](ResolvedScenario& r) { r.scenario.compute.utilization = 0.6; }},
+            {"network section: MTU",
+             [](ResolvedScenario& r) { r.scenario.network.mtuBytes = 1024; }},
+            {"network section: a risk flag (a diagnostic only)",
+             [](ResolvedScenario& r) { r.scenario.network.managementSeparated = false; }},
+            {"storage section: power",
+             [](ResolvedScenario& r) { r.scenario.storage.powerKw += 100.0; }},
+            {"facility section: rack power limit",
+             [](ResolvedScenario& r) { r.scenario.facility.rackPowerLimitKw /= 2.0; }},
+            {"hall section: racks per row",
+             [](ResolvedScenario& r) { r.scenario.hall.racksPerRow = 12; }},
+            {"hall section: slack",
+             [](ResolvedScenario& r) { r.scenario.hall.slackFraction = 0.3; }},
+            {"GPU entry: TDP", [](ResolvedScenario& r) { r.gpu.tdpW += 50.0; }},
+            {"node entry: base power", [](ResolvedScenario& r) { r.node.basePowerKw += 1.0; }},
+            {"NIC entry: latency", [](ResolvedScenario& r) { r.nic.latencyUs += 0.5; }},
+            {"switch entry: power", [](ResolvedScenario& r) { r.fabricSwitch.powerW += 200.0; }},
+            {"cooling system entry: rack capacity",
+             [](ResolvedScenario& r) { r.cooling.maxRackKw = 20.0; }},
+            {"catalog cables: every price",
+             [](ResolvedScenario& r) {
+                 for (CableSpec& c : r.cables)
+                     c.priceUsd *= 1.5;
+             }},
+            {"derived: rails", [](ResolvedScenario& r) { r.rails /= 2; }},
+            {"calibration profile factors",
+             [](ResolvedScenario& r) { r.collectiveCalibration.fabricBandwidthFactor = 0.8; }},
+        });
+}
+
+TEST_CASE("A reused Evaluation solves the facility again when an input of it changes",
+          "[evaluator][memo]")
+{
+    const ResolvedScenario base = resolvedExample("multiplane-16k-h100.json");
+    checkChanges(
+        base,
+        {
+            {"site: electricity price",
+             [](ResolvedScenario& r) { r.site.electricityPriceUsdPerKwh += 0.05; }},
+            {"site: carbon intensity", [](ResolvedScenario& r) { r.site.carbonKgPerKwh += 0.1; }},
+            {"site: elevation", [](ResolvedScenario& r) { r.site.elevationM += 1500.0; }},
+            {"cooling options: every fan power",
+             [](ResolvedScenario& r) {
+                 for (CoolingSystemSpec& c : r.coolingOptions)
+                     c.fanPowerWPerKw *= 2.0;
+             }},
+            {"plant units: every price",
+             [](ResolvedScenario& r) {
+                 for (PlantUnitSpec& u : r.plantUnits)
+                     u.usdPerKw *= 2.0;
+             }},
+            {"cooling section's system entry: chiller COP",
+             [](ResolvedScenario& r) { r.cooling.chillerCopRated -= 1.0; }},
+        });
+}
+
+TEST_CASE("A reused Evaluation keeps nothing of a scenario over options that changed",
+          "[evaluator][memo]")
+{
+    const ResolvedScenario r = resolvedExample("gb200-nvl72-liquid.json");
+    EvaluateOptions loose;
+    loose.tolerance = 1e-2;
+    EvaluateOptions one;
+    one.maxIterations = 1;
+    Evaluation reused;
+    for (const EvaluateOptions* o : {&loose, &one}) {
+        evaluate(r, reused);
+        evaluate(r, reused, *o);
+        requireSame(reused, evaluate(r, *o));
+    }
+}
+
+TEST_CASE("A sweep over the workload keeps the fabric and the facility and gives fresh figures",
+          "[evaluator][memo]")
+{
+    ResolvedScenario r = resolvedExample("multiplane-16k-h100.json");
+    Evaluation reused;
+    for (double tokens : {1000.0, 2000.0, 15000.0}) {
+        for (int tp : {4, 8}) {
+            INFO(tokens << " billion tokens, TP " << tp);
+            r.scenario.workload.tokensBillion = tokens;
+            r.scenario.workload.tensorParallel = tp;
+            r.dataParallel =
+                r.gpuCount() / (tp * std::max(1, r.scenario.workload.pipelineParallel) *
+                                std::max(1, r.scenario.workload.contextParallel));
+            evaluate(r, reused);
+            requireSame(reused, evaluate(r));
+        }
+    }
+    // A copy keeps the figures but not the memo: reused again it solves everything and agrees.
+    Evaluation copy = reused;
+    ResolvedScenario other = r;
+    other.scenario.compute.utilization = 0.5;
+    evaluate(other, copy);
+    requireSame(copy, evaluate(other));
+}
+
+TEST_CASE("Every bundled example evaluated after every other into one Evaluation",
+          "[evaluator][memo]")
+{
+    std::vector<ResolvedScenario> scenarios;
+    std::vector<Evaluation> fresh;
+    for (const auto& file : test::examples()) {
+        scenarios.push_back(resolvedExample(file.filename().string()));
+        fresh.push_back(evaluate(scenarios.back()));
+    }
+    Evaluation reused;
+    for (std::size_t i = 0; i < scenarios.size(); ++i)
+        for (std::size_t j = 0; j < scenarios.size(); ++j) {
+            INFO(scenarios[i].scenario.name << " then " << scenarios[j].scenario.name);
+            evaluate(scenarios[i], reused);
+            evaluate(scenarios[j], reused);
+            requireSame(reused, fresh[j]);
+        }
+}
+
+TEST_CASE("A reused Evaluation keeps the fabric and the facility when their inputs are the same",
+          "[evaluator][memo]")
+{
+    for (const auto& file : test::examples()) {
+        ResolvedScenario r = resolvedExample(file.filename().string());
+        INFO(r.scenario.name);
+        Evaluation reused;
+        evaluate(r, reused);
+        CHECK_FALSE(reused.memo.fabricKept());
+        CHECK_FALSE(reused.memo.facilityKept());
+        // The same scenario again, and the same with another workload: both kept.
+        evaluate(r, reused);
+        CHECK(reused.memo.fabricKept());
+        CHECK(reused.memo.facilityKept());
+        r.scenario.workload.tokensBillion *= 2.0;
+        evaluate(r, reused);
+        CHECK(reused.memo.fabricKept());
+        CHECK(reused.memo.facilityKept());
+        requireSame(reused, evaluate(r));
+        // The site alone: the fabric kept, the facility solved again.
+        r.site.electricityPriceUsdPerKwh += 0.01;
+        evaluate(r, reused);
+        CHECK(reused.memo.fabricKept());
+        CHECK_FALSE(reused.memo.facilityKept());
+        // The switch: both solved again.
+        r.fabricSwitch.powerW += 1.0;
+        evaluate(r, reused);
+        CHECK_FALSE(reused.memo.fabricKept());
+        CHECK_FALSE(reused.memo.facilityKept());
+        // A fresh evaluation and a cleared memo keep nothing.
+        reused.memo.clear();
+        evaluate(r, reused);
+        CHECK_FALSE(reused.memo.fabricKept());
+        CHECK_FALSE(evaluate(r).memo.fabricKept());
+    }
+}
+
+TEST_CASE("A network solve with a FabricMemo times the gradient again and keeps the fabric",
+          "[network][memo]")
+{
+    ResolvedScenario r = resolvedExample("multiplane-16k-h100.json");
+    NetworkResult net;
+    FabricMemo memo;
+    auto check = [&](double bytes, bool kept) {
+        Diagnostics fresh, replayed;
+        const NetworkResult a = solveNetwork(r, bytes, fresh);
+        CHECK(solveNetwork(r, bytes, replayed, net, memo) == kept);
+        CHECK(sameBits(net.gradientAllReduce.seconds, a.gradientAllReduce.seconds));
+        CHECK(sameBits(net.topology.costUsd, a.topology.costUsd));
+        CHECK(sameBits(net.fabricAlphaUs, a.fabricAlphaUs));
+        CHECK(net.hall.racks.size() == a.hall.racks.size());
+        REQUIRE(net.collectives.size() == a.collectives.size());
+        for (std::size_t i = 0; i < a.collectives.size(); ++i)
+            CHECK(sameBits(net.collectives[i].seconds, a.collectives[i].seconds));
+        REQUIRE(replayed.size() == fresh.size());
+        auto d = fresh.begin();
+        for (const auto& item : replayed)
+            CHECK(item.toString() == (d++)->toString());
+    };
+    check(35e9, false);
+    check(17e9, true);
+    r.scenario.network.routing = Routing::Ecmp;
+    check(17e9, false);
+    check(35e9, true);
+    r.scenario.network.pfcWatchdog = false; // a warning of the fabric part, replayed
+    r.scenario.network.protocol = Protocol::RoceV2;
+    check(35e9, false);
+    check(35e9, true);
+}
