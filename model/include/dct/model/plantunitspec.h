@@ -31,6 +31,8 @@ struct PlantPart
     double failuresPerMillionHours = 0.0;
     double repairHours = 1.0; ///< Mean time to repair or swap.
     std::string source;       ///< Where the rate and repair time come from.
+
+    bool operator==(const PlantPart&) const = default;
 };
 
 /**
