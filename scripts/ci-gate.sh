@@ -10,6 +10,10 @@
 #   fuzz     libFuzzer on the readers of user files, DCT_FUZZ_SECONDS (default 60) per target
 #            (scripts/fuzz.sh: clang, build-fuzz/; the working corpus is kept there)
 # Usage: scripts/ci-gate.sh NAME [NAME...]; prints the time each gate takes; exits 1 if any failed.
+# With DCT_CI_CLEAN=1 (.ci/run sets it) a gate's build tree is deleted once no later gate needs
+# it (dev: build-dev/, asan: build-asan/, package: build/), so that only one tree is on disk at a
+# time: CI machines have run out of disk with all three (about 10 GB even with compressed
+# debug information).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -99,14 +103,32 @@ for name in "$@"; do
     fi
 done
 
+# The build tree a gate leaves that no later gate reads (package reads the test gate's build/).
+tree_of_gate() {
+    case $1 in
+    dev) echo build-dev ;;
+    asan) echo build-asan ;;
+    package) echo build ;;
+    esac
+}
+
+disk_free() {
+    df -h --output=avail "$root" | tail -1 | tr -d ' '
+}
+
 failed=()
 summary=()
 for name in "$@"; do
     echo
-    echo "=== ci: gate $name ($(date -u +%H:%M:%S) UTC) ==="
+    echo "=== ci: gate $name ($(date -u +%H:%M:%S) UTC, $(disk_free) free on disk) ==="
     start=$SECONDS
     (cd "$root" && "gate_$name")
     status=$?
+    tree=$(tree_of_gate "$name")
+    if [ "${DCT_CI_CLEAN:-0}" = 1 ] && [ -n "$tree" ] && [ -d "$root/$tree" ]; then
+        echo "ci: $name: $(du -sh "$root/$tree" | cut -f1) in $tree/, deleted (DCT_CI_CLEAN=1)"
+        rm -rf "${root:?}/$tree"
+    fi
     elapsed=$((SECONDS - start))
     result=passed
     if [ $status -ne 0 ]; then
