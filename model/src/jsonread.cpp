@@ -282,6 +282,27 @@ JsonReadResult parseJson(std::string_view text, const std::string& file,
     return builder.takeDocument();
 }
 
+std::string jsonText(const nlohmann::json& value, int indent)
+{
+    return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::optional<Error> jsonFileTooLarge(const std::filesystem::path& path,
+                                      const std::string& accepted)
+{
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec || size <= jsonFileSizeLimit)
+        return std::nullopt;
+    const auto mib = [](std::uintmax_t bytes) {
+        return std::to_string((bytes + 1024 * 1024 - 1) / (1024 * 1024));
+    };
+    return Error{path.string(), "",
+                 "is " + mib(size) + " MiB, larger than the " + mib(jsonFileSizeLimit) +
+                     " MiB a file may have (not read)",
+                 accepted + ", at most " + mib(jsonFileSizeLimit) + " MiB"};
+}
+
 JsonReadResult readJsonFile(const std::filesystem::path& path, const std::string& accepted)
 {
     const std::string file = path.string();
@@ -289,6 +310,8 @@ JsonReadResult readJsonFile(const std::filesystem::path& path, const std::string
     if (std::filesystem::is_directory(path, ec))
         return tl::unexpected(
             JsonReadError{Error{file, "", "is a directory, not a JSON file", accepted}, "io"});
+    if (auto tooLarge = jsonFileTooLarge(path, accepted))
+        return tl::unexpected(JsonReadError{*tooLarge, "file-size"});
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return tl::unexpected(

@@ -194,6 +194,12 @@ ScenarioReadResult readScenarioFile(const std::filesystem::path& path)
                                 "a .json scenario file", "io", file});
         return result;
     }
+    if (auto tooLarge = jsonFileTooLarge(path, "a .json scenario file")) {
+        ScenarioReadResult result;
+        result.diagnostics.add(
+            {Severity::Error, "", tooLarge->message, tooLarge->accepted, "file-size", file});
+        return result;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         ScenarioReadResult result;

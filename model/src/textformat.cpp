@@ -248,10 +248,13 @@ std::string formatExact(double value)
     return printf("%.*g", 10, value);
 }
 
-std::string csvField(std::string_view text)
+std::string csvField(std::string_view raw)
 {
-    if (text.find_first_of(",\"\n\r") == std::string_view::npos)
-        return std::string(text);
+    // A record is one line, and a CSV file is read on terminals too: control characters (line
+    // breaks among them) are written as visible escapes, as everywhere else text is shown.
+    const std::string text = printableText(raw);
+    if (text.find_first_of(",\"") == std::string::npos)
+        return text;
     std::string quoted = "\"";
     for (char c : text) {
         if (c == '"')

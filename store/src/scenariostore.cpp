@@ -1077,7 +1077,11 @@ Result<std::string> ScenarioStore::integrityCheck() const
 
 Result<std::int64_t> ScenarioStore::scenarioId(const std::string& name) const
 {
-    Statement s(m_db.get(), "SELECT id FROM scenarios WHERE name = ?1");
+    // A damaged store's index on the names may have lost rows its table still has ("row 4
+    // missing from index"): read the table itself, as its list does.
+    Statement s(m_db.get(), m_damage.empty()
+                                ? "SELECT id FROM scenarios WHERE name = ?1"
+                                : "SELECT id FROM scenarios NOT INDEXED WHERE name = ?1");
     if (s.bind(1, name).step())
         return s.integer(0);
     if (!s.ok())

@@ -1,6 +1,7 @@
 #include "dct/study/sweeprunner.h"
 
 #include "dct/model/contenthash.h"
+#include "dct/model/jsonread.h"
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
 #include "dct/model/textformat.h"
@@ -478,7 +479,7 @@ void SweepRunner::appendRow(std::string& text, bool jsonl, std::uint64_t index, 
                 message = d.path + ": " + d.message;
                 break;
             }
-        text += ",\"error\":" + json(message).dump();
+        text += ",\"error\":" + model::jsonText(json(message), -1);
     }
     text += "}\n";
 }

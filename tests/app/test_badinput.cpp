@@ -216,6 +216,100 @@ TEST_CASE("eval prints control characters of a name and a key visibly, never raw
     CHECK(v.err.find('\x1b') == std::string::npos);
 }
 
+TEST_CASE("CSV, validate and the store show control characters of names, tags and comments "
+          "visibly, never raw",
+          "[cli][bad-input][text][store]")
+{
+    const auto noRaw = [](const std::string& text) {
+        return text.find('\x1b') == std::string::npos && text.find('\a') == std::string::npos &&
+               text.find('\r') == std::string::npos;
+    };
+    const ScratchFile named(
+        "ansi-csv.json",
+        seedReplacing("\"name\": \"Seed case", "\"name\": \"\\u001b[2J\\u0007\\r\\n Seed case"));
+    const CliRun csv = runCli({"eval", "-f", "csv", named.path()});
+    REQUIRE(csv.code == cli::ExitOk);
+    CHECK(noRaw(csv.out));
+    CHECK_THAT(csv.out, Catch::Contains("\\x1b[2J\\x07\\r\\n Seed case"));
+    // Every record is still one line: as many lines as there are figures plus the header.
+    CHECK(csv.out.find("\n Seed case") == std::string::npos);
+
+    // A file whose name holds an escape sequence, validated and imported into a store.
+    const ScratchFile evil("ev\x1b[31mil.json", slurp(example("seed-h100-dallas-d2c.json")));
+    const CliRun valid = runCli({"validate", evil.path()});
+    REQUIRE(valid.code == cli::ExitOk);
+    CHECK(noRaw(valid.out));
+    CHECK_THAT(valid.out, Catch::Contains("ev\\x1b[31mil.json: valid"));
+
+    const ScratchFile store("ansi-store.sqlite", "");
+    std::filesystem::remove(store.path());
+    const CliRun imported =
+        runCli({"store", "--store", store.path(), "import", evil.path(), "-t", "t\x1b[1mx"});
+    REQUIRE(imported.code == cli::ExitOk);
+    CHECK(noRaw(imported.out));
+    const CliRun renamed =
+        runCli({"store", "--store", store.path(), "import", named.path(), "--name", "x\x1b[2Jy"});
+    REQUIRE(renamed.code == cli::ExitOk);
+    CHECK(noRaw(renamed.out));
+    CHECK_THAT(renamed.out, Catch::Contains("x\\x1b[2Jy: version 1"));
+    const CliRun list = runCli({"store", "--store", store.path(), "list"});
+    REQUIRE(list.code == cli::ExitOk);
+    CHECK(noRaw(list.out));
+    CHECK_THAT(list.out, Catch::Contains("ev\\x1b[31mil"));
+    CHECK_THAT(list.out, Catch::Contains("t\\x1b[1mx"));
+    const CliRun history =
+        runCli({"store", "--store", store.path(), "history", "dct-badinput-ev\x1b[31mil"});
+    REQUIRE(history.code == cli::ExitOk);
+    CHECK(noRaw(history.out));
+    CHECK_THAT(history.out, Catch::Contains("imported from"));
+    const CliRun exported = runCli(
+        {"store", "--store", store.path(), "export", "x\x1b[2Jy", "-o", store.path() + ".json"});
+    REQUIRE(exported.code == cli::ExitOk);
+    CHECK(noRaw(exported.out));
+    std::filesystem::remove(store.path() + ".json");
+    std::filesystem::remove(store.path());
+}
+
+TEST_CASE("JSON output quotes bytes that are not UTF-8 without failing", "[cli][bad-input][text]")
+{
+    // A damaged file whose error message quotes a byte that is not UTF-8, and a file name that
+    // is not UTF-8: both reach JSON output, which cannot hold them as they are.
+    std::string text = slurp(example("seed-h100-dallas-d2c.json"));
+    const auto at = text.find("\"site\"");
+    REQUIRE(at != std::string::npos);
+    text.insert(at + 3, "\xde");
+    const ScratchFile damaged("latin\xff.json", text);
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"eval", "-f", "json", damaged.path()}, {"validate", "-f", "json", damaged.path()}}) {
+        INFO(args.front());
+        const CliRun r = runCli(args);
+        CHECK(r.code == cli::ExitUsage);
+        CHECK_THAT(r.err + r.out, !Catch::Contains("internal error"));
+        CHECK_THAT(r.err + r.out, Catch::Contains("ill-formed UTF-8"));
+    }
+}
+
+TEST_CASE("a file larger than the reader's limit is refused before it is read",
+          "[cli][bad-input][limits]")
+{
+    // A sparse file: its size is past the limit but it takes no disk.
+    const ScratchFile huge("huge.json", "{\"name\": \"");
+    std::filesystem::resize_file(huge.path(), model::jsonFileSizeLimit + 1);
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"eval", huge.path()},
+             {"validate", huge.path()},
+             {"sweep", huge.path(), "-o", huge.path() + ".csv"},
+             {"store", "--store", huge.path() + ".sqlite", "import", huge.path()}}) {
+        INFO(args.front());
+        const CliRun r = runCli(args);
+        CHECK(r.code == cli::ExitUsage);
+        CHECK_THAT(r.err, Catch::Contains("huge.json: is 65 MiB, larger than the 64 MiB a file may "
+                                          "have (not read)"));
+    }
+    CHECK_FALSE(std::filesystem::exists(huge.path() + ".csv"));
+    std::filesystem::remove(huge.path() + ".sqlite");
+}
+
 TEST_CASE("report names the signal and passes on the messages when dctwin-report crashes",
           "[cli][report][crash]")
 {

@@ -149,6 +149,10 @@ TEST_CASE("a damaged store is opened read-only: listed, but every write is refus
         REQUIRE(list);
         CHECK(list->size() == 6);
         CHECK(store->load("plan-1")->json == scenarioJson(11));
+        // The renamed row is missing from the name index, yet it is found by its name.
+        auto renamed = store->load("plan-X");
+        REQUIRE(renamed);
+        CHECK(renamed->json == scenarioJson(31));
 
         auto refused = [&](const dct::Error& e) {
             CHECK(e.file == path.string());

@@ -3,6 +3,7 @@
 #include "dct/cli/cli.h"
 #include "dct/cli/scenariofile.h"
 #include "dct/model/calibrationprofile.h"
+#include "dct/model/jsonread.h"
 #include "dct/model/nccltestslog.h"
 #include "dct/model/scenarioio.h"
 #include "dct/model/textformat.h"
@@ -179,7 +180,7 @@ int CalibrateCommand::run(const CommandContext& context, std::ostream& out, std:
         json result = profileJson;
         result["uncalibrated_rms_residual_percent"] = fit->uncalibratedRmsResidualPercent;
         result["store"] = storePath.string();
-        out << result.dump(2) << "\n";
+        out << model::jsonText(result) << "\n";
         return ExitOk;
     }
     out << fmt::format("Calibration profile '{}' of {}\n", profile.name, m_scenario);

@@ -3,6 +3,7 @@
 #include "dct/cli/cli.h"
 #include "dct/cli/scenariofile.h"
 #include "dct/model/catalog.h"
+#include "dct/model/jsonread.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -65,7 +66,7 @@ int CatalogCommand::run(const CommandContext& context, std::ostream& out, std::o
                 << "' (accepted: " << list << ")\n";
             return ExitUsage;
         }
-        out << model::writeCatalogEntry(it->second).dump(2) << "\n";
+        out << model::jsonText(model::writeCatalogEntry(it->second)) << "\n";
         return ExitOk;
     };
     int code = ExitUsage;

@@ -4,6 +4,7 @@
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
 #include "dct/model/catalog.h"
+#include "dct/model/jsonread.h"
 #include "dct/model/textformat.h"
 #include "dct/solvers/collectives.h"
 #include "dct/solvers/networksolver.h"
@@ -195,7 +196,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
                           {"fabric_gbyte_per_s_per_rank", in.fabricGbytePerS},
                           {"scale_up_gbyte_per_s_per_rank", in.scaleUpGbytePerS},
                           {"points", rows}};
-        out << doc.dump(2) << "\n";
+        out << model::jsonText(doc) << "\n";
         return consistency.ok() ? ExitOk : ExitEvaluation;
     }
     if (m_format == "csv") {

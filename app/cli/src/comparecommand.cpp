@@ -4,6 +4,7 @@
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
 #include "dct/model/catalog.h"
+#include "dct/model/jsonread.h"
 #include "dct/model/textformat.h"
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
@@ -267,7 +268,7 @@ int CompareCommand::run(const CommandContext& context, std::ostream& out, std::o
         scenarios.push_back(std::move(s));
     }
     if (m_format == "json")
-        out << comparisonJson(scenarios, m_differencesOnly).dump(2) << "\n";
+        out << model::jsonText(comparisonJson(scenarios, m_differencesOnly)) << "\n";
     else if (m_format == "csv")
         out << comparisonCsv(scenarios, m_differencesOnly);
     else

@@ -3,6 +3,7 @@
 #include "dct/cli/cli.h"
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
+#include "dct/model/jsonread.h"
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/hourlyyear.h"
@@ -135,7 +136,7 @@ int EvalCommand::run(const CommandContext& context, std::ostream& out, std::ostr
         }
     }
     if (m_format == "json")
-        out << (documents.size() == 1 ? documents[0] : documents).dump(2) << "\n";
+        out << model::jsonText((documents.size() == 1 ? documents[0] : documents)) << "\n";
     return code;
 }
 

@@ -4,6 +4,7 @@
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
 #include "dct/model/atomicfile.h"
+#include "dct/model/jsonread.h"
 #include "dct/model/textformat.h"
 #include "dct/report/hallsvg.h"
 #include "dct/solvers/documentevaluation.h"
@@ -196,7 +197,7 @@ int LayoutCommand::run(const CommandContext& context, std::ostream& out, std::os
         }
     }
     if (m_format == "json")
-        out << layoutJson(e.scenarioName, hall, e).dump(2) << "\n";
+        out << model::jsonText(layoutJson(e.scenarioName, hall, e)) << "\n";
     else
         out << layoutText(e.scenarioName, hall);
     return e.ok() ? ExitOk : ExitEvaluation;

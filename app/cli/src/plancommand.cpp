@@ -2,6 +2,7 @@
 
 #include "dct/cli/cli.h"
 #include "dct/cli/scenariofile.h"
+#include "dct/model/jsonread.h"
 #include "dct/model/textformat.h"
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/stepbreakdown.h"
@@ -317,7 +318,7 @@ int PlanCommand::run(const CommandContext& context, std::ostream& out, std::ostr
             doc["current"] = outcomeJson(plan.current);
             doc["current"]["fits"] = plan.currentFits;
         }
-        out << doc.dump(2) << "\n";
+        out << model::jsonText(doc) << "\n";
         return ExitOk;
     }
     if (m_csv) {

@@ -1,6 +1,7 @@
 #include "dct/cli/schemacommand.h"
 
 #include "dct/cli/cli.h"
+#include "dct/model/jsonread.h"
 #include "dct/model/schema.h"
 
 #include <CLI/CLI.hpp>
@@ -21,7 +22,7 @@ CLI::App* SchemaCommand::subcommand() const
 
 int SchemaCommand::run(const CommandContext&, std::ostream& out, std::ostream&)
 {
-    out << model::scenarioJsonSchema().dump(2) << "\n";
+    out << model::jsonText(model::scenarioJsonSchema()) << "\n";
     return ExitOk;
 }
 

@@ -6,8 +6,10 @@
 #include "dct/model/calibrationprofile.h"
 #include "dct/model/catalog.h"
 #include "dct/model/contenthash.h"
+#include "dct/model/jsonread.h"
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
+#include "dct/model/textformat.h"
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/modelversion.h"
@@ -184,17 +186,18 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
             json items = json::array();
             for (const auto& s : *list)
                 items.push_back(summaryJson(s));
-            out << items.dump(2) << "\n";
+            out << model::jsonText(items) << "\n";
             return ExitOk;
         }
         std::size_t width = 4;
+        // Names, tags and comments came from files and command lines: never printed raw.
         for (const auto& s : *list)
-            width = std::max(width, s.name.size());
+            width = std::max(width, printableText(s.name).size());
         out << fmt::format("{:<{}}  {:>7}  {:<24}  {}\n", "name", width, "version", "updated",
                            "tags");
         for (const auto& s : *list)
-            out << fmt::format("{:<{}}  {:>7}  {:<24}  {}\n", s.name, width, s.latestVersion,
-                               s.updatedAt, joined(s.tags));
+            out << fmt::format("{:<{}}  {:>7}  {:<24}  {}\n", printableText(s.name), width,
+                               s.latestVersion, s.updatedAt, printableText(joined(s.tags)));
         out << list->size() << " scenarios in " << store.path().string() << "\n";
         return ExitOk;
     }
@@ -203,7 +206,7 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
             auto found = store.find(m_name);
             if (!found)
                 return fail(found.error());
-            out << summaryJson(*found).dump(2) << "\n";
+            out << model::jsonText(summaryJson(*found)) << "\n";
             return ExitOk;
         }
         auto version = store.load(m_name, m_version);
@@ -220,6 +223,10 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
                               "one file with --name, or several without"});
         int code = ExitOk;
         for (const auto& file : m_files) {
+            if (auto tooLarge = model::jsonFileTooLarge(file, "a scenario file")) {
+                code = fail(*tooLarge);
+                continue;
+            }
             std::ifstream in(file, std::ios::binary);
             if (!in) {
                 code = fail(Error{file, "", "cannot read the file", "a readable scenario file"});
@@ -246,7 +253,7 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
             for (const auto& tag : m_tags)
                 if (auto r = store.addTag(name, tag); !r)
                     code = fail(r.error());
-            out << name << ": version " << *version << "\n";
+            out << printableText(name) << ": version " << *version << "\n";
         }
         return code;
     }
@@ -263,7 +270,8 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
         }
         if (auto r = writeFileAtomically(m_output, text); !r)
             return fail(r.error());
-        out << m_name << ": version " << version->version << " written to " << m_output << "\n";
+        out << printableText(m_name) << ": version " << version->version << " written to "
+            << printableText(m_output) << "\n";
         return ExitOk;
     }
     if (m_history->parsed()) {
@@ -277,19 +285,21 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
                                  {"saved_at", v.savedAt},
                                  {"comment", v.comment},
                                  {"hash", v.hash}});
-            out << items.dump(2) << "\n";
+            out << model::jsonText(items) << "\n";
             return ExitOk;
         }
         out << fmt::format("{:>7}  {:<24}  {}\n", "version", "saved", "comment");
         for (const auto& v : *history)
-            out << fmt::format("{:>7}  {:<24}  {}\n", v.version, v.savedAt, v.comment);
+            out << fmt::format("{:>7}  {:<24}  {}\n", v.version, v.savedAt,
+                               printableText(v.comment));
         return ExitOk;
     }
     if (m_restore->parsed()) {
         auto version = store.restore(m_name, m_version);
         if (!version)
             return fail(version.error());
-        out << m_name << ": version " << m_version << " restored as version " << *version << "\n";
+        out << printableText(m_name) << ": version " << m_version << " restored as version "
+            << *version << "\n";
         return ExitOk;
     }
     if (m_tag->parsed()) {
@@ -339,7 +349,7 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
         if (!cached)
             return fail(cached.error());
         if (cached->has_value()) {
-            err << m_name << ": version " << version->version << ": cached result\n";
+            err << printableText(m_name) << ": version " << version->version << ": cached result\n";
             // As eval: an error or an infeasible design exits 1.
             const json result = json::parse(**cached, nullptr, false);
             if (m_format == "json" || !result.is_object())
@@ -369,10 +379,10 @@ int StoreCommand::run(const CommandContext& context, std::ostream& out, std::ost
             return ExitUsage;
         }
         const solvers::Evaluation& e = *document.evaluation;
-        const std::string result = evaluationJson(e, label).dump(2);
+        const std::string result = model::jsonText(evaluationJson(e, label));
         if (store.readOnly()) {
             // The evaluation is a read; only its cache would be a write.
-            err << m_name << ": version " << version->version
+            err << printableText(m_name) << ": version " << version->version
                 << ": result not cached (the store is read-only)\n";
             out << (m_format == "json" ? result + "\n"
                                        : evaluationTableFromJson(evaluationJson(e, label)));

@@ -4,6 +4,7 @@
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
 #include "dct/model/catalog.h"
+#include "dct/model/jsonread.h"
 #include "dct/model/textformat.h"
 #include "dct/solvers/fabricbuilder.h"
 #include "dct/solvers/fabricgraph.h"
@@ -285,7 +286,7 @@ int TopologyCommand::run(const CommandContext& context, std::ostream& out, std::
         }
     }
     if (m_format == "json")
-        out << topologyJson(r, network, graph).dump(2) << "\n";
+        out << model::jsonText(topologyJson(r, network, graph)) << "\n";
     else
         out << topologyTable(r, network, graph);
     return consistency.ok() ? ExitOk : ExitEvaluation;

@@ -3,6 +3,8 @@
 #include "dct/cli/cli.h"
 #include "dct/cli/output.h"
 #include "dct/cli/scenariofile.h"
+#include "dct/model/jsonread.h"
+#include "dct/model/textformat.h"
 #include "dct/solvers/documentevaluation.h"
 #include "dct/store/calibrationlookup.h"
 #include "dct/store/scenariostore.h"
@@ -61,7 +63,7 @@ int ValidateCommand::run(const CommandContext& context, std::ostream& out, std::
             for (const auto& item : document.diagnostics)
                 stream << item.toString() << "\n";
             if (fileCode == ExitOk)
-                out << file << ": valid, "
+                out << printableText(file) << ": valid, "
                     << (verdict.feasibility == solvers::Feasibility::Feasible
                             ? std::string("feasible")
                             : "feasible with " +
@@ -69,11 +71,11 @@ int ValidateCommand::run(const CommandContext& context, std::ostream& out, std::
                                   " warning(s)")
                     << "\n";
             else if (fileCode == ExitEvaluation)
-                err << file << ": " << verdict.summary() << "\n";
+                err << printableText(file) << ": " << verdict.summary() << "\n";
         }
     }
     if (m_format == "json")
-        out << (report.size() == 1 ? report[0] : report).dump(2) << "\n";
+        out << model::jsonText((report.size() == 1 ? report[0] : report)) << "\n";
     return code;
 }
 

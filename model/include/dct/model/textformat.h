@@ -68,7 +68,10 @@ std::string formatPlain(double value);
 /** Returns \a value with full precision for machine reading (CSV, JSON lines): "%.10g". */
 std::string formatExact(double value);
 
-/** Returns \a text as one CSV field (RFC 4180: quoted when it holds a comma, quote or newline). */
+/**
+ * Returns \a text as one CSV field: control characters (line breaks among them) made visible as
+ * printableText does, then quoted when it holds a comma or a quote (RFC 4180).
+ */
 std::string csvField(std::string_view text);
 
 /** Splits one CSV line into its fields (RFC 4180 quotes; a trailing CR or LF is dropped). */
