@@ -5,7 +5,8 @@
 #   dev      the dev preset (Debug, assertions, full warning set) with warnings as errors, and
 #            its tests (build-dev/)
 #   asan     the asan preset (ASan + UBSan + LeakSanitizer) and its tests (build-asan/)
-#   format   clang-format --dry-run --Werror on every tracked .cpp/.h (scripts/check-format.sh)
+#   format   clang-format 14 --dry-run --Werror on every tracked .cpp/.h (scripts/check-format.sh;
+#            it refuses any other clang-format version)
 #   package  the .deb from build/ (cpack), installed with apt-get and run from /usr/bin
 #   fuzz     libFuzzer on the readers of user files, DCT_FUZZ_SECONDS (default 60) per target
 #            (scripts/fuzz.sh: clang, build-fuzz/; the working corpus is kept there)
