@@ -5,7 +5,7 @@
 #   scripts/check-format.sh        # the whole tree
 #   scripts/check-format.sh -v     # also the diff of each offender
 #   scripts/check-format.sh FILE.. # only these files
-# To fix a file: clang-format -i FILE (the tree is reformatted in one commit, not piecemeal).
+# To fix a file: clang-format-14 -i FILE (the tree is reformatted in one commit, not piecemeal).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,15 +15,24 @@ if [ "${1:-}" = "-v" ]; then
     shift
 fi
 
+# Pinned to clang-format 14 (Debian 12's clang-format-14, installed by scripts/setup.sh): other
+# versions format the same .clang-format differently, so their verdict would not be the tree's.
+required=14
 clang_format=""
-for c in clang-format-14 clang-format; do
+for c in clang-format-$required clang-format; do
     if command -v "$c" >/dev/null; then
         clang_format=$c
         break
     fi
 done
 if [ -z "$clang_format" ]; then
-    echo "check-format: clang-format not found (apt-get install clang-format)" >&2
+    echo "check-format: clang-format $required not found (apt-get install clang-format-$required)" >&2
+    exit 2
+fi
+version=$("$clang_format" --version)
+if ! [[ $version =~ clang-format\ version\ $required\. ]]; then
+    echo "check-format: $clang_format is not clang-format $required (it says: $version);" \
+        "the tree is formatted with clang-format $required: apt-get install clang-format-$required" >&2
     exit 2
 fi
 

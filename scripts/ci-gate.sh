@@ -5,10 +5,13 @@
 #   dev      the dev preset (Debug, assertions, full warning set) with warnings as errors, and
 #            its tests (build-dev/)
 #   asan     the asan preset (ASan + UBSan + LeakSanitizer) and its tests (build-asan/)
-#   format   clang-format --dry-run --Werror on every tracked .cpp/.h (scripts/check-format.sh)
-#   package  the .deb from build/ (cpack), installed with apt-get and run from /usr/bin
-#   fuzz     libFuzzer on the readers of user files, DCT_FUZZ_SECONDS (default 60) per target
-#            (scripts/fuzz.sh: clang, build-fuzz/; the working corpus is kept there)
+#   format   clang-format 14 --dry-run --Werror on every tracked .cpp/.h (scripts/check-format.sh;
+#            it refuses any other clang-format version)
+#   package  the .deb from build/ (cpack), installed with apt-get and run from /usr/bin: every
+#            program's --version, an evaluation, and the data read from /usr/share/dctwin
+#   fuzz     libFuzzer on the readers of user files: DCT_FUZZ_RUNS (default 20000) inputs per
+#            target from seed DCT_FUZZ_SEED (default 1), under a cap of DCT_FUZZ_SECONDS (default
+#            120) per target (scripts/fuzz.sh: clang, build-fuzz/; the working corpus is kept there)
 # Usage: scripts/ci-gate.sh NAME [NAME...]; prints the time each gate takes; exits 1 if any failed.
 # With DCT_CI_CLEAN=1 (.ci/run sets it) a gate's build tree is deleted once no later gate needs
 # it (dev: build-dev/, asan: build-asan/, package: build/), so that only one tree is on disk at a
@@ -74,11 +77,41 @@ gate_package() {
     fi
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y ./build/dctwin_*.deb || return 1
     local status=0
-    # The installed programs, away from the source tree and without its environment.
-    local run=(env -u DCT_DATA_DIR -C /)
-    "${run[@]}" /usr/bin/dctwin-cli --version || status=1
+    # The installed programs, away from the source tree and without its environment (no display
+    # either: --version answers without one).
+    local run=(env -u DCT_DATA_DIR -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM -C /)
+    local program
+    for program in dctwin-cli dctwin-report dctwin; do
+        "${run[@]}" "/usr/bin/$program" --version || {
+            echo "ci: package: the installed $program --version failed"
+            status=1
+        }
+    done
     "${run[@]}" /usr/bin/dctwin-cli eval /usr/share/dctwin/examples/seed-h100-dallas-d2c.json ||
         status=1
+    # The installed programs read the installed data, never the source tree's data/ (the
+    # programs fall back to the folder they were built from when <prefix>/share/dctwin has no
+    # catalog): the data folder dctwin-cli reports, and, with an installed catalog file moved
+    # away, both batch programs fail naming the installed file.
+    local data
+    data=$("${run[@]}" /usr/bin/dctwin-cli --print-data-dir)
+    if [ "$data" != /usr/share/dctwin ]; then
+        echo "ci: package: the installed dctwin-cli reads its data from '$data', not /usr/share/dctwin"
+        status=1
+    fi
+    local gpus=/usr/share/dctwin/catalog/gpus.json out
+    $sudo mv "$gpus" "$gpus.away" || return 1
+    for program in "dctwin-cli catalog gpu" \
+        "dctwin-report --html /tmp/dctwin-package-gate.html /usr/share/dctwin/examples/seed-h100-dallas-d2c.json"; do
+        # shellcheck disable=SC2086 # the program and its arguments
+        if out=$("${run[@]}" /usr/bin/$program 2>&1) || ! grep -qF "$gpus" <<<"$out"; then
+            echo "ci: package: without $gpus, '$program' did not fail naming it: $out"
+            status=1
+        fi
+    done
+    $sudo mv "$gpus.away" "$gpus" || return 1
+    rm -f /tmp/dctwin-package-gate.html
+    [ $status -eq 0 ] && echo "ci: package: the installed programs read /usr/share/dctwin"
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq dctwin >/dev/null || status=1
     return $status
 }

@@ -2,6 +2,8 @@
 # Installs the Debian packages DC Twin needs (only those missing), then configures and builds
 # the project in build/ with the default preset. Safe to run again: it does only what is left.
 # scripts/setup.sh --packages-only: only the packages.
+# clang-format is pinned to version 14 (clang-format-14, Debian 12's): another version formats
+# the same .clang-format differently, and scripts/check-format.sh refuses it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +13,7 @@ packages=(
     libeigen3-dev libboost-graph-dev libsqlite3-dev nlohmann-json3-dev catch2
     libcli11-dev libexpected-dev libfmt-dev libbenchmark-dev
     xvfb xauth poppler-utils fonts-dejavu-core libxkbcommon-dev
-    clang-format desktop-file-utils appstream
+    clang-format-14 desktop-file-utils appstream
 )
 
 missing=()

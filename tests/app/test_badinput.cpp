@@ -148,6 +148,7 @@ TEST_CASE("1e309 in a field exits 2 as an error of that field", "[cli][bad-input
         const ScratchFile file("overflow.json", seedWithNodeCount(number));
         checkRefused(file.path(), {"/compute/node_count", "too large for a double"});
         const CliRun r = runCli({"eval", file.path()});
+        CHECK(r.code == cli::ExitUsage);
         CHECK_THAT(r.err, !Catch::Contains("internal error"));
     }
 }

@@ -186,6 +186,7 @@ TEST_CASE("store eval uses the profile and a new fit makes its cached result sta
     CHECK(first.code == cli::ExitOk);
     CHECK_THAT(first.out, Catch::Contains("calibration profile 'a3mega'"));
     const CliRun cached = runCli({"store", "--store", dir.store(), "eval", "a3"});
+    CHECK(cached.code == cli::ExitOk);
     CHECK_THAT(cached.err, Catch::Contains("cached result"));
     // Fitted again under the same name, on the sizes up to 4 GiB: the cached result no longer
     // holds.

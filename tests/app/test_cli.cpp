@@ -117,6 +117,8 @@ TEST_CASE("eval's table prints money in M USD, shares as percent and yes/no, aft
 {
     const CliRun r = runCli({"eval", example("overpacked-air-h100-dallas.json")});
     INFO(r.out);
+    // Infeasible by design: the verdict's exit code, with every figure still printed.
+    CHECK(r.code == cli::ExitEvaluation);
     CHECK(std::regex_search(r.out, std::regex(R"(\n  Capex +11\.99 M USD\n)")));
     CHECK(std::regex_search(r.out, std::regex(R"(\n  Effective MFU +28\.94 %\n)")));
     CHECK(std::regex_search(r.out, std::regex(R"(\n  Coupling converged +yes \n)")));

@@ -207,6 +207,7 @@ TEST_CASE("store on a damaged store reads, refuses every write and recovers into
     std::size_t examples = 0;
     for (const auto& e : fs::directory_iterator(test::dataDir() / "examples"))
         examples += e.path().extension() == ".json";
+    REQUIRE(examples > 0);
     const std::string n = std::to_string(examples + 1);
     CHECK(recover.out.find("recovered " + n + " scenarios (" + n + " versions, " + n +
                            " tags, notes of 1) from " + path + " into " + recovered.string()) !=

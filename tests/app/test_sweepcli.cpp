@@ -91,6 +91,7 @@ TEST_CASE("sweep prints its variant count and output estimate before it runs", "
     CHECK_THAT(shard.err, Catch::StartsWith("sweep: 40 variants (shard 1/3 of 120), about "));
     CHECK_THAT(shard.err, Catch::Contains("kB of JSON lines\n"));
     const CliRun quiet = runCli({"sweep", exampleSpec(), "-q", "-o", out});
+    CHECK(quiet.code == cli::ExitOk);
     CHECK(quiet.err.empty());
     fs::remove_all(dir);
 }

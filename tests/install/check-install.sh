@@ -29,16 +29,28 @@ out=$("$prefix/bin/dctwin-cli" eval "$share/dctwin/examples/seed-h100-dallas-d2c
 grep -q "PUE" <<<"$out" || fail "installed dctwin-cli eval printed no PUE: $out"
 echo "installed dctwin-cli eval: $(wc -l <<<"$out") lines"
 
-# Its catalog is the installed one: without it the program must fail and name the installed file
-# (not fall back to the source tree's data).
+# Its data is the installed one: the folder it reports, and without an installed catalog file
+# the program must fail and name that file (not fall back to the source tree's data).
+data=$("$prefix/bin/dctwin-cli" --print-data-dir) || fail "dctwin-cli --print-data-dir exited $?"
+[ "$data" = "$share/dctwin" ] || fail "installed dctwin-cli reads its data from $data"
 mv "$share/dctwin/catalog/gpus.json" "$share/dctwin/catalog/gpus.json.away"
 if err=$("$prefix/bin/dctwin-cli" catalog gpu 2>&1); then
     fail "dctwin-cli read a catalog that is not the installed one: $err"
 fi
+report_err=""
+if [ "$report" = report ] &&
+    report_err=$("$prefix/bin/dctwin-report" --html "$prefix/report.html" \
+        "$share/dctwin/examples/seed-h100-dallas-d2c.json" 2>&1); then
+    fail "dctwin-report read a catalog that is not the installed one: $report_err"
+fi
 mv "$share/dctwin/catalog/gpus.json.away" "$share/dctwin/catalog/gpus.json"
 grep -q "$share/dctwin/catalog/gpus.json" <<<"$err" ||
     fail "dctwin-cli did not look for its catalog in $share/dctwin: $err"
-echo "installed dctwin-cli reads $share/dctwin/catalog"
+if [ "$report" = report ]; then
+    grep -q "$share/dctwin/catalog/gpus.json" <<<"$report_err" ||
+        fail "dctwin-report did not look for its catalog in $share/dctwin: $report_err"
+fi
+echo "installed dctwin-cli (and dctwin-report) read $share/dctwin"
 
 bash -n "$share/bash-completion/completions/dctwin-cli" || fail "bash completion: syntax error"
 gzip -dc "$share/man/man1/dctwin-cli.1.gz" | grep -q "^\.TH DCTWIN-CLI 1 .*DC Twin $version" ||

@@ -23,7 +23,8 @@ inline const model::Catalog& catalog()
     return *loaded;
 }
 
-/** Returns the bundled example scenario files. */
+/** Returns the bundled example scenario files; fails the test when there are none, so that no
+ *  loop over them passes by running zero times. */
 inline std::vector<std::filesystem::path> examples()
 {
     std::vector<std::filesystem::path> files;
@@ -31,6 +32,7 @@ inline std::vector<std::filesystem::path> examples()
         if (e.path().extension() == ".json")
             files.push_back(e.path());
     std::sort(files.begin(), files.end());
+    REQUIRE(!files.empty());
     return files;
 }
 

@@ -317,6 +317,7 @@ TEST_CASE("programs creating one new store at once all open it", "[store][concur
     std::size_t examples = 0;
     for (const auto& e : fs::directory_iterator(options.seedDirectory))
         examples += e.path().extension() == ".json";
+    REQUIRE(examples > 0);
     constexpr int rounds = 120;
     constexpr int programs = 4;
     int failures = 0;

@@ -16,9 +16,11 @@ namespace dct::cli {
 CatalogCommand::CatalogCommand(CLI::App& app)
 {
     m_subcommand = app.add_subcommand("catalog", "List catalog kinds and ids, or show an entry");
-    m_subcommand->add_option("kind", m_kind,
-                             "Kind: gpu, node, nic, switch, cable, cooling, site, "
-                             "egress or port");
+    // The kinds from the catalog's one registry (Catalog::forEachShelf), so that none is missed.
+    std::string kinds;
+    for (const auto& kind : model::Catalog::kinds())
+        kinds += (kinds.empty() ? "" : ", ") + kind;
+    m_subcommand->add_option("kind", m_kind, "Kind: " + kinds);
     m_subcommand->add_option("id", m_id, "Entry id to show");
 }
 

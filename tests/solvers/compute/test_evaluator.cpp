@@ -110,6 +110,7 @@ TEST_CASE("Evaluating into a reused Evaluation gives exactly the fresh evaluatio
         REQUIRE(r.resolved);
         scenarios.push_back(*r.resolved);
     }
+    REQUIRE(!scenarios.empty());
     ResolvedScenario partial = scenarios.front();
     partial.scenario.workload.dataParallel = 7;
     partial.dataParallel = 7;
