@@ -296,6 +296,10 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
                       1, 100000),
         f::boolean<S>("sequence_parallel", &S::sequenceParallel,
                       "Sequence parallelism beside tensor parallelism (Korthikanti et al. 2022)"),
+        f::boolean<S>("tp_comm_overlap", &S::tpCommOverlap,
+                      "Tensor-parallel all-gathers and reduce-scatters pipelined in chunks with "
+                      "the GEMMs (Megatron-LM --tp-comm-overlap, Transformer Engine userbuffers; "
+                      "needs sequence_parallel)"),
         f::integer<S>("micro_batch_size", &S::microBatchSize, "", "Sequences per micro-batch", 1,
                       1e6),
         f::choice<S, PipelineSchedule>(

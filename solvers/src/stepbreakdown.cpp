@@ -5,11 +5,12 @@ namespace dct::solvers {
 std::vector<StepPart> stepBreakdown(const ComputeResult& c, const GoodputResult* goodput)
 {
     std::vector<StepPart> parts;
-    parts.reserve(13);
+    parts.reserve(14);
     const StepResult& s = c.step;
     if (s.valid && !c.mfuOverride) {
         parts.push_back({"compute", "Matrix math", s.computeSeconds, false});
         parts.push_back({"memory_bound", "Element-wise (HBM)", s.memoryBoundSeconds, false});
+        parts.push_back({"kernel_overhead", "Kernel launches", s.kernelOverheadSeconds, false});
         parts.push_back({"tensor_parallel", "Exposed TP", s.tensorParallelSeconds, true});
         parts.push_back({"context_parallel", "Exposed CP", s.contextParallelSeconds, true});
         parts.push_back({"expert_parallel", "Exposed EP", s.expertParallelSeconds, true});

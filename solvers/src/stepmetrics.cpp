@@ -48,10 +48,14 @@ void addStepMetrics(Evaluation& e)
         "s", Better::Lower,
         metricInputs<"/compute/gpu/memory_bandwidth_tbps",
                      "/compute/gpu/memory_bandwidth_efficiency", "/workload/sequence_parallel">());
+    e.add("step.kernel_overhead_seconds", "Fixed cost of the kernels launched per step",
+          s.kernelOverheadSeconds, "s", Better::Lower,
+          metricInputs<"/workload/model", "/workload/recompute", "/workload/flash_attention",
+                       "/workload/tp_comm_overlap">());
     e.add("step.tensor_parallel_seconds", "Exposed tensor-parallel communication",
           s.tensorParallelSeconds, "s", Better::Lower,
           metricInputs<"/workload/tensor_parallel", "/workload/sequence_parallel",
-                       "/compute/gpu/scale_up_gbyte_per_s">());
+                       "/workload/tp_comm_overlap", "/compute/gpu/scale_up_gbyte_per_s">());
     e.add("step.pipeline_sendrecv_seconds", "Exposed pipeline send/recv", s.pipelineSendRecvSeconds,
           "s", Better::Lower, metricInputs<"/workload/pipeline_parallel", "/network">());
     e.add("step.bubble_seconds", "Pipeline bubble", s.bubbleSeconds, "s", Better::Lower,

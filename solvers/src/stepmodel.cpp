@@ -52,6 +52,13 @@ constexpr double kOptimizerBytes = 12.0;
 // The optimizer update reads the fp32 states and the gradient and writes the states and the
 // bf16 weight: 4 x 3 + 2 read, 4 x 3 + 2 written per parameter of the rank's shard.
 constexpr double kOptimizerUpdateBytes = 28.0;
+// The fixed cost of one kernel, paid whatever its size: the CUDA driver's launch of a kernel,
+// 3.0 us for a raw cuLaunchKernel measured on GB200 (meta-pytorch/tritonbench pull request
+// 1017, 2026, "nop_triton_direct_culaunch", the irreducible driver cost); PyTorch's own launch
+// path costs more, 5-20 us on the CPU (facebookresearch/HolisticTraceAnalysis, docs, "CUDA
+// kernel launch statistics"), but the CPU runs ahead of long kernels, so the driver's share is
+// taken. Megatron-LM's runs of 2021-2024 launch every kernel eagerly (no CUDA graphs).
+constexpr double kKernelFixedSeconds = 3.0e-6;
 // CUDA context, cuBLAS workspaces and NCCL buffers (assumption: about 1 GB per GPU; the CUDA
 // context of a PyTorch process alone takes 0.3-0.5 GB).
 constexpr double kRuntimeBufferGb = 1.0;
@@ -245,6 +252,113 @@ int ranksPerNode(int size, long long stride, int gpusPerNode)
     return static_cast<int>(std::min<long long>(size, perNode));
 }
 
+/** What chunked tensor-parallel overlap does to one layer, per micro-batch on one rank. */
+struct TpOverlap
+{
+    double forwardGemmDelta = 0.0;  ///< The chunked GEMMs' time beyond the whole ones'.
+    double backwardGemmDelta = 0.0; ///< Likewise backward.
+    double forwardExposed = 0.0;    ///< Communication the forward GEMMs do not hide.
+    double backwardExposed = 0.0;   ///< Likewise backward.
+};
+
+// Transformer Engine's userbuffers as Megatron-LM's --tp-comm-overlap drives them (TE 1.8-1.9,
+// July 2024: transformer_engine/pytorch/module/base.py, initialize_ub, default methods; the
+// chunking in transformer_engine/pytorch/csrc/comm_gemm_overlap.h): the all-gather into the
+// QKV and FC1 GEMMs and of the output gradient into the projection's and FC2's input-gradient
+// GEMMs is a ring exchange, t chunks of the sequence, each GEMM'd while the next one arrives
+// from the neighbour (one SM drives the copies); the reduce-scatter out of the projection and
+// FC2 is pipelined, the GEMM split into 4 chunks along the tokens and each chunk's
+// reduce-scatter run on 16 SMs under the next chunk's GEMM; backward, QKV's and FC1's
+// all-gather of the norm output for the weight gradient runs in bulk under their input-gradient
+// GEMM and the reduce-scatter of that input gradient under their weight-gradient GEMM, both on
+// 16 SMs. The SMs are not reserved (set_sm_margin 0), so the GEMM loses them while they
+// communicate. The chunks' GEMMs run on up to three compute streams (_NUM_MAX_UB_STREAMS).
+constexpr double kRingExchangeSms = 1.0;
+constexpr double kPipelineSms = 16.0;
+constexpr double kPipelineSplits = 4.0;
+constexpr double kBulkSms = 16.0;
+constexpr double kComputeStreams = 3.0;
+
+/**
+ * Returns what overlapping the tensor-parallel collectives of one layer with its GEMMs costs:
+ * the GEMMs of \a tokens tokens (the gathered sequence) through the column-parallel QKV
+ * (\a qkvColumns wide on the rank) and FC1 (\a fc1Columns), and the row-parallel projection
+ * (\a projectionRows deep) and FC2 (\a fc2Rows). The MLP counts for 1 - \a moeShare.
+ */
+TpOverlap overlapTensorParallel(const model::ResolvedScenario& r, const NetworkResult& net,
+                                const GemmRates& rates, const Layout& l, double tokens, double h,
+                                double qkvColumns, double projectionRows, double fc1Columns,
+                                double fc2Rows, double moeShare)
+{
+    TpOverlap o;
+    const double t = l.t;
+    const int perNode = std::min(l.t, l.gpusPerNode);
+    const double bytes = kBf16Bytes * tokens * h;
+    const double ringStep =
+        timed(r, net, CollectiveOp::SendRecv, bytes / t, l.t, perNode, 0.0).seconds;
+    const double rsChunk =
+        timed(r, net, CollectiveOp::ReduceScatter, bytes / kPipelineSplits, l.t, perNode, 0.0)
+            .seconds;
+    const double agBulk = timed(r, net, CollectiveOp::AllGather, bytes, l.t, perNode, 0.0).seconds;
+    const double rsBulk =
+        timed(r, net, CollectiveOp::ReduceScatter, bytes, l.t, perNode, 0.0).seconds;
+    // The chunks' GEMMs go round-robin on kComputeStreams streams, so a chunk whose data is
+    // there fills the SMs the previous chunk's last wave leaves idle: the tiles of that many
+    // chunks are quantized together.
+    auto chunked = [&](const Gemm& g, double chunks) {
+        const double group = std::min(kComputeStreams, chunks);
+        return gemmSeconds(Gemm{g.m / chunks, g.n, g.k, g.batch * group}, rates) / group;
+    };
+    // The communication kernels' SMs are lost to the GEMM while they run.
+    const double sms = std::max(rates.sms, 1.0);
+    auto smLoss = [&](double commSms, double comm, double gemm) {
+        return rates.sms > 0.0 ? commSms / sms * std::min(comm, gemm) : 0.0;
+    };
+    // Ring exchange: the local chunk first, then each of the t - 1 others as it arrives.
+    auto gatherGemm = [&](const Gemm& g, double& seconds, double& exposed) {
+        const double chunk = chunked(g, t);
+        seconds += t * chunk + smLoss(kRingExchangeSms, (t - 1.0) * ringStep, t * chunk);
+        exposed += (t - 1.0) * std::max(0.0, ringStep - chunk);
+    };
+    // Pipelined reduce-scatter: each chunk's under the next chunk's GEMM; the last one exposed.
+    auto gemmScatter = [&](const Gemm& g, double& seconds, double& exposed) {
+        const double chunk = chunked(g, kPipelineSplits);
+        seconds += kPipelineSplits * chunk + smLoss(kPipelineSms, (kPipelineSplits - 1.0) * rsChunk,
+                                                    (kPipelineSplits - 1.0) * chunk);
+        exposed += rsChunk + (kPipelineSplits - 1.0) * std::max(0.0, rsChunk - chunk);
+    };
+    auto pair = [&](double columns, double rows, double weight) {
+        if (weight <= 0.0)
+            return;
+        const Gemm column{tokens, columns, h, 1.0};
+        const Gemm row{tokens, h, rows, 1.0};
+        double forward = 0.0, backward = 0.0, forwardExposed = 0.0, backwardExposed = 0.0;
+        gatherGemm(column, forward, forwardExposed);
+        gemmScatter(row, forward, forwardExposed);
+        // The row-parallel layer's input gradient, fed by the gathered output gradient; its
+        // weight gradient needs no communication.
+        gatherGemm(Gemm{tokens, rows, h, 1.0}, backward, backwardExposed);
+        backward += gemmSeconds(Gemm{rows, h, tokens, 1.0}, rates);
+        // The column-parallel layer: input gradient beside the norm output's all-gather, weight
+        // gradient beside the input gradient's reduce-scatter.
+        const double inputGradient = gemmSeconds(Gemm{tokens, h, columns, 1.0}, rates);
+        const double weightGradient = gemmSeconds(Gemm{h, columns, tokens, 1.0}, rates);
+        backward += inputGradient + weightGradient + smLoss(kBulkSms, agBulk, inputGradient) +
+                    smLoss(kBulkSms, rsBulk, weightGradient);
+        backwardExposed +=
+            std::max(0.0, agBulk - inputGradient) + std::max(0.0, rsBulk - weightGradient);
+        o.forwardGemmDelta +=
+            weight * (forward - gemmSeconds(column, rates) - gemmSeconds(row, rates));
+        o.backwardGemmDelta += weight * (backward - gemmBackwardSeconds(column, rates) -
+                                         gemmBackwardSeconds(row, rates));
+        o.forwardExposed += weight * forwardExposed;
+        o.backwardExposed += weight * backwardExposed;
+    };
+    pair(qkvColumns, projectionRows, 1.0);
+    pair(fc1Columns, fc2Rows, 1.0 - moeShare);
+    return o;
+}
+
 } // namespace
 
 namespace {
@@ -432,6 +546,37 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     GemmTimes logits;
     logits.add(Gemm{tokens, m.vocabSize / t, h, 1.0}, rates);
 
+    // Tensor parallelism on the scale-up domain (or across nodes when it outgrows one).
+    const double activationBytes = kBf16Bytes * l.b * l.s / l.c * h;
+    const int tpPerNode = std::min(l.t, l.gpusPerNode);
+    const double tpCallsPerLayer = (full ? 6.0 : 4.0);
+    double tpPerLayer = 0.0;
+    if (l.t > 1) {
+        if (l.sp) {
+            const StepCollective rs =
+                timed(r, net, CollectiveOp::ReduceScatter, activationBytes, l.t, tpPerNode, 0.0);
+            const StepCollective ag =
+                timed(r, net, CollectiveOp::AllGather, activationBytes, l.t, tpPerNode, 0.0);
+            out.tensorParallel = rs;
+            out.tensorParallel.seconds = rs.seconds + ag.seconds;
+        } else {
+            out.tensorParallel =
+                timed(r, net, CollectiveOp::AllReduce, activationBytes, l.t, tpPerNode, 0.0);
+        }
+        tpPerLayer = tpCallsPerLayer * out.tensorParallel.seconds;
+        if (l.sp && w.tpCommOverlap) {
+            const TpOverlap o =
+                overlapTensorParallel(r, net, rates, l, tokens, h, qkvWidth / t, outputWidth / t,
+                                      (m.gatedMlp ? 2.0 : 1.0) * ffn / t, ffn / t, moeShare);
+            layer.forward += o.forwardGemmDelta;
+            layer.backward += o.backwardGemmDelta;
+            // The MLP of an MoE layer (experts routed at run time) keeps its collectives exposed.
+            const double moeMlp = moeShare * out.tensorParallel.seconds;
+            tpPerLayer =
+                (full ? 2.0 : 1.0) * (o.forwardExposed + moeMlp) + o.backwardExposed + moeMlp;
+        }
+    }
+
     const double recomputePerLayer = full ? layer.forward : selective ? scores.forward : 0.0;
     const double matmulPerLayer = layer.forward + layer.backward + recomputePerLayer;
     const double matmulLogits = logits.forward + logits.backward;
@@ -466,25 +611,33 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double memoryPerLayer =
         (3.0 * forwardBytes + recomputeBytes + 8.0 * layerParameters) / hbm;
 
-    // Tensor parallelism on the scale-up domain (or across nodes when it outgrows one).
-    const double activationBytes = kBf16Bytes * l.b * l.s / l.c * h;
-    const int tpPerNode = std::min(l.t, l.gpusPerNode);
-    const double tpCallsPerLayer = (full ? 6.0 : 4.0);
-    double tpPerLayer = 0.0;
-    if (l.t > 1) {
-        if (l.sp) {
-            const StepCollective rs =
-                timed(r, net, CollectiveOp::ReduceScatter, activationBytes, l.t, tpPerNode, 0.0);
-            const StepCollective ag =
-                timed(r, net, CollectiveOp::AllGather, activationBytes, l.t, tpPerNode, 0.0);
-            out.tensorParallel = rs;
-            out.tensorParallel.seconds = rs.seconds + ag.seconds;
-        } else {
-            out.tensorParallel =
-                timed(r, net, CollectiveOp::AllReduce, activationBytes, l.t, tpPerNode, 0.0);
-        }
-        tpPerLayer = tpCallsPerLayer * out.tensorParallel.seconds;
+    // A fixed cost per kernel: each of a layer's kernels waits for its launch and for the
+    // previous kernel to drain, whatever its size (kKernelFixedSeconds). Megatron-Core with
+    // Transformer Engine launches, per layer forward, two norms, four GEMMs, the attention (one
+    // fused kernel; unfused: the scores' GEMM, the fused scale-mask-softmax, the dropout and the
+    // context GEMM), the activation and two fused bias-dropout-adds; backward eight GEMMs, the
+    // attention's gradient (fused: a preprocessing kernel and the main one; unfused: four GEMMs,
+    // softmax and dropout), the norms' (the input gradient, then the weights' partial sums
+    // reduced), the activation's and the two dropout-adds'. An MoE layer adds the router GEMM,
+    // its top-k softmax and the tokens' permutation and its inverse, each way.
+    const double attentionKernels = w.flashAttention ? 1.0 : 4.0;
+    const double attentionBackwardKernels = w.flashAttention ? 2.0 : 6.0;
+    const double moeKernels = 4.0 * moeShare;
+    double kernelsForward = 9.0 + attentionKernels + moeKernels;
+    double kernelsBackward = 15.0 + attentionBackwardKernels + moeKernels;
+    if (l.sp && l.t > 1 && w.tpCommOverlap) {
+        // The chunked GEMMs: t per ring exchange, kPipelineSplits per pipelined reduce-scatter.
+        const double pairs = 2.0 - moeShare;
+        kernelsForward += pairs * ((t - 1.0) + (kPipelineSplits - 1.0));
+        kernelsBackward += pairs * (t - 1.0);
     }
+    const double kernelsRecompute = full ? kernelsForward : selective ? attentionKernels : 0.0;
+    const double kernelPerLayer =
+        (kernelsForward + kernelsBackward + kernelsRecompute) * kKernelFixedSeconds;
+    // The output layer's GEMM each way and the loss (Megatron-LM's vocabulary-parallel cross
+    // entropy: the maximum, the shift and exponent, the sum, the target's logit and the loss;
+    // backward the softmax, the one-hot subtraction and the scaling).
+    const double kernelLogits = 13.0 * kKernelFixedSeconds;
 
     // Context parallelism: K and V of the rank's heads gathered over the context ranks.
     double cpPerLayer = 0.0;
@@ -533,9 +686,9 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // with its fewer layers plus the output layer and the loss (with Llama 3's 128k vocabulary
     // the logits weigh about two thirds of a layer).
     const double workPerLayer =
-        matmulPerLayer + memoryPerLayer + tpPerLayer + cpPerLayer + epPerLayer;
-    const bool lastPaces =
-        l.lastStageLayers * workPerLayer + matmulLogits >= l.stageLayers * workPerLayer;
+        matmulPerLayer + memoryPerLayer + kernelPerLayer + tpPerLayer + cpPerLayer + epPerLayer;
+    const bool lastPaces = l.lastStageLayers * workPerLayer + matmulLogits + kernelLogits >=
+                           l.stageLayers * workPerLayer;
     const double layersPerGpu = lastPaces ? l.lastStageLayers : l.stageLayers;
     const double logitsShare = lastPaces ? 1.0 : 0.0;
     out.pacingStageLayers = layersPerGpu;
@@ -545,6 +698,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double idealMatmul = layersPerGpu * idealPerLayer + logitsShare * logits.ideal;
     out.matmulShapeEfficiency = matmulPerMicroBatch > 0.0 ? idealMatmul / matmulPerMicroBatch : 1.0;
     const double memoryPerMicroBatch = layersPerGpu * memoryPerLayer;
+    const double kernelPerMicroBatch = layersPerGpu * kernelPerLayer + logitsShare * kernelLogits;
     const double tpPerMicroBatch = layersPerGpu * tpPerLayer;
     const double cpPerMicroBatch = layersPerGpu * cpPerLayer;
     const double epPerMicroBatch = layersPerGpu * epPerLayer;
@@ -554,8 +708,9 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         out.contextParallel.perStep = (full || selective ? 3.0 : 2.0) * layersPerGpu * l.m;
     if (m.moe() && l.e > 1)
         out.expertDispatch.perStep = (full ? 6.0 : 4.0) * layersPerGpu * moeShare * l.m;
-    const double workPerMicroBatch = matmulPerMicroBatch + memoryPerMicroBatch + tpPerMicroBatch +
-                                     cpPerMicroBatch + epPerMicroBatch;
+    const double workPerMicroBatch = matmulPerMicroBatch + memoryPerMicroBatch +
+                                     kernelPerMicroBatch + tpPerMicroBatch + cpPerMicroBatch +
+                                     epPerMicroBatch;
     out.microBatchSeconds = workPerMicroBatch + p2pPerMicroBatch;
 
     // Data parallelism, dense weights over data x context ranks, experts over their replicas.
@@ -618,15 +773,16 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     out.computeSeconds = l.m * matmulPerMicroBatch;
     out.recomputeSeconds = l.m * recomputeSeconds;
     out.memoryBoundSeconds = l.m * memoryPerMicroBatch;
+    out.kernelOverheadSeconds = l.m * kernelPerMicroBatch;
     out.tensorParallelSeconds = l.m * tpPerMicroBatch;
     out.contextParallelSeconds = l.m * cpPerMicroBatch;
     out.expertParallelSeconds = l.m * epPerMicroBatch;
     out.pipelineSendRecvSeconds = (l.m + (l.p - 1.0) / l.v) * p2pPerMicroBatch;
     out.bubbleSeconds = (l.p - 1.0) / l.v * workPerMicroBatch;
-    out.stepSeconds = out.computeSeconds + out.memoryBoundSeconds + out.tensorParallelSeconds +
-                      out.contextParallelSeconds + out.expertParallelSeconds +
-                      out.pipelineSendRecvSeconds + out.bubbleSeconds + out.dataParallelSeconds +
-                      out.optimizerSeconds;
+    out.stepSeconds = out.computeSeconds + out.memoryBoundSeconds + out.kernelOverheadSeconds +
+                      out.tensorParallelSeconds + out.contextParallelSeconds +
+                      out.expertParallelSeconds + out.pipelineSendRecvSeconds + out.bubbleSeconds +
+                      out.dataParallelSeconds + out.optimizerSeconds;
     const double clusterPeak = peak * l.gpus;
     out.mfu = out.modelFlopsPerStep / (out.stepSeconds * clusterPeak);
     out.hfu = out.hardwareFlopsPerStep / (out.stepSeconds * clusterPeak);

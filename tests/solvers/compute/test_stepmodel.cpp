@@ -311,3 +311,62 @@ TEST_CASE("bf16 training keeps and reduces its gradients in fp32", "[compute][st
     CHECK(metric(bf16, "step.data_parallel_total_seconds") >
           1.5 * metric(fp16, "step.data_parallel_total_seconds"));
 }
+
+TEST_CASE("tensor-parallel overlap hides the collectives under chunked GEMMs",
+          "[compute][step][tp-overlap]")
+{
+    // Llama 2 70B on TP 8 with sequence parallelism: eight collectives a layer on NVLink.
+    const json base = {{"model", "llama2-70b"},         {"tensor_parallel", 8},
+                       {"pipeline_parallel", 4},        {"sequence_parallel", true},
+                       {"global_batch_sequences", 512}, {"recompute", "selective"}};
+    json overlapped = base;
+    overlapped["tp_comm_overlap"] = true;
+    const DocumentEvaluation plain = run(base);
+    const DocumentEvaluation chunked = run(overlapped);
+    REQUIRE(plain.ok());
+    REQUIRE(chunked.ok());
+    const double exposedPlain = metric(plain, "step.tensor_parallel_seconds");
+    const double exposedChunked = metric(chunked, "step.tensor_parallel_seconds");
+    // The last reduce-scatter chunk of each pipelined GEMM stays exposed, and whatever a ring
+    // step takes beyond its chunk's GEMM; the rest hides.
+    CHECK(exposedChunked > 0.0);
+    CHECK(exposedChunked < 0.4 * exposedPlain);
+    // The chunks and the communication SMs cost the GEMMs some of their efficiency.
+    CHECK(metric(chunked, "step.compute_seconds") > metric(plain, "step.compute_seconds"));
+    CHECK(metric(chunked, "step.matmul_shape_efficiency") <
+          metric(plain, "step.matmul_shape_efficiency"));
+    // More kernels: the chunked GEMMs are launched one by one.
+    CHECK(metric(chunked, "step.kernel_overhead_seconds") >
+          metric(plain, "step.kernel_overhead_seconds"));
+    CHECK(metric(chunked, "step.seconds") < metric(plain, "step.seconds"));
+
+    // Without sequence parallelism there are all-reduces, which userbuffers do not split.
+    json noSp = overlapped;
+    noSp["sequence_parallel"] = false;
+    json noSpPlain = base;
+    noSpPlain["sequence_parallel"] = false;
+    CHECK(metric(run(noSp), "step.seconds") == Approx(metric(run(noSpPlain), "step.seconds")));
+}
+
+TEST_CASE("every kernel launched costs a fixed time", "[compute][step][kernels]")
+{
+    const json base = {{"model", "llama2-7b"},
+                       {"tensor_parallel", 1},
+                       {"global_batch_sequences", 1024},
+                       {"recompute", "none"},
+                       {"zero_stage", 1}};
+    const DocumentEvaluation d = run(base, 8);
+    REQUIRE(d.ok());
+    const StepResult& s = d.evaluation->compute.step;
+    // 32 layers of 10 kernels forward and 17 backward (fused attention), the output layer and
+    // the loss 13, at 3 us each, per micro-batch.
+    const double perMicroBatch = (32.0 * (10.0 + 17.0) + 13.0) * 3.0e-6;
+    CHECK(s.kernelOverheadSeconds == Approx(s.microBatches * perMicroBatch).epsilon(1e-9));
+    // Full recomputation launches the forward kernels again.
+    json full = base;
+    full["recompute"] = "full";
+    const DocumentEvaluation f = run(full, 8);
+    REQUIRE(f.ok());
+    CHECK(f.evaluation->compute.step.kernelOverheadSeconds ==
+          Approx(s.microBatches * (perMicroBatch + 32.0 * 10.0 * 3.0e-6)).epsilon(1e-9));
+}

@@ -147,7 +147,7 @@ TEST_CASE("Narayanan et al. 2021 Table 1: achieved TFLOP/s per GPU of GPT 1.7B t
         absoluteErrors += error;
     }
     CHECK(within10 >= 9);
-    CHECK(absoluteErrors / std::size(kTable1) < 0.075);
+    CHECK(absoluteErrors / std::size(kTable1) < 0.07);
     // Larger models reach a larger share of the peak, as in the table (44% to 52%).
     const double small = value(narayanan(kTable1[0]), "step.hfu");
     const double large = value(narayanan(kTable1[9]), "step.hfu");
@@ -181,7 +181,7 @@ TEST_CASE("Dubey et al. 2024 Table 4: Llama 3 405B MFU on 8,192 and 16,384 H100"
         INFO("predicted " << mfu);
         // The pipeline runs at its slowest stage's pace: with one layer fewer on the last stage
         // its 7 layers and the output layer (about two thirds of a layer) stay below the 8 of a
-        // middle stage, so a middle stage paces it; the model lands 5-7% below the table.
+        // middle stage, so a middle stage paces it; the model lands 6-8% below the table.
         CHECK(mfu == Approx(row.mfu).epsilon(0.10));
         CHECK(mfu < row.mfu);
 
@@ -298,11 +298,14 @@ TEST_CASE("Megatron-LM README weak scaling: GPT 1.7B to 462B on up to 6,144 H100
         {"mcore-gpt-314b", 128, 16384, 96, 8, 8, 3072, 1536, 474.4},
         {"mcore-gpt-462b", 144, 18432, 112, 8, 16, 6144, 3072, 459.9},
     };
-    // Known gaps, held as they stand: the two smallest models (TP 1 and 2, hidden 2,048 and
-    // 4,096) run far below what their GEMMs allow, by per-kernel costs the model does not count,
-    // so it over-predicts them; at TP 8 with PP 1-2 (32B, 70B) the published runs hide the
-    // tensor-parallel collectives under the GEMMs (--tp-comm-overlap), which the model exposes,
-    // so it under-predicts them. The five other rows must hold within 10%.
+    // The README: "tensor-parallel (--tp-comm-overlap) ... communication" overlapped, so every
+    // row with TP > 1 runs with tp_comm_overlap. Known gaps, held as they stand: the two
+    // smallest models (TP 1 and 2, hidden 2,048 and 4,096) run far below what their GEMMs
+    // allow, and the fixed cost per kernel explains only 3% of it, so the model over-predicts
+    // them by 70% and 46%; the 32B (TP 8, PP 1: each data-parallel group one GPU per node over
+    // 48 nodes) is predicted 23% slow, a third of its step being the fp32 gradients'
+    // reduce-scatter that the last micro-batch's backward cannot hide. The six other rows must
+    // hold within 10%.
     double absoluteErrors = 0.0;
     int within10 = 0;
     for (const Row& row : rows) {
@@ -314,6 +317,7 @@ TEST_CASE("Megatron-LM README weak scaling: GPT 1.7B to 462B on up to 6,144 H100
                          {"global_batch_sequences", row.batch},
                          {"micro_batch_size", 1},
                          {"sequence_parallel", row.tp > 1},
+                         {"tp_comm_overlap", row.tp > 1},
                          {"flash_attention", true},
                          {"recompute", "none"},
                          {"zero_stage", 1},
@@ -331,7 +335,7 @@ TEST_CASE("Megatron-LM README weak scaling: GPT 1.7B to 462B on up to 6,144 H100
         const double error = predicted / row.tflops - 1.0;
         if (row.hidden <= 4096)
             CHECK(error > 0.10);
-        else if (row.tp == 8 && row.pp <= 2)
+        else if (row.tp == 8 && row.pp == 1)
             CHECK(error < -0.10);
         else {
             CHECK(std::fabs(error) <= 0.10);
@@ -339,8 +343,8 @@ TEST_CASE("Megatron-LM README weak scaling: GPT 1.7B to 462B on up to 6,144 H100
             ++within10;
         }
     }
-    CHECK(within10 == 5);
-    CHECK(absoluteErrors / within10 < 0.06);
+    CHECK(within10 == 6);
+    CHECK(absoluteErrors / within10 < 0.05);
 }
 
 TEST_CASE("Korthikanti et al. 2022: MFU with sequence parallelism and selective recomputation",

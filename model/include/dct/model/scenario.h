@@ -142,6 +142,10 @@ struct WorkloadSection
     int contextParallel = 1;
     int expertParallel = 1;
     bool sequenceParallel = true; ///< Megatron-LM sequence parallelism with tensor parallelism.
+    /// Tensor-parallel all-gathers and reduce-scatters split into chunks pipelined with the
+    /// GEMMs they feed or drain (Megatron-LM --tp-comm-overlap, Transformer Engine userbuffers);
+    /// needs sequence parallelism.
+    bool tpCommOverlap = false;
     int microBatchSize = 1;
     PipelineSchedule pipelineSchedule = PipelineSchedule::OneFOneB;
     int virtualStages = 1; ///< Model chunks per GPU with the interleaved schedule.

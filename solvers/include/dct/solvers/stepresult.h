@@ -46,7 +46,8 @@ struct StepResult
     /// Matrix math at the achievable rate over the time its shapes take (tile and wave
     /// quantization, the HBM roofline of small GEMMs): 1 when every GEMM fills the GPU.
     double matmulShapeEfficiency = 1.0;
-    double memoryBoundSeconds = 0.0; ///< Element-wise work through HBM bandwidth.
+    double memoryBoundSeconds = 0.0;    ///< Element-wise work through HBM bandwidth.
+    double kernelOverheadSeconds = 0.0; ///< The fixed cost of every kernel launched.
     double tensorParallelSeconds = 0.0;
     double contextParallelSeconds = 0.0; ///< Exposed beyond the attention it overlaps.
     double expertParallelSeconds = 0.0;
