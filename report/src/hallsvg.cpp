@@ -115,7 +115,7 @@ std::string hallSvg(const HallResult& hall, const HallSvgOptions& options)
     svg += "<g id=\"aisles\">\n";
     for (std::size_t i = 1; i + 1 < hall.aisles.size(); ++i) {
         const auto& a = hall.aisles[i];
-        svg += "<rect " + rect(0, a.yM, hall.widthM, a.widthM) + " fill=\"" +
+        svg += "<rect " + rect(a.xM, a.yM, a.lengthM, a.widthM) + " fill=\"" +
                (a.hot ? "#fde0dd" : "#deebf7") + "\"" +
                (a.contained ? " stroke=\"#555\" stroke-dasharray=\"4 3\"" : "") + "><title>" +
                (a.hot ? "hot aisle" : "cold aisle") + (a.contained ? " (contained)" : "") +
@@ -160,7 +160,9 @@ std::string hallSvg(const HallResult& hall, const HallSvgOptions& options)
     svg += "<g id=\"rows\" font-size=\"" + fmt("%.0f", std::clamp(scale * 0.8, 6.0, 11.0)) +
            "\" fill=\"#333\">\n";
     for (const auto& row : hall.rows) {
-        const auto [x, y] = turned ? px(0.1, row.yM) : px(0.1, row.yM + hall.rackDepthM / 2);
+        // In the aisle left of the row: the end aisle, or the cross aisle of a later block.
+        const double lx = row.block == 0 ? 0.1 : row.xM - hall.crossAisleM + 0.1;
+        const auto [x, y] = turned ? px(lx, row.yM) : px(lx, row.yM + hall.rackDepthM / 2);
         svg += "<text x=\"" + fmt("%.1f", x + (turned ? 1 : 0)) + "\" y=\"" +
                fmt("%.1f", y + (turned ? 9 : 3)) + "\">" + escapeXml(row.name) + "</text>\n";
     }
@@ -179,22 +181,9 @@ std::string hallSvg(const HallResult& hall, const HallSvgOptions& options)
                 continue;
             const HallRack& a = hall.racks[static_cast<std::size_t>(b.rackA)];
             const HallRack& z = hall.racks[static_cast<std::size_t>(b.rackB)];
-            const double xa = a.xM + hall.rackWidthM / 2, ya = a.yM + hall.rackDepthM / 2;
-            const double xz = z.xM + hall.rackWidthM / 2, yz = z.yM + hall.rackDepthM / 2;
-            std::string points = point(xa, ya);
-            if (a.row != z.row) {
-                double tray = hall.crossTraysXM.empty() ? xa : hall.crossTraysXM.front();
-                double best = 1e300;
-                for (const double t : hall.crossTraysXM) {
-                    const double d = std::fabs(xa - t) + std::fabs(xz - t);
-                    if (d < best) {
-                        best = d;
-                        tray = t;
-                    }
-                }
-                points += " " + point(tray, ya) + " " + point(tray, yz);
-            }
-            points += " " + point(xz, yz);
+            std::string points;
+            for (const auto& [xm, ym] : hall.route(b.rackA, b.rackB))
+                points += (points.empty() ? "" : " ") + point(xm, ym);
             const double w = 0.5 + std::log2(1.0 + static_cast<double>(b.links)) * 0.4;
             svg += "<polyline points=\"" + points + "\" stroke-width=\"" + fmt("%.2f", w) +
                    "\"><title>" + std::to_string(b.links) + " " + solvers::hallLinkClassName(c) +
@@ -226,6 +215,13 @@ std::string hallSvg(const HallResult& hall, const HallSvgOptions& options)
     double x = margin;
     for (const HallLinkClass c :
          {HallLinkClass::NodeLeaf, HallLinkClass::LeafSpine, HallLinkClass::SpineCore}) {
+        // Only the runs drawn: a class the options leave out, or the fabric has none of (no
+        // spine-core links in a 2-tier fabric), has no line in the legend.
+        const bool drawn =
+            (c == HallLinkClass::NodeLeaf ? options.nodeLeafRuns : options.switchRuns) &&
+            hall.summary(c) != nullptr;
+        if (!drawn)
+            continue;
         svg += "<line x1=\"" + fmt("%.0f", x) + "\" y1=\"" + fmt("%.0f", ly2 - 4) + "\" x2=\"" +
                fmt("%.0f", x + 20) + "\" y2=\"" + fmt("%.0f", ly2 - 4) + "\" stroke=\"" +
                classColor(c) + "\" stroke-width=\"3\"/>";

@@ -147,9 +147,6 @@ private:
     const HallCabling m_cabling;
     HallResult m_out;
     double m_pitch = 0.6;
-    double m_crossTrayLeft = 0.0;
-    double m_crossTrayRight = 0.0;
-    double m_crossTrayMiddle = -1.0;
     int m_managerRack = -1;
     /** The index in m_out.racks of each compute rack, by its ordinal (node / nodes per rack):
      *  the racks list holds each row's network racks after its compute racks. */
@@ -379,63 +376,127 @@ void HallBuilder::placeRacks()
     const int mdaRows =
         mdaRacks > 0 ? static_cast<int>((mdaRacks + longestRow - 1) / longestRow) : 0;
 
-    // The order of rows from the front of the hall: the MDA in front or in the middle.
-    std::vector<int> order; // >= 0: compute row; < 0: MDA row -(k + 1)
-    const long long mdaAfter =
-        m_hall.mdaPosition == model::MdaPosition::Front ? 0 : (rows / 2) - (rows / 2) % 2;
-    for (long long i = 0; i <= rows; ++i) {
-        if (i == mdaAfter)
-            for (int k = 0; k < mdaRows; ++k)
-                order.push_back(-(k + 1));
-        if (i < rows)
-            order.push_back(static_cast<int>(i));
-    }
-
     m_pitch = m_hall.rackPitchM > 0.0 ? std::max(m_hall.rackPitchM, m_hall.rackWidthM)
                                       : m_hall.rackWidthM;
-    const double x0 = m_hall.endAisleM;
-    m_crossTrayLeft = x0 / 2.0;
-    m_crossTrayRight = x0 + longestRow * m_pitch + m_hall.endAisleM / 2.0;
-    if (m_hall.networkPlacement == model::NetworkPlacement::MiddleOfRow)
-        m_crossTrayMiddle = x0 + (perRow / 2) * m_pitch + m_pitch / 2.0;
-    m_out.widthM = 2.0 * m_hall.endAisleM + longestRow * m_pitch;
-    m_out.rackWidthM = m_hall.rackWidthM;
-    m_out.rackDepthM = m_hall.rackDepthM;
-    m_out.crossTraysXM = {m_crossTrayLeft, m_crossTrayRight};
-    if (m_crossTrayMiddle >= 0.0)
-        m_out.crossTraysXM.push_back(m_crossTrayMiddle);
-
-    // Rows stacked front to back: an aisle in front, racks, then cold and hot aisles by turns
-    // (rows face each other across the cold aisle), an aisle behind the last.
-    const bool containCold = m_hall.containment == model::Containment::ColdAisle;
-    const bool containHot = m_hall.containment == model::Containment::HotAisle;
-    double y = m_hall.endAisleM;
-    m_out.aisles.push_back(HallAisle{false, false, 0.0, m_hall.endAisleM});
-    std::vector<int> rowIndexOfCompute(static_cast<std::size_t>(rows), 0);
-    std::vector<int> rowIndexOfMda(static_cast<std::size_t>(mdaRows), 0);
-    for (std::size_t k = 0; k < order.size(); ++k) {
-        HallRow row;
-        const int o = order[k];
-        row.mda = o < 0;
-        row.name = row.mda ? "MDA" + std::to_string(-o) : "R" + twoDigits(o + 1);
-        row.yM = y;
-        row.facesUp = k % 2 == 0;
-        if (row.mda)
-            rowIndexOfMda[static_cast<std::size_t>(-o - 1)] = static_cast<int>(m_out.rows.size());
-        else
-            rowIndexOfCompute[static_cast<std::size_t>(o)] = static_cast<int>(m_out.rows.size());
-        m_out.rows.push_back(row);
-        y += m_hall.rackDepthM;
-        if (k + 1 < order.size()) {
-            const bool cold = k % 2 == 0;
-            const double w = cold ? m_hall.coldAisleM : m_hall.hotAisleM;
-            m_out.aisles.push_back(HallAisle{!cold, cold ? containCold : containHot, y, w});
-            y += w;
+    const double blockWidth = longestRow * m_pitch;
+    const double cross = m_hall.crossAisleM;
+    // Depth of a block of n rows: an aisle in front, racks, cold and hot aisles by turns (rows
+    // face each other across the cold aisle), an aisle behind the last.
+    auto blockDepth = [&](long long n) {
+        const long long gaps = std::max<long long>(0, n - 1);
+        return 2.0 * m_hall.endAisleM + static_cast<double>(n) * m_hall.rackDepthM +
+               static_cast<double>((gaps + 1) / 2) * m_hall.coldAisleM +
+               static_cast<double>(gaps / 2) * m_hall.hotAisleM;
+    };
+    // Row blocks side by side, a cross aisle between them. Unset, the count that brings the hall
+    // closest to square: for a given area a square floor has the shortest perimeter and the
+    // shortest longest run between two racks (an assumption of this model; halls are built from
+    // about square to 2:1, docs/hall.md).
+    auto hallWidth = [&](long long b) {
+        return 2.0 * m_hall.endAisleM + static_cast<double>(b) * blockWidth +
+               static_cast<double>(b - 1) * cross;
+    };
+    auto rowsInBlock = [&](long long b) { return (rows + b - 1) / b; };
+    long long blocks = m_hall.rowBlocks > 0 ? std::min<long long>(m_hall.rowBlocks, rows) : 1;
+    if (m_hall.rowBlocks == 0) {
+        double best = 1e300;
+        for (long long b = 1; b <= rows; ++b) {
+            if (b > 1 && rowsInBlock(b) == rowsInBlock(b - 1))
+                continue;
+            const double w = hallWidth(b);
+            const double d = blockDepth(rowsInBlock(b) + mdaRows);
+            const double aspect = std::max(w / d, d / w);
+            if (aspect < best - 1e-9) {
+                best = aspect;
+                blocks = b;
+            }
         }
     }
-    m_out.aisles.push_back(HallAisle{false, false, y, m_hall.endAisleM});
-    m_out.depthM = y + m_hall.endAisleM;
+    const long long perBlock = rowsInBlock(blocks);
+    blocks = (rows + perBlock - 1) / perBlock;
+    m_out.rowBlocks = static_cast<int>(blocks);
+    m_out.crossAisleM = cross;
+    // The MDA stands in the middle block, in the middle of its rows, or in front of the first.
+    const bool mdaFront = m_hall.mdaPosition == model::MdaPosition::Front;
+    const long long mdaBlock = mdaFront ? 0 : (blocks - 1) / 2;
+    std::vector<std::vector<int>> blockOrder(static_cast<std::size_t>(blocks));
+    for (long long b = 0; b < blocks; ++b) {
+        auto& order = blockOrder[static_cast<std::size_t>(b)];
+        const long long first = b * perBlock;
+        const long long n = std::min(perBlock, rows - first);
+        const long long mdaAfter = b != mdaBlock ? -1 : mdaFront ? 0 : (n / 2) - (n / 2) % 2;
+        for (long long i = 0; i <= n; ++i) {
+            if (i == mdaAfter)
+                for (int k = 0; k < mdaRows; ++k)
+                    order.push_back(-(k + 1));
+            if (i < n)
+                order.push_back(static_cast<int>(first + i));
+        }
+    }
+
+    m_out.widthM = hallWidth(blocks);
+    m_out.rackWidthM = m_hall.rackWidthM;
+    m_out.rackDepthM = m_hall.rackDepthM;
+    // Trays across the rows over the aisles left and right of every block (the cross aisle's
+    // shared by its two blocks), and mid-row when the network racks stand there.
+    const bool middleTray = m_hall.networkPlacement == model::NetworkPlacement::MiddleOfRow;
+    m_out.blockTraysXM.assign(static_cast<std::size_t>(blocks), {});
+    for (long long b = 0; b < blocks; ++b) {
+        const double bx = m_hall.endAisleM + static_cast<double>(b) * (blockWidth + cross);
+        auto& trays = m_out.blockTraysXM[static_cast<std::size_t>(b)];
+        trays.push_back(b == 0 ? m_hall.endAisleM / 2.0 : bx - cross / 2.0);
+        trays.push_back(b + 1 == blocks ? bx + blockWidth + m_hall.endAisleM / 2.0
+                                        : bx + blockWidth + cross / 2.0);
+        if (middleTray)
+            trays.push_back(bx + (perRow / 2) * m_pitch + m_pitch / 2.0);
+        for (const double t : trays)
+            if (std::find(m_out.crossTraysXM.begin(), m_out.crossTraysXM.end(), t) ==
+                m_out.crossTraysXM.end())
+                m_out.crossTraysXM.push_back(t);
+    }
+
+    const bool containCold = m_hall.containment == model::Containment::ColdAisle;
+    const bool containHot = m_hall.containment == model::Containment::HotAisle;
+    m_out.aisles.push_back(HallAisle{false, false, 0.0, m_hall.endAisleM, 0.0, m_out.widthM});
+    std::vector<int> rowIndexOfCompute(static_cast<std::size_t>(rows), 0);
+    std::vector<int> rowIndexOfMda(static_cast<std::size_t>(mdaRows), 0);
+    double deepest = m_hall.endAisleM;
+    for (long long b = 0; b < blocks; ++b) {
+        const double bx = m_hall.endAisleM + static_cast<double>(b) * (blockWidth + cross);
+        const auto& order = blockOrder[static_cast<std::size_t>(b)];
+        double y = m_hall.endAisleM;
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            HallRow row;
+            const int o = order[k];
+            row.mda = o < 0;
+            row.name = row.mda ? "MDA" + std::to_string(-o) : "R" + twoDigits(o + 1);
+            row.yM = y;
+            row.xM = bx;
+            row.block = static_cast<int>(b);
+            row.facesUp = k % 2 == 0;
+            if (row.mda)
+                rowIndexOfMda[static_cast<std::size_t>(-o - 1)] =
+                    static_cast<int>(m_out.rows.size());
+            else
+                rowIndexOfCompute[static_cast<std::size_t>(o)] =
+                    static_cast<int>(m_out.rows.size());
+            m_out.rows.push_back(row);
+            y += m_hall.rackDepthM;
+            if (k + 1 < order.size()) {
+                const bool cold = k % 2 == 0;
+                const double w = cold ? m_hall.coldAisleM : m_hall.hotAisleM;
+                m_out.aisles.push_back(
+                    HallAisle{!cold, cold ? containCold : containHot, y, w, bx, blockWidth});
+                y += w;
+            }
+        }
+        deepest = std::max(deepest, y);
+    }
+    m_out.aisles.push_back(HallAisle{false, false, deepest, m_hall.endAisleM, 0.0, m_out.widthM});
+    m_out.depthM = deepest + m_hall.endAisleM;
     m_out.areaM2 = m_out.widthM * m_out.depthM;
+    m_out.frontTrayYM = m_hall.endAisleM / 2.0;
+    m_out.backTrayYM = m_out.depthM - m_hall.endAisleM / 2.0;
 
     // Racks. Compute positions fill a row from the left; end-of-row network racks follow them,
     // middle-of-row ones stand between the two halves.
@@ -445,7 +506,7 @@ void HallBuilder::placeRacks()
         rack.kind = kind;
         rack.row = rowIndex;
         rack.position = position;
-        rack.xM = x0 + position * m_pitch;
+        rack.xM = m_out.rows[static_cast<std::size_t>(rowIndex)].xM + position * m_pitch;
         rack.yM = m_out.rows[static_cast<std::size_t>(rowIndex)].yM;
         const std::string& rowName = m_out.rows[static_cast<std::size_t>(rowIndex)].name;
         rack.name.reserve(rowName.size() + 4);
@@ -537,18 +598,28 @@ double HallBuilder::cableLengthM(int a, int b) const
         if (ra.row == rb.row) {
             horizontal = std::fabs(xa - xb);
         } else {
-            // Trays run along every row and cross the rows over the end aisles (and the middle
-            // of the rows when the network racks stand there): along the first row to a cross
-            // tray, across, and back along the second row.
+            // Trays run along every row and cross the rows over the aisles beside each row block
+            // (and the middle of the rows when the network racks stand there): along the first
+            // row to a cross tray, across, and back along the second row. Between two blocks
+            // the run follows the tray along the front or back aisle from one block's cross tray
+            // to the other's, unless the two share the tray over their cross aisle.
             const double ya = ra.yM + m_hall.rackDepthM / 2.0;
             const double yb = rb.yM + m_hall.rackDepthM / 2.0;
-            double along =
-                std::min(std::fabs(xa - m_crossTrayLeft) + std::fabs(xb - m_crossTrayLeft),
-                         std::fabs(xa - m_crossTrayRight) + std::fabs(xb - m_crossTrayRight));
-            if (m_crossTrayMiddle >= 0.0)
-                along = std::min(along, std::fabs(xa - m_crossTrayMiddle) +
-                                            std::fabs(xb - m_crossTrayMiddle));
-            horizontal = along + std::fabs(ya - yb);
+            const auto& rowA = m_out.rows[static_cast<std::size_t>(ra.row)];
+            const auto& rowB = m_out.rows[static_cast<std::size_t>(rb.row)];
+            const auto& traysA = m_out.blockTraysXM[static_cast<std::size_t>(rowA.block)];
+            const auto& traysB = m_out.blockTraysXM[static_cast<std::size_t>(rowB.block)];
+            const double viaEnd =
+                std::min(std::fabs(ya - m_out.frontTrayYM) + std::fabs(yb - m_out.frontTrayYM),
+                         std::fabs(ya - m_out.backTrayYM) + std::fabs(yb - m_out.backTrayYM));
+            horizontal = 1e300;
+            for (const double ta : traysA)
+                for (const double tb : traysB) {
+                    const double across =
+                        ta == tb ? std::fabs(ya - yb) : std::fabs(ta - tb) + viaEnd;
+                    horizontal =
+                        std::min(horizontal, std::fabs(xa - ta) + std::fabs(xb - tb) + across);
+                }
         }
         routed = vertical + horizontal;
     }
@@ -768,9 +839,9 @@ bool HallBuilder::runCablesByRackPair()
 {
     // The same links as runCablesPerLink, counted per pair of racks instead of run one by one:
     // the links of one class between two racks share their length, medium and price. Each pair
-    // is met in the order of its first link in the per-link walk, and keeps that link's switches,
-    // so that bill lines, the longest link and the first link beyond reach come out as the
-    // per-link walk finds them.
+    // is met in the order of its first link in the per-link walk, and keeps that link's
+    // switches, so that bill lines, the longest link and the first link beyond reach come out
+    // as the per-link walk finds them.
     const FabricSpec& s = m_plan.spec;
     const int rails = std::max(1, s.railsPerNode);
     const int P = std::max(1, m_plan.planes);
@@ -816,9 +887,9 @@ bool HallBuilder::runCablesByRackPair()
         return x.firstVisit < y.firstVisit;
     };
 
-    // Node to leaf: compute rack by compute rack (the rack of the node / nodes per rack'th compute
-    // rack, as the per-link walk takes it), each plane's or rail's nodes of the rack over the
-    // leaves they plug into.
+    // Node to leaf: compute rack by compute rack (the rack of the node / nodes per rack'th
+    // compute rack, as the per-link walk takes it), each plane's or rail's nodes of the rack
+    // over the leaves they plug into.
     const double nicRate = s.endpointRateGbps;
     const long long computeRacks = (nodes + perRack - 1) / perRack;
     m_out.bundles.reserve(static_cast<std::size_t>(2 * computeRacks + 256));
@@ -885,8 +956,9 @@ bool HallBuilder::runCablesByRackPair()
                      nullptr, run.b, true);
     }
 
-    // Between switch tiers: the rack pairs of every plane, met in the per-link order (a switch's
-    // uplinks in turn), merged when a pair comes back (a rack of leaves of several planes).
+    // Between switch tiers: the rack pairs of every plane, met in the per-link order (a
+    // switch's uplinks in turn), merged when a pair comes back (a rack of leaves of several
+    // planes).
     struct SwitchRun
     {
         HallLinkClass cls;
@@ -1060,8 +1132,9 @@ void HallBuilder::finishCables()
  * Electric Corporation, STARLINE Track Busway Product Selection Guide: T5 Series 250, 400 and
  * 800 A) at 415 V three-phase (the 415/240 V distribution of most data halls), loaded to 80% of
  * its rating for a continuous load (NFPA 70 NEC 215.3: continuous loads at 125%) at unity power
- * factor (server supplies: PF >= 0.95, 80 PLUS Titanium): sqrt(3) x 415 V x 800 A x 0.8 = 460 kW.
- * A/B busways feeding the racks redundantly each carry the whole row, so the row gets one's.
+ * factor (server supplies: PF >= 0.95, 80 PLUS Titanium): sqrt(3) x 415 V x 800 A x 0.8 = 460
+ * kW. A/B busways feeding the racks redundantly each carry the whole row, so the row gets
+ * one's.
  */
 double standardRowBuswayKw()
 {
@@ -1094,6 +1167,47 @@ const char* hallLinkClassName(HallLinkClass linkClass)
         return "spine-core";
     }
     return "node-leaf";
+}
+
+std::vector<std::pair<double, double>> HallResult::route(int rackA, int rackB) const
+{
+    const HallRack& ra = racks[static_cast<std::size_t>(rackA)];
+    const HallRack& rb = racks[static_cast<std::size_t>(rackB)];
+    const double xa = ra.xM + rackWidthM / 2.0, ya = ra.yM + rackDepthM / 2.0;
+    const double xb = rb.xM + rackWidthM / 2.0, yb = rb.yM + rackDepthM / 2.0;
+    std::vector<std::pair<double, double>> points{{xa, ya}};
+    if (ra.row != rb.row) {
+        // The same choice as the layout's lengths (HallBuilder::cableLengthM).
+        const auto& traysA =
+            blockTraysXM[static_cast<std::size_t>(rows[static_cast<std::size_t>(ra.row)].block)];
+        const auto& traysB =
+            blockTraysXM[static_cast<std::size_t>(rows[static_cast<std::size_t>(rb.row)].block)];
+        const double yEnd = std::fabs(ya - frontTrayYM) + std::fabs(yb - frontTrayYM) <=
+                                    std::fabs(ya - backTrayYM) + std::fabs(yb - backTrayYM)
+                                ? frontTrayYM
+                                : backTrayYM;
+        double best = 1e300, bestA = xa, bestB = xb;
+        for (const double ta : traysA)
+            for (const double tb : traysB) {
+                const double across =
+                    ta == tb ? std::fabs(ya - yb)
+                             : std::fabs(ta - tb) + std::fabs(ya - yEnd) + std::fabs(yb - yEnd);
+                const double d = std::fabs(xa - ta) + std::fabs(xb - tb) + across;
+                if (d < best) {
+                    best = d;
+                    bestA = ta;
+                    bestB = tb;
+                }
+            }
+        points.emplace_back(bestA, ya);
+        if (bestA != bestB) {
+            points.emplace_back(bestA, yEnd);
+            points.emplace_back(bestB, yEnd);
+        }
+        points.emplace_back(bestB, yb);
+    }
+    points.emplace_back(xb, yb);
+    return points;
 }
 
 const HallClassSummary* HallResult::summary(HallLinkClass linkClass) const

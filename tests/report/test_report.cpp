@@ -3,6 +3,7 @@
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
 #include "dct/model/textformat.h"
+#include "dct/report/hallsvg.h"
 #include "dct/report/reportrenderer.h"
 #include "dct/report/svgchart.h"
 #include "dct/solvers/evaluator.h"
@@ -259,4 +260,32 @@ TEST_CASE("the report shows the site year: heat maps of PUE and temperature, wat
         CHECK(ui::writeReportPdf(renderer, pdf.string()).empty());
         std::ofstream(fs::path(dir) / "siteyear-report.html") << html;
     }
+}
+
+TEST_CASE("the report has the floor plan: racks, aisles, and a legend of only the runs drawn",
+          "[report][html][hall]")
+{
+    // The 16,384-GPU example: a 2-tier fabric (no spine-core links), node-leaf runs not drawn.
+    const report::ReportScenario s = load("multiplane-16k-h100.json");
+    REQUIRE(s.evaluation.network.hall.valid);
+    const std::string html = report::ReportRenderer({s}).html();
+    const auto at = html.find("<h2>Floor plan</h2>");
+    REQUIRE(at != std::string::npos);
+    const auto end = html.find("</svg>", at);
+    REQUIRE(end != std::string::npos);
+    const std::string plan = html.substr(at, end - at);
+    CHECK(plan.find("<svg") != std::string::npos);
+    CHECK(plan.find("id=\"racks\"") != std::string::npos);
+    CHECK(plan.find("R01-01") != std::string::npos);
+    CHECK(plan.find("MDA1-01") != std::string::npos);
+    CHECK(plan.find("cold aisle") != std::string::npos);
+    CHECK(plan.find("id=\"runs-leaf-spine\"") != std::string::npos);
+    CHECK(plan.find("leaf-spine runs") != std::string::npos);
+    CHECK(plan.find("node-leaf runs") == std::string::npos);
+    CHECK(plan.find("spine-core runs") == std::string::npos);
+    // A 3-tier fabric lists its spine-core runs.
+    const report::ReportScenario t = load("dgx-superpod-4su.json");
+    const std::string svg = report::hallSvg(t.evaluation.network.hall, report::HallSvgOptions{});
+    CHECK((t.evaluation.network.hall.summary(solvers::HallLinkClass::SpineCore) != nullptr) ==
+          (svg.find("spine-core runs") != std::string::npos));
 }

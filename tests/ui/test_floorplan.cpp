@@ -4,12 +4,15 @@
 #include "dct/ui/mainwindow.h"
 #include "uitestsupport.h"
 
+#include <QCheckBox>
 #include <QElapsedTimer>
 #include <QGraphicsView>
 #include <QScrollBar>
 #include <QUndoStack>
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <vector>
 
 using namespace dct;
 using test::examplePath;
@@ -36,6 +39,87 @@ TEST_CASE("the floor plan draws every rack with its contents and edits recompute
     document->undoStack()->undo();
     REQUIRE(waitForEvaluation(*document));
     CHECK(plan->hall().computeRows == rows);
+}
+
+TEST_CASE("the floor plan's rows and placement edits lay the hall out again", "[ui][floorplan]")
+{
+    ui::MainWindow window;
+    window.setQuiet(true);
+    ui::ScenarioDocument* document = window.openFile(examplePath("dgx-superpod-4su.json"));
+    REQUIRE(document);
+    REQUIRE(waitForEvaluation(*document));
+    ui::FloorPlanView* plan = window.floorPlanView();
+    REQUIRE(plan->hall().valid);
+    const int rows = plan->hall().computeRows;
+    const int perRow = plan->hall().racksPerRow;
+
+    // Twice the rows: the racks spread over them, fewer a row.
+    emit plan->editRequested("/hall/rows", rows * 2);
+    REQUIRE(waitForEvaluation(*document));
+    CHECK(plan->hall().computeRows == rows * 2);
+    CHECK(plan->hall().racksPerRow == perRow);
+    document->undoStack()->undo();
+    REQUIRE(waitForEvaluation(*document));
+    CHECK(plan->hall().computeRows == rows);
+
+    // Network racks in the middle of the rows: a compute rack stands past them.
+    auto networkPositions = [&] {
+        std::vector<int> positions;
+        for (const auto& r : plan->hall().racks)
+            if (r.kind == solvers::HallRackKind::Network)
+                positions.push_back(r.position);
+        return positions;
+    };
+    const auto endOfRow = networkPositions();
+    REQUIRE_FALSE(endOfRow.empty());
+    emit plan->editRequested("/hall/network_placement", "middle_of_row");
+    REQUIRE(waitForEvaluation(*document));
+    const auto middle = networkPositions();
+    REQUIRE_FALSE(middle.empty());
+    CHECK(*std::min_element(middle.begin(), middle.end()) <
+          *std::min_element(endOfRow.begin(), endOfRow.end()));
+    int pastNetwork = 0;
+    for (const auto& r : plan->hall().racks)
+        if (r.kind == solvers::HallRackKind::Compute && r.position > middle.front())
+            ++pastNetwork;
+    CHECK(pastNetwork > 0);
+}
+
+TEST_CASE("the floor plan's legend has a kW scale to the cooling limit and the runs per tier",
+          "[ui][floorplan]")
+{
+    ui::MainWindow window;
+    window.setQuiet(true);
+    ui::ScenarioDocument* document = window.openFile(examplePath("multiplane-16k-h100.json"));
+    REQUIRE(document);
+    REQUIRE(waitForEvaluation(*document));
+    ui::FloorPlanView* plan = window.floorPlanView();
+    REQUIRE(plan->hall().valid);
+    double coolingKw = 0.0;
+    for (const auto& r : plan->hall().racks)
+        if (r.kind == solvers::HallRackKind::Compute)
+            coolingKw = std::max(coolingKw, r.coolingLimitKw);
+    REQUIRE(coolingKw > 0.0);
+    const QString legend = plan->legendText();
+    // The scale ends at the racks' cooling limit: a compute rack under it is not the darkest.
+    CHECK(legend.contains(QStringLiteral("%1 kW").arg(coolingKw, 0, 'f', 0)));
+    CHECK(legend.contains(QStringLiteral("0 kW")));
+    CHECK(legend.contains(QStringLiteral("network rack")));
+    // A 2-tier fabric: no spine-core toggle; leaf-spine drawn, node-leaf not until asked.
+    using solvers::HallLinkClass;
+    CHECK(plan->runToggle(HallLinkClass::SpineCore)->isHidden());
+    CHECK_FALSE(plan->runToggle(HallLinkClass::LeafSpine)->isHidden());
+    CHECK(plan->runsDrawn(HallLinkClass::LeafSpine));
+    CHECK_FALSE(plan->runsDrawn(HallLinkClass::NodeLeaf));
+    CHECK(legend.contains(QStringLiteral("leaf-spine runs")));
+    CHECK_FALSE(legend.contains(QStringLiteral("node-leaf runs")));
+    CHECK_FALSE(legend.contains(QStringLiteral("spine-core runs")));
+    plan->runToggle(HallLinkClass::NodeLeaf)->setChecked(true);
+    plan->runToggle(HallLinkClass::LeafSpine)->setChecked(false);
+    CHECK(plan->runsDrawn(HallLinkClass::NodeLeaf));
+    CHECK_FALSE(plan->runsDrawn(HallLinkClass::LeafSpine));
+    CHECK(plan->legendText().contains(QStringLiteral("node-leaf runs")));
+    CHECK_FALSE(plan->legendText().contains(QStringLiteral("leaf-spine runs")));
 }
 
 TEST_CASE("the floor plan of 400+ racks pans and zooms in a few milliseconds a frame",

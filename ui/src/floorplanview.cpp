@@ -92,11 +92,18 @@ FloorPlanView::FloorPlanView(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("floorPlanView"));
     m_coloring = new QComboBox(this);
-    m_coloring->addItem(tr("Colour by kW"));
+    m_coloring->addItem(tr("Colour by kW against the rack's cooling"));
     m_coloring->addItem(tr("Colour by kW against the row's busway"));
-    m_nodeRuns = new QCheckBox(tr("Node-leaf runs"), this);
-    m_switchRuns = new QCheckBox(tr("Switch runs"), this);
-    m_switchRuns->setChecked(true);
+    // One overlay per tier; the node-leaf runs (thousands, inside the rows) start hidden.
+    const char* runLabels[3] = {QT_TR_NOOP("Node-leaf runs"), QT_TR_NOOP("Leaf-spine runs"),
+                                QT_TR_NOOP("Spine-core runs")};
+    for (int c = 0; c < 3; ++c) {
+        m_runs[c] = new QCheckBox(tr(runLabels[c]), this);
+        m_runs[c]->setChecked(c != 0);
+    }
+    m_legend = new QLabel(this);
+    m_legend->setObjectName(QStringLiteral("floorPlanLegend"));
+    m_legend->setTextFormat(Qt::RichText);
     m_rows = new QSpinBox(this);
     m_rows->setRange(0, 10000);
     m_rows->setSpecialValueText(tr("auto"));
@@ -114,8 +121,8 @@ FloorPlanView::FloorPlanView(QWidget* parent) : QWidget(parent)
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_coloring);
-    controls->addWidget(m_nodeRuns);
-    controls->addWidget(m_switchRuns);
+    for (QCheckBox* box : m_runs)
+        controls->addWidget(box);
     controls->addSpacing(16);
     controls->addWidget(new QLabel(tr("Rows"), this));
     controls->addWidget(m_rows);
@@ -138,10 +145,11 @@ FloorPlanView::FloorPlanView(QWidget* parent) : QWidget(parent)
     layout->addLayout(controls);
     layout->addWidget(m_summary);
     layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
 
     connect(m_coloring, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
-    connect(m_nodeRuns, &QCheckBox::toggled, this, [this] { rebuild(); });
-    connect(m_switchRuns, &QCheckBox::toggled, this, [this] { rebuild(); });
+    for (QCheckBox* box : m_runs)
+        connect(box, &QCheckBox::toggled, this, [this] { rebuild(); });
     connect(m_rows, &QSpinBox::editingFinished, this, [this] {
         if (!m_updating)
             emit editRequested("/hall/rows", m_rows->value());
@@ -237,13 +245,16 @@ void FloorPlanView::rebuild()
         QPen pen(a.contained ? QColor(0x55, 0x55, 0x55) : Qt::transparent);
         pen.setStyle(Qt::DashLine);
         auto* item =
-            m_scene->addRect(QRectF(0, Y(a.yM + a.widthM), X(h.widthM), X(a.widthM)), pen,
+            m_scene->addRect(QRectF(X(a.xM), Y(a.yM + a.widthM), X(a.lengthM), X(a.widthM)), pen,
                              QBrush(a.hot ? QColor(0xfd, 0xe0, 0xdd) : QColor(0xde, 0xeb, 0xf7)));
         item->setToolTip(a.hot ? tr("Hot aisle") : tr("Cold aisle"));
     }
+    // One scale from 0 to the compute racks' cooling limit (or a hotter rack), as the report's
+    // plan: a rack's colour says how near it runs to what its cooling removes.
     double maxKw = 0.0;
     for (const HallRack& r : h.racks)
-        maxKw = std::max(maxKw, r.designKw);
+        maxKw =
+            std::max({maxKw, r.designKw, r.kind == HallRackKind::Compute ? r.coolingLimitKw : 0.0});
     const bool limit = m_coloring->currentIndex() == 1;
     QPen rackPen(QColor(0x33, 0x33, 0x33));
     rackPen.setWidthF(0.0); // cosmetic: one pixel at every zoom
@@ -274,33 +285,21 @@ void FloorPlanView::rebuild()
     // One path per link class: every bundle through its cross tray, a single item to paint.
     for (const HallLinkClass c :
          {HallLinkClass::NodeLeaf, HallLinkClass::LeafSpine, HallLinkClass::SpineCore}) {
-        const bool wanted =
-            c == HallLinkClass::NodeLeaf ? m_nodeRuns->isChecked() : m_switchRuns->isChecked();
-        if (!wanted)
+        QCheckBox* box = m_runs[static_cast<int>(c)];
+        // A fabric without the tier (a 2-tier fabric has no spine-core links) has no toggle.
+        box->setVisible(h.summary(c) != nullptr);
+        m_runsDrawn[static_cast<int>(c)] = false;
+        if (!box->isChecked() || h.summary(c) == nullptr)
             continue;
+        m_runsDrawn[static_cast<int>(c)] = true;
         QPainterPath path;
         for (const auto& b : h.bundles) {
             if (b.linkClass != c || b.rackA == b.rackB)
                 continue;
-            const HallRack& a = h.racks[static_cast<std::size_t>(b.rackA)];
-            const HallRack& z = h.racks[static_cast<std::size_t>(b.rackB)];
-            const double xa = a.xM + h.rackWidthM / 2, ya = a.yM + h.rackDepthM / 2;
-            const double xz = z.xM + h.rackWidthM / 2, yz = z.yM + h.rackDepthM / 2;
-            path.moveTo(X(xa), Y(ya));
-            if (a.row != z.row && !h.crossTraysXM.empty()) {
-                double tray = h.crossTraysXM.front();
-                double best = 1e300;
-                for (const double t : h.crossTraysXM) {
-                    const double d = std::fabs(xa - t) + std::fabs(xz - t);
-                    if (d < best) {
-                        best = d;
-                        tray = t;
-                    }
-                }
-                path.lineTo(X(tray), Y(ya));
-                path.lineTo(X(tray), Y(yz));
-            }
-            path.lineTo(X(xz), Y(yz));
+            const auto points = h.route(b.rackA, b.rackB);
+            path.moveTo(X(points.front().first), Y(points.front().second));
+            for (std::size_t i = 1; i < points.size(); ++i)
+                path.lineTo(X(points[i].first), Y(points[i].second));
         }
         QPen pen(classColor(c));
         pen.setWidthF(1.5);
@@ -310,6 +309,54 @@ void FloorPlanView::rebuild()
         item->setAcceptedMouseButtons(Qt::NoButton);
     }
     m_scene->setSceneRect(m_scene->itemsBoundingRect().adjusted(-20, -20, 20, 20));
+    updateLegend(limit, maxKw);
+}
+
+void FloorPlanView::updateLegend(bool limit, double maxKw)
+{
+    auto swatch = [](const QColor& color, const QString& label) {
+        return QStringLiteral("<span style=\"background-color:%1\">&nbsp;&nbsp;&nbsp;&nbsp;</span>"
+                              "&nbsp;%2&nbsp;&nbsp;&nbsp;")
+            .arg(color.name(), label);
+    };
+    QString text;
+    if (limit) {
+        text += swatch(limitColor(0.5), tr("under 80% of the row's busway share"));
+        text += swatch(limitColor(0.9), tr("80-100%"));
+        text += swatch(limitColor(1.2), tr("over"));
+    } else {
+        // The kW scale: five steps from 0 to the cooling limit.
+        for (int i = 0; i <= 4; ++i)
+            text += swatch(heatColor(i / 4.0), tr("%1 kW").arg(maxKw * i / 4.0, 0, 'f', 0));
+    }
+    text += swatch(QColor(0x9e, 0x9a, 0xc8), tr("network rack"));
+    text += swatch(QColor(0x54, 0x27, 0x8f), tr("MDA rack"));
+    for (const HallLinkClass c :
+         {HallLinkClass::NodeLeaf, HallLinkClass::LeafSpine, HallLinkClass::SpineCore})
+        if (m_runsDrawn[static_cast<int>(c)]) {
+            QColor color = classColor(c);
+            color.setAlpha(255);
+            text += QStringLiteral("<span style=\"color:%1\"><b>&#8212;&#8212;</b></span>&nbsp;%2"
+                                   "&nbsp;&nbsp;&nbsp;")
+                        .arg(color.name(),
+                             tr("%1 runs").arg(QString::fromLatin1(solvers::hallLinkClassName(c))));
+        }
+    m_legend->setText(text);
+}
+
+QString FloorPlanView::legendText() const
+{
+    return m_legend->text();
+}
+
+QCheckBox* FloorPlanView::runToggle(solvers::HallLinkClass linkClass) const
+{
+    return m_runs[static_cast<int>(linkClass)];
+}
+
+bool FloorPlanView::runsDrawn(solvers::HallLinkClass linkClass) const
+{
+    return m_runsDrawn[static_cast<int>(linkClass)];
 }
 
 } // namespace dct::ui

@@ -8,6 +8,7 @@
 #include "dct/model/textformat.h"
 #include "dct/report/hallsvg.h"
 #include "dct/solvers/documentevaluation.h"
+#include "dct/solvers/verdict.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -88,6 +89,8 @@ json layoutJson(const std::string& name, const solvers::HallResult& h, const sol
             {"nodes_per_rack", h.nodesPerRack},
             {"racks_per_row", h.racksPerRow},
             {"compute_rows", h.computeRows},
+            {"row_blocks", h.rowBlocks},
+            {"cross_aisle_m", h.crossAisleM},
             {"compute_racks", h.computeRacks},
             {"network_racks", h.networkRacks},
             {"mda_racks", h.mdaRacks},
@@ -105,14 +108,19 @@ json layoutJson(const std::string& name, const solvers::HallResult& h, const sol
             {"verdict", verdictJson(e.verdict())}};
 }
 
-std::string layoutText(const std::string& name, const solvers::HallResult& h)
+std::string layoutText(const std::string& name, const solvers::HallResult& h,
+                       const solvers::Verdict& verdict)
 {
     std::string s;
     s += fmt::format("{}\n", printableText(name));
-    s += fmt::format("Hall {} m x {} m = {} m²   {} compute rows of up to {} racks, {} nodes a "
-                     "rack\n",
+    // The verdict first, in eval's words: a hall past a hard limit is not a plan to build.
+    s += fmt::format("Verdict: {}\n", solvers::feasibilityLabel(verdict.feasibility));
+    s += fmt::format("Hall {} m x {} m = {} m²   {} compute rows of up to {} racks in {} {}, "
+                     "{} {} a rack\n",
                      formatNumber(h.widthM), formatNumber(h.depthM), formatNumber(h.areaM2),
-                     h.computeRows, h.racksPerRow, h.nodesPerRack);
+                     h.computeRows, h.racksPerRow, h.rowBlocks,
+                     h.rowBlocks == 1 ? "block" : "blocks", h.nodesPerRack,
+                     h.nodesPerRack == 1 ? "node" : "nodes");
     s += fmt::format("Racks: {} compute, {} network (in the rows), {} MDA; up to {} switches a "
                      "network rack\n\n",
                      h.computeRacks, h.networkRacks, h.mdaRacks, h.switchesPerNetworkRack);
@@ -174,8 +182,16 @@ int LayoutCommand::run(const CommandContext& context, std::ostream& out, std::os
     if (!catalog)
         return ExitUsage;
     const solvers::DocumentEvaluation document = solvers::evaluateDocumentFile(m_file, *catalog);
-    for (const auto& d : document.diagnostics)
-        err << d.toString() << "\n";
+    // A warning that breaks a hard limit (verdict.cpp) is printed as the error it is.
+    for (const auto& d : document.diagnostics) {
+        if (d.severity == Severity::Warning && solvers::breaksConstraint(d)) {
+            Diagnostic hard = d;
+            hard.severity = Severity::Error;
+            err << hard.toString() << "  [makes the design infeasible]\n";
+        } else {
+            err << d.toString() << "\n";
+        }
+    }
     if (!document.evaluated())
         return ExitUsage;
     const solvers::Evaluation& e = *document.evaluation;
@@ -196,11 +212,19 @@ int LayoutCommand::run(const CommandContext& context, std::ostream& out, std::os
             return ExitUsage;
         }
     }
+    const solvers::Verdict verdict = e.verdict();
     if (m_format == "json")
         out << model::jsonText(layoutJson(e.scenarioName, hall, e)) << "\n";
     else
-        out << layoutText(e.scenarioName, hall);
-    return e.ok() ? ExitOk : ExitEvaluation;
+        out << layoutText(e.scenarioName, hall, verdict);
+    if (!e.ok())
+        return ExitEvaluation;
+    if (verdict.feasibility == solvers::Feasibility::Infeasible) {
+        // Laid out, but a hard limit is broken: the plan is shown, the exit says no (as eval).
+        err << m_file << ": " << verdict.summary() << "\n";
+        return ExitEvaluation;
+    }
+    return ExitOk;
 }
 
 } // namespace dct::cli

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
 #include <string>
 
@@ -99,8 +100,7 @@ TEST_CASE("The hall runs one cable per link of the fabric and places every switc
     }
 }
 
-TEST_CASE("The 16,384-GPU example's 35 rows need optics: transceivers are counted",
-          "[hall][layout]")
+TEST_CASE("The 16,384-GPU example's rows need optics: transceivers are counted", "[hall][layout]")
 {
     const DocumentEvaluation doc = evaluateJson(exampleJson("multiplane-16k-h100.json"));
     REQUIRE(doc.ok());
@@ -112,6 +112,69 @@ TEST_CASE("The 16,384-GPU example's 35 rows need optics: transceivers are counte
     const HallClassSummary* up = e.network.hall.summary(HallLinkClass::LeafSpine);
     REQUIRE(up);
     CHECK(up->maxLengthM > 7.0);
+}
+
+TEST_CASE("A big hall's rows stand in blocks side by side, the hall about square",
+          "[hall][layout][blocks]")
+{
+    nlohmann::json doc = exampleJson("multiplane-16k-h100.json");
+    Diagnostics d;
+    const model::ResolvedScenario blocked = resolve(doc);
+    const NetworkResult n = solveNetwork(blocked, 1e9, d);
+    const HallResult& h = n.hall;
+    REQUIRE(h.valid);
+    // Derived: more than one block, the hall within 2:1 (one column of 52 rows was 17:1).
+    CHECK(h.rowBlocks > 1);
+    CHECK(std::max(h.widthM / h.depthM, h.depthM / h.widthM) < 2.0);
+    // Blocks of 8-rack rows (4.8 m) with 1.2 m cross aisles and end aisles at both sides.
+    const double blockWidthM = (h.rows.front().xEndM - h.rows.front().xM);
+    CHECK(blockWidthM > 0.0);
+    // No two racks overlap on the floor, and every rack stands inside the hall.
+    for (std::size_t i = 0; i < h.racks.size(); ++i) {
+        const HallRack& a = h.racks[i];
+        CHECK(a.xM >= 0.0);
+        CHECK(a.xM + h.rackWidthM <= h.widthM + 1e-9);
+        CHECK(a.yM + h.rackDepthM <= h.depthM + 1e-9);
+        if (i > 0) {
+            const HallRack& b = h.racks[i - 1];
+            const bool apart =
+                a.xM + h.rackWidthM <= b.xM + 1e-9 || b.xM + h.rackWidthM <= a.xM + 1e-9 ||
+                a.yM + h.rackDepthM <= b.yM + 1e-9 || b.yM + h.rackDepthM <= a.yM + 1e-9;
+            CHECK(apart);
+        }
+    }
+    // A run between two blocks follows the trays: its length is the drawn route's (plus the
+    // vertical drops, slack and loops), and longer than the straight line between the racks.
+    const HallRack* first = &h.racks.front();
+    const HallRack* last = nullptr;
+    for (const auto& r : h.racks)
+        if (h.rows[static_cast<std::size_t>(r.row)].block != h.rows[0].block)
+            last = &r;
+    REQUIRE(last);
+    const int ia = 0;
+    const int ib = static_cast<int>(last - h.racks.data());
+    const auto route = h.route(ia, ib);
+    REQUIRE(route.size() >= 4);
+    double routed = 0.0;
+    for (std::size_t i = 1; i < route.size(); ++i)
+        routed += std::fabs(route[i].first - route[i - 1].first) +
+                  std::fabs(route[i].second - route[i - 1].second);
+    CHECK(routed >= std::hypot(first->xM - last->xM, first->yM - last->yM));
+
+    // One block, as before: the strip of 52 rows.
+    doc["hall"]["row_blocks"] = 1;
+    Diagnostics d1;
+    const NetworkResult strip = solveNetwork(resolve(doc), 1e9, d1);
+    REQUIRE(strip.hall.valid);
+    CHECK(strip.hall.rowBlocks == 1);
+    CHECK(strip.hall.depthM > 10.0 * strip.hall.widthM);
+    CHECK(strip.hall.areaM2 < h.areaM2); // blocks cost the cross aisles
+    // The blocked hall's longest leaf-spine run is shorter than the strip's.
+    const HallClassSummary* up = h.summary(HallLinkClass::LeafSpine);
+    const HallClassSummary* upStrip = strip.hall.summary(HallLinkClass::LeafSpine);
+    REQUIRE(up);
+    REQUIRE(upStrip);
+    CHECK(up->maxLengthM < upStrip->maxLengthM);
 }
 
 TEST_CASE("Cable media follow reach: copper in the rack, optics across the hall", "[hall][media]")

@@ -54,6 +54,11 @@ struct HallSection
     double coldAisleM = 1.2;
     double hotAisleM = 1.2;
     double endAisleM = 1.2; ///< Cross aisle at both ends of the rows (TIA-942 circulation).
+    /// Blocks of rows side by side; 0: the count that makes the hall closest to square.
+    int rowBlocks = 0;
+    // The aisle between two blocks: a circulation path, at least 1.2 m wide (BICSI 002 as
+    // adopted in RISA's data center directives, "Circulation"; TIA-942 likewise).
+    double crossAisleM = 1.2;
     Containment containment = Containment::HotAisle;
     /// Power one row's busway delivers; 0: the largest standard track busway (hallayout.cpp).
     double rowBuswayKw = 0.0;
@@ -62,8 +67,10 @@ struct HallSection
     NetworkPlacement networkPlacement = NetworkPlacement::EndOfRow;
     MdaPosition mdaPosition = MdaPosition::Center;
     int switchesPerNetworkRack = 0; ///< 0: by rack units and power.
-    // Cable routing (assumptions, stated in solvers/src/hallayout.cpp): overhead trays 0.6 m
-    // above a 2.0 m (42U) rack, ports at mid height, a service loop at each end, and slack.
+    // Cable routing (docs/hall.md, "Routing assumptions"): overhead trays 0.6 m above a 2.0 m
+    // (42U) rack (an assumption within BICSI 002's 300 mm of headroom above a pathway, as
+    // adopted in RISA's data center directives), ports at mid height, a service loop at each
+    // end and slack (assumptions: structured cabling leaves planned slack at both ends).
     double trayHeightM = 2.6;
     double portHeightM = 1.0;
     double serviceLoopM = 0.5;

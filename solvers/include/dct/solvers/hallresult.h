@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dct::solvers {
@@ -39,6 +40,8 @@ struct HallRow
 {
     std::string name; ///< "R03" or "MDA1".
     bool mda = false;
+    int block = 0;   ///< The row block (column of rows) it stands in, from the left.
+    double xM = 0.0; ///< Left edge of its first position.
     double yM = 0.0;
     double xEndM = 0.0;  ///< Right edge of its last rack.
     bool facesUp = true; ///< Fronts toward +y (a cold aisle above it).
@@ -56,6 +59,8 @@ struct HallAisle
     bool contained = false;
     double yM = 0.0;
     double widthM = 0.0;
+    double xM = 0.0;      ///< Left end (its row block's; 0 for the front and back aisles).
+    double lengthM = 0.0; ///< Along x: its block's width, or the hall's.
 };
 
 /** The link classes of a fabric, from the endpoints up. */
@@ -116,6 +121,8 @@ struct HallResult
     int nodesPerRack = 0;
     int racksPerRow = 0; ///< Compute positions per row.
     int computeRows = 0;
+    int rowBlocks = 1;        ///< Blocks of rows side by side (/hall/row_blocks).
+    double crossAisleM = 0.0; ///< Between two blocks.
     int computeRacks = 0;
     int networkRacks = 0;
     int mdaRacks = 0;
@@ -126,7 +133,12 @@ struct HallResult
     std::vector<HallRack> racks;
     std::vector<HallRow> rows;
     std::vector<HallAisle> aisles;
-    std::vector<double> crossTraysXM; ///< Trays across the rows (over the end aisles, mid-row).
+    /// Trays across the rows (over the end and cross aisles, mid-row); trays along the front and
+    /// back aisles join them across the blocks.
+    std::vector<double> crossTraysXM;
+    std::vector<std::vector<double>> blockTraysXM; ///< The cross trays of each row block.
+    double frontTrayYM = 0.0; ///< The tray along the front aisle, across the blocks.
+    double backTrayYM = 0.0;  ///< Along the back aisle.
     double rackWidthM = 0.6;
     double rackDepthM = 1.2;
     std::vector<CableBillLine> bill;
@@ -138,6 +150,11 @@ struct HallResult
     double cableLengthM = 0.0;
     double cablePowerW = 0.0;
     double cableCostUsd = 0.0;
+
+    /** Returns the route through the trays from rack \a rackA to rack \a rackB, as floor points
+     *  (x, y in metres) from the centre of one to the centre of the other: the route whose
+     *  length the layout charges (up and down the racks aside). */
+    std::vector<std::pair<double, double>> route(int rackA, int rackB) const;
 
     /** Returns the summary of \a linkClass, or nullptr when the fabric has none. */
     const HallClassSummary* summary(HallLinkClass linkClass) const;

@@ -16,7 +16,8 @@ class QSpinBox;
 namespace dct::ui {
 
 /**
- * The floor plan of the hall: aisles, racks coloured by kW or by kW against their row's busway,
+ * The floor plan of the hall: aisles, racks coloured by kW (on a scale up to their cooling limit)
+ * or by kW against their row's busway, with a legend,
  * network and MDA racks, and the cable runs of each link class through the overhead trays. A
  * rack's tooltip shows its contents. The controls above it edit the layout (rows, racks per row,
  * network placement) through editRequested(), which the main window turns into undoable edits;
@@ -39,6 +40,12 @@ public:
     int rackItemCount() const { return m_rackItems; }
     /** Returns the tooltip of rack \a name, or "" when there is none. */
     QString rackToolTip(const QString& name) const;
+    /** Returns the legend's text (rich text: colours, the kW scale, the runs drawn). */
+    QString legendText() const;
+    /** Returns the toggle of the cable-run overlay of \a linkClass. */
+    QCheckBox* runToggle(solvers::HallLinkClass linkClass) const;
+    /** Returns whether the runs of \a linkClass are drawn. */
+    bool runsDrawn(solvers::HallLinkClass linkClass) const;
     /** Colours the racks against their row's busway (true) or by kW (false). */
     void setLimitColoring(bool limit);
 
@@ -51,13 +58,15 @@ protected:
 
 private:
     void rebuild();
+    void updateLegend(bool limit, double maxKw);
 
     solvers::HallResult m_hall;
     QGraphicsView* m_view = nullptr;
     QGraphicsScene* m_scene = nullptr;
     QComboBox* m_coloring = nullptr;
-    QCheckBox* m_nodeRuns = nullptr;
-    QCheckBox* m_switchRuns = nullptr;
+    QCheckBox* m_runs[3] = {nullptr, nullptr, nullptr}; ///< By HallLinkClass.
+    bool m_runsDrawn[3] = {false, false, false};
+    QLabel* m_legend = nullptr;
     QSpinBox* m_rows = nullptr;
     QSpinBox* m_racksPerRow = nullptr;
     QComboBox* m_placement = nullptr;
