@@ -208,7 +208,7 @@ TEST_CASE("Standby sets fail while they run: a long utility outage is carried le
     // The share of an outage (exponential, mean r) left uncovered, against the closed forms
     // of the integral of (1 - carry(t)) exp(-t / r) dt / r: 1 - a0 / (1 + mu r) for one set,
     // 1 - 2 a0 / (1 + mu r) + a0^2 / (1 + 2 mu r) for the pair.
-    for (double r : {1.32, 24.0, 400.0}) {
+    for (double r : {1.32, 24.0, 400.0, 900.0}) {
         CHECK(generatorUncoveredShare(one, r) == Approx(1.0 - a0 / (1.0 + mu * r)).margin(1e-7));
         CHECK(
             generatorUncoveredShare(pair, r) ==
