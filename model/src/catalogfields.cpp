@@ -750,6 +750,15 @@ const FieldTable<PlantUnitSpec>& PlantUnitSpec::fields()
         f::number<S>("start_failure_probability", &S::startFailureProbability, "",
                      "Probability a standby unit fails to start and carry its load when called",
                      0.0, 1.0),
+        f::number<S>("standby_availability", &S::standbyAvailability, "",
+                     "Share of the time a standby unit is not down for maintenance or repair when "
+                     "called; when set it replaces failures_per_million_hours and repair_hours",
+                     0.0, 1.0),
+        // Ceiling 10^6 per 10^6 hours: a failure every running hour.
+        f::number<S>("run_failures_per_million_hours", &S::runFailuresPerMillionHours, "1/(10^6 h)",
+                     "Failures per million running hours of a standby unit once started (in a "
+                     "utility outage)",
+                     0.0, 1e6),
         f::custom<S>(
             "efficiency_curve",
             "Measured efficiency against load (UPS): [load over rating, efficiency] pairs, "

@@ -1,6 +1,7 @@
 #include "dct/solvers/redundancy.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace dct::solvers {
@@ -30,6 +31,52 @@ int systemsOf(model::Redundancy r)
     }
 }
 
+/** Nodes and weights of Gauss-Laguerre quadrature: the integral of f(u) exp(-u) over u >= 0. */
+struct LaguerreRule
+{
+    std::array<double, 32> nodes{};
+    std::array<double, 32> weights{};
+};
+
+/**
+ * The 32-node Gauss-Laguerre rule: the roots of the Laguerre polynomial L_32 by Newton's method
+ * from the usual asymptotic first guesses, each weight -1 / (n L_32'(x) L_31(x)).
+ */
+LaguerreRule laguerreRule()
+{
+    LaguerreRule rule;
+    const int n = static_cast<int>(rule.nodes.size());
+    double z = 0.0;
+    for (int i = 0; i < n; ++i) {
+        if (i == 0) {
+            z = 3.0 / (1.0 + 2.4 * n);
+        } else if (i == 1) {
+            z += 15.0 / (1.0 + 2.5 * n);
+        } else {
+            const double ai = i - 1;
+            z += (1.0 + 2.55 * ai) / (1.9 * ai) * (z - rule.nodes[i - 2]);
+        }
+        double p1 = 1.0, p2 = 0.0, slope = 1.0;
+        for (int iteration = 0; iteration < 100; ++iteration) {
+            p1 = 1.0;
+            p2 = 0.0;
+            for (int j = 1; j <= n; ++j) {
+                const double p3 = p2;
+                p2 = p1;
+                p1 = ((2.0 * j - 1.0 - z) * p2 - (j - 1.0) * p3) / j;
+            }
+            slope = n * (p1 - p2) / z;
+            const double previous = z;
+            z = previous - p1 / slope;
+            if (std::abs(z - previous) <= 1e-14 * std::abs(z))
+                break;
+        }
+        rule.nodes[i] = z;
+        rule.weights[i] = -1.0 / (slope * n * p2);
+    }
+    return rule;
+}
+
 } // namespace
 
 /**
@@ -40,6 +87,10 @@ int systemsOf(model::Redundancy r)
 double unitAvailability(const model::PlantUnitSpec& unit)
 {
     const double starts = 1.0 - std::clamp(unit.startFailureProbability, 0.0, 1.0);
+    // A standby unit with a measured operational availability (not down for maintenance or
+    // repair when called) takes it instead of its failure rate and repair time.
+    if (unit.standbyAvailability > 0.0)
+        return starts * std::clamp(unit.standbyAvailability, 0.0, 1.0);
     if (unit.parts.empty())
         return starts / (1.0 + unit.failuresPerMillionHours * 1e-6 * unit.repairHours);
     // A unit built of parts: each part kind in its own k-out-of-n, the kinds in series.
@@ -127,31 +178,69 @@ SubsystemDesign designSubsystem(double loadKw, double designLoadFraction,
     switch (redundancy) {
     case model::Redundancy::N:
         d.installedUnits = n;
-        d.availability = kOutOfN(n, n, d.unitAvailability);
         break;
     case model::Redundancy::NPlus1:
         d.installedUnits = n + 1;
-        d.availability = kOutOfN(n, n + 1, d.unitAvailability);
         break;
     case model::Redundancy::NPlus2:
         d.installedUnits = n + 2;
-        d.availability = kOutOfN(n, n + 2, d.unitAvailability);
         break;
     default: {
         // 2N and distributed redundancy: m systems, any m - 1 of which carry the load; each
-        // system holds ceil(N / (m - 1)) units and stands only with all of them.
+        // system holds ceil(N / (m - 1)) units.
         const int m = d.systems;
-        const int perSystem = (n + m - 2) / (m - 1);
-        d.installedUnits = m * perSystem;
-        const double system = std::pow(d.unitAvailability, perSystem);
-        d.availability = kOutOfN(m - 1, m, system);
+        d.installedUnits = m * ((n + m - 2) / (m - 1));
         break;
     }
     }
+    d.availability = subsystemAvailability(d, d.unitAvailability);
+    d.runFailuresPerHour = std::max(0.0, unit.runFailuresPerMillionHours) * 1e-6;
     d.loadFraction = d.loadKw / (d.installedUnits * d.unitSizeKw);
     d.capexUsd = d.installedUnits * d.unitSizeKw * unit.usdPerKw;
     d.redundancyCapexUsd = (d.installedUnits - d.requiredUnits) * d.unitSizeKw * unit.usdPerKw;
     return d;
+}
+
+double subsystemAvailability(const SubsystemDesign& d, double unitUp)
+{
+    const int n = d.requiredUnits;
+    if (n <= 0)
+        return 0.0;
+    switch (d.redundancy) {
+    case model::Redundancy::N:
+    case model::Redundancy::NPlus1:
+    case model::Redundancy::NPlus2:
+        return kOutOfN(n, d.installedUnits, unitUp);
+    default: {
+        // Each of the m systems stands only with all its units; any m - 1 carry the load.
+        const int m = d.systems;
+        const int perSystem = d.installedUnits / m;
+        return kOutOfN(m - 1, m, std::pow(unitUp, perSystem));
+    }
+    }
+}
+
+double carryProbability(const SubsystemDesign& d, double hours)
+{
+    return subsystemAvailability(d, d.unitAvailability *
+                                        std::exp(-d.runFailuresPerHour * std::max(0.0, hours)));
+}
+
+double generatorUncoveredShare(const SubsystemDesign& d, double meanOutageHours)
+{
+    if (d.requiredUnits <= 0)
+        return 1.0;
+    if (d.runFailuresPerHour <= 0.0 || meanOutageHours <= 0.0)
+        return 1.0 - d.availability;
+    // Over u = t / mean: the integral of (1 - carry(mean u)) exp(-u) du from 0 to infinity, by
+    // Gauss-Laguerre quadrature; carry is a smooth function of exp(-rate mean u), so 32 nodes
+    // are exact to about 1e-10 for any rate x mean below 1 (an outage shorter than a set's
+    // mean running life), at 32 evaluations.
+    static const LaguerreRule rule = laguerreRule();
+    double sum = 0.0;
+    for (std::size_t i = 0; i < rule.nodes.size(); ++i)
+        sum += rule.weights[i] * (1.0 - carryProbability(d, meanOutageHours * rule.nodes[i]));
+    return std::clamp(sum, 0.0, 1.0);
 }
 
 double curveEfficiency(const std::vector<std::pair<double, double>>& curve, double loadFraction)
@@ -245,11 +334,16 @@ RedundancyResult solveRedundancy(const model::ResolvedScenario& r, const PowerRe
     // Availability: the critical load needs a source (the utility, or enough generators while
     // it is down), its UPS, and its cooling (chillers and CDUs), taken as independent in series
     // (IEEE Std 493-2007 ch. 2, series and parallel availability; docs/redundancy.md).
-    if (const auto* utility = plantUnit(r, model::PlantRole::Utility))
+    // The source is lost for the share of each utility outage the generators do not carry:
+    // those too few to start, and the rest of a long outage after too many running sets fail
+    // (the outage's length exponential with the utility's mean repair time; assumption).
+    double meanOutageHours = 0.0;
+    if (const auto* utility = plantUnit(r, model::PlantRole::Utility)) {
         out.utilityAvailability = unitAvailability(*utility);
-    const double generatorsUp =
-        out.generators.requiredUnits > 0 ? out.generators.availability : 0.0;
-    out.sourceAvailability = 1.0 - (1.0 - out.utilityAvailability) * (1.0 - generatorsUp);
+        meanOutageHours = utility->repairHours;
+    }
+    out.generatorUncoveredShare = generatorUncoveredShare(out.generators, meanOutageHours);
+    out.sourceAvailability = 1.0 - (1.0 - out.utilityAvailability) * out.generatorUncoveredShare;
     out.powerAvailability = out.sourceAvailability * out.ups.availability;
     out.coolingAvailability = out.chillers.availability * out.cdus.availability;
     out.availability = out.powerAvailability * out.coolingAvailability;

@@ -63,6 +63,19 @@ void addRedundancyMetrics(Evaluation& e)
     addSubsystem(e, "generator", "Generator sets", r.generators,
                  metricInputs<"/facility/generator_redundancy", "/facility/design_load_fraction",
                               "/site", "/cooling/system">());
+    // A long utility outage: the sets that started keep failing while they run (Marqusee and
+    // Jenket 2020), so the odds of riding it out fall with its length (docs/redundancy.md).
+    const MetricInputs generatorInputs =
+        metricInputs<"/facility/generator_redundancy", "/facility/design_load_fraction", "/site",
+                     "/cooling/system">();
+    e.add("redundancy.generator_carry_probability_24h",
+          "Generator sets: probability they carry the facility through a 24 h utility outage",
+          r.generators.requiredUnits > 0 ? carryProbability(r.generators, 24.0) : 0.0, "share",
+          Better::Higher, generatorInputs);
+    e.add("redundancy.generator_carry_probability_two_weeks",
+          "Generator sets: probability they carry the facility through a two-week utility outage",
+          r.generators.requiredUnits > 0 ? carryProbability(r.generators, 336.0) : 0.0, "share",
+          Better::Higher, generatorInputs);
     addSubsystem(e, "chiller", "Chillers", r.chillers,
                  metricInputs<"/cooling/chiller_redundancy", "/cooling/system", "/site">());
     addSubsystem(e, "cdu", "CDUs", r.cdus,

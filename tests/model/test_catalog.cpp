@@ -221,7 +221,12 @@ TEST_CASE("A broken plant unit is an error naming file and path", "[model][catal
     REQUIRE(bundled->plantUnits().entries.size() >= 5);
     for (const auto& [id, unit] : bundled->plantUnits().entries) {
         INFO(id);
-        if (unit.parts.empty()) {
+        if (unit.standbyAvailability > 0.0) {
+            // A standby unit's measured availability replaces its rate and repair time.
+            CHECK(unit.sources.count("standby_availability") == 1);
+            if (unit.runFailuresPerMillionHours > 0.0)
+                CHECK(unit.sources.count("run_failures_per_million_hours") == 1);
+        } else if (unit.parts.empty()) {
             CHECK_FALSE(unit.sourceOf("failures_per_million_hours").empty());
             CHECK_FALSE(unit.sourceOf("repair_hours").empty());
         } else {

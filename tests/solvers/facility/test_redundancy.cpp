@@ -175,6 +175,64 @@ TEST_CASE("Units built of parts and standby units that must start", "[redundancy
     CHECK(catalogUnit("diesel-standby-genset").startFailureProbability > 0.0);
 }
 
+TEST_CASE("Standby sets fail while they run: a long utility outage is carried less often",
+          "[redundancy]")
+{
+    model::PlantUnitSpec set;
+    set.role = model::PlantRole::Generator;
+    set.moduleSizesKw = {1000.0};
+    set.failuresPerMillionHours = 1e5; // replaced by the measured standby availability
+    set.repairHours = 100.0;
+    set.standbyAvailability = 0.99;
+    set.startFailureProbability = 0.02;
+    set.runFailuresPerMillionHours = 1000.0; // one failure per 1,000 running hours
+    const double a0 = 0.99 * 0.98;
+    CHECK(unitAvailability(set) == Approx(a0).epsilon(1e-12));
+    const double mu = 1e-3;
+
+    // One set (N): it carries an outage of T hours with a0 exp(-mu T); a spare (N+1) with
+    // 1 - (1 - p)^2 of that. The odds fall with the outage's length.
+    const SubsystemDesign one = designSubsystem(800.0, 1.0, set, 0.0, model::Redundancy::N);
+    const SubsystemDesign pair = designSubsystem(800.0, 1.0, set, 0.0, model::Redundancy::NPlus1);
+    REQUIRE(pair.installedUnits == 2);
+    CHECK(one.runFailuresPerHour == Approx(mu).epsilon(1e-12));
+    CHECK(carryProbability(one, 0.0) == Approx(one.availability).epsilon(1e-12));
+    for (double t : {1.0, 24.0, 336.0}) {
+        const double p = a0 * std::exp(-mu * t);
+        CHECK(carryProbability(one, t) == Approx(p).epsilon(1e-12));
+        CHECK(carryProbability(pair, t) == Approx(1.0 - (1.0 - p) * (1.0 - p)).epsilon(1e-12));
+    }
+    CHECK(carryProbability(one, 336.0) < carryProbability(one, 24.0));
+    CHECK(carryProbability(pair, 336.0) > carryProbability(one, 336.0));
+
+    // The share of an outage (exponential, mean r) left uncovered, against the closed forms
+    // of the integral of (1 - carry(t)) exp(-t / r) dt / r: 1 - a0 / (1 + mu r) for one set,
+    // 1 - 2 a0 / (1 + mu r) + a0^2 / (1 + 2 mu r) for the pair.
+    for (double r : {1.32, 24.0, 400.0, 900.0}) {
+        CHECK(generatorUncoveredShare(one, r) == Approx(1.0 - a0 / (1.0 + mu * r)).margin(1e-7));
+        CHECK(
+            generatorUncoveredShare(pair, r) ==
+            Approx(1.0 - 2.0 * a0 / (1.0 + mu * r) + a0 * a0 / (1.0 + 2.0 * mu * r)).margin(1e-7));
+    }
+    // Longer outages leave more uncovered; without running failures the share is the sets'
+    // unavailability when called, whatever the outage's length.
+    CHECK(generatorUncoveredShare(pair, 400.0) > generatorUncoveredShare(pair, 1.32));
+    set.runFailuresPerMillionHours = 0.0;
+    const SubsystemDesign steady = designSubsystem(800.0, 1.0, set, 0.0, model::Redundancy::NPlus1);
+    CHECK(generatorUncoveredShare(steady, 400.0) == Approx(1.0 - steady.availability));
+    // No generators: the whole outage is uncovered.
+    CHECK(generatorUncoveredShare(SubsystemDesign{}, 1.32) == 1.0);
+
+    // The bundled set fails while it runs, and the facility's figures carry it.
+    CHECK(catalogUnit("diesel-standby-genset").runFailuresPerMillionHours > 0.0);
+    const Evaluation e = evaluate(test::resolvedExample("multiplane-16k-h100"));
+    REQUIRE(e.ok());
+    const double uncovered = e.redundancy.generatorUncoveredShare;
+    CHECK(uncovered > 1.0 - e.redundancy.generators.availability);
+    CHECK(e.redundancy.sourceAvailability ==
+          Approx(1.0 - (1.0 - e.redundancy.utilityAvailability) * uncovered).epsilon(1e-12));
+}
+
 TEST_CASE("2N UPS runs each module at half the load N would", "[redundancy][power]")
 {
     auto with = [](model::Redundancy ups) {

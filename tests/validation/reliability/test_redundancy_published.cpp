@@ -64,3 +64,36 @@ TEST_CASE("King and Knight 2003, ch. 3, Table 3.2: starting probabilities of one
     CHECK(two.installedUnits == 3);
     CHECK(two.availability == Approx(0.97030 + 0.02940).margin(5e-6));
 }
+
+TEST_CASE("Marqusee and Jenket 2020: a single emergency diesel set carries a two-week utility "
+          "outage with about 80 % probability when well maintained",
+          "[validation][reliability][redundancy]")
+{
+    // J. Marqusee and D. Jenket, "Reliability of emergency and standby diesel generators:
+    // Impact on energy resiliency solutions", Applied Energy 268 (2020) 114918 (NREL), abstract
+    // and highlights: "the single emergency diesel generators configurations are only 80%
+    // likely to provide power for the duration of a two-week grid outage" ("Well maintained
+    // generators are 20% likely to fail within two weeks"), and "Poorly maintained generators
+    // are 50% likely to fail within 48 h". Neither figure sets an input: the bundled set's
+    // standby availability, fail-to-start probability and running failure rate are NREL
+    // REopt's backup-reliability defaults (data/catalog/plant.json), and the twin composes the
+    // odds by its own mechanism (standby availability x (1 - fail to start) x exp(-rate T)).
+    const auto& shelf = test::catalog().plantUnits().entries;
+    const auto it = shelf.find("diesel-standby-genset");
+    REQUIRE(it != shelf.end());
+    const SubsystemDesign one =
+        designSubsystem(800.0, 1.0, it->second, 1000.0, model::Redundancy::N);
+    REQUIRE(one.installedUnits == 1);
+    const double twoWeeks = carryProbability(one, 14 * 24.0);
+    const double twoDays = carryProbability(one, 48.0);
+    // 0.995 x (1 - 0.0094) x exp(-336 / 1,100) = 0.726: 7 points below the well-maintained
+    // fleet's 80 % (the defaults' single running rate is not the paper's well-maintained row,
+    // which could not be read), within 10 points of it and not above it.
+    CHECK(twoWeeks == Approx(0.80).margin(0.10));
+    CHECK(twoWeeks <= 0.80);
+    // Far better than the poorly maintained fleet, half of whose sets fail within 48 h.
+    CHECK(twoDays > 0.5);
+    // The odds fall with the outage's length: two days is carried far more often than two
+    // weeks.
+    CHECK(twoDays - twoWeeks > 0.15);
+}

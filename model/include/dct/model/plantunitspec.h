@@ -49,6 +49,12 @@ struct PlantUnitSpec : CatalogEntry
     double repairHours = 0.0; ///< Mean time to repair.
     /// Probability that a standby unit fails to start and take its load when called (generators).
     double startFailureProbability = 0.0;
+    /// Share of the time a standby unit is not down for maintenance or repair when called
+    /// (generators). 0: the unit's failures_per_million_hours and repair_hours give it instead.
+    double standbyAvailability = 0.0;
+    /// Failures per million hours of a standby unit once it runs (generators): in a utility
+    /// outage of T hours a started set still runs at its end with probability exp(-rate T).
+    double runFailuresPerMillionHours = 0.0;
     /// Measured efficiency against the load each unit carries (UPS): (load over rating,
     /// efficiency) points, ascending in load. Empty: the facility's UPS loss model.
     std::vector<std::pair<double, double>> efficiencyCurve;

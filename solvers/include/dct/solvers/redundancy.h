@@ -26,6 +26,8 @@ struct SubsystemDesign
     double redundancyCapexUsd = 0.0; ///< The units beyond N.
     double unitAvailability = 1.0;   ///< One unit: MTBF / (MTBF + MTTR).
     double availability = 1.0;       ///< Probability the subsystem carries the whole load.
+    /// Failures per hour of a started standby unit while it runs (generators; 0 otherwise).
+    double runFailuresPerHour = 0.0;
 };
 
 /** The facility's redundancy design and what it buys (docs/redundancy.md). */
@@ -35,9 +37,12 @@ struct RedundancyResult
     SubsystemDesign generators;
     SubsystemDesign chillers;
     SubsystemDesign cdus;
-    double upsEfficiency = 0.0;        ///< At the part load each module really runs at.
-    double upsEfficiencyAtN = 0.0;     ///< The same load on N modules only (for comparison).
-    double utilityAvailability = 1.0;  ///< One utility circuit.
+    double upsEfficiency = 0.0;       ///< At the part load each module really runs at.
+    double upsEfficiencyAtN = 0.0;    ///< The same load on N modules only (for comparison).
+    double utilityAvailability = 1.0; ///< One utility circuit.
+    /// Mean share of a utility outage the generators do not carry: those that fail to start,
+    /// and the rest of the outage after too many running sets fail (generatorUncoveredShare()).
+    double generatorUncoveredShare = 1.0;
     double sourceAvailability = 1.0;   ///< Utility or enough generators.
     double powerAvailability = 1.0;    ///< Source and UPS.
     double coolingAvailability = 1.0;  ///< Chillers and CDUs.
@@ -62,6 +67,29 @@ double unitAvailability(const model::PlantUnitSpec& unit);
  * probability \a a, are available (k-out-of-n reliability).
  */
 double kOutOfN(int k, int n, double a);
+
+/**
+ * Returns the probability that \a design carries its load when each of its units is up with
+ * probability \a unitUp: at least N of the installed units (N, N+1, N+2), or at least m - 1 of
+ * its m systems each with all its units (2N, 3N/2, 4N/3).
+ */
+double subsystemAvailability(const SubsystemDesign& design, double unitUp);
+
+/**
+ * Returns the probability that the standby \a design (generators) still carries its load
+ * \a hours into a utility outage: each set is up when called with the design's
+ * unitAvailability and, once running, fails at runFailuresPerHour, without repair during the
+ * outage (docs/redundancy.md).
+ */
+double carryProbability(const SubsystemDesign& design, double hours);
+
+/**
+ * Returns the mean share of a utility outage that the standby \a design does not carry, the
+ * outage's duration exponential with mean \a meanOutageHours: the integral of
+ * (1 - carryProbability(t)) exp(-t / mean) dt over the mean. With no running failures it is
+ * 1 - availability; with them it grows with the outage's length.
+ */
+double generatorUncoveredShare(const SubsystemDesign& design, double meanOutageHours);
 
 /**
  * Returns the design of one subsystem carrying \a loadKw with units of \a unit (sizes from its
