@@ -132,6 +132,58 @@ std::string humanLabel(const std::string& key, const std::string& unit)
     return label;
 }
 
+std::string labelWithUnit(const std::string& key)
+{
+    // The key's unit suffix, longest first, and the unit people write for it.
+    static const std::array<std::pair<const char*, const char*>, 36> units = {{
+        {"_usd_per_kw_month", "USD/kW/month"},
+        {"_c_per_w", "\u00b0C/W"},
+        {"_w_per_kw", "W/kW"},
+        {"_w_per_m2", "W/m\u00b2"},
+        {"_usd_per_kwh", "USD/kWh"},
+        {"_kg_per_kwh", "kg/kWh"},
+        {"_usd_per_kw", "USD/kW"},
+        {"_usd_per_gb", "USD/GB"},
+        {"_usd_per_tb", "USD/TB"},
+        {"_usd_per_month", "USD/month"},
+        {"_usd_per_m", "USD/m"},
+        {"_gbyte_per_s", "GB/s"},
+        {"_tb_per_month", "TB/month"},
+        {"_tbps", "TB/s"},
+        {"_gbps", "Gb/s"},
+        {"_kwh", "kWh"},
+        {"_kw", "kW"},
+        {"_mw", "MW"},
+        {"_w", "W"},
+        {"_c", "\u00b0C"},
+        {"_m2", "m\u00b2"},
+        {"_m", "m"},
+        {"_usd", "USD"},
+        {"_mhz", "MHz"},
+        {"_ns", "ns"},
+        {"_us", "\u00b5s"},
+        {"_ms", "ms"},
+        {"_kpa", "kPa"},
+        {"_gb", "GB"},
+        {"_tb", "TB"},
+        {"_mb", "MB"},
+        {"_hours", "hours"},
+        {"_years", "years"},
+        {"_deg", "\u00b0"},
+        {"_u", "U"},
+        {"_bytes", "bytes"},
+    }};
+    // Keys whose last word is a name, not a unit (a GEMM tile's m and n sides).
+    if (key.rfind("gemm_tile_", 0) == 0)
+        return humanLabel(key, {});
+    for (const auto& [suffix, unit] : units) {
+        const std::string s = suffix;
+        if (key.size() > s.size() && key.compare(key.size() - s.size(), s.size(), s) == 0)
+            return humanLabel(key.substr(0, key.size() - s.size()), {}) + " (" + unit + ")";
+    }
+    return humanLabel(key, {});
+}
+
 std::string formatNumber(double value)
 {
     if (!std::isfinite(value))
@@ -190,6 +242,18 @@ std::string formatQuantity(double value, std::string_view unit)
 {
     const QuantityText text = formatQuantityParts(value, unit);
     return text.unit.empty() ? text.number : text.number + " " + text.unit;
+}
+
+bool differsAtDisplay(double a, double b, std::string_view unit)
+{
+    if (a == b || (std::isnan(a) && std::isnan(b)))
+        return false;
+    // Rounding noise of a sum taken in another order is no difference even where a figure
+    // near zero would show it ("-4.441e-16").
+    if (std::isfinite(a) && std::isfinite(b) &&
+        std::fabs(a - b) <= 1e-12 * std::max({1.0, std::fabs(a), std::fabs(b)}))
+        return false;
+    return formatQuantity(a, unit) != formatQuantity(b, unit);
 }
 
 std::string columnUnit(std::string_view unit)

@@ -221,16 +221,36 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
             if (!capex.empty())
                 out +=
                     chart(horizontalBarChartSvg("Capital cost breakdown", capex, "USD", 640), 640);
+            // Ranked as the dashboard ranks them, the lowest PUE first: the best green, the
+            // worst red, the others grey, so that a nearly-best option is never painted red.
+            auto options = e.coolingOptions;
+            std::stable_sort(options.begin(), options.end(),
+                             [](const auto& a, const auto& b) { return a.pue < b.pue; });
             std::vector<ChartBar> pue;
-            for (const auto& option : e.coolingOptions)
-                pue.push_back({option.systemId == e.cooling.systemId
-                                   ? option.systemId + " (this scenario)"
-                                   : option.systemId,
-                               option.pue});
+            std::size_t ownRank = 0;
+            for (std::size_t i = 0; i < options.size(); ++i) {
+                const auto& option = options[i];
+                const bool own = option.systemId == e.cooling.systemId;
+                if (own)
+                    ownRank = i + 1;
+                const bool spread = options.back().pue > options.front().pue;
+                const char* color = !spread                             ? "#8fa3ad"
+                                    : option.pue == options.front().pue ? "#2da44e"
+                                    : option.pue == options.back().pue  ? "#cf222e"
+                                                                        : "#b0bec5";
+                pue.push_back({own ? option.systemId + " (this scenario)" : option.systemId,
+                               option.pue, color});
+            }
             if (!pue.empty())
-                out += chart(
-                    horizontalBarChartSvg("PUE of the cooling options at this site", pue, "", 640),
-                    640);
+                out +=
+                    chart(horizontalBarChartSvg(
+                              ownRank > 0 ? "PUE of the cooling options at this site (this "
+                                            "scenario: #" +
+                                                std::to_string(ownRank) + " of " +
+                                                std::to_string(pue.size()) + ")"
+                                          : std::string("PUE of the cooling options at this site"),
+                              pue, "", 640),
+                          640);
             std::vector<ChartBar> collectives;
             for (const auto& c : e.network.collectives)
                 if (c.available)
@@ -411,7 +431,7 @@ std::string ReportRenderer::comparisonSummary(const std::string& table) const
         bool differs = false;
         for (const auto& s : m_scenarios) {
             const solvers::Metric* m = s.evaluation.metric(first.key);
-            differs = differs || !m || m->value != first.value;
+            differs = differs || !m || differsAtDisplay(m->value, first.value, first.unit);
         }
         if (!differs)
             continue;
@@ -440,7 +460,8 @@ std::string ReportRenderer::comparisonRow(const solvers::Metric& first) const
             continue;
         }
         out += h(valueWithUnit(*m));
-        if (i > 0 && m->value != first.value) {
+        // A difference below the display precision is none: "same", not coloured.
+        if (i > 0 && differsAtDisplay(m->value, first.value, m->unit)) {
             const double delta = m->value - first.value;
             const int direction = m->traits.better == solvers::Better::Lower    ? -1
                                   : m->traits.better == solvers::Better::Higher ? +1
@@ -563,7 +584,7 @@ ReportRenderer::assumptionGroups(const model::ResolvedScenario& resolved)
 std::string ReportRenderer::inputName(const std::string& pointer)
 {
     // "/compute/gpu/peak_tflops_bf16" reads "Compute GPU: peak TFLOPS BF16", the labels of the
-    // desktop's form; a unit suffix stays ("tdp_w": "TDP w"), as no unit is known here.
+    // desktop's form; a unit suffix reads as its unit ("tdp_w": "TDP (W)").
     std::vector<std::string> parts;
     for (std::size_t start = 1; start <= pointer.size();) {
         std::size_t end = pointer.find('/', start);
@@ -586,7 +607,7 @@ std::string ReportRenderer::inputName(const std::string& pointer)
         const std::string word = humanLabel(parts[i], {});
         where += where.empty() ? word : " " + lowerFirst(word);
     }
-    const std::string name = humanLabel(parts.back(), {});
+    const std::string name = labelWithUnit(parts.back());
     return where.empty() ? name : where + ": " + lowerFirst(name);
 }
 

@@ -80,7 +80,8 @@ std::string horizontalBarChartSvg(const std::string& title, const std::vector<Ch
         svg += line + escapeXml(label) + "</text>\n";
         std::snprintf(line, sizeof line,
                       "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
-                      labelWidth, y + 4, barWidth, rowHeight - 8, colors[i % 8]);
+                      labelWidth, y + 4, barWidth, rowHeight - 8,
+                      bars[i].color.empty() ? colors[i % 8] : escapeXml(bars[i].color).c_str());
         svg += line;
         std::snprintf(line, sizeof line, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#222\">",
                       labelWidth + barWidth + 6, y + 16);

@@ -206,6 +206,12 @@ Result<SweepRunner> SweepRunner::prepare(const SweepSpec& spec, const model::Sce
         }
         r.m_groups.push_back(std::move(*result.resolved));
     }
+    // Every swept field is set by each variant, as if its file set it: the checks that depend
+    // on what a file sets (a parameters_billion beside a catalog model is not used) then find
+    // in a variant what eval finds in the variant written out.
+    for (model::ResolvedScenario& group : r.m_groups)
+        for (const SweepAxis& axis : spec.axes)
+            group.scenario.present.insert(axis.pointer);
 
     // The columns: all metrics of the base, or the chosen ones plus those filters and the
     // Pareto front need. Evaluating the base (not a variant) gives every shard the same header.

@@ -508,6 +508,104 @@ TEST_CASE("every planning recipe of the README runs and answers", "[cli][sweep][
     }
 }
 
+namespace {
+
+/** The rows of a recipe's sweep (its filters applied), as JSON lines. */
+std::vector<json> recipeRows(const std::string& name)
+{
+    const CliRun r = runCli(
+        {"sweep", (test::dataDir() / "examples" / "recipes" / name).string(), "-q", "-f", "jsonl"});
+    INFO(name << ": " << r.err);
+    REQUIRE(r.code == cli::ExitOk);
+    std::vector<json> rows;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);)
+        rows.push_back(json::parse(line));
+    return rows;
+}
+
+} // namespace
+
+TEST_CASE("the README's planning recipes give the figures the README states", "[cli][recipes]")
+{
+    // README "Planning recipes": these are the figures it quotes; a model change that moves
+    // them fails here, so the README is restated rather than left to drift.
+    SECTION("1. racks and megawatts for 16k B200")
+    {
+        const auto rows = recipeRows("b200-16k-racks-power.json");
+        REQUIRE(rows.size() == 2);
+        const json& d2c = rows[0]["metrics"];
+        CHECK(rows[0]["verdict"] == "feasible");
+        CHECK(d2c["power.racks"] == 683);
+        CHECK(d2c["power.facility_kw"].get<double>() == Approx(26800).epsilon(0.01));
+        CHECK(d2c["power.peak_facility_kw"].get<double>() == Approx(27600).epsilon(0.01));
+        CHECK(d2c["power.design_facility_kw"].get<double>() == Approx(35400).epsilon(0.01));
+        // The air hall: 31.7 C at the inlets, above the DGX B200's 30 C.
+        CHECK(rows[1]["verdict"] == "infeasible");
+        CHECK(rows[1]["metrics"]["power.design_facility_kw"].get<double>() ==
+              Approx(42600).epsilon(0.01));
+    }
+    SECTION("2. 400G or 800G NICs")
+    {
+        const auto rows = recipeRows("nic-400g-or-800g.json");
+        REQUIRE(rows.size() == 2);
+        const json& slow = rows[0]["metrics"];
+        const json& fast = rows[1]["metrics"];
+        CHECK(rows[0]["verdict"] == "feasible");
+        CHECK(rows[1]["verdict"] == "feasible");
+        CHECK(slow["network.switches"] == 96);
+        CHECK(slow["network.tiers"] == 2);
+        CHECK(fast["network.switches"] == 320);
+        CHECK(fast["network.tiers"] == 3);
+        CHECK(slow["cost.capex_network_usd"].get<double>() == Approx(12.3e6).epsilon(0.01));
+        CHECK(fast["cost.capex_network_usd"].get<double>() == Approx(37.2e6).epsilon(0.01));
+        CHECK(slow["compute.training_days"].get<double>() == Approx(10.26).epsilon(0.01));
+        CHECK(fast["compute.training_days"].get<double>() == Approx(6.95).epsilon(0.01));
+    }
+    SECTION("3. InfiniBand or RoCE for 4k GPUs")
+    {
+        const auto ib = recipeRows("infiniband-4k.json");
+        const auto roce = recipeRows("roce-4k.json");
+        REQUIRE(ib.size() == 1);
+        REQUIRE(roce.size() == 1);
+        CHECK(ib[0]["verdict"] == "feasible");
+        CHECK(roce[0]["verdict"] == "feasible");
+        CHECK(ib[0]["metrics"]["network.switches"] == 320);
+        CHECK(roce[0]["metrics"]["network.switches"] == 96);
+        CHECK(roce[0]["metrics"]["network.port_breakout"] == 2);
+    }
+    SECTION("9. GPUs in a 20 MW feed")
+    {
+        const auto rows = recipeRows("gpus-in-20mw.json");
+        REQUIRE_FALSE(rows.empty());
+        CHECK(rows.back()["values"]["/compute/node_count"] == 1600);
+        CHECK(rows.back()["metrics"]["power.design_facility_kw"].get<double>() ==
+              Approx(19950).epsilon(0.01));
+    }
+    SECTION("10. the cheapest cluster for 405B in 90 days")
+    {
+        const auto rows = recipeRows("cheapest-405b-in-90-days.json");
+        // 12 variants; the 90-day filter drops the three smallest H100 and the smallest B200.
+        REQUIRE(rows.size() == 8);
+        const json* cheapest = nullptr;
+        for (const json& row : rows) {
+            CHECK(row["verdict"] == "feasible");
+            CHECK(row["metrics"]["compute.training_days"].get<double>() <= 90.0);
+            if (!cheapest || row["metrics"]["cost.capex_usd"].get<double>() <
+                                 (*cheapest)["metrics"]["cost.capex_usd"].get<double>())
+                cheapest = &row;
+        }
+        REQUIRE(cheapest);
+        CHECK((*cheapest)["values"]["/compute/node"] == "dgx-b200");
+        CHECK((*cheapest)["values"]["/compute/node_count"] == 1008);
+        CHECK((*cheapest)["metrics"]["compute.training_days"].get<double>() ==
+              Approx(63.3).epsilon(0.01));
+        CHECK((*cheapest)["metrics"]["cost.capex_usd"].get<double>() ==
+              Approx(657e6).epsilon(0.01));
+        CHECK((*cheapest)["metrics"]["compute.mfu"].get<double>() == Approx(0.388).epsilon(0.01));
+    }
+}
+
 TEST_CASE("eval --hourly writes the 8,760 hours of the site year as CSV", "[cli][eval][hourly]")
 {
     const auto path = std::filesystem::temp_directory_path() / "dct-cli-hourly.csv";

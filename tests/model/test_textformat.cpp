@@ -1,6 +1,7 @@
 #include "dct/model/textformat.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 using namespace dct;
 
@@ -97,4 +98,20 @@ TEST_CASE("formatPlain keeps the display digits without separators for CSV",
     CHECK(formatPlain(8960000.0) == "8960000");
     CHECK(formatPlain(0.358112) == "0.3581");
     CHECK(formatExact(0.358112) == "0.358112");
+}
+
+TEST_CASE("a difference below the display precision is no difference", "[model][text][compare]")
+{
+    // Training days that differ in the sixth decimal read the same: 45.12 days.
+    CHECK_FALSE(differsAtDisplay(45.12, 45.12 + 3.882e-06, "days"));
+    CHECK(differsAtDisplay(45.12, 45.13, "days"));
+    // Rounding noise of a sum near zero, which formatNumber() would show as "-4.441e-16".
+    CHECK_FALSE(differsAtDisplay(0.0, -4.441e-16, ""));
+    CHECK_FALSE(differsAtDisplay(2.718, 2.718 - 4.441e-16, ""));
+    // Money in M USD: 10 USD on 12.3 M does not show, 100 k USD does.
+    CHECK_FALSE(differsAtDisplay(12.3e6, 12.3e6 + 10.0, "USD"));
+    CHECK(differsAtDisplay(12.3e6, 12.4e6, "USD"));
+    CHECK(differsAtDisplay(0.0, 1.0, "yes/no"));
+    CHECK_FALSE(differsAtDisplay(std::nan(""), std::nan(""), "kW"));
+    CHECK(differsAtDisplay(std::nan(""), 1.0, "kW"));
 }

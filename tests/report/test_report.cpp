@@ -61,7 +61,7 @@ TEST_CASE("the HTML report is self-contained and has every section", "[report][h
     CHECK(html.find("<script") == std::string::npos);
     CHECK(html.find("src=\"") == std::string::npos); // no external images
     CHECK(html.find("Training time") != std::string::npos);
-    CHECK(html.find("Compute GPU: TDP w") != std::string::npos); // provenance, by name
+    CHECK(html.find("Compute GPU: TDP (W)") != std::string::npos); // provenance, by name
     CHECK(html.find("catalog gpu") != std::string::npos);
 }
 
@@ -104,7 +104,12 @@ TEST_CASE("an input's JSON pointer reads as the form's label", "[report][text]")
 {
     CHECK(report::ReportRenderer::inputName("/compute/gpu/peak_tflops_bf16") ==
           "Compute GPU: peak TFLOPS BF16");
-    CHECK(report::ReportRenderer::inputName("/network/mtu_bytes") == "Network: MTU bytes");
+    CHECK(report::ReportRenderer::inputName("/network/mtu_bytes") == "Network: MTU (bytes)");
+    // A key's unit suffix reads as its unit.
+    CHECK(report::ReportRenderer::inputName("/compute/gpu/thermal_resistance_air_c_per_w") ==
+          "Compute GPU: thermal resistance air (\u00b0C/W)");
+    CHECK(report::ReportRenderer::inputName("/cooling/system/fan_power_w_per_kw") ==
+          "Cooling system: fan power (W/kW)");
     CHECK(report::ReportRenderer::inputName("/name") == "Name");
 }
 
@@ -124,6 +129,50 @@ TEST_CASE("a comparison report compares: coloured changes and every scenario's w
     CHECK(html.find("server inlet air reaches", warnings) < html.find("always\">A: "));
     // Not two single reports stapled: the headline tables stand once, side by side.
     CHECK(count(html, "Headline figures") == 0);
+}
+
+TEST_CASE("a comparison report neither lists nor colours differences below display precision",
+          "[report][html][compare]")
+{
+    report::ReportScenario a = load("seed-h100-dallas-d2c.json");
+    report::ReportScenario b = a;
+    b.file = "copy.json";
+    // Training time moved by rounding noise (it reads the same), a non-headline figure too.
+    const std::size_t figures = b.evaluation.metrics.size();
+    std::string noisy;
+    for (auto& m : b.evaluation.metrics) {
+        if (m.key == "compute.training_days")
+            m.value += 3.882e-06;
+        else if (noisy.empty() && !m.headline() && m.value > 1.0 && m.unit != "yes/no") {
+            m.value *= 1.0 + 1e-9;
+            noisy = m.label;
+        }
+    }
+    REQUIRE_FALSE(noisy.empty());
+    REQUIRE(figures > 10);
+    const std::string html = report::ReportRenderer({a, b}).html();
+    CHECK(html.find("3.882e-06") == std::string::npos);
+    CHECK(html.find("class=\"worse\"") == std::string::npos);
+    CHECK(html.find("class=\"better\"") == std::string::npos);
+    CHECK(html.find("None: every other figure is the same in every scenario.") !=
+          std::string::npos);
+}
+
+TEST_CASE("the report's PUE chart colours the cooling options by rank", "[report][html][chart]")
+{
+    const std::string html = report::ReportRenderer({load("seed-h100-dallas-d2c.json")}).html();
+    const auto title = html.find("PUE of the cooling options at this site (this scenario: #");
+    REQUIRE(title != std::string::npos);
+    const std::string svg = html.substr(title, html.find("</svg>", title) - title);
+    // The lowest PUE green and the highest red, once each; the scenario's own D2C system, not
+    // the worst, is not red.
+    CHECK(count(svg, "fill=\"#2da44e\"") == 1);
+    CHECK(count(svg, "fill=\"#cf222e\"") == 1);
+    const auto own = svg.find("(this scenario)</text>");
+    REQUIRE(own != std::string::npos);
+    const auto bar = svg.find("<rect", own);
+    REQUIRE(bar != std::string::npos);
+    CHECK(svg.substr(bar, svg.find("/>", bar) - bar).find("#cf222e") == std::string::npos);
 }
 
 TEST_CASE("the PDF report is written", "[report][pdf]")

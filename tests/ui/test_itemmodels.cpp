@@ -129,6 +129,40 @@ TEST_CASE("compare model shows deltas and marks the better value", "[ui][models]
     CHECK(model.index(pue, CompareModel::valueColumn(0)).data().toString() == "n/a");
 }
 
+TEST_CASE("compare ignores differences below the display precision", "[ui][models][compare]")
+{
+    CompareModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const auto a = outcomeOf(
+        {{"compute.training_days", "Training time", 45.12, "days", {}, {solvers::Better::Lower}},
+         {"cost.capex_usd", "Capex", 12.3e6, "USD", {}, {solvers::Better::Lower}}});
+    const auto b =
+        outcomeOf({{"compute.training_days",
+                    "Training time",
+                    45.12 + 3.882e-06,
+                    "days",
+                    {},
+                    {solvers::Better::Lower}},
+                   {"cost.capex_usd", "Capex", 12.9e6, "USD", {}, {solvers::Better::Lower}}});
+    model.setScenarios({"A", "B"}, {a, b});
+    const int days = model.rowOf("compute.training_days");
+    REQUIRE(days >= 0);
+    // "=", no colour, and no winner marked: the two read 45.12 days.
+    const QModelIndex delta = model.index(days, CompareModel::deltaColumn(1));
+    CHECK(delta.data().toString() == QStringLiteral("="));
+    CHECK_FALSE(delta.data(Qt::ForegroundRole).isValid());
+    CHECK_FALSE(
+        model.index(days, CompareModel::valueColumn(0)).data(CompareModel::BestRole).toBool());
+    CHECK(model.index(model.rowOf("cost.capex_usd"), CompareModel::deltaColumn(1))
+              .data(Qt::ForegroundRole)
+              .isValid());
+    // The differences-only filter keeps capex alone.
+    model.setDifferencesOnly(true);
+    CHECK(model.rowCount() == 1);
+    CHECK(model.rowOf("compute.training_days") < 0);
+    CHECK(model.rowOf("cost.capex_usd") == 0);
+}
+
 TEST_CASE("compare directions come from each metric's declared traits", "[ui][compare]")
 {
     CHECK(CompareModel::direction(solvers::Better::Lower) < 0);

@@ -15,10 +15,12 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTableWidget>
 #include <QTimer>
 #include <QUndoStack>
 #include <catch2/catch.hpp>
+#include <future>
 
 using namespace dct;
 using test::examplePath;
@@ -32,15 +34,12 @@ nlohmann::json exampleJson(const char* name)
     return nlohmann::json::parse(file.readAll().toStdString());
 }
 
-/** Runs the event loop until \a dialog's search ended; false after \a ms. */
-bool waitForSearch(const ui::LayoutPlanDialog& dialog, int ms = 60000)
+/** Runs the event loop until \a finished (the dialog's finished() signal, spied on before the
+    search started) was emitted: the future ends before its watcher's queued signal lands, so
+    isRunning() alone is not enough. False after \a ms. */
+bool waitForSearch(QSignalSpy& finished, int ms = 60000)
 {
-    QElapsedTimer timer;
-    timer.start();
-    while (dialog.isRunning() && timer.elapsed() < ms)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QCoreApplication::processEvents();
-    return !dialog.isRunning();
+    return finished.count() > 0 || finished.wait(ms);
 }
 
 } // namespace
@@ -55,10 +54,12 @@ TEST_CASE("Find best layout lists the fastest layouts and applies one, undoably"
     study::LayoutPlanOptions options;
     options.top = 6;
     dialog.show();
+    QSignalSpy finished(&dialog, &ui::LayoutPlanDialog::finished);
     dialog.start(options);
     CHECK(dialog.isRunning());
     CHECK(dialog.cancelButton()->isEnabled());
-    REQUIRE(waitForSearch(dialog));
+    REQUIRE(waitForSearch(finished));
+    CHECK_FALSE(dialog.isRunning());
     const study::LayoutPlan& plan = dialog.plan();
     REQUIRE(plan.best.size() == 6);
     CHECK_FALSE(plan.stopped);
@@ -109,9 +110,25 @@ TEST_CASE("Find best layout can be cancelled", "[ui][plan]")
     ui::ScenarioDocument document(exampleJson("multiplane-16k-h100.json"));
     document.evaluateNow();
     ui::LayoutPlanDialog dialog(&document);
-    dialog.start();
+    QSignalSpy finished(&dialog, &ui::LayoutPlanDialog::finished);
+    // The search is held at its first stop check until Cancel was pressed: without that a
+    // loaded machine can run the worker through layouts before cancel() is reached, and a
+    // search cancelled with layouts found rightly offers to apply the best so far.
+    std::promise<void> pressed;
+    std::shared_future<void> cancelled = pressed.get_future().share();
+    study::LayoutPlanOptions options;
+    options.stop = [cancelled] {
+        cancelled.wait();
+        return false;
+    };
+    dialog.start(options);
+    REQUIRE(dialog.isRunning());
     dialog.cancel();
-    REQUIRE(waitForSearch(dialog));
+    CHECK_FALSE(dialog.cancelButton()->isEnabled());
+    pressed.set_value();
+    REQUIRE(waitForSearch(finished));
+    CHECK_FALSE(dialog.isRunning());
+    CHECK(dialog.plan().best.empty());
     CHECK(dialog.plan().stopped);
     CHECK_FALSE(dialog.applyButton()->isEnabled());
     CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("cancelled")));

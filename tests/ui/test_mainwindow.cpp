@@ -409,6 +409,7 @@ TEST_CASE("the screenshot writer shoots every view of the issue: start, each exa
                             QStringLiteral("topology-multi-plane.png"),
                             QStringLiteral("floorplan-16k.png"),
                             QStringLiteral("compare.png"),
+                            QStringLiteral("find-best-layout.png"),
                             QStringLiteral("diagnostics.png")};
     for (const QString& example : QFileInfo(test::examplePath("seed-h100-dallas-d2c.json"))
                                       .dir()

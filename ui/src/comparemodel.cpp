@@ -111,12 +111,13 @@ void CompareModel::setScenarios(
             if (!row.values[s])
                 continue;
             const double v = *row.values[s];
-            if (!best || (dir < 0 ? v < *best : v > *best)) {
+            // Values that read the same tie: the better one by rounding noise is no winner.
+            if (best && !differsAtDisplay(v, *best, row.unit)) {
+                tie = true;
+            } else if (!best || (dir < 0 ? v < *best : v > *best)) {
                 best = v;
                 row.best = static_cast<int>(s);
                 tie = false;
-            } else if (v == *best) {
-                tie = true;
             }
         }
         if (tie)
@@ -130,7 +131,8 @@ void CompareModel::setScenarios(
 bool CompareModel::differs(const Row& row)
 {
     for (const auto& v : row.values)
-        if (v != row.values.front())
+        if (v.has_value() != row.values.front().has_value() ||
+            (v && differsAtDisplay(*v, *row.values.front(), row.unit)))
             return true;
     return false;
 }
@@ -184,6 +186,9 @@ std::optional<double> CompareModel::deltaOf(const Row& row, int scenario) const
     const auto& value = row.values[static_cast<std::size_t>(scenario)];
     if (!base || !value)
         return std::nullopt;
+    // A change below the display precision is none: shown as "=", not coloured.
+    if (!differsAtDisplay(*value, *base, row.unit))
+        return 0.0;
     return *value - *base;
 }
 

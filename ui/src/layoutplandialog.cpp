@@ -138,7 +138,8 @@ void LayoutPlanDialog::start(const study::LayoutPlanOptions& given)
     auto stop = m_stop;
     QPointer<LayoutPlanDialog> self(this);
     study::LayoutPlanOptions options = given;
-    options.stop = [stop] { return stop->load(); };
+    // A caller's own stop is asked first (tests hold the search there until they cancelled).
+    options.stop = [stop, asked = given.stop] { return (asked && asked()) || stop->load(); };
     options.progress = [self](std::uint64_t done, std::uint64_t total) {
         QMetaObject::invokeMethod(
             self.data(),

@@ -2,6 +2,7 @@
 
 #include "dct/model/catalog.h"
 #include "dct/ui/compareview.h"
+#include "dct/ui/layoutplandialog.h"
 #include "dct/ui/mainwindow.h"
 #include "dct/ui/scenariodocument.h"
 
@@ -117,6 +118,24 @@ QStringList ScreenshotWriter::write(MainWindow& window, const QString& directory
     window.setCurrentDocument(whatIf);
     window.compareView()->compare({seed, whatIf, large});
     shoot(MainWindow::CompareTab, QStringLiteral("compare.png"));
+
+    // Find best layout on the 16k-GPU job: the dialog once its search has landed.
+    window.setCurrentDocument(large);
+    large->evaluateNow();
+    if (LayoutPlanDialog* plan = window.findBestLayout()) {
+        QEventLoop loop;
+        QObject::connect(plan, &LayoutPlanDialog::finished, &loop, &QEventLoop::quit);
+        QTimer::singleShot(120000, &loop, &QEventLoop::quit);
+        loop.exec(); // findBestLayout() started it; finished() lands through this loop
+
+        settle();
+        const QString path = QDir(directory).filePath(QStringLiteral("find-best-layout.png"));
+        if (!plan->isRunning() && plan->grab().save(path))
+            written << path;
+        else if (error)
+            *error = QObject::tr("cannot write %1").arg(path);
+        plan->close();
+    }
 
     // Inline validation: a scenario whose racks are too dense for its air cooling.
     if (ScenarioDocument* hot = opened["overpacked-air-h100-dallas.json"]) {

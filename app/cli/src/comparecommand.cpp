@@ -35,12 +35,14 @@ struct Row
     std::vector<std::optional<double>> values;
 };
 
-/** Returns true when every scenario has the row's figure and they are all the same. */
+/**
+ * Returns true when every scenario has the row's figure and they all read the same: a
+ * difference below the display precision (differsAtDisplay()) is no difference.
+ */
 bool unchanged(const Row& row)
 {
     for (const auto& v : row.values)
-        if (!v || !row.values.front() ||
-            std::fabs(*v - *row.values.front()) > 1e-12 * std::max(1.0, std::fabs(*v)))
+        if (!v || !row.values.front() || differsAtDisplay(*v, *row.values.front(), row.unit))
             return false;
     return true;
 }
@@ -69,10 +71,13 @@ std::vector<Row> rows(const std::vector<ComparedScenario>& scenarios, bool diffe
     return out;
 }
 
+/** The change of scenario \a s from the first; zero when it does not show at display precision. */
 std::optional<double> delta(const Row& row, std::size_t s)
 {
     if (!row.values[0] || !row.values[s])
         return std::nullopt;
+    if (!differsAtDisplay(*row.values[s], *row.values[0], row.unit))
+        return 0.0;
     return *row.values[s] - *row.values[0];
 }
 

@@ -15,6 +15,13 @@ namespace dct {
 std::string humanLabel(const std::string& key, const std::string& unit);
 
 /**
+ * Returns the label of the JSON key \a key with the unit its suffix names in parentheses, for
+ * places that list keys without a unit of their own (a report's assumptions):
+ * "Thermal resistance air (°C/W)" for "thermal_resistance_air_c_per_w", "TDP (W)" for "tdp_w".
+ */
+std::string labelWithUnit(const std::string& key);
+
+/**
  * Returns \a value as people read it, the one rule of every face (CLI tables, the desktop,
  * reports): thousands separators from 1,000 up, about four significant digits below, a
  * mantissa-exponent form only for the very large and very small, "n/a" for a figure that is
@@ -41,6 +48,13 @@ QuantityText formatQuantityParts(double value, std::string_view unit);
 
 /** Returns formatQuantityParts() as one text: "41.2 kW", "12.3 M USD", "35.81 %", "yes". */
 std::string formatQuantity(double value, std::string_view unit);
+
+/**
+ * Returns whether \a a and \a b differ as people read them: formatQuantity() under \a unit
+ * shows them differently. A difference below the display precision (3.9e-06 days on 45.12 days)
+ * is not a difference: compare and the comparison report neither list nor colour it.
+ */
+bool differsAtDisplay(double a, double b, std::string_view unit);
 
 /**
  * Returns the unit a table column of \a unit is headed with: "%" for a share, "" for a yes/no,

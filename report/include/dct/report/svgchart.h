@@ -11,6 +11,7 @@ struct ChartBar
 {
     std::string label;
     double value = 0.0;
+    std::string color; ///< "#rrggbb"; empty: the chart's palette by position.
 };
 
 /**

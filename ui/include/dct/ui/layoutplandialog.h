@@ -32,7 +32,8 @@ public:
     explicit LayoutPlanDialog(ScenarioDocument* document, QWidget* parent = nullptr);
     ~LayoutPlanDialog() override;
 
-    /** Starts the search of the document as it is now (with \a options' space and top). */
+    /** Starts the search of the document as it is now (with \a options' space and top); \a
+        options' own stop, if any, is asked before the Cancel button's. */
     void start(const study::LayoutPlanOptions& options = {});
     /** Asks a running search to stop; its results so far are listed. */
     void cancel();
