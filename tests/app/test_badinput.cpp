@@ -280,8 +280,9 @@ TEST_CASE("JSON output quotes bytes that are not UTF-8 without failing", "[cli][
     REQUIRE(at != std::string::npos);
     text.insert(at + 3, "\xde");
     const ScratchFile damaged("latin\xff.json", text);
-    for (const auto& args : std::vector<std::vector<std::string>>{
-             {"eval", "-f", "json", damaged.path()}, {"validate", "-f", "json", damaged.path()}}) {
+    for (const auto& args :
+         std::vector<std::vector<std::string>>{{"eval", "-f", "json", damaged.path()},
+                                               {"validate", "--format", "json", damaged.path()}}) {
         INFO(args.front());
         const CliRun r = runCli(args);
         CHECK(r.code == cli::ExitUsage);
@@ -304,8 +305,9 @@ TEST_CASE("a file larger than the reader's limit is refused before it is read",
         INFO(args.front());
         const CliRun r = runCli(args);
         CHECK(r.code == cli::ExitUsage);
-        CHECK_THAT(r.err, Catch::Contains("huge.json: is 65 MiB, larger than the 64 MiB a file may "
-                                          "have (not read)"));
+        CHECK_THAT(r.err, Catch::Contains("huge.json"));
+        CHECK_THAT(r.err, Catch::Contains("is 65 MiB, larger than the 64 MiB a file may have (not "
+                                          "read)"));
     }
     CHECK_FALSE(std::filesystem::exists(huge.path() + ".csv"));
     std::filesystem::remove(huge.path() + ".sqlite");
