@@ -9,6 +9,12 @@ namespace dct::report {
 /** One bar of a chart: its label and value. */
 struct ChartBar
 {
+    ChartBar() = default;
+    /** A bar; without \a barColor it takes the chart's palette by position. */
+    ChartBar(std::string barLabel, double barValue, std::string barColor = {})
+        : label(std::move(barLabel)), value(barValue), color(std::move(barColor))
+    {}
+
     std::string label;
     double value = 0.0;
     std::string color; ///< "#rrggbb"; empty: the chart's palette by position.
