@@ -425,6 +425,15 @@ Result<MergedSweep> mergeSweepParts(const std::vector<std::filesystem::path>& pa
                                  "this part's format or columns differ from " + parts[0].string() +
                                      "'s",
                                  "parts of one sweep, written with one --format");
+            if (record->precision != first.precision)
+                return makeError(file, "",
+                                 "this part's values are at " +
+                                     std::string(precisionName(record->precision)) +
+                                     " precision, " + parts[0].string() + "'s at " +
+                                     std::string(precisionName(first.precision)) +
+                                     " precision: merged, the rows would mix rounded and "
+                                     "unrounded values",
+                                 "parts of one sweep, written with one --precision");
         }
         if (const auto it = byShard.find(record->shard.index); it != byShard.end())
             return makeError(file, "",

@@ -34,6 +34,7 @@ std::string SweepPartRecord::toJson() const
     j["first_variant"] = firstVariant;
     j["end_variant"] = endVariant;
     j["format"] = format == SweepFormat::Jsonl ? "jsonl" : "csv";
+    j["precision"] = std::string(precisionName(precision));
     j["rows"] = rows;
     j["bytes"] = bytes;
     j["checksum"] = checksum;
@@ -103,6 +104,16 @@ Result<SweepPartRecord> SweepPartRecord::fromJson(const std::string& text, const
     r.firstVariant = *first;
     r.endVariant = *end;
     r.format = *format == "jsonl" ? SweepFormat::Jsonl : SweepFormat::Csv;
+    if (j.contains("precision")) {
+        const auto& precision = j["precision"];
+        const auto named = precision.is_string() ? precisionNamed(precision.get<std::string>())
+                                                 : std::optional<SweepPrecision>();
+        if (!named)
+            return bad("/precision", "unknown precision (display or full)");
+        if (r.format == SweepFormat::Jsonl && *named != SweepPrecision::Full)
+            return bad("/precision", "JSON lines keep every digit (precision full)");
+        r.precision = *named;
+    }
     r.rows = *rows;
     r.bytes = *bytes;
     r.checksum = *checksum;

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -394,8 +395,8 @@ std::string SweepRunner::header(SweepFormat format) const
     return line + "\n";
 }
 
-void SweepRunner::appendRow(std::string& text, bool jsonl, std::uint64_t index, bool ok,
-                            const std::vector<double>& values,
+void SweepRunner::appendRow(std::string& text, bool jsonl, bool display, std::uint64_t index,
+                            bool ok, const std::vector<double>& values,
                             const solvers::Evaluation& evaluation) const
 {
     if (!jsonl) {
@@ -419,8 +420,15 @@ void SweepRunner::appendRow(std::string& text, bool jsonl, std::uint64_t index, 
                 text += solvers::feasibilityKey(solvers::feasibilityOf(evaluation.diagnostics));
                 break;
             case SweepColumnRole::Metric:
-                if (ok)
-                    appendNumber(text, values[column.source], false);
+                if (ok) {
+                    const double v = values[column.source];
+                    // Display precision rounds finite values as tables do; nan and inf stay
+                    // as every CSV row writes them.
+                    if (display && std::isfinite(v))
+                        text += formatPlain(v);
+                    else
+                        appendNumber(text, v, false);
+                }
                 break;
             }
         }
@@ -490,7 +498,8 @@ void SweepRunner::appendRow(std::string& text, bool jsonl, std::uint64_t index, 
     text += "}\n";
 }
 
-std::uint64_t SweepRunner::estimateOutputBytes(SweepFormat format, const SweepShard& shard) const
+std::uint64_t SweepRunner::estimateOutputBytes(SweepFormat format, const SweepShard& shard,
+                                               SweepPrecision precision) const
 {
     const auto [first, last] = shardRange(shard);
     const std::uint64_t count = last - first;
@@ -506,8 +515,8 @@ std::uint64_t SweepRunner::estimateOutputBytes(SweepFormat format, const SweepSh
         const std::uint64_t index = first + k * count / samples;
         const VariantOutcome outcome = evaluateVariant(index, w);
         if (outcome != VariantOutcome::FilteredOut)
-            appendRow(row, format == SweepFormat::Jsonl, index, outcome == VariantOutcome::Ok,
-                      w.values, w.evaluation);
+            appendRow(row, format == SweepFormat::Jsonl, precision == SweepPrecision::Display,
+                      index, outcome == VariantOutcome::Ok, w.values, w.evaluation);
     }
     const double perVariant = static_cast<double>(row.size()) / static_cast<double>(samples);
     return headerBytes +
@@ -523,6 +532,7 @@ SweepPartRecord SweepRunner::partRecord(const SweepShard& shard, SweepFormat for
     record.variants = m_variantCount;
     std::tie(record.firstVariant, record.endVariant) = shardRange(shard);
     record.format = format;
+    record.precision = format == SweepFormat::Jsonl ? SweepPrecision::Full : summary.precision;
     record.columns = m_layout;
     record.rows = summary.written;
     record.bytes = summary.bytes;
@@ -544,6 +554,8 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
     threads = std::max(
         1u, std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::uint64_t>(1, chunks))));
     const bool jsonl = format == SweepFormat::Jsonl;
+    const bool display = !jsonl && options.precision == SweepPrecision::Display;
+    summary.precision = display ? SweepPrecision::Display : SweepPrecision::Full;
     const bool pareto = m_objectiveColumns.size() >= 2;
     std::vector<bool> minimize;
     for (const auto& o : m_spec.objectives)
@@ -603,15 +615,20 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
                 const std::vector<double>& values = w.values;
                 const solvers::Evaluation& e = w.evaluation;
                 const std::size_t rowStart = text.size();
-                appendRow(text, jsonl, index, ok, values, e);
+                appendRow(text, jsonl, display, index, ok, values, e);
                 ++result.written;
                 // Infeasible designs stay off the front unless the spec asks for them.
                 if (pareto && ok &&
                     (m_spec.paretoIncludeInfeasible ||
                      solvers::feasibilityOf(e.diagnostics) != solvers::Feasibility::Infeasible)) {
                     Candidate candidate;
+                    // The front of the rows as written: at display precision, of the rounded
+                    // values (as sweep-merge --pareto reads them back from the parts).
                     for (const std::size_t c : m_objectiveColumns)
-                        candidate.objectives.push_back(values[c]);
+                        candidate.objectives.push_back(
+                            display && std::isfinite(values[c])
+                                ? std::strtod(formatPlain(values[c]).c_str(), nullptr)
+                                : values[c]);
                     candidate.row = text.substr(rowStart);
                     result.candidates.push_back(std::move(candidate));
                 }

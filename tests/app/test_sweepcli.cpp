@@ -4,12 +4,14 @@
 #include "clirunner.h"
 #include "dct/model/atomicfile.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <sys/wait.h>
+#include <tuple>
 #include <unistd.h>
 
 using namespace dct;
@@ -93,6 +95,44 @@ TEST_CASE("sweep prints its variant count and output estimate before it runs", "
     const CliRun quiet = runCli({"sweep", exampleSpec(), "-q", "-o", out});
     CHECK(quiet.code == cli::ExitOk);
     CHECK(quiet.err.empty());
+    fs::remove_all(dir);
+}
+
+TEST_CASE("sweep writes CSV at the table's precision unless --precision full is given",
+          "[cli][sweep][precision]")
+{
+    const fs::path dir = scratch("precision");
+    const std::string shown = (dir / "shown.csv").string();
+    const std::string exact = (dir / "exact.csv").string();
+    const std::string exactTail = (dir / "exact-1.csv").string();
+    REQUIRE(runCli({"sweep", exampleSpec(), "-q", "-o", shown}).code == cli::ExitOk);
+    REQUIRE(runCli({"sweep", exampleSpec(), "-q", "--precision", "full", "-o", exact}).code ==
+            cli::ExitOk);
+    CHECK(json::parse(slurp(shown + ".shard.json"))["precision"] == "display");
+    CHECK(json::parse(slurp(exact + ".shard.json"))["precision"] == "full");
+    // The same rows; the rounded file is shorter (about four significant digits a value).
+    const std::string shownText = slurp(shown);
+    const std::string exactText = slurp(exact);
+    CHECK(std::count(shownText.begin(), shownText.end(), '\n') ==
+          std::count(exactText.begin(), exactText.end(), '\n'));
+    CHECK(shownText.size() < exactText.size());
+    CHECK(shownText.substr(0, shownText.find('\n')) == exactText.substr(0, exactText.find('\n')));
+
+    // Parts written at both precisions are not merged into one file.
+    for (const auto& [shard, path, precision] :
+         {std::tuple{"0/2", shown, "display"}, std::tuple{"1/2", exactTail, "full"}})
+        REQUIRE(runCli({"sweep", exampleSpec(), "-q", "--shard", shard, "--precision", precision,
+                        "-o", path})
+                    .code == cli::ExitOk);
+    const CliRun mixed = runCli({"sweep-merge", shown, exactTail});
+    CHECK(mixed.code == cli::ExitUsage);
+    CHECK_THAT(mixed.err, Catch::Contains(exactTail + ": this part's values are at full "
+                                                      "precision"));
+    CHECK_THAT(mixed.err, Catch::Contains("--precision"));
+    CHECK(mixed.out.empty());
+    const CliRun bad = runCli({"sweep", exampleSpec(), "--precision", "rounded"});
+    CHECK(bad.code == cli::ExitUsage);
+    CHECK_THAT(bad.err, Catch::Contains("--precision"));
     fs::remove_all(dir);
 }
 

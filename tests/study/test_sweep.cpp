@@ -2,6 +2,7 @@
 // the unsharded output, filters, the Pareto front, and spec errors that say where they are.
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
+#include "dct/model/textformat.h"
 #include "dct/study/paretofront.h"
 #include "dct/study/scenariopatcher.h"
 #include "dct/study/sweepmerge.h"
@@ -58,11 +59,13 @@ json mixedSpec()
 }
 
 std::string runToText(const SweepRunner& runner, SweepFormat format, SweepShard shard = {},
-                      unsigned threads = 2, SweepSummary* summary = nullptr)
+                      unsigned threads = 2, SweepSummary* summary = nullptr,
+                      SweepPrecision precision = SweepPrecision::Full)
 {
     SweepRunOptions options;
     options.shard = shard;
     options.threads = threads;
+    options.precision = precision;
     options.chunkVariants = 7; // small chunks: many hand-offs between threads
     std::ostringstream out;
     SweepSummary s = runner.run(options, format, out);
@@ -73,10 +76,11 @@ std::string runToText(const SweepRunner& runner, SweepFormat format, SweepShard 
 
 /** Runs \a shard of \a runner into \a path with its record beside it, as `sweep -o` does. */
 void writePart(const SweepRunner& runner, SweepFormat format, SweepShard shard,
-               const fs::path& path)
+               const fs::path& path, SweepPrecision precision = SweepPrecision::Full)
 {
     SweepSummary summary;
-    std::ofstream(path, std::ios::binary) << runToText(runner, format, shard, 2, &summary);
+    std::ofstream(path, std::ios::binary)
+        << runToText(runner, format, shard, 2, &summary, precision);
     REQUIRE(runner.partRecord(shard, format, summary).writeBeside(path));
 }
 
@@ -400,6 +404,150 @@ TEST_CASE("the sweep's Pareto front matches the front of all its rows", "[sweep]
     std::sort(pointsOnFront.begin(), pointsOnFront.end());
     for (std::size_t i = 1; i < pointsOnFront.size(); ++i)
         CHECK(pointsOnFront[i].second < pointsOnFront[i - 1].second);
+    fs::remove_all(dir);
+}
+
+/** Returns the fields of each CSV line of \a text. */
+std::vector<std::vector<std::string>> csvLines(const std::string& text)
+{
+    std::vector<std::vector<std::string>> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(csvFields(line));
+    return lines;
+}
+
+TEST_CASE("CSV metric values show the table's digits unless every digit is asked for",
+          "[sweep][precision]")
+{
+    auto runner = SweepRunner::create(specOf(mixedSpec()), seedScenario(), test::catalog());
+    REQUIRE(runner);
+    SweepSummary fullSummary, displaySummary;
+    const std::string full =
+        runToText(*runner, SweepFormat::Csv, {}, 2, &fullSummary, SweepPrecision::Full);
+    const std::string display =
+        runToText(*runner, SweepFormat::Csv, {}, 2, &displaySummary, SweepPrecision::Display);
+    CHECK(fullSummary.precision == SweepPrecision::Full);
+    CHECK(displaySummary.precision == SweepPrecision::Display);
+    const auto fullLines = csvLines(full);
+    const auto displayLines = csvLines(display);
+    REQUIRE(fullLines.size() == displayLines.size());
+    REQUIRE(fullLines.size() > 1);
+    CHECK(fullLines[0] == displayLines[0]); // one header
+    const auto& columns = runner->columns();
+    int rounded = 0, metricValues = 0;
+    for (std::size_t l = 1; l < fullLines.size(); ++l) {
+        REQUIRE(fullLines[l].size() == columns.size());
+        REQUIRE(displayLines[l].size() == columns.size());
+        for (std::size_t k = 0; k < columns.size(); ++k) {
+            const std::string& exact = fullLines[l][k];
+            const std::string& shown = displayLines[l][k];
+            if (columns[k].role != SweepColumnRole::Metric || exact.empty()) {
+                CHECK(shown == exact); // variant, swept values, ok, verdict: as given
+                continue;
+            }
+            ++metricValues;
+            const double value = std::stod(exact);
+            INFO(columns[k].name << " of row " << l << ": " << exact);
+            CHECK(shown == formatPlain(value));
+            CHECK(shown.find(',') == std::string::npos); // no thousands separator in CSV
+            rounded += shown != exact;
+            // Rounded to about four significant digits: within half a unit of the fourth.
+            CHECK(std::stod(shown) == Approx(value).epsilon(1e-3));
+        }
+    }
+    CHECK(metricValues > 100);
+    CHECK(rounded > 0); // training days have more digits than a table shows
+    // JSON lines are for programs: every digit, whatever is asked.
+    SweepSummary jsonSummary;
+    CHECK(runToText(*runner, SweepFormat::Jsonl, {}, 2, &jsonSummary, SweepPrecision::Display) ==
+          runToText(*runner, SweepFormat::Jsonl));
+    CHECK(jsonSummary.precision == SweepPrecision::Full);
+    CHECK(runner->partRecord({}, SweepFormat::Csv, displaySummary).precision ==
+          SweepPrecision::Display);
+    CHECK(runner->partRecord({}, SweepFormat::Jsonl, jsonSummary).precision ==
+          SweepPrecision::Full);
+}
+
+TEST_CASE("parts at display precision merge into the unsharded output; mixed ones are refused",
+          "[sweep][precision][shard]")
+{
+    auto runner = SweepRunner::create(specOf(mixedSpec()), seedScenario(), test::catalog());
+    REQUIRE(runner);
+    const fs::path dir = scratch("precision");
+    writePart(*runner, SweepFormat::Csv, {0, 2}, dir / "a", SweepPrecision::Display);
+    writePart(*runner, SweepFormat::Csv, {1, 2}, dir / "b", SweepPrecision::Display);
+    writePart(*runner, SweepFormat::Csv, {1, 2}, dir / "c", SweepPrecision::Full);
+
+    auto record = SweepPartRecord::readBeside(dir / "a");
+    REQUIRE(record);
+    CHECK(record->precision == SweepPrecision::Display);
+    CHECK(record->toJson().find("\"precision\": \"display\"") != std::string::npos);
+
+    auto merged = mergeSweepParts({dir / "b", dir / "a"});
+    if (!merged)
+        FAIL(merged.error().toString());
+    SweepSummary summary;
+    CHECK(merged->text() ==
+          runToText(*runner, SweepFormat::Csv, {}, 2, &summary, SweepPrecision::Display));
+    std::ostringstream text;
+    auto written = merged->write(text);
+    REQUIRE(written);
+    CHECK(written->toJson() == runner->partRecord({}, SweepFormat::Csv, summary).toJson());
+
+    auto mixed = mergeSweepParts({dir / "a", dir / "c"});
+    REQUIRE_FALSE(mixed);
+    CHECK(mixed.error().file == (dir / "c").string());
+    CHECK(mixed.error().message.find("full precision") != std::string::npos);
+    CHECK(mixed.error().message.find("display precision") != std::string::npos);
+    CHECK(mixed.error().accepted.find("--precision") != std::string::npos);
+
+    // A record names its precision as one of the two; one without it has every digit.
+    std::string recordText = record->toJson();
+    const auto at = recordText.find("\"display\"");
+    REQUIRE(at != std::string::npos);
+    auto bad = SweepPartRecord::fromJson(std::string(recordText).replace(at, 9, "\"rounded\""),
+                                         "a.shard.json");
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().path == "/precision");
+    CHECK(bad.error().file == "a.shard.json");
+    json older = json::parse(recordText);
+    older.erase("precision");
+    auto old = SweepPartRecord::fromJson(older.dump(), "a.shard.json");
+    REQUIRE(old);
+    CHECK(old->precision == SweepPrecision::Full);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("at display precision the Pareto front is the front of the rows as written",
+          "[sweep][precision][pareto]")
+{
+    model::ResolvedScenario base = seedResolved();
+    const SweepSpec spec =
+        specOf({{"base", "seed.json"},
+                {"axes",
+                 {{{"field", "/compute/node_count"}, {"from", 1}, {"to", 40}, {"step", 1}},
+                  {{"field", "/workload/mfu"},
+                   {"sample", "uniform"},
+                   {"min", 0.2},
+                   {"max", 0.6},
+                   {"count", 30},
+                   {"seed", 3}}}},
+                {"pareto", {"cost.usd", "compute.days"}}});
+    auto runner = SweepRunner::create(spec, base, syntheticEvaluation);
+    REQUIRE(runner);
+    SweepSummary summary;
+    const std::string text =
+        runToText(*runner, SweepFormat::Csv, {}, 2, &summary, SweepPrecision::Display);
+    const fs::path dir = scratch("pareto-display");
+    std::ofstream(dir / "all.csv", std::ios::binary) << text;
+    REQUIRE(runner->partRecord({}, SweepFormat::Csv, summary).writeBeside(dir / "all.csv"));
+    auto merged = mergeSweepParts({dir / "all.csv"});
+    REQUIRE(merged);
+    auto front = paretoRows(*merged, spec.objectives);
+    REQUIRE(front);
+    CHECK_FALSE(summary.paretoRows.empty());
+    CHECK(summary.paretoRows == *front);
     fs::remove_all(dir);
 }
 

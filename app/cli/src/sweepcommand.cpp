@@ -72,6 +72,12 @@ SweepCommand::SweepCommand(CLI::App& app)
     m_sweep->add_option("spec", m_spec, "Sweep spec JSON file")->required();
     m_sweep->add_option("-f,--format", m_format, "Row format: csv or jsonl")
         ->check(CLI::IsMember({"csv", "jsonl"}));
+    m_sweep
+        ->add_option("--precision", m_precision,
+                     "Digits of CSV metric values: display (the significant digits of the "
+                     "table) or full (every digit, for machine reading; JSON lines always "
+                     "keep every digit)")
+        ->check(CLI::IsMember({"display", "full"}));
     m_sweep->add_option("-o,--output", m_output,
                         "Output file (written atomically); stdout if "
                         "absent");
@@ -139,10 +145,12 @@ int SweepCommand::run(const CommandContext& context, std::ostream& out, std::ost
     if (!runner)
         return ExitUsage;
     const auto format = m_format == "jsonl" ? study::SweepFormat::Jsonl : study::SweepFormat::Csv;
+    const auto precision =
+        m_precision == "full" ? study::SweepPrecision::Full : study::SweepPrecision::Display;
 
     // What the run will write, said before it starts; over the cap it needs --force.
     const auto [firstVariant, endVariant] = runner->shardRange(shard);
-    const std::uint64_t estimate = runner->estimateOutputBytes(format, shard);
+    const std::uint64_t estimate = runner->estimateOutputBytes(format, shard, precision);
     const std::string what =
         fmt::format("{} variants{}", grouped(endVariant - firstVariant),
                     shard.count > 1 ? fmt::format(" (shard {} of {})", shard.toString(),
@@ -169,6 +177,7 @@ int SweepCommand::run(const CommandContext& context, std::ostream& out, std::ost
     study::SweepRunOptions options;
     options.shard = shard;
     options.threads = m_threads;
+    options.precision = precision;
     options.stop = [] { return SweepStopGuard::stopped(); };
     const bool bar = !m_quiet && (m_progress || ::isatty(STDERR_FILENO));
     const auto started = std::chrono::steady_clock::now();

@@ -13,6 +13,34 @@ enum class SweepFormat
     Jsonl ///< One JSON object per line.
 };
 
+/**
+ * How the metric values of CSV rows are written. A CSV file is opened by people (a spreadsheet,
+ * a terminal), so by default it shows the digits the CLI tables and reports show
+ * (formatPlain: "8960000", "0.3581"); every digit (the shortest text that reads back to the same
+ * double) only where asked. JSON lines are read by programs and always keep every digit.
+ */
+enum class SweepPrecision
+{
+    Display, ///< About four significant digits, as tables show them (CSV only).
+    Full     ///< The shortest text that reads back to the same double.
+};
+
+/** Returns "display" or "full", as part records and the CLI name it. */
+inline std::string_view precisionName(SweepPrecision precision)
+{
+    return precision == SweepPrecision::Display ? "display" : "full";
+}
+
+/** Returns the precision named \a name ("display", "full"), or nothing. */
+inline std::optional<SweepPrecision> precisionNamed(std::string_view name)
+{
+    if (name == "display")
+        return SweepPrecision::Display;
+    if (name == "full")
+        return SweepPrecision::Full;
+    return std::nullopt;
+}
+
 /** What a column of sweep rows holds; decides how it is written and checked. */
 enum class SweepColumnRole
 {

@@ -26,6 +26,9 @@ struct SweepPartRecord
     std::uint64_t firstVariant = 0; ///< The shard's variants: [firstVariant, endVariant).
     std::uint64_t endVariant = 0;
     SweepFormat format = SweepFormat::Csv;
+    /** Of the CSV metric values: parts of other precisions are not merged. A record without it
+     *  was written before CSV had display precision, with every digit. */
+    SweepPrecision precision = SweepPrecision::Full;
     std::vector<SweepColumn> columns;
     std::uint64_t rows = 0;  ///< Rows written (the CSV header not counted).
     std::uint64_t bytes = 0; ///< Size of the output.

@@ -24,6 +24,9 @@ struct SweepRunOptions
     SweepShard shard;
     unsigned threads = 0;            ///< 0 means std::thread::hardware_concurrency().
     std::size_t chunkVariants = 256; ///< Variants a thread takes at a time.
+    /** Of the metric values in CSV rows (JSON lines keep every digit); the CLI shows display
+     *  precision unless --precision full is given. */
+    SweepPrecision precision = SweepPrecision::Full;
     /** Called on the calling thread about every 100 ms and at the end: variants done, total. */
     std::function<void(std::uint64_t done, std::uint64_t total)> progress;
     /**
@@ -45,6 +48,8 @@ struct SweepSummary
     bool stopped = false;                ///< SweepRunOptions::stop ended the run early.
     std::uint64_t bytes = 0;             ///< Written, the CSV header included.
     std::string checksum;                ///< SweepChecksum of what was written.
+    /** Of the metric values written: SweepRunOptions::precision for CSV, Full for JSON lines. */
+    SweepPrecision precision = SweepPrecision::Full;
 };
 
 /** Evaluates one resolved scenario; evaluate() unless a test or benchmark passes another. */
@@ -85,8 +90,10 @@ public:
      * Returns about how many bytes run() writes for \a shard in \a format: the header, and
      * the variants times the mean row of up to 64 variants evaluated across the shard.
      */
-    std::uint64_t estimateOutputBytes(SweepFormat format, const SweepShard& shard) const;
-    /** Returns the record of the output that run() wrote for \a shard, as \a summary says. */
+    std::uint64_t estimateOutputBytes(SweepFormat format, const SweepShard& shard,
+                                      SweepPrecision precision = SweepPrecision::Full) const;
+    /** Returns the record of the output that run() wrote for \a shard, as \a summary says (its
+     *  precision among it). */
     SweepPartRecord partRecord(const SweepShard& shard, SweepFormat format,
                                const SweepSummary& summary) const;
 
@@ -135,8 +142,9 @@ private:
     /** Sets the swept fields of variant \a index, evaluates it and reads its metric values. */
     VariantOutcome evaluateVariant(std::uint64_t index, Workspace& w) const;
 
-    /** Appends the row of variant \a index to \a text (\a evaluation for the error message). */
-    void appendRow(std::string& text, bool jsonl, std::uint64_t index, bool ok,
+    /** Appends the row of variant \a index to \a text (\a evaluation for the error message);
+     *  \a display writes CSV metric values at display precision. */
+    void appendRow(std::string& text, bool jsonl, bool display, std::uint64_t index, bool ok,
                    const std::vector<double>& values, const solvers::Evaluation& evaluation) const;
     /** Returns the value number of axis \a a in variant \a index. */
     std::size_t valueIndex(std::size_t a, std::uint64_t index) const

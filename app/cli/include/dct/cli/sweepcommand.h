@@ -27,6 +27,7 @@ private:
     CLI::App* m_sweep = nullptr;
     std::string m_spec;
     std::string m_format = "csv";
+    std::string m_precision = "display";
     std::string m_output;
     std::string m_pareto;
     std::string m_shard;
