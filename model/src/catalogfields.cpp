@@ -100,6 +100,16 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
         f::number<S>("memory_bandwidth_efficiency", &S::memoryBandwidthEfficiency, "",
                      "Achievable share of the memory bandwidth on large streaming transfers", 0.05,
                      1.0),
+        // 0 (the default) runs fused attention at the matrix rate; otherwise floor 0.05.
+        f::number<S>(
+            "attention_forward_efficiency", &S::attentionForwardEfficiency, "",
+            "Achievable share of the dense peak of a fused attention kernel's forward pass "
+            "(causal, FLOPs it computes); 0: the matmul efficiency",
+            0.0, 1.0),
+        f::number<S>("attention_backward_efficiency", &S::attentionBackwardEfficiency, "",
+                     "Achievable share of the dense peak of a fused attention kernel's backward "
+                     "pass; 0: the matmul efficiency",
+                     0.0, 1.0),
     };
     return table;
 }

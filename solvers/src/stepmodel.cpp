@@ -520,12 +520,32 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     layer.add(Gemm{tokens, qkvWidth / t, h, 1.0}, rates);
     layer.add(Gemm{tokens, h, outputWidth / t, 1.0}, rates);
     GemmTimes scores;
+    // A fused kernel keeps the scores on chip and computes their causal half, below the rate of
+    // the large GEMMs: its softmax and the exponentials run beside the matrix units. Forward and
+    // backward at the GPU's measured fused-attention rates (attention_forward_efficiency and
+    // attention_backward_efficiency in data/catalog/gpus.json: cuDNN's fused attention, which
+    // Transformer Engine prefers on Hopper, "Disabling FlashAttention to give FusedAttention
+    // preference on Hopper+", transformer_engine/pytorch/attention.py, get_attention_backend;
+    // H100: 518 and 499 TFLOP/s at head dim 128 and sequence 4k, Shah et al. 2024,
+    // FlashAttention-3, Figures 5 and 6), or the matrix rate where the catalog has none. The
+    // backward recomputes the scores: 2.5 times the forward FLOPs as those measurements count
+    // them (Dao-AILab/flash-attention, benchmarks/benchmark_flash_attention.py, flops()).
+    const double attentionForwardRate =
+        r.gpu.attentionForwardEfficiency > 0.0
+            ? peak * std::clamp(r.gpu.attentionForwardEfficiency, 0.05, 1.0) * clock
+            : rate;
+    const double attentionBackwardRate =
+        r.gpu.attentionBackwardEfficiency > 0.0
+            ? peak * std::clamp(r.gpu.attentionBackwardEfficiency, 0.05, 1.0) * clock
+            : rate;
+    const bool attentionMeasured =
+        r.gpu.attentionForwardEfficiency > 0.0 || r.gpu.attentionBackwardEfficiency > 0.0;
     if (w.flashAttention) {
-        // A fused kernel keeps the scores on chip: its causal half at the matrix rate.
-        const double seconds = scoreTime * f.scores / split / rate;
-        scores.forward = seconds;
-        scores.backward = 2.0 * seconds;
-        scores.ideal = 3.0 * seconds;
+        const double fused = scoreTime * f.scores / split;
+        scores.forward = fused / attentionForwardRate;
+        scores.backward =
+            attentionMeasured ? 2.5 * fused / attentionBackwardRate : 2.0 * fused / rate;
+        scores.ideal = 3.0 * fused / rate;
     } else {
         // Q K^T and scores x V, one batched GEMM per head of the rank, the keys of the whole
         // sequence against the rank's queries.
@@ -638,6 +658,23 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // entropy: the maximum, the shift and exponent, the sum, the target's logit and the loss;
     // backward the softmax, the one-hot subtraction and the scaling).
     const double kernelLogits = 13.0 * kKernelFixedSeconds;
+    // The loss streams the rank's logits (b s / c tokens of the gathered sequence by V / t) through
+    // HBM in fp32, pass by pass (Megatron-Core's vocabulary-parallel cross entropy,
+    // megatron/core/tensor_parallel/cross_entropy.py, July 2024, unfused by default): forward the
+    // cast to fp32 (read 2, write 4 bytes a logit), the maximum (read 4), the shift (read and
+    // write 4), the exponent (read and write 4), the sum (read 4) and the division into the
+    // softmax kept for the backward (read and write 4): 38 bytes; backward the scaling by the
+    // loss's gradient (read and write 4) and the cast back to bf16 for the output layer's GEMMs
+    // (read 4, write 2): 14 bytes. The output layer's weight gradient accumulates into its fp32
+    // main_grad (read and write 4 bytes a weight), as the layers' do.
+    const double logitsPerRank = l.b * l.s / l.c * m.vocabSize / l.t;
+    const double outputWeights = static_cast<double>(m.vocabSize) * h / l.t;
+    const double memoryLogits = (52.0 * logitsPerRank + 8.0 * outputWeights) / hbm;
+    // The input embedding's backward (PyTorch's embedding_dense_backward) writes a dense bf16
+    // gradient of the rank's V / t rows (zeroed, then the tokens' rows added: 2 bytes a weight
+    // each) that the gradient hook adds into the fp32 main_grad (read 2 and 4, write 4): 14 bytes
+    // a weight of the first stage, per micro-batch.
+    const double memoryEmbedding = 14.0 * static_cast<double>(m.vocabSize) * h / l.t / hbm;
 
     // Context parallelism: K and V of the rank's heads gathered over the context ranks.
     double cpPerLayer = 0.0;
@@ -655,7 +692,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         const double gathers = full || selective ? 3.0 : 2.0;
         const double perLayer = gathers * ag.seconds + rs.seconds;
         const double attention =
-            (3.0 + (full || selective ? 1.0 : 0.0)) * scoreTime * f.scores / split / rate;
+            (1.0 + (full || selective ? 1.0 : 0.0)) * scores.forward + scores.backward;
         cpPerLayer = std::max(0.0, perLayer - attention);
     }
 
@@ -682,22 +719,31 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         p2pPerMicroBatch = 2.0 * l.v * out.pipeline.seconds;
     }
 
-    // The pipeline runs at the pace of its slowest stage: a full one in the middle, or the last
-    // with its fewer layers plus the output layer and the loss (with Llama 3's 128k vocabulary
-    // the logits weigh about two thirds of a layer).
+    // The pipeline runs at the pace of its slowest stage: a full one in the middle, the first
+    // with the embedding's backward, or the last with its fewer layers plus the output layer and
+    // the loss (with Llama 3's 128k vocabulary the logits weigh about two thirds of a layer).
+    // With one stage it holds all of them.
     const double workPerLayer =
         matmulPerLayer + memoryPerLayer + kernelPerLayer + tpPerLayer + cpPerLayer + epPerLayer;
-    const bool lastPaces = l.lastStageLayers * workPerLayer + matmulLogits + kernelLogits >=
-                           l.stageLayers * workPerLayer;
-    const double layersPerGpu = lastPaces ? l.lastStageLayers : l.stageLayers;
+    const double lastWork = l.lastStageLayers * workPerLayer + matmulLogits + memoryLogits +
+                            kernelLogits + (l.p == 1 ? memoryEmbedding : 0.0);
+    const double firstWork = l.firstStageLayers * workPerLayer + memoryEmbedding;
+    const double middleWork = l.stageLayers * workPerLayer;
+    const bool lastPaces = l.p == 1 || lastWork >= std::max(firstWork, middleWork);
+    const bool firstPaces = !lastPaces && firstWork > middleWork;
+    const double layersPerGpu = lastPaces    ? l.lastStageLayers
+                                : firstPaces ? l.firstStageLayers
+                                             : l.stageLayers;
     const double logitsShare = lastPaces ? 1.0 : 0.0;
+    const double embeddingShare = firstPaces || (lastPaces && l.p == 1) ? 1.0 : 0.0;
     out.pacingStageLayers = layersPerGpu;
     out.pacingStageHasOutputLayer = lastPaces;
     const double recomputeSeconds = layersPerGpu * recomputePerLayer;
     const double matmulPerMicroBatch = layersPerGpu * matmulPerLayer + logitsShare * matmulLogits;
     const double idealMatmul = layersPerGpu * idealPerLayer + logitsShare * logits.ideal;
     out.matmulShapeEfficiency = matmulPerMicroBatch > 0.0 ? idealMatmul / matmulPerMicroBatch : 1.0;
-    const double memoryPerMicroBatch = layersPerGpu * memoryPerLayer;
+    const double memoryPerMicroBatch = layersPerGpu * memoryPerLayer + logitsShare * memoryLogits +
+                                       embeddingShare * memoryEmbedding;
     const double kernelPerMicroBatch = layersPerGpu * kernelPerLayer + logitsShare * kernelLogits;
     const double tpPerMicroBatch = layersPerGpu * tpPerLayer;
     const double cpPerMicroBatch = layersPerGpu * cpPerLayer;
@@ -765,10 +811,17 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double hidden = std::min(w.overlapFraction * out.dataParallelTotalSeconds, window);
     out.dataParallelSeconds = out.dataParallelTotalSeconds - hidden;
 
-    // The optimizer update of the rank's shard of the weights.
+    // The optimizer update of the rank's shard of the weights, and the passes Megatron-Core's
+    // data-parallel wrapper makes once a step over the whole gradient buffer of the rank, fp32
+    // or the weights' bytes (megatron/core/distributed/param_and_grad_buffer.py, July 2024):
+    // the scaling by 1 / data-parallel size before the collective (read and write; skipped for
+    // a group of one), the NaN check's norm (read; --check-for-nan-in-loss-and-grad is on by
+    // default) and the zeroing for the next step (write).
     const double shard = zero >= 1 ? denseParameters / dpRanks + expertParameters / expertRanks
                                    : denseParameters + expertParameters;
-    out.optimizerSeconds = kOptimizerUpdateBytes * shard / hbm;
+    const double gradientBufferPasses =
+        (dpRanks > 1 ? 4.0 : 2.0) * gradBytes * (denseParameters + expertParameters);
+    out.optimizerSeconds = (kOptimizerUpdateBytes * shard + gradientBufferPasses) / hbm;
 
     out.computeSeconds = l.m * matmulPerMicroBatch;
     out.recomputeSeconds = l.m * recomputeSeconds;

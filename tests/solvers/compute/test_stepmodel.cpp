@@ -5,7 +5,9 @@
 #include "testsupport.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <functional>
 
 using namespace dct;
 using namespace dct::solvers;
@@ -224,7 +226,11 @@ TEST_CASE("matrix multiplies by shape: partial tiles and waves cost whole ones, 
                            {"global_batch_sequences", 512}, {"micro_batch_size", 1},
                            {"sequence_length", 4096},       {"recompute", "full"},
                            {"flash_attention", true}};
-    auto withGpu = [&](const json& gpu, const json& changes = json::object()) {
+    // The fused attention at the GEMMs' rate (its own measured rate is another test's), so
+    // that only the shapes separate the GEMMs' time from the ideal.
+    auto withGpu = [&](json gpu, const json& changes = json::object()) {
+        gpu["attention_forward_efficiency"] = 0;
+        gpu["attention_backward_efficiency"] = 0;
         json doc = cluster(workload, 8);
         doc["compute"]["gpu"] = gpu;
         for (const auto& [key, value] : changes.items())
@@ -369,4 +375,106 @@ TEST_CASE("every kernel launched costs a fixed time", "[compute][step][kernels]"
     REQUIRE(f.ok());
     CHECK(f.evaluation->compute.step.kernelOverheadSeconds ==
           Approx(s.microBatches * (perMicroBatch + 32.0 * 10.0 * 3.0e-6)).epsilon(1e-9));
+}
+
+namespace {
+
+/** The bundled catalog with \a edit applied to the JSON of its \a file, loaded from a copy. */
+model::Catalog editedCatalog(const std::string& name, const std::string& file,
+                             const std::function<void(json&)>& edit)
+{
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("dctwin-step-catalog-" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::copy(test::dataDir() / "catalog", dir,
+                          std::filesystem::copy_options::recursive);
+    std::ifstream in(dir / file);
+    json doc = json::parse(in);
+    in.close();
+    edit(doc);
+    std::ofstream(dir / file) << doc.dump(1);
+    auto loaded = model::Catalog::load(dir);
+    if (!loaded)
+        FAIL("catalog: " << loaded.error().toString());
+    return std::move(*loaded);
+}
+
+json& entry(json& doc, const std::string& id)
+{
+    for (json& e : doc["entries"])
+        if (e["id"] == id)
+            return e;
+    FAIL("no catalog entry " << id);
+    return doc;
+}
+
+const json kSmallDense = {{"model", "llama2-7b"},         {"tensor_parallel", 1},
+                          {"global_batch_sequences", 64}, {"micro_batch_size", 1},
+                          {"recompute", "none"},          {"zero_stage", 1},
+                          {"flash_attention", true}};
+
+} // namespace
+
+TEST_CASE("fused attention runs at the GPU's measured attention rate, not the GEMMs'",
+          "[compute][step][attention]")
+{
+    // H100 in the catalog: cuDNN's fused attention at 52.4% of the peak forward and 50.5%
+    // backward (FlashAttention-3 paper, Figures 5 and 6), the GEMMs at 80.1%.
+    const DocumentEvaluation measured = run(kSmallDense, 1);
+    const model::Catalog atGemmRate = editedCatalog("attention", "gpus.json", [](json& doc) {
+        json& h100 = entry(doc, "h100-sxm5");
+        h100.erase("attention_forward_efficiency");
+        h100.erase("attention_backward_efficiency");
+    });
+    const DocumentEvaluation gemm =
+        evaluateDocument(cluster(kSmallDense, 1), atGemmRate, "step.json");
+    REQUIRE(measured.ok());
+    REQUIRE(gemm.ok());
+    const StepResult& a = measured.evaluation->compute.step;
+    const StepResult& b = gemm.evaluation->compute.step;
+    // Per layer and micro-batch the causal half of the scores, 2 b s^2 h forward, and 2.5 times
+    // that backward as the attention benchmarks count it.
+    const double s = 4096.0, h = 4096.0, peak = 989e12;
+    const double forward = 2.0 * s * s * h;
+    const double expected = 32.0 * a.microBatches *
+                            (forward / (0.524 * peak) + 2.5 * forward / (0.505 * peak) -
+                             3.0 * forward / (0.801 * peak));
+    CHECK(a.computeSeconds - b.computeSeconds == Approx(expected).epsilon(0.01));
+    CHECK(a.matmulShapeEfficiency < b.matmulShapeEfficiency);
+}
+
+TEST_CASE("the loss streams the fp32 logits through HBM, the embedding its dense gradient",
+          "[compute][step][loss]")
+{
+    // Doubling the vocabulary adds, per micro-batch, 52 bytes a logit (the cross entropy's
+    // passes), 8 a weight of the output layer (its fp32 gradient accumulation) and 14 a weight
+    // of the embedding (its dense gradient added to the fp32 one).
+    const model::Catalog wide = editedCatalog(
+        "vocab", "models.json", [](json& doc) { entry(doc, "llama2-7b")["vocab_size"] = 64000; });
+    json workload = kSmallDense;
+    workload["recompute"] = "full"; // the wider vocabulary still fits in 80 GB
+    const DocumentEvaluation base = run(workload, 8);
+    const DocumentEvaluation twice = evaluateDocument(cluster(workload, 8), wide, "step.json");
+    REQUIRE(base.ok());
+    REQUIRE(twice.ok());
+    const StepResult& a = base.evaluation->compute.step;
+    const StepResult& b = twice.evaluation->compute.step;
+    const double extraVocab = 32000.0, s = 4096.0, h = 4096.0;
+    const double hbm = 3.35e12 * 0.9;
+    const double expected =
+        a.microBatches * (52.0 * s * extraVocab + (8.0 + 14.0) * extraVocab * h) / hbm;
+    CHECK(b.memoryBoundSeconds - a.memoryBoundSeconds == Approx(expected).epsilon(0.01));
+}
+
+TEST_CASE("the step passes over the gradient buffer besides the optimizer's shard",
+          "[compute][step][optimizer]")
+{
+    // ZeRO-1 over 8 ranks: Adam's 28 bytes over the rank's eighth, and the fp32 gradient buffer
+    // of every weight scaled (read and write), checked for NaN (read) and zeroed (write).
+    const DocumentEvaluation d = run(kSmallDense, 1);
+    REQUIRE(d.ok());
+    const StepResult& s = d.evaluation->compute.step;
+    const double hbm = 3.35e12 * 0.9;
+    CHECK(s.optimizerSeconds ==
+          Approx((28.0 * s.parameters / 8.0 + 16.0 * s.parameters) / hbm).epsilon(0.01));
 }

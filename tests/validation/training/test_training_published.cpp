@@ -132,7 +132,8 @@ TEST_CASE("Narayanan et al. 2021 Table 1: achieved TFLOP/s per GPU of GPT 1.7B t
     // Before matrix shapes entered the model it ran 12-28% above the table; with tile and wave
     // quantization on the A100's 108 SMs and the HBM roofline of the unfused attention scores
     // (docs/references.md, "What the step model predicts today") nine rows land within 10% and
-    // the 76B row within 15%. The bounds hold the model to that accuracy.
+    // the 76B row within 15% (mean absolute error 6.0% with models-16). The bounds hold the
+    // model to that accuracy.
     int within10 = 0;
     double absoluteErrors = 0.0;
     for (const NarayananRow& row : kTable1) {
@@ -147,7 +148,7 @@ TEST_CASE("Narayanan et al. 2021 Table 1: achieved TFLOP/s per GPU of GPT 1.7B t
         absoluteErrors += error;
     }
     CHECK(within10 >= 9);
-    CHECK(absoluteErrors / std::size(kTable1) < 0.07);
+    CHECK(absoluteErrors / std::size(kTable1) < 0.065);
     // Larger models reach a larger share of the peak, as in the table (44% to 52%).
     const double small = value(narayanan(kTable1[0]), "step.hfu");
     const double large = value(narayanan(kTable1[9]), "step.hfu");
@@ -181,7 +182,8 @@ TEST_CASE("Dubey et al. 2024 Table 4: Llama 3 405B MFU on 8,192 and 16,384 H100"
         INFO("predicted " << mfu);
         // The pipeline runs at its slowest stage's pace: with one layer fewer on the last stage
         // its 7 layers and the output layer (about two thirds of a layer) stay below the 8 of a
-        // middle stage, so a middle stage paces it; the model lands 6-8% below the table.
+        // middle stage, so a middle stage paces it; the model lands 8-10% below the table (the
+        // fused attention at its measured rate, models-16, took 2 points).
         CHECK(mfu == Approx(row.mfu).epsilon(0.10));
         CHECK(mfu < row.mfu);
 
@@ -300,12 +302,13 @@ TEST_CASE("Megatron-LM README weak scaling: GPT 1.7B to 462B on up to 6,144 H100
     };
     // The README: "tensor-parallel (--tp-comm-overlap) ... communication" overlapped, so every
     // row with TP > 1 runs with tp_comm_overlap. Known gaps, held as they stand: the two
-    // smallest models (TP 1 and 2, hidden 2,048 and 4,096) run far below what their GEMMs
-    // allow, and the fixed cost per kernel explains only 3% of it, so the model over-predicts
-    // them by 70% and 46%; the 32B (TP 8, PP 1: each data-parallel group one GPU per node over
-    // 48 nodes) is predicted 23% slow, a third of its step being the fp32 gradients'
-    // reduce-scatter that the last micro-batch's backward cannot hide. The six other rows must
-    // hold within 10%.
+    // smallest models (TP 1 and 2, hidden 2,048 and 4,096) are over-predicted by 33% and 29%
+    // (70% and 46% before the fused attention's measured rate, the loss's fp32 passes over the
+    // logits and the gradient buffer's passes of models-16); the 32B (TP 8, PP 1: each
+    // data-parallel group one GPU per node over 48 nodes) is predicted 26% slow, 0.36 s of its
+    // step being the fp32 gradients' reduce-scatter that only the last micro-batch's backward
+    // can hide (Megatron-LM as of July 2024 reduces in fp32 for bf16 and syncs gradients only
+    // on the last micro-batch; docs/references.md). The six other rows must hold within 10%.
     double absoluteErrors = 0.0;
     int within10 = 0;
     for (const Row& row : rows) {
@@ -333,18 +336,20 @@ TEST_CASE("Megatron-LM README weak scaling: GPT 1.7B to 462B on up to 6,144 H100
         const double predicted = flops / value(d, "step.seconds") / row.gpus / 1e12;
         INFO("predicted " << predicted << " (recompute " << workload["recompute"] << ")");
         const double error = predicted / row.tflops - 1.0;
-        if (row.hidden <= 4096)
+        if (row.hidden <= 4096) {
             CHECK(error > 0.10);
-        else if (row.tp == 8 && row.pp == 1)
+            CHECK(error < 0.35);
+        } else if (row.tp == 8 && row.pp == 1) {
             CHECK(error < -0.10);
-        else {
+            CHECK(error > -0.30);
+        } else {
             CHECK(std::fabs(error) <= 0.10);
             absoluteErrors += std::fabs(error);
             ++within10;
         }
     }
     CHECK(within10 == 6);
-    CHECK(absoluteErrors / within10 < 0.05);
+    CHECK(absoluteErrors / within10 < 0.03);
 }
 
 TEST_CASE("Korthikanti et al. 2022: MFU with sequence parallelism and selective recomputation",

@@ -38,6 +38,10 @@ struct GpuSpec : CatalogEntry
     int gemmTileN = 128; ///< Its columns.
     /// Achievable share of the memory bandwidth on large streaming transfers.
     double memoryBandwidthEfficiency = 1.0;
+    /// Achievable share of the dense peak of a fused (flash) attention kernel, forward and
+    /// backward, counting the FLOPs it computes; 0 runs it at the matrix rate (matmulEfficiency).
+    double attentionForwardEfficiency = 0.0;
+    double attentionBackwardEfficiency = 0.0;
 
     /** Returns the dense peak at \a precision in TFLOP/s (0 when unsupported). */
     double peakTflops(Precision precision) const;
