@@ -184,6 +184,20 @@ std::string labelWithUnit(const std::string& key)
     return humanLabel(key, {});
 }
 
+namespace {
+
+/** Most decimals a percentage just below 100 shows (99.9999999999 %: twelve nines). */
+constexpr int maxShortfallDecimals = 10;
+
+/** Returns the decimals that show \a shortfall (> 0) from a whole with two significant
+ *  digits: 0.00117 -> 4 (99.9988). */
+int decimalsOfShortfall(double shortfall)
+{
+    return std::max(2, 1 - static_cast<int>(std::floor(std::log10(shortfall))));
+}
+
+} // namespace
+
 std::string formatNumber(double value)
 {
     if (!std::isfinite(value))
@@ -229,6 +243,14 @@ QuantityText formatQuantityParts(double value, std::string_view unit)
         const double percent = value * 100.0;
         if (percent != 0.0 && std::fabs(percent) < 1e-4)
             return {percent > 0.0 ? "< 0.0001" : "> -0.0001", "%"};
+        // Just below 100 %, the digits that show the shortfall: an availability of 99.9988 %
+        // (4.9 nines) is not "100 %".
+        if (percent < 100.0 && percent > 99.0 && formatNumber(percent) == "100") {
+            const int decimals = decimalsOfShortfall(100.0 - percent);
+            if (decimals > maxShortfallDecimals)
+                return {"> 99." + std::string(maxShortfallDecimals, '9'), "%"};
+            return {printf("%.*f", decimals, percent), "%"};
+        }
         return {formatNumber(percent), "%"};
     }
     if (unit == "yes/no" && std::isfinite(value))
@@ -301,6 +323,15 @@ std::string formatPlain(double value)
     std::string text = formatNumber(value);
     text.erase(std::remove(text.begin(), text.end(), ','), text.end());
     return text;
+}
+
+std::string formatPlain(double value, std::string_view unit)
+{
+    if (unit == "share" && value < 1.0 && value > 0.99 && formatPlain(value) == "1") {
+        const int decimals = decimalsOfShortfall(1.0 - value);
+        return printf("%.*f", std::min(decimals, maxShortfallDecimals + 2), value);
+    }
+    return formatPlain(value);
 }
 
 std::string formatExact(double value)

@@ -242,7 +242,9 @@ Result<SweepRunner> SweepRunner::prepare(const SweepSpec& spec, const model::Sce
             return static_cast<std::size_t>(it - r.m_metrics.begin());
         r.m_metrics.push_back(key);
         const std::size_t hint = findMetric(probe.metrics, key, 0);
-        r.m_columns.push_back({key, hint == std::string::npos ? 0 : hint});
+        const bool found = hint != std::string::npos;
+        r.m_columns.push_back(
+            {key, found ? hint : 0, found ? probe.metrics[hint].unit : std::string()});
         return r.m_metrics.size() - 1;
     };
     if (spec.metrics.empty()) {
@@ -425,7 +427,7 @@ void SweepRunner::appendRow(std::string& text, bool jsonl, bool display, std::ui
                     // Display precision rounds finite values as tables do; nan and inf stay
                     // as every CSV row writes them.
                     if (display && std::isfinite(v))
-                        text += formatPlain(v);
+                        text += formatPlain(v, m_columns[column.source].unit);
                     else
                         appendNumber(text, v, false);
                 }
@@ -627,7 +629,8 @@ SweepSummary SweepRunner::run(const SweepRunOptions& options, SweepFormat format
                     for (const std::size_t c : m_objectiveColumns)
                         candidate.objectives.push_back(
                             display && std::isfinite(values[c])
-                                ? std::strtod(formatPlain(values[c]).c_str(), nullptr)
+                                ? std::strtod(formatPlain(values[c], m_columns[c].unit).c_str(),
+                                              nullptr)
                                 : values[c]);
                     candidate.row = text.substr(rowStart);
                     result.candidates.push_back(std::move(candidate));

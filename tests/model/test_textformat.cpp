@@ -115,3 +115,19 @@ TEST_CASE("a difference below the display precision is no difference", "[model][
     CHECK_FALSE(differsAtDisplay(std::nan(""), std::nan(""), "kW"));
     CHECK(differsAtDisplay(std::nan(""), 1.0, "kW"));
 }
+
+TEST_CASE("a share just below one keeps the digits that tell it from 100 %",
+          "[model][text][format]")
+{
+    // 4.93 nines of availability (1.17e-5 unavailable) is not "100 %".
+    CHECK(formatQuantity(0.9999883, "share") == "99.9988 %");
+    CHECK(formatQuantity(0.99999883, "share") == "99.99988 %");
+    CHECK(formatQuantity(0.9996, "share") == "99.96 %"); // four digits show it already
+    CHECK(formatQuantity(1.0, "share") == "100 %");
+    CHECK(formatQuantity(1.0 - 1e-15, "share") == "> 99.9999999999 %");
+    CHECK(formatPlain(0.9999883, "share") == "0.999988");
+    CHECK(formatPlain(0.9999883) == "1"); // without the unit: the table's four digits
+    CHECK(formatPlain(0.35812, "share") == "0.3581");
+    CHECK(formatPlain(0.9999883, "kW") == "1");
+    CHECK(differsAtDisplay(0.9999883, 1.0, "share"));
+}

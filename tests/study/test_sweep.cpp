@@ -3,6 +3,7 @@
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
 #include "dct/model/textformat.h"
+#include "dct/solvers/evaluator.h"
 #include "dct/study/paretofront.h"
 #include "dct/study/scenariopatcher.h"
 #include "dct/study/sweepmerge.h"
@@ -435,6 +436,10 @@ TEST_CASE("CSV metric values show the table's digits unless every digit is asked
     REQUIRE(fullLines.size() > 1);
     CHECK(fullLines[0] == displayLines[0]); // one header
     const auto& columns = runner->columns();
+    std::map<std::string, std::string> units;
+    for (const auto& m : evaluate(seedResolved()).metrics)
+        units[m.key] = m.unit;
+    const auto unitOf = [&](const std::string& key) { return units.at(key); };
     int rounded = 0, metricValues = 0;
     for (std::size_t l = 1; l < fullLines.size(); ++l) {
         REQUIRE(fullLines[l].size() == columns.size());
@@ -449,7 +454,7 @@ TEST_CASE("CSV metric values show the table's digits unless every digit is asked
             ++metricValues;
             const double value = std::stod(exact);
             INFO(columns[k].name << " of row " << l << ": " << exact);
-            CHECK(shown == formatPlain(value));
+            CHECK(shown == formatPlain(value, unitOf(columns[k].name)));
             CHECK(shown.find(',') == std::string::npos); // no thousands separator in CSV
             rounded += shown != exact;
             // Rounded to about four significant digits: within half a unit of the fourth.

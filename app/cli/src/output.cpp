@@ -139,13 +139,15 @@ std::string evaluationCsvHeader()
 std::string evaluationCsvRows(const solvers::Evaluation& e, const std::string& file,
                               CsvPrecision precision)
 {
-    const auto number = precision == CsvPrecision::Full ? formatExact : formatPlain;
+    const auto number = [precision](double value, std::string_view unit) {
+        return precision == CsvPrecision::Full ? formatExact(value) : formatPlain(value, unit);
+    };
     std::string out =
         fmt::format("{},{},verdict,Verdict,{},\n", csvField(file), csvField(e.scenarioName),
                     solvers::feasibilityKey(e.verdict().feasibility));
     for (const auto& m : e.metrics)
         out += fmt::format("{},{},{},{},{},{}\n", csvField(file), csvField(e.scenarioName), m.key,
-                           csvField(m.label), number(m.value), csvField(m.unit));
+                           csvField(m.label), number(m.value, m.unit), csvField(m.unit));
     return out;
 }
 

@@ -79,6 +79,12 @@ std::string formatBytes(double bytes);
  */
 std::string formatPlain(double value);
 
+/**
+ * Returns formatPlain(\a value) for a value of \a unit; a share just below one keeps the digits
+ * that tell it from one ("0.9999883", not "1"): an availability of 4.9 nines is not 100 %.
+ */
+std::string formatPlain(double value, std::string_view unit);
+
 /** Returns \a value with full precision for machine reading (CSV, JSON lines): "%.10g". */
 std::string formatExact(double value);
 

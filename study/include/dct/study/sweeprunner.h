@@ -117,6 +117,7 @@ private:
     {
         std::string key;
         std::size_t hint = 0; ///< Where it was in the base evaluation.
+        std::string unit;     ///< Its unit there, for display precision ("share", "USD").
     };
 
     static Result<SweepRunner> prepare(const SweepSpec& spec, const model::Scenario* base,
