@@ -24,25 +24,82 @@
 namespace dct::solvers {
 
 /**
- * Every input the facility part of an evaluation reads beyond the fabric's (FabricInputs): the
- * thermal loop, the power chain, the cooling plant over the site's year, the grid, the
- * redundancy of the plant and the PUE of every cooling option. None reads the workload.
+ * Returns whether \a a and \a b have the same site but for what only the grid's prices and
+ * carbon read (electricity price, tariff, carbon intensity and its monthly and hourly shape): the
+ * same location, elevation and climate give the same cooling year.
  */
-struct FacilityInputs
+bool sameClimate(const model::SiteSpec& a, const model::SiteSpec& b)
 {
+    if (a == b)
+        return true;
+    model::SiteSpec priced = b;
+    priced.electricityPriceUsdPerKwh = a.electricityPriceUsdPerKwh;
+    priced.carbonKgPerKwh = a.carbonKgPerKwh;
+    priced.carbonMonthFactors = a.carbonMonthFactors;
+    priced.carbonHourFactors = a.carbonHourFactors;
+    priced.tariff = a.tariff;
+    return a == priced;
+}
+
+/**
+ * Every input the site-year part of an evaluation reads: the thermal loop, the power chain, the
+ * cooling plant over the site's year, the hall's racks against their feeds, the redundancy of the
+ * plant and the PUE of every cooling option. Its IT load is the cluster's (compute, storage,
+ * facility and cooling sections, GPU, node and cooling system) plus the fabric's power; its
+ * climate is the site's but for the prices (sameClimate); the hall it checks is the one laid out
+ * last (its layout count). None reads the workload or the prices.
+ */
+struct SiteYearInputs
+{
+    model::ComputeSection compute;
+    model::StorageSection storage;
+    model::FacilitySection facility;
+    model::CoolingSection cooling;
+    model::HallSection hall;
+    model::GpuSpec gpu;
+    model::NodeSpec node;
+    model::SwitchSpec fabricSwitch;
+    model::CoolingSystemSpec coolingSystem;
+    int gpusPerNode = 0;
+    double networkPowerKw = 0.0;
+    long long hallLayouts = -1;
+    bool hallValid = false;
     model::SiteSpec site;
     std::vector<model::CoolingSystemSpec> coolingOptions;
     std::vector<model::PlantUnitSpec> plantUnits;
     int maxIterations = 0;
     double tolerance = 0.0;
 
-    bool sameAs(const model::ResolvedScenario& r, const EvaluateOptions& o) const
+    bool sameAs(const model::ResolvedScenario& r, const EvaluateOptions& o,
+                const PowerInputs& power, const NetworkResult& net, long long layouts) const
     {
-        return maxIterations == o.maxIterations && tolerance == o.tolerance && site == r.site &&
-               plantUnits == r.plantUnits && coolingOptions == r.coolingOptions;
+        const model::Scenario& s = r.scenario;
+        return maxIterations == o.maxIterations && tolerance == o.tolerance &&
+               networkPowerKw == power.networkPowerKw && hallLayouts == layouts &&
+               hallValid == net.hall.valid && gpusPerNode == r.gpusPerNode &&
+               compute == s.compute && storage == s.storage && facility == s.facility &&
+               cooling == s.cooling && hall == s.hall && gpu == r.gpu && node == r.node &&
+               fabricSwitch == r.fabricSwitch && coolingSystem == r.cooling &&
+               sameClimate(site, r.site) && plantUnits == r.plantUnits &&
+               coolingOptions == r.coolingOptions;
     }
-    void assign(const model::ResolvedScenario& r, const EvaluateOptions& o)
+    void assign(const model::ResolvedScenario& r, const EvaluateOptions& o,
+                const PowerInputs& power, const NetworkResult& net, long long layouts)
     {
+        const model::Scenario& s = r.scenario;
+        compute = s.compute;
+        storage = s.storage;
+        facility = s.facility;
+        cooling = s.cooling;
+        hall = s.hall;
+        gpu = r.gpu;
+        node = r.node;
+        fabricSwitch = r.fabricSwitch;
+        coolingSystem = r.cooling;
+        gpusPerNode = r.gpusPerNode;
+        networkPowerKw = power.networkPowerKw;
+        hallLayouts = layouts;
+        hallValid = net.hall.valid;
         site = r.site;
         coolingOptions = r.coolingOptions;
         plantUnits = r.plantUnits;
@@ -54,17 +111,22 @@ struct FacilityInputs
 /** What evaluate() keeps in a reused Evaluation (EvaluationMemoSlot). */
 struct EvaluationMemo
 {
-    /** The fabric part of Evaluation::network (plan, topology, hall, reported collectives). */
+    /** The fabric part of Evaluation::network (plan, topology, the hall as a stage of its own,
+     *  the reported collectives). */
     FabricMemo fabric;
-    /** The facility part (coupling, power, cooling, grid, redundancy, cooling options), valid
-     *  only with the fabric it was solved on. */
+    /** The site-year part (coupling, power, cooling over the year, the hall's checks,
+     *  redundancy, cooling options), keyed on its own inputs. */
     bool facilityValid = false;
-    FacilityInputs facility;
+    SiteYearInputs facility;
     std::vector<Diagnostic> facilityDiagnostics;
     double clock = 1.0;
     CouplingInfo coupling;
+    /** The grid (tariff, carbon) over the kept year: valid with the site it was solved for. */
+    bool gridValid = false;
+    model::SiteSpec gridSite;
     bool fabricKept = false;   ///< By the last evaluation.
     bool facilityKept = false; ///< By the last evaluation.
+    bool gridKept = false;     ///< By the last evaluation.
 };
 
 EvaluationMemoSlot::EvaluationMemoSlot() noexcept = default;
@@ -91,8 +153,10 @@ void EvaluationMemoSlot::clear() noexcept
     if (m_memo) {
         m_memo->fabric.clear();
         m_memo->facilityValid = false;
+        m_memo->gridValid = false;
         m_memo->fabricKept = false;
         m_memo->facilityKept = false;
+        m_memo->gridKept = false;
     }
 }
 
@@ -104,6 +168,26 @@ bool EvaluationMemoSlot::fabricKept() const noexcept
 bool EvaluationMemoSlot::facilityKept() const noexcept
 {
     return m_memo && m_memo->facilityKept;
+}
+
+bool EvaluationMemoSlot::hallKept() const noexcept
+{
+    return m_memo && m_memo->fabric.hallKept();
+}
+
+bool EvaluationMemoSlot::gridKept() const noexcept
+{
+    return m_memo && m_memo->gridKept;
+}
+
+bool EvaluationMemoSlot::collectivesKept() const noexcept
+{
+    return m_memo && m_memo->fabric.collectivesKept();
+}
+
+long long EvaluationMemoSlot::hallLayouts() const noexcept
+{
+    return m_memo ? m_memo->fabric.hallLayouts() : 0;
 }
 
 namespace {
@@ -172,9 +256,10 @@ void addComputeMetrics(Evaluation& e)
 }
 
 /**
- * Solves the facility part of an evaluation into \a e: the thermal loop, then power, cooling over
- * the site's year, the hall's racks against their feeds, the grid, redundancy and every cooling
- * option. Reads the fabric in e.network; returns the clock factor the loop settled at.
+ * Solves the site-year part of an evaluation into \a e: the thermal loop, then power, cooling over
+ * the site's year, the hall's racks against their feeds, redundancy and every cooling option
+ * (the grid is solved on them after: solveGrid). Reads the fabric in e.network; returns the
+ * clock factor the loop settled at.
  */
 double solveFacility(const model::ResolvedScenario& r, Evaluation& e, PowerInputs powerInputs,
                      const EvaluateOptions& options)
@@ -222,7 +307,6 @@ double solveFacility(const model::ResolvedScenario& r, Evaluation& e, PowerInput
     e.power = completeFacilityPower(r, e.power, e.cooling);
     checkHall(e.network.hall, r, e.power, e.diagnostics);
     e.cooling.pue = e.power.pue;
-    e.grid = solveGrid(r, e.power, e.cooling);
     e.redundancy = solveRedundancy(r, e.power, e.cooling);
     {
         // Every cooling option for the same cluster at full clocks, for side-by-side charts.
@@ -287,9 +371,9 @@ void evaluateInto(const model::ResolvedScenario& r, Evaluation& e, const Evaluat
     if (memo) {
         memo->fabricKept = solveNetwork(r, gradientBytes, e.diagnostics, e.network, memo->fabric);
         memo->facilityKept = false;
-        // A fabric solved again invalidates the facility solved on the old one.
-        if (!memo->fabricKept)
-            memo->facilityValid = false;
+        memo->gridKept = false;
+        // The evaluation's figures show the reported collectives: timed unless kept.
+        solveReportedCollectives(e.network, memo->fabric);
     } else {
         e.network = solveNetwork(r, gradientBytes, e.diagnostics);
     }
@@ -305,9 +389,11 @@ void evaluateInto(const model::ResolvedScenario& r, Evaluation& e, const Evaluat
     costInputs.networkCapexUsd = e.network.topology.costUsd - e.network.topology.nicCostUsd;
 
     double clock = 1.0;
-    if (memo && memo->facilityValid && memo->facility.sameAs(r, options)) {
-        // The same fabric, site, plant and options: the facility's figures in the Evaluation
-        // are those it would solve again, and so are its diagnostics.
+    const long long hallLayouts = memo ? memo->fabric.hallLayouts() : 0;
+    if (memo && memo->facilityValid &&
+        memo->facility.sameAs(r, options, powerInputs, e.network, hallLayouts)) {
+        // The same IT load, hall, climate, plant and options: the site year's figures in the
+        // Evaluation are those it would solve again, and so are its diagnostics.
         clock = memo->clock;
         e.coupling = memo->coupling;
         memo->facilityKept = true;
@@ -315,9 +401,10 @@ void evaluateInto(const model::ResolvedScenario& r, Evaluation& e, const Evaluat
             e.diagnostics.add(d);
     } else if (memo) {
         memo->facilityValid = false;
+        memo->gridValid = false;
         const std::size_t from = e.diagnostics.size();
         clock = solveFacility(r, e, powerInputs, options);
-        memo->facility.assign(r, options);
+        memo->facility.assign(r, options, powerInputs, e.network, hallLayouts);
         memo->facilityDiagnostics.assign(e.diagnostics.begin() + static_cast<std::ptrdiff_t>(from),
                                          e.diagnostics.end());
         memo->clock = clock;
@@ -325,6 +412,17 @@ void evaluateInto(const model::ResolvedScenario& r, Evaluation& e, const Evaluat
         memo->facilityValid = true;
     } else {
         clock = solveFacility(r, e, powerInputs, options);
+    }
+    // The grid prices and weighs the year's energy: a change of the prices or the carbon
+    // intensity solves it alone over the kept year.
+    if (memo && memo->facilityKept && memo->gridValid && memo->gridSite == r.site) {
+        memo->gridKept = true;
+    } else {
+        e.grid = solveGrid(r, e.power, e.cooling);
+        if (memo) {
+            memo->gridSite = r.site;
+            memo->gridValid = true;
+        }
     }
     powerInputs.clockFactor = clock;
     costInputs.redundancyCapexUsd = e.redundancy.redundancyCapexUsd;

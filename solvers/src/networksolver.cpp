@@ -3,6 +3,7 @@
 #include "dct/solvers/ecmp.h"
 #include "dct/solvers/fabricbuilder.h"
 #include "dct/solvers/hallayout.h"
+#include "dct/solvers/powersolver.h"
 
 #include <algorithm>
 #include <cmath>
@@ -321,9 +322,19 @@ double gradientAllReduceBytes(const model::ResolvedScenario& r)
 
 namespace {
 
-/** Solves the fabric part of the network (all but the gradient all-reduce) into \a net. */
-void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnostics& diagnostics)
+/**
+ * Solves the fabric part of the network (all but the gradient all-reduce) into \a net. With
+ * \a memo, the hall \a net holds is kept when its inputs did not change, and the reported
+ * collectives are left to solveReportedCollectives() (kept in \a net while their inputs stay
+ * the same); without, both are solved.
+ */
+void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnostics& diagnostics,
+                 FabricMemo* memo)
 {
+    // What a memo may keep of the last solve, taken out before the result is reset.
+    HallResult keptHall = memo ? std::move(net.hall) : HallResult{};
+    std::vector<CollectiveTiming> keptCollectives =
+        memo ? std::move(net.collectives) : std::vector<CollectiveTiming>{};
     net = NetworkResult{};
     const model::NetworkSection& n = r.scenario.network;
     net.spec = fabricSpec(r);
@@ -336,9 +347,23 @@ void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnosti
         const bool typical = r.scenario.hall.cableLengths == model::CableLengthModel::Typical;
         Diagnostics quiet;
         priceTopology(net.topology, r, typical ? diagnostics : quiet);
-        net.hall = layoutHall(r, plan, diagnostics);
+        if (memo) {
+            // The hall is a stage of its own: laid out again only when what it reads changed.
+            const int nodesPerRack = solvePower(r, PowerInputs{}).nodesPerRack;
+            if (memo->replayHall(r, net.spec, nodesPerRack, diagnostics)) {
+                net.hall = std::move(keptHall);
+            } else {
+                const std::size_t from = diagnostics.size();
+                net.hall = layoutHall(r, plan, diagnostics);
+                memo->keepHall(r, net.spec, nodesPerRack, diagnostics, from);
+            }
+        } else {
+            net.hall = layoutHall(r, plan, diagnostics);
+        }
         if (!typical)
             applyHallCables(net.topology, net.hall);
+    } else if (memo) {
+        memo->dropHall();
     }
     networkRiskDiagnostics(r, diagnostics);
 
@@ -395,7 +420,10 @@ void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnosti
     net.fabricGbytePerSPerGpu = net.fabricLineGbytePerSPerGpu * net.wire.efficiency * share;
 
     net.worldInputs = collectiveInputs(r, net, r.gpuCount(), r.gpusPerNode);
-    net.collectives = reportedCollectives(net.worldInputs);
+    if (memo)
+        net.collectives = std::move(keptCollectives); // solveReportedCollectives() checks them
+    else
+        net.collectives = reportedCollectives(net.worldInputs);
 }
 
 /** Times the gradient all-reduce of the workload on the fabric \a net holds. */
@@ -414,7 +442,7 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
                            Diagnostics& diagnostics)
 {
     NetworkResult net;
-    solveFabric(r, net, diagnostics);
+    solveFabric(r, net, diagnostics, nullptr);
     timeGradient(r, gradientBytes, net, diagnostics);
     return net;
 }
@@ -452,10 +480,12 @@ void FabricInputs::assign(const model::ResolvedScenario& r)
     calibration = r.collectiveCalibration;
 }
 
-bool FabricMemo::replay(const model::ResolvedScenario& r, Diagnostics& diagnostics) const
+bool FabricMemo::replay(const model::ResolvedScenario& r, Diagnostics& diagnostics)
 {
     if (!m_valid || !m_inputs.sameAs(r))
         return false;
+    // The fabric kept keeps the hall it was solved around (and its collectives, if timed).
+    m_hallKept = m_hallValid;
     for (const Diagnostic& d : m_diagnostics)
         diagnostics.add(d);
     return true;
@@ -476,13 +506,82 @@ bool solveNetwork(const model::ResolvedScenario& r, double gradientBytes, Diagno
 {
     const bool kept = memo.replay(r, diagnostics);
     if (!kept) {
-        memo.clear();
         const std::size_t from = diagnostics.size();
-        solveFabric(r, net, diagnostics);
+        try {
+            solveFabric(r, net, diagnostics, &memo);
+        } catch (...) {
+            memo.clear(); // net holds a part-solved fabric: keep nothing of it
+            throw;
+        }
         memo.keep(r, diagnostics, from);
     }
     timeGradient(r, gradientBytes, net, diagnostics);
     return kept;
+}
+
+void solveReportedCollectives(NetworkResult& net, FabricMemo& memo)
+{
+    if (memo.collectivesTimedOn(net.worldInputs))
+        return;
+    net.collectives = reportedCollectives(net.worldInputs);
+    memo.keepCollectives(net.worldInputs);
+}
+
+bool HallInputs::sameAs(const model::ResolvedScenario& r, const FabricSpec& fabric,
+                        int racked) const
+{
+    const model::Scenario& s = r.scenario;
+    return nodesPerRack == racked && portBreakout == r.portBreakout &&
+           protocol == s.network.protocol && spec == fabric && hall == s.hall &&
+           facility == s.facility && fabricSwitch == r.fabricSwitch && coolingSystem == r.cooling &&
+           cables == r.cables;
+}
+
+void HallInputs::assign(const model::ResolvedScenario& r, const FabricSpec& fabric, int racked)
+{
+    spec = fabric;
+    nodesPerRack = racked;
+    hall = r.scenario.hall;
+    facility = r.scenario.facility;
+    protocol = r.scenario.network.protocol;
+    fabricSwitch = r.fabricSwitch;
+    coolingSystem = r.cooling;
+    cables = r.cables;
+    portBreakout = r.portBreakout;
+}
+
+bool FabricMemo::replayHall(const model::ResolvedScenario& r, const FabricSpec& spec,
+                            int nodesPerRack, Diagnostics& diagnostics)
+{
+    m_hallKept = m_hallValid && m_hallInputs.sameAs(r, spec, nodesPerRack);
+    if (m_hallKept)
+        for (const Diagnostic& d : m_hallDiagnostics)
+            diagnostics.add(d);
+    return m_hallKept;
+}
+
+void FabricMemo::keepHall(const model::ResolvedScenario& r, const FabricSpec& spec,
+                          int nodesPerRack, const Diagnostics& diagnostics, std::size_t from)
+{
+    m_hallValid = false;
+    m_hallKept = false;
+    m_hallInputs.assign(r, spec, nodesPerRack);
+    m_hallDiagnostics.assign(diagnostics.begin() + static_cast<std::ptrdiff_t>(from),
+                             diagnostics.end());
+    ++m_hallLayouts;
+    m_hallValid = true;
+}
+
+bool FabricMemo::collectivesTimedOn(const CollectiveInputs& inputs)
+{
+    m_collectivesKept = m_collectivesValid && m_collectiveInputs == inputs;
+    return m_collectivesKept;
+}
+
+void FabricMemo::keepCollectives(const CollectiveInputs& inputs)
+{
+    m_collectiveInputs = inputs;
+    m_collectivesValid = true;
 }
 
 std::vector<CollectiveTiming> reportedCollectives(const CollectiveInputs& worldInputs)

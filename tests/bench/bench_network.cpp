@@ -123,6 +123,34 @@ void multiPlane16kNetworkSolveKept(benchmark::State& state)
 BENCHMARK(multiPlane16kNetworkSolveKept)->Unit(benchmark::kMicrosecond);
 
 /**
+ * The network solve as a planner's edit of the fabric runs it in a reused Evaluation: the routing
+ * changes every solve, so the fabric is solved again (plan, topology, prices, shares, latency,
+ * the gradient all-reduce); the hall's inputs do not change, so its layout (its own stage,
+ * BM_HallLayout16k) is kept, and the reported collectives are left to the view that shows them
+ * (solveReportedCollectives, multiPlane16kNetworkCollectives).
+ */
+void multiPlane16kNetworkSolveHallKept(benchmark::State& state)
+{
+    model::ResolvedScenario r = multiPlaneScenario();
+    model::ResolvedScenario adaptive = r;
+    adaptive.scenario.network.routing = model::Routing::Adaptive;
+    r.scenario.network.routing = model::Routing::Ecmp;
+    NetworkResult n;
+    FabricMemo memo;
+    bool flip = false;
+    for (auto _ : state) {
+        Diagnostics d;
+        flip = !flip;
+        const bool kept = solveNetwork(flip ? adaptive : r, 35e9, d, n, memo);
+        benchmark::DoNotOptimize(kept);
+        benchmark::DoNotOptimize(n.gradientAllReduce.seconds);
+    }
+    state.counters["hall_kept"] = memo.hallKept();
+    state.counters["layouts"] = static_cast<double>(memo.hallLayouts());
+}
+BENCHMARK(multiPlane16kNetworkSolveHallKept)->Unit(benchmark::kMicrosecond);
+
+/**
  * The collectives of one network solve on the 16k-GPU fabric, without the fabric, hall and cable
  * work around them: the sixteen reported at 1 GiB and the gradient all-reduce.
  */

@@ -176,6 +176,58 @@ void evaluateMultiplane16kReusedCold(benchmark::State& state)
 }
 BENCHMARK(evaluateMultiplane16kReusedCold)->Unit(benchmark::kMicrosecond);
 
+/**
+ * One field of the 16k-GPU example changed every evaluation into one reused Evaluation, as a
+ * planner's edit or a sweep's step: the stages that read the field are solved again, the others
+ * kept (each keyed on its own inputs). state.range(0) picks the field: 0 the site's electricity
+ * price (the grid alone), 1 the fabric's routing (the fabric and its collectives; the hall and
+ * the site year kept), 2 the hall's slack (the hall's layout and the site year that checks its
+ * racks), 3 the site's elevation (the site year and the grid).
+ */
+void evaluateMultiplane16kOneFieldEdit(benchmark::State& state)
+{
+    auto resolved = model::resolveScenario(example("multiplane-16k-h100.json"), catalog());
+    const model::ResolvedScenario base = *resolved.resolved;
+    model::ResolvedScenario other = base;
+    switch (state.range(0)) {
+    case 0:
+        other.site.electricityPriceUsdPerKwh += 0.01;
+        state.SetLabel("site price");
+        break;
+    case 1:
+        other.scenario.network.routing = base.scenario.network.routing == model::Routing::Ecmp
+                                             ? model::Routing::Adaptive
+                                             : model::Routing::Ecmp;
+        state.SetLabel("network routing");
+        break;
+    case 2:
+        other.scenario.hall.slackFraction += 0.1;
+        state.SetLabel("hall slack");
+        break;
+    default:
+        other.site.elevationM += 500.0;
+        state.SetLabel("site elevation");
+        break;
+    }
+    solvers::Evaluation e;
+    bool flip = false;
+    for (auto _ : state) {
+        flip = !flip;
+        solvers::evaluate(flip ? other : base, e);
+        benchmark::DoNotOptimize(e);
+    }
+    state.counters["hall_kept"] = e.memo.hallKept();
+    state.counters["fabric_kept"] = e.memo.fabricKept();
+    state.counters["year_kept"] = e.memo.facilityKept();
+    state.counters["grid_kept"] = e.memo.gridKept();
+}
+BENCHMARK(evaluateMultiplane16kOneFieldEdit)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(3)
+    ->Unit(benchmark::kMicrosecond);
+
 /** The site's year of the 16k-GPU example as the evaluation runs it: the plant, the facility
  *  power and the grid over the year's distinct climate states (climateStates()). */
 void yearMultiplane16kStates(benchmark::State& state)

@@ -272,11 +272,13 @@ TEST_CASE("A reused Evaluation keeps the fabric and the facility when their inpu
         CHECK(reused.memo.fabricKept());
         CHECK(reused.memo.facilityKept());
         requireSame(reused, evaluate(r));
-        // The site alone: the fabric kept, the facility solved again.
+        // The site's price alone: the fabric and the site year kept, the grid solved again.
         r.site.electricityPriceUsdPerKwh += 0.01;
         evaluate(r, reused);
         CHECK(reused.memo.fabricKept());
-        CHECK_FALSE(reused.memo.facilityKept());
+        CHECK(reused.memo.facilityKept());
+        CHECK_FALSE(reused.memo.gridKept());
+        requireSame(reused, evaluate(r));
         // The switch: both solved again.
         r.fabricSwitch.powerW += 1.0;
         evaluate(r, reused);
@@ -300,6 +302,7 @@ TEST_CASE("A network solve with a FabricMemo times the gradient again and keeps 
         Diagnostics fresh, replayed;
         const NetworkResult a = solveNetwork(r, bytes, fresh);
         CHECK(solveNetwork(r, bytes, replayed, net, memo) == kept);
+        solveReportedCollectives(net, memo);
         CHECK(sameBits(net.gradientAllReduce.seconds, a.gradientAllReduce.seconds));
         CHECK(sameBits(net.topology.costUsd, a.topology.costUsd));
         CHECK(sameBits(net.fabricAlphaUs, a.fabricAlphaUs));
@@ -321,4 +324,114 @@ TEST_CASE("A network solve with a FabricMemo times the gradient again and keeps 
     r.scenario.network.protocol = Protocol::RoceV2;
     check(35e9, false);
     check(35e9, true);
+}
+
+namespace {
+
+/** What the last evaluation into \a e kept, stage by stage. */
+struct Kept
+{
+    bool hall, fabric, collectives, year, grid;
+};
+
+void requireKept(const Evaluation& e, Kept k)
+{
+    CHECK(e.memo.hallKept() == k.hall);
+    CHECK(e.memo.fabricKept() == k.fabric);
+    CHECK(e.memo.collectivesKept() == k.collectives);
+    CHECK(e.memo.facilityKept() == k.year);
+    CHECK(e.memo.gridKept() == k.grid);
+}
+
+} // namespace
+
+TEST_CASE("Each stage of a reused Evaluation is solved again only when its own inputs change",
+          "[evaluator][memo]")
+{
+    const ResolvedScenario base = resolvedExample("multiplane-16k-h100.json");
+    struct StageChange
+    {
+        const char* what;
+        std::function<void(ResolvedScenario&)> apply;
+        Kept kept;
+        bool laidOut; ///< The hall laid out again.
+    };
+    const std::vector<StageChange> changes = {
+        {"the workload: every stage kept",
+         [](ResolvedScenario& r) { r.scenario.workload.tokensBillion *= 2.0; },
+         {true, true, true, true, true},
+         false},
+        {"the site's electricity price: the grid alone",
+         [](ResolvedScenario& r) { r.site.electricityPriceUsdPerKwh += 0.05; },
+         {true, true, true, true, false},
+         false},
+        {"the site's tariff and carbon: the grid alone",
+         [](ResolvedScenario& r) {
+             r.site.carbonKgPerKwh += 0.1;
+             r.site.tariff.present = true;
+             r.site.tariff.peakUsdPerKwh = 0.2;
+             r.site.tariff.offPeakUsdPerKwh = 0.05;
+             r.site.tariff.peakStartHour = 12;
+             r.site.tariff.peakEndHour = 20;
+         },
+         {true, true, true, true, false},
+         false},
+        {"the site's elevation: the site year and the grid",
+         [](ResolvedScenario& r) { r.site.elevationM += 1500.0; },
+         {true, true, true, false, false},
+         false},
+        {"the fabric's routing: the fabric and its collectives, not the hall",
+         [](ResolvedScenario& r) {
+             r.scenario.network.routing =
+                 r.scenario.network.routing == Routing::Ecmp ? Routing::Adaptive : Routing::Ecmp;
+         },
+         {true, false, false, true, true},
+         false},
+        {"the NIC's latency: the fabric and its collectives, not the hall",
+         [](ResolvedScenario& r) { r.nic.latencyUs += 0.5; },
+         {true, false, false, true, true},
+         false},
+        {"a risk flag: the fabric's diagnostics, its collectives kept",
+         [](ResolvedScenario& r) { r.scenario.network.managementSeparated = false; },
+         {true, false, true, true, true},
+         false},
+        {"the hall's racks per row: the hall and the site year that checks its racks",
+         [](ResolvedScenario& r) { r.scenario.hall.racksPerRow = 12; },
+         {false, false, false, false, false},
+         true},
+        {"the hall's network placement: the hall laid out again",
+         [](ResolvedScenario& r) {
+             r.scenario.hall.networkPlacement =
+                 r.scenario.hall.networkPlacement == NetworkPlacement::Central
+                     ? NetworkPlacement::EndOfRow
+                     : NetworkPlacement::Central;
+         },
+         {false, false, false, false, false},
+         true},
+        {"the catalog's cables: the hall prices its runs again",
+         [](ResolvedScenario& r) {
+             for (CableSpec& c : r.cables)
+                 c.priceUsd *= 1.5;
+         },
+         {false, false, true, false, false},
+         true},
+    };
+    Evaluation reused;
+    for (const StageChange& change : changes) {
+        INFO(change.what);
+        ResolvedScenario variant = base;
+        change.apply(variant);
+        evaluate(base, reused);
+        const long long layouts = reused.memo.hallLayouts();
+        evaluate(variant, reused);
+        requireKept(reused, change.kept);
+        CHECK((reused.memo.hallLayouts() == layouts + 1) == change.laidOut);
+        CHECK(reused.memo.hallLayouts() <= layouts + 1);
+        const Evaluation fresh = evaluate(variant);
+        requireSame(reused, fresh);
+        // The same variant again keeps every stage.
+        evaluate(variant, reused);
+        requireKept(reused, {true, true, true, true, true});
+        requireSame(reused, fresh);
+    }
 }

@@ -93,6 +93,8 @@ struct CollectiveInputs
     GpuGeneration generation = GpuGeneration::Hopper;
     /** Fitted to measured runs (docs/collectives.md, "Calibration"); all 1 uncalibrated. */
     model::CollectiveCalibration calibration;
+
+    bool operator==(const CollectiveInputs&) const = default;
 };
 
 /** The latency of one collective, by named part (microseconds). */

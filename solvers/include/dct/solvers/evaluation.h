@@ -24,8 +24,9 @@ struct EvaluationMemo;
 
 /**
  * What evaluate() keeps in a reused Evaluation between two evaluations (evaluator.cpp): the
- * inputs of its fabric and facility parts, so that an evaluation whose inputs to a part did not
- * change keeps the figures that part left in the Evaluation. A copy starts empty (its figures are
+ * inputs of its stages (the hall, the fabric, the reported collectives, the site year, the grid),
+ * so that an evaluation whose inputs to a stage did not change keeps the figures that stage left
+ * in the Evaluation. A copy starts empty (its figures are
  * solved again on its next reuse); a move takes it along with the figures.
  */
 class EvaluationMemoSlot
@@ -44,8 +45,17 @@ public:
     void clear() noexcept;
     /** Returns whether the last evaluation kept the fabric part of the network. */
     bool fabricKept() const noexcept;
-    /** Returns whether the last evaluation kept the facility part. */
+    /** Returns whether the last evaluation kept the site-year part (thermal loop, power, cooling
+     *  over the year, the hall's checks, redundancy, cooling options). */
     bool facilityKept() const noexcept;
+    /** Returns whether the last evaluation kept the hall's layout (its own stage). */
+    bool hallKept() const noexcept;
+    /** Returns whether the last evaluation kept the grid (prices and carbon over the year). */
+    bool gridKept() const noexcept;
+    /** Returns whether the last evaluation kept the reported collectives. */
+    bool collectivesKept() const noexcept;
+    /** Returns how many times the hall was laid out into this Evaluation since its memo began. */
+    long long hallLayouts() const noexcept;
 
 private:
     std::unique_ptr<EvaluationMemo> m_memo;

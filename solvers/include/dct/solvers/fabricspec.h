@@ -21,6 +21,8 @@ struct FabricSpec
     int fabricManagerPorts = 4;     ///< Fabric ports of a manager appliance (UFM: 4, RA-11333-001).
     double endpointRateGbps = 400.0;   ///< Rate of a node-to-leaf link.
     double switchLinkRateGbps = 400.0; ///< Rate of a switch-to-switch link.
+
+    bool operator==(const FabricSpec&) const = default;
 };
 
 } // namespace dct::solvers

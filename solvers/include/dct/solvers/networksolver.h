@@ -138,39 +138,116 @@ struct FabricInputs
 };
 
 /**
+ * Every input the hall's layout (layoutHall) reads: the fabric's shape (its plan follows from
+ * it), the nodes a compute rack holds (solvePower's rack layout), the hall and facility sections,
+ * the switch, the cooling system, the catalog's cables, the protocol and the port breakout.
+ * Compared field by field, never by name.
+ */
+struct HallInputs
+{
+    FabricSpec spec;
+    int nodesPerRack = 0;
+    model::HallSection hall;
+    model::FacilitySection facility;
+    model::Protocol protocol = model::Protocol::Infiniband;
+    model::SwitchSpec fabricSwitch;
+    model::CoolingSystemSpec coolingSystem;
+    std::vector<model::CableSpec> cables;
+    int portBreakout = 0;
+
+    /** Returns whether \a scenario, whose fabric is \a spec and whose compute racks hold
+     *  \a nodesPerRack nodes, has exactly these inputs. */
+    bool sameAs(const model::ResolvedScenario& scenario, const FabricSpec& spec,
+                int nodesPerRack) const;
+    /** Takes the inputs of \a scenario. */
+    void assign(const model::ResolvedScenario& scenario, const FabricSpec& spec, int nodesPerRack);
+};
+
+/**
  * The fabric part of the last network solve into one NetworkResult, kept while its inputs
- * (FabricInputs) stay the same: a sweep over the workload plans the fabric, lays out the hall and
- * times the reported collectives once. What it keeps is the NetworkResult it last solved into,
- * so it is used with that one NetworkResult only (an Evaluation holds both).
+ * (FabricInputs) stay the same: a sweep over the workload plans the fabric once. Within it the
+ * hall is a stage of its own, kept while HallInputs stay the same (a change of the routing, the
+ * NIC or a price of the fabric solves the fabric again around the same hall), and so are the
+ * reported collectives (kept while the world's collective inputs stay the same). What it keeps
+ * is the NetworkResult it last solved into, so it is used with that one NetworkResult only (an
+ * Evaluation holds both).
  */
 class FabricMemo
 {
 public:
     /** Returns whether the NetworkResult last solved with this memo holds the fabric of
      *  \a scenario; appends the diagnostics its fabric part gave then. */
-    bool replay(const model::ResolvedScenario& scenario, Diagnostics& diagnostics) const;
+    bool replay(const model::ResolvedScenario& scenario, Diagnostics& diagnostics);
     /** Records that the fabric of \a scenario was solved and gave diagnostics[from, end). */
     void keep(const model::ResolvedScenario& scenario, const Diagnostics& diagnostics,
               std::size_t from);
-    /** Forgets what was kept. */
-    void clear() { m_valid = false; }
+    /** Forgets what was kept (the fabric, the hall and the reported collectives). */
+    void clear()
+    {
+        m_valid = false;
+        m_hallValid = false;
+        m_collectivesValid = false;
+    }
     /** Returns whether something is kept. */
     bool valid() const { return m_valid; }
+    /** Returns whether the last solve kept the hall's layout. */
+    bool hallKept() const { return m_hallKept; }
+    /** Returns how many times the hall was laid out with this memo (a layout's identity). */
+    long long hallLayouts() const { return m_hallLayouts; }
+    /** Returns whether the last solveReportedCollectives() kept the collectives. */
+    bool collectivesKept() const { return m_collectivesKept; }
+
+    /** The hall stage (solveNetwork): returns whether the hall last laid out holds the layout
+     *  of \a scenario; appends the diagnostics its layout gave then. */
+    bool replayHall(const model::ResolvedScenario& scenario, const FabricSpec& spec,
+                    int nodesPerRack, Diagnostics& diagnostics);
+    /** Records that the hall of \a scenario was laid out and gave diagnostics[from, end). */
+    void keepHall(const model::ResolvedScenario& scenario, const FabricSpec& spec, int nodesPerRack,
+                  const Diagnostics& diagnostics, std::size_t from);
+    /** Records that no hall was laid out (the NetworkResult holds none). */
+    void dropHall()
+    {
+        m_hallValid = false;
+        m_hallKept = false;
+    }
+    /** The reported collectives' stage: returns whether they were timed on \a inputs. */
+    bool collectivesTimedOn(const CollectiveInputs& inputs);
+    /** Records that the reported collectives were timed on \a inputs. */
+    void keepCollectives(const CollectiveInputs& inputs);
 
 private:
     bool m_valid = false;
     FabricInputs m_inputs;
     std::vector<Diagnostic> m_diagnostics;
+    // The hall stage.
+    bool m_hallValid = false;
+    bool m_hallKept = false;
+    long long m_hallLayouts = 0;
+    HallInputs m_hallInputs;
+    std::vector<Diagnostic> m_hallDiagnostics;
+    // The reported collectives.
+    bool m_collectivesValid = false;
+    bool m_collectivesKept = false;
+    CollectiveInputs m_collectiveInputs;
 };
 
 /**
  * Solves the network of \a scenario into \a net as solveNetwork() does, the same figures and
  * diagnostics in the same order, keeping the fabric part \a net already holds when \a memo says
- * its inputs did not change (only the gradient all-reduce is timed again). \a net must be the
+ * its inputs did not change (only the gradient all-reduce is timed again), and the hall's layout
+ * when its inputs (HallInputs) did not change. The reported collectives (net.collectives) are
+ * not timed here: a view that shows them asks solveReportedCollectives(). \a net must be the
  * NetworkResult the last call with \a memo solved into. Returns whether the fabric was kept.
  */
 bool solveNetwork(const model::ResolvedScenario& scenario, double gradientBytes,
                   Diagnostics& diagnostics, NetworkResult& net, FabricMemo& memo);
+
+/**
+ * Times the collectives \a net reports (reportedCollectives() on net.worldInputs) into
+ * net.collectives, unless \a memo says they were timed on the same inputs already. \a net is the
+ * NetworkResult solveNetwork() solved into with \a memo.
+ */
+void solveReportedCollectives(NetworkResult& net, FabricMemo& memo);
 
 /**
  * Returns the collectives the network result reports (NetworkResult::collectives): all-reduce,
