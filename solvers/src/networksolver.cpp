@@ -336,7 +336,10 @@ void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnosti
         const bool typical = r.scenario.hall.cableLengths == model::CableLengthModel::Typical;
         Diagnostics quiet;
         priceTopology(net.topology, r, typical ? diagnostics : quiet);
-        net.hall = layoutHall(r, plan, diagnostics);
+        // The switches and optics as the evaluator adds them to the IT power (before the hall's
+        // own cables): the cooling units on the floor are counted for the same heat.
+        net.hall = layoutHall(r, plan, diagnostics, HallCabling::ByRackPair,
+                              (net.topology.powerW - net.topology.nicPowerW) / 1000.0);
         if (!typical)
             applyHallCables(net.topology, net.hall);
     }
