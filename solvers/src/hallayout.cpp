@@ -1657,17 +1657,28 @@ void checkHall(HallResult& hall, const model::ResolvedScenario& r, const PowerRe
                             kw(hall.cduCapacityKw);
                 }
             }
-        if (!shortRows.empty())
-            d.warning("/cooling/system",
-                      std::to_string(shortRows.size()) +
-                          " row(s) stand in row blocks whose CDUs cannot carry their cold "
-                          "plates' heat (" +
-                          rackList(shortRows) + "; " + worst + ")",
-                      "the plant counts " + std::to_string(hall.cdus) +
-                          " CDUs for the hall as one loop, but a block's rows share only its "
-                          "own CDUs: a larger CDU (cdu_capacity_kw of /cooling/system) or fewer "
-                          "row blocks (/hall/row_blocks)",
-                      "hall-row-over-cdu");
+        if (!shortRows.empty()) {
+            // The plant's count covers the hall's heat as one pool (as the redundancy solver
+            // pools them): short blocks are then a matter of the piping, a note; beyond the
+            // pool, a warning.
+            double liquidKw = 0.0;
+            for (const double v : blockLiquidKw)
+                liquidKw += v;
+            const bool poolShort = liquidKw > hall.cdus * hall.cduCapacityKw + 1e-9;
+            const std::string message =
+                std::to_string(shortRows.size()) +
+                " row(s) stand in row blocks whose CDUs cannot carry their cold plates' heat (" +
+                rackList(shortRows) + "; " + worst + ")";
+            const std::string hint =
+                "the plant counts " + std::to_string(hall.cdus) +
+                " CDUs for the hall as one loop, but a block's rows share only its own CDUs: "
+                "a larger CDU (cdu_capacity_kw of /cooling/system), fewer row blocks "
+                "(/hall/row_blocks), or a secondary loop joining the blocks";
+            if (poolShort)
+                d.warning("/cooling/system", message, hint, "hall-row-over-cdu");
+            else
+                d.note("/cooling/system", message, hint, "hall-row-over-cdu");
+        }
         if (hall.crahs > 0 && airKw > hall.crahs * hall.crahCapacityKw + 1e-9)
             d.warning("/cooling/system",
                       "the hall gives off " + kw(airKw) + " to room air, more than its " +

@@ -155,8 +155,8 @@ std::string layoutText(const std::string& name, const solvers::HallResult& h,
             s += fmt::format("MDA room ({}): {} m x {} m\n", h.mdaRoom.position,
                              formatNumber(h.mdaRoom.widthM), formatNumber(h.mdaRoom.depthM));
         if (h.cdus > 0)
-            s += fmt::format("Cooling units: {} CDUs of {} kW at the row ends\n", h.cdus,
-                             formatNumber(h.cduCapacityKw));
+            s += fmt::format("Cooling units: {} {} of {} kW at the row ends\n", h.cdus,
+                             h.cdus == 1 ? "CDU" : "CDUs", formatNumber(h.cduCapacityKw));
         if (h.crahs > 0)
             s += fmt::format("Cooling units: {} CRAH/CRAC units of {} kW along the side walls\n",
                              h.crahs, formatNumber(h.crahCapacityKw));

@@ -233,6 +233,10 @@ TEST_CASE("The MDA is a walled room; its position moves the runs to it", "[hall]
         for (const char* b : {"center", "front", "back", "side"})
             if (std::string(a) < std::string(b))
                 CHECK(std::fabs(leafSpine[a] - leafSpine[b]) > 0.1);
+    doc["hall"]["mda_position"] = "center";
+    const HallResult center = evaluateJson(doc).evaluation->network.hall;
+    doc["hall"]["mda_position"] = "front";
+    const HallResult front = evaluateJson(doc).evaluation->network.hall;
     CHECK(front.summary(HallLinkClass::LeafSpine)->meanLengthM == Approx(leafSpine["front"]));
     // The room at the front wall: the rows start behind it.
     for (const HallRow& row : front.rows)
