@@ -36,17 +36,15 @@ const QColor roomWall(0x54, 0x27, 0x8f);
 
 QString unitTip(const HallUnit& u)
 {
-    QString tip = QObject::tr("%1: %2, %3 kW
-serves %4")
-                      .arg(QString::fromStdString(u.name),
-                           u.kind == HallUnitKind::Cdu
-                               ? QObject::tr("coolant distribution unit (CDU)")
-                               : QObject::tr("room air unit (CRAH/CRAC)"))
-                      .arg(u.capacityKw, 0, 'f', 0)
-                      .arg(QString::fromStdString(u.serves));
+    QString tip =
+        QObject::tr("%1: %2, %3 kW\nserves %4")
+            .arg(QString::fromStdString(u.name),
+                 u.kind == HallUnitKind::Cdu ? QObject::tr("coolant distribution unit (CDU)")
+                                             : QObject::tr("room air unit (CRAH/CRAC)"))
+            .arg(u.capacityKw, 0, 'f', 0)
+            .arg(QString::fromStdString(u.serves));
     if (u.loadKw > 0.0)
-        tip += QObject::tr("
-carries %1 kW (%2% of its capacity)")
+        tip += QObject::tr("\ncarries %1 kW (%2% of its capacity)")
                    .arg(u.loadKw, 0, 'f', 0)
                    .arg(u.capacityKw > 0.0 ? 100.0 * u.loadKw / u.capacityKw : 0.0, 0, 'f', 0);
     return tip;
