@@ -313,6 +313,20 @@ const FieldTable<CoolingSystemSpec>& CoolingSystemSpec::fields()
                      "CDU pump and motor efficiency", 0.05, 1.0),
         f::number<S>("capex_usd_per_kw", &S::capexUsdPerKw, "USD/kW",
                      "Plant cost per kW of IT heat", 0.0, 1e6),
+        // Floor units: 5 m is beyond any single CDU, CRAH or rear door on a data hall floor.
+        f::number<S>("cdu_width_m", &S::cduWidthM, "m",
+                     "Floor footprint of one CDU along its row (0: CDUs take no floor)", 0.0, 5.0),
+        f::number<S>("cdu_depth_m", &S::cduDepthM, "m", "Floor footprint of one CDU across its row",
+                     0.0, 5.0),
+        f::number<S>("rdhx_depth_m", &S::rdhxDepthM, "m",
+                     "Depth a rear-door heat exchanger adds to each rack (0: no rear doors)", 0.0,
+                     1.0),
+        f::number<S>("crah_capacity_kw", &S::crahCapacityKw, "kW",
+                     "Heat one room air unit (CRAH/CRAC) removes (0: no room units)", 0.0, 1e4),
+        f::number<S>("crah_width_m", &S::crahWidthM, "m",
+                     "Floor footprint of one room air unit along its wall", 0.0, 5.0),
+        f::number<S>("crah_depth_m", &S::crahDepthM, "m",
+                     "Floor footprint of one room air unit out from its wall", 0.0, 5.0),
     };
     return table;
 }

@@ -56,8 +56,13 @@ const FieldTable<HallSection>& HallSection::fields()
                                         {NetworkPlacement::Central, "central"}},
                                        "Where the leaf and pod switches stand"),
         f::choice<S, MdaPosition>("mda_position", &S::mdaPosition,
-                                  {{MdaPosition::Center, "center"}, {MdaPosition::Front, "front"}},
-                                  "Where the main distribution area (spines, cores) stands"),
+                                  {{MdaPosition::Center, "center"},
+                                   {MdaPosition::Front, "front"},
+                                   {MdaPosition::Back, "back"},
+                                   {MdaPosition::Side, "side"}},
+                                  "Where the walled main distribution area (meet-me room, spines "
+                                  "and cores) stands: in the middle block, across the front or "
+                                  "back wall, or beside the row blocks"),
         f::integer<S>("switches_per_network_rack", &S::switchesPerNetworkRack, "",
                       "Switches in one network rack; 0 fits them by rack units and power", 0, 100),
         f::number<S>("tray_height_m", &S::trayHeightM, "m",

@@ -14,6 +14,16 @@ using solvers::HallLinkClass;
 using solvers::HallRack;
 using solvers::HallRackKind;
 using solvers::HallResult;
+using solvers::HallUnit;
+using solvers::HallUnitKind;
+
+// Colours of the cooling units and the MDA room (ColorBrewer blues and greens, apart from the
+// racks' heat palette).
+constexpr const char* cduColor = "#0570b0";
+constexpr const char* crahColor = "#1a9850";
+constexpr const char* rdhxColor = "#74a9cf";
+constexpr const char* roomFill = "#efedf5";
+constexpr const char* roomWall = "#54278f";
 
 std::string fmt(const char* format, double a)
 {
@@ -68,7 +78,7 @@ std::string hallSvg(const HallResult& hall, const HallSvgOptions& options)
 {
     const double margin = 20.0;
     const double top = options.title.empty() ? 30.0 : 52.0;
-    const double legendHeight = 64.0;
+    const double legendHeight = 84.0;
     // A hall much deeper than wide is drawn turned a quarter: its rows run up the page.
     const bool turned = hall.depthM > 1.5 * hall.widthM;
     const double planW = turned ? hall.depthM : hall.widthM;
@@ -108,10 +118,21 @@ std::string hallSvg(const HallResult& hall, const HallSvgOptions& options)
            fmt("%.1f", hall.depthM) + " m = " + fmt("%.0f", hall.areaM2) + " m², " +
            std::to_string(hall.computeRacks) + " compute racks, " +
            std::to_string(hall.networkRacks) + " network racks, " + std::to_string(hall.mdaRacks) +
-           " MDA racks" + (turned ? ", front at the left" : "") + "</text>\n";
+           " MDA racks" + (hall.cdus > 0 ? ", " + std::to_string(hall.cdus) + " CDUs" : "") +
+           (hall.crahs > 0 ? ", " + std::to_string(hall.crahs) + " CRAH/CRAC units" : "") +
+           (turned ? ", front at the left" : "") + "</text>\n";
     // Floor and aisles.
     svg +=
         "<rect " + rect(0, 0, hall.widthM, hall.depthM) + " fill=\"#f4f4f4\" stroke=\"#999\"/>\n";
+    if (hall.mdaRoom.present) {
+        const auto& m = hall.mdaRoom;
+        svg += "<g id=\"mda-room\"><rect " + rect(m.xM, m.yM, m.widthM, m.depthM) + " fill=\"" +
+               roomFill + "\" stroke=\"" + roomWall + "\" stroke-width=\"" +
+               fmt("%.1f", std::max(1.5, m.wallM * scale)) + "\"><title>MDA room (" +
+               escapeXml(m.position) + "): " + fmt("%.1f", m.widthM) + " m x " +
+               fmt("%.1f", m.depthM) + " m, " + std::to_string(hall.mdaRacks) +
+               " racks</title></rect></g>\n";
+    }
     svg += "<g id=\"aisles\">\n";
     for (std::size_t i = 1; i + 1 < hall.aisles.size(); ++i) {
         const auto& a = hall.aisles[i];
@@ -156,12 +177,37 @@ std::string hallSvg(const HallResult& hall, const HallSvgOptions& options)
                "\"><title>" + escapeXml(tip) + "</title></rect>\n";
     }
     svg += "</g>\n";
+    // Rear doors: a strip on the back of every rack (the side away from its cold aisle).
+    if (hall.rdhxDepthM > 0.0) {
+        svg += "<g id=\"rear-doors\" fill=\"" + std::string(rdhxColor) + "\" stroke=\"none\">\n";
+        for (const HallRack& r : hall.racks) {
+            const auto& row = hall.rows[static_cast<std::size_t>(r.row)];
+            const double y = row.facesUp ? r.yM : r.yM + hall.rackDepthM - hall.rdhxDepthM;
+            svg += "<rect " + rect(r.xM, y, hall.rackWidthM, hall.rdhxDepthM) + "/>\n";
+        }
+        svg += "</g>\n";
+    }
+    // Cooling units: CDUs at the row ends, room air units along the walls.
+    if (!hall.units.empty()) {
+        svg += "<g id=\"cooling-units\" stroke=\"#222\" stroke-width=\"0.6\">\n";
+        for (const HallUnit& u : hall.units) {
+            const std::string tip =
+                u.name + ": " + solvers::hallUnitKindName(u.kind) + ", " +
+                fmt("%.0f", u.capacityKw) + " kW, serves " + u.serves +
+                (u.loadKw > 0.0 ? "; carries " + fmt("%.0f", u.loadKw) + " kW" : std::string());
+            svg += "<rect class=\"" + std::string(u.kind == HallUnitKind::Cdu ? "cdu" : "crah") +
+                   "\" " + rect(u.xM, u.yM, u.widthM, u.depthM) + " fill=\"" +
+                   (u.kind == HallUnitKind::Cdu ? cduColor : crahColor) + "\"><title>" +
+                   escapeXml(tip) + "</title></rect>\n";
+        }
+        svg += "</g>\n";
+    }
     // Row names beside the rows' first racks.
     svg += "<g id=\"rows\" font-size=\"" + fmt("%.0f", std::clamp(scale * 0.8, 6.0, 11.0)) +
            "\" fill=\"#333\">\n";
     for (const auto& row : hall.rows) {
         // In the aisle left of the row: the end aisle, or the cross aisle of a later block.
-        const double lx = row.block == 0 ? 0.1 : row.xM - hall.crossAisleM + 0.1;
+        const double lx = row.xM - std::min(row.xM, hall.crossAisleM) + 0.1;
         const auto [x, y] = turned ? px(lx, row.yM) : px(lx, row.yM + hall.rackDepthM / 2);
         svg += "<text x=\"" + fmt("%.1f", x + (turned ? 1 : 0)) + "\" y=\"" +
                fmt("%.1f", y + (turned ? 9 : 3)) + "\">" + escapeXml(row.name) + "</text>\n";
@@ -235,6 +281,25 @@ std::string hallSvg(const HallResult& hall, const HallSvgOptions& options)
     svg += "<rect x=\"" + fmt("%.0f", x + 90) + "\" y=\"" + fmt("%.0f", ly2 - 10) +
            "\" width=\"12\" height=\"12\" fill=\"#fde0dd\"/><text x=\"" + fmt("%.0f", x + 106) +
            "\" y=\"" + fmt("%.0f", ly2) + "\" font-size=\"11\">hot aisle</text>\n";
+    // The cooling units and the MDA room, those on the plan.
+    const double ly3 = ly2 + 20;
+    double x3 = margin;
+    auto swatch3 = [&](const std::string& color, const std::string& label, bool wall) {
+        svg += "<rect x=\"" + fmt("%.0f", x3) + "\" y=\"" + fmt("%.0f", ly3 - 10) +
+               "\" width=\"12\" height=\"12\" fill=\"" + color + "\" stroke=\"" +
+               (wall ? roomWall : "#333") + "\"" + (wall ? " stroke-width=\"2\"" : "") +
+               "/><text x=\"" + fmt("%.0f", x3 + 16) + "\" y=\"" + fmt("%.0f", ly3) +
+               "\" font-size=\"11\">" + escapeXml(label) + "</text>\n";
+        x3 += 24 + 6.5 * static_cast<double>(label.size());
+    };
+    if (hall.cdus > 0)
+        swatch3(cduColor, "CDU (" + fmt("%.0f", hall.cduCapacityKw) + " kW)", false);
+    if (hall.crahs > 0)
+        swatch3(crahColor, "CRAH/CRAC (" + fmt("%.0f", hall.crahCapacityKw) + " kW)", false);
+    if (hall.rdhxDepthM > 0.0)
+        swatch3(rdhxColor, "rear door (RDHx)", false);
+    if (hall.mdaRoom.present)
+        swatch3(roomFill, "MDA room", true);
     svg += "</svg>\n";
     return svg;
 }

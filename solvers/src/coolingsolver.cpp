@@ -381,11 +381,8 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     // (wet bulb for towers, dry bulb for dry coolers) up to which the economizer takes the whole
     // liquid loop, so that the loop needs no chiller (the liquid loop's chiller-free hours).
     if (liquid && out.liquidHeatKw > 0.0) {
-        const double designLiquidKw = capture * power.itDesignPowerKw;
         out.cduCapacityKw = sys.cduCapacityKw;
-        out.cduCount = sys.cduCapacityKw > 0.0
-                           ? static_cast<int>(std::ceil(designLiquidKw / sys.cduCapacityKw - 1e-9))
-                           : 0;
+        out.cduCount = designCduCount(sys, power.itDesignPowerKw);
         const double flowKgPerS = out.liquidHeatKw / (kCoolantCpKjPerKgK * sys.coolantRiseC);
         out.coolantFlowLPerS = flowKgPerS / kCoolantDensityKgPerL;
         out.cduPumpKw =
@@ -515,6 +512,23 @@ std::vector<CoolingOptionPue> coolingOptionPues(const model::ResolvedScenario& r
         out.push_back(row);
     }
     return out;
+}
+
+int designCduCount(const model::CoolingSystemSpec& sys, double itDesignPowerKw)
+{
+    if (sys.type != model::CoolingType::LiquidD2cRdhx || sys.cduCapacityKw <= 0.0)
+        return 0;
+    const double designLiquidKw = sys.liquidCaptureFraction * std::max(0.0, itDesignPowerKw);
+    return static_cast<int>(std::ceil(designLiquidKw / sys.cduCapacityKw - 1e-9));
+}
+
+int designCrahCount(const model::CoolingSystemSpec& sys, double itDesignPowerKw)
+{
+    // Rear doors take the air share of a liquid system rack by rack; room units only serve an
+    // air-cooled hall.
+    if (sys.type != model::CoolingType::AirCrac || sys.crahCapacityKw <= 0.0)
+        return 0;
+    return static_cast<int>(std::ceil(std::max(0.0, itDesignPowerKw) / sys.crahCapacityKw - 1e-9));
 }
 
 } // namespace dct::solvers

@@ -1,5 +1,6 @@
 #include "dct/solvers/hallayout.h"
 
+#include "dct/solvers/coolingsolver.h"
 #include "dct/solvers/networksolver.h"
 #include "dct/solvers/powersolver.h"
 #include "nccltuning.h"
@@ -40,6 +41,9 @@ constexpr double rackUnitM = 0.04445;
 // DGX SuperPOD leaf racks hold their 8 to 16 1U switches with most of the rack left to fiber
 // management, RA-11333-001 Figure 3).
 constexpr double networkRackSwitchShare = 2.0 / 3.0;
+// The MDA room's walls: a 200 mm partition (assumption: a fire-rated stud or block partition of
+// 150 to 200 mm, the separation TIA-942 asks of a room for the MDA).
+constexpr double mdaWallM = 0.2;
 
 /** Appends \a n (>= 0) to \a text with at least two digits, as "%02lld" prints it. */
 void appendTwoDigits(std::string& text, long long n)
@@ -108,8 +112,9 @@ class HallBuilder
 {
 public:
     HallBuilder(const model::ResolvedScenario& r, const FabricPlan& plan, Diagnostics& d,
-                HallCabling cabling)
-        : m_r(r), m_plan(plan), m_d(d), m_hall(r.scenario.hall), m_cabling(cabling)
+                HallCabling cabling, double networkPowerKw)
+        : m_r(r), m_plan(plan), m_d(d), m_hall(r.scenario.hall), m_cabling(cabling),
+          m_networkPowerKw(networkPowerKw)
     {}
 
     HallResult build();
@@ -145,8 +150,10 @@ private:
     Diagnostics& m_d;
     const model::HallSection& m_hall;
     const HallCabling m_cabling;
+    const double m_networkPowerKw; ///< Switches and optics, for the cooling units' IT heat.
     HallResult m_out;
     double m_pitch = 0.6;
+    double m_rackDepth = 1.2; ///< A rack's footprint: the rack and its rear door.
     int m_managerRack = -1;
     /** The index in m_out.racks of each compute rack, by its ordinal (node / nodes per rack):
      *  the racks list holds each row's network racks after its compute racks. */
@@ -257,7 +264,7 @@ HallResult HallBuilder::build()
 void HallBuilder::placeRacks()
 {
     const model::FacilitySection& fac = m_r.scenario.facility;
-    const PowerResult power = solvePower(m_r, PowerInputs{});
+    const PowerResult power = solvePower(m_r, PowerInputs{1.0, m_networkPowerKw});
     const long long nodes = std::max<long long>(0, m_plan.nodes);
     const int perRack = std::max(1, power.nodesPerRack);
     m_out.nodesPerRack = perRack;
@@ -376,24 +383,46 @@ void HallBuilder::placeRacks()
     const int mdaRows =
         mdaRacks > 0 ? static_cast<int>((mdaRacks + longestRow - 1) / longestRow) : 0;
 
+    // The cooling plant's floor units (docs/hall.md, "Cooling units"): as many CDUs as the
+    // cooling plant counts for the liquid loop (designCduCount), room air units (CRAH/CRAC) for
+    // the heat an air-cooled hall gives off (designCrahCount), and a rear door on every rack of
+    // a cold-plate hall as depth added to the rack. Footprints from the cooling system's entry.
+    const model::CoolingSystemSpec& sys = m_r.cooling;
+    const bool liquid = sys.type == model::CoolingType::LiquidD2cRdhx;
+    const double rdhx = liquid ? sys.rdhxDepthM : 0.0;
+    m_rackDepth = m_hall.rackDepthM + rdhx;
+    const int cdus = designCduCount(sys, power.itDesignPowerKw);
+    const int crahs = designCrahCount(sys, power.itDesignPowerKw);
+    m_out.cdus = cdus;
+    m_out.crahs = crahs;
+    m_out.cduCapacityKw = cdus > 0 ? sys.cduCapacityKw : 0.0;
+    m_out.crahCapacityKw = crahs > 0 ? sys.crahCapacityKw : 0.0;
+    m_out.rdhxDepthM = rdhx;
+
     m_pitch = m_hall.rackPitchM > 0.0 ? std::max(m_hall.rackPitchM, m_hall.rackWidthM)
                                       : m_hall.rackWidthM;
-    const double blockWidth = longestRow * m_pitch;
+    const double rackSpan = longestRow * m_pitch;
+    // CDUs stand at the row ends, after the racks: until the blocks are known, as if spread
+    // evenly over the rows.
+    const long long cdusPerRowGuess = cdus > 0 ? (cdus + rows - 1) / rows : 0;
+    double blockWidth = rackSpan + static_cast<double>(cdusPerRowGuess) * sys.cduWidthM;
     const double cross = m_hall.crossAisleM;
+    const double endAisle = m_hall.endAisleM;
     // Depth of a block of n rows: an aisle in front, racks, cold and hot aisles by turns (rows
     // face each other across the cold aisle), an aisle behind the last.
-    auto blockDepth = [&](long long n) {
+    auto rowsDepth = [&](long long n) {
         const long long gaps = std::max<long long>(0, n - 1);
-        return 2.0 * m_hall.endAisleM + static_cast<double>(n) * m_hall.rackDepthM +
+        return static_cast<double>(n) * m_rackDepth +
                static_cast<double>((gaps + 1) / 2) * m_hall.coldAisleM +
                static_cast<double>(gaps / 2) * m_hall.hotAisleM;
     };
+    auto blockDepth = [&](long long n) { return 2.0 * endAisle + rowsDepth(n); };
     // Row blocks side by side, a cross aisle between them. Unset, the count that brings the hall
     // closest to square: for a given area a square floor has the shortest perimeter and the
     // shortest longest run between two racks (an assumption of this model; halls are built from
     // about square to 2:1, docs/hall.md).
     auto hallWidth = [&](long long b) {
-        return 2.0 * m_hall.endAisleM + static_cast<double>(b) * blockWidth +
+        return 2.0 * endAisle + static_cast<double>(b) * blockWidth +
                static_cast<double>(b - 1) * cross;
     };
     auto rowsInBlock = [&](long long b) { return (rows + b - 1) / b; };
@@ -416,36 +445,107 @@ void HallBuilder::placeRacks()
     blocks = (rows + perBlock - 1) / perBlock;
     m_out.rowBlocks = static_cast<int>(blocks);
     m_out.crossAisleM = cross;
-    // The MDA stands in the middle block, in the middle of its rows, or in front of the first.
-    const bool mdaFront = m_hall.mdaPosition == model::MdaPosition::Front;
-    const long long mdaBlock = mdaFront ? 0 : (blocks - 1) / 2;
+
+    // CDUs over the blocks by their compute racks (largest remainder): the rows of a block share
+    // the secondary loop its CDUs feed (an assumption: one loop per block, its header along the
+    // block's row ends); in a block, each CDU at the end of the row in the middle of its share.
+    std::vector<int> blockCdus(static_cast<std::size_t>(blocks), 0);
+    std::vector<int> rowCdus(static_cast<std::size_t>(rows), 0);
+    if (cdus > 0) {
+        std::vector<std::pair<double, long long>> remainders;
+        int given = 0;
+        for (long long b = 0; b < blocks; ++b) {
+            const long long first = b * perBlock * perRow;
+            const long long last = std::min(computeRacks, (b + 1) * perBlock * perRow);
+            const double share = static_cast<double>(cdus) *
+                                 static_cast<double>(std::max(0LL, last - first)) /
+                                 static_cast<double>(std::max(1LL, computeRacks));
+            const int whole = static_cast<int>(std::floor(share + 1e-9));
+            blockCdus[static_cast<std::size_t>(b)] = whole;
+            given += whole;
+            remainders.emplace_back(share - whole, b);
+        }
+        std::stable_sort(remainders.begin(), remainders.end(),
+                         [](const auto& x, const auto& y) { return x.first > y.first; });
+        for (int i = 0; given < cdus && !remainders.empty(); ++i, ++given)
+            blockCdus[static_cast<std::size_t>(
+                remainders[static_cast<std::size_t>(i) % remainders.size()].second)] += 1;
+        for (long long b = 0; b < blocks; ++b) {
+            const long long first = b * perBlock;
+            const long long n = std::min(perBlock, rows - first);
+            const int c = blockCdus[static_cast<std::size_t>(b)];
+            for (int j = 0; j < c; ++j) {
+                const long long local =
+                    std::min(n - 1, static_cast<long long>((j + 0.5) * static_cast<double>(n) / c));
+                rowCdus[static_cast<std::size_t>(first + local)] += 1;
+            }
+        }
+    }
+    int cdusPerRow = 0;
+    for (const int c : rowCdus)
+        cdusPerRow = std::max(cdusPerRow, c);
+    blockWidth = rackSpan + cdusPerRow * sys.cduWidthM;
+
+    // The MDA: a walled room (a meet-me room) holding its racks in rows, a clearance aisle
+    // inside its walls all round (TIA-942 circulation), in the middle of the middle block
+    // (TIA-942 places the MDA centrally to keep the longest runs short), across the front or
+    // back wall, or beside the blocks.
+    const model::MdaPosition roomAt = m_hall.mdaPosition;
+    const bool room = mdaRacks > 0;
+    const bool roomCenter = room && roomAt == model::MdaPosition::Center;
+    const bool roomFront = room && roomAt == model::MdaPosition::Front;
+    const bool roomBack = room && roomAt == model::MdaPosition::Back;
+    const bool roomSide = room && roomAt == model::MdaPosition::Side;
+    const double wall = mdaWallM;
+    long long roomPerRow = std::max<long long>(1, std::min<long long>(mdaRacks, longestRow));
+    if (roomCenter)
+        roomPerRow = std::max<long long>(
+            1, std::min<long long>(mdaRacks,
+                                   static_cast<long long>(std::floor(
+                                       (blockWidth - 2.0 * (wall + endAisle)) / m_pitch + 1e-9))));
+    const long long roomRows = room ? (mdaRacks + roomPerRow - 1) / roomPerRow : 0;
+    const double roomDepth = room ? 2.0 * (wall + endAisle) + rowsDepth(roomRows) : 0.0;
+    const double roomWidth =
+        !room        ? 0.0
+        : roomCenter ? blockWidth
+                     : static_cast<double>(roomPerRow) * m_pitch + 2.0 * (wall + endAisle);
+    // The MDA stands in the middle block, in the middle of its rows (after an even count).
+    const long long mdaBlock = (blocks - 1) / 2;
     std::vector<std::vector<int>> blockOrder(static_cast<std::size_t>(blocks));
     for (long long b = 0; b < blocks; ++b) {
         auto& order = blockOrder[static_cast<std::size_t>(b)];
         const long long first = b * perBlock;
         const long long n = std::min(perBlock, rows - first);
-        const long long mdaAfter = b != mdaBlock ? -1 : mdaFront ? 0 : (n / 2) - (n / 2) % 2;
+        const long long mdaAfter = roomCenter && b == mdaBlock ? (n / 2) - (n / 2) % 2 : -1;
         for (long long i = 0; i <= n; ++i) {
             if (i == mdaAfter)
-                for (int k = 0; k < mdaRows; ++k)
-                    order.push_back(-(k + 1));
+                order.push_back(-1);
             if (i < n)
                 order.push_back(static_cast<int>(first + i));
         }
     }
 
-    m_out.widthM = hallWidth(blocks);
+    // Room air units along the left and right walls: their depth out from the walls.
+    const double wallUnits = crahs > 0 ? sys.crahDepthM : 0.0;
+    const double yOffset = roomFront ? roomDepth : 0.0;
+    const double blocksWidth = hallWidth(blocks);
+    m_out.widthM = 2.0 * wallUnits + blocksWidth + (roomSide ? roomWidth : 0.0);
+    if ((roomFront || roomBack) && roomWidth > blocksWidth)
+        m_out.widthM = 2.0 * wallUnits + roomWidth;
     m_out.rackWidthM = m_hall.rackWidthM;
-    m_out.rackDepthM = m_hall.rackDepthM;
+    m_out.rackDepthM = m_rackDepth;
+    auto blockX = [&](long long b) {
+        return wallUnits + endAisle + static_cast<double>(b) * (blockWidth + cross);
+    };
     // Trays across the rows over the aisles left and right of every block (the cross aisle's
     // shared by its two blocks), and mid-row when the network racks stand there.
     const bool middleTray = m_hall.networkPlacement == model::NetworkPlacement::MiddleOfRow;
     m_out.blockTraysXM.assign(static_cast<std::size_t>(blocks), {});
     for (long long b = 0; b < blocks; ++b) {
-        const double bx = m_hall.endAisleM + static_cast<double>(b) * (blockWidth + cross);
+        const double bx = blockX(b);
         auto& trays = m_out.blockTraysXM[static_cast<std::size_t>(b)];
-        trays.push_back(b == 0 ? m_hall.endAisleM / 2.0 : bx - cross / 2.0);
-        trays.push_back(b + 1 == blocks ? bx + blockWidth + m_hall.endAisleM / 2.0
+        trays.push_back(b == 0 ? wallUnits + endAisle / 2.0 : bx - cross / 2.0);
+        trays.push_back(b + 1 == blocks ? bx + blockWidth + endAisle / 2.0
                                         : bx + blockWidth + cross / 2.0);
         if (middleTray)
             trays.push_back(bx + (perRow / 2) * m_pitch + m_pitch / 2.0);
@@ -457,46 +557,106 @@ void HallBuilder::placeRacks()
 
     const bool containCold = m_hall.containment == model::Containment::ColdAisle;
     const bool containHot = m_hall.containment == model::Containment::HotAisle;
-    m_out.aisles.push_back(HallAisle{false, false, 0.0, m_hall.endAisleM, 0.0, m_out.widthM});
+    m_out.aisles.push_back(HallAisle{false, false, yOffset, endAisle, 0.0, m_out.widthM});
     std::vector<int> rowIndexOfCompute(static_cast<std::size_t>(rows), 0);
-    std::vector<int> rowIndexOfMda(static_cast<std::size_t>(mdaRows), 0);
-    double deepest = m_hall.endAisleM;
-    for (long long b = 0; b < blocks; ++b) {
-        const double bx = m_hall.endAisleM + static_cast<double>(b) * (blockWidth + cross);
-        const auto& order = blockOrder[static_cast<std::size_t>(b)];
-        double y = m_hall.endAisleM;
-        for (std::size_t k = 0; k < order.size(); ++k) {
+    std::vector<int> rowIndexOfMda(static_cast<std::size_t>(roomRows), 0);
+    // The MDA room's rows from \a y (inside its walls and clearance), from the left at \a x.
+    auto addRoomRows = [&](double x, double y, int block) {
+        const double innerWidth = static_cast<double>(roomPerRow) * m_pitch;
+        for (long long k = 0; k < roomRows; ++k) {
             HallRow row;
+            row.mda = true;
+            row.name = "MDA" + std::to_string(k + 1);
+            row.xM = x;
+            row.yM = y;
+            row.block = block;
+            row.facesUp = k % 2 == 0;
+            rowIndexOfMda[static_cast<std::size_t>(k)] = static_cast<int>(m_out.rows.size());
+            m_out.rows.push_back(row);
+            y += m_rackDepth;
+            if (k + 1 < roomRows) {
+                const bool cold = k % 2 == 0;
+                const double w = cold ? m_hall.coldAisleM : m_hall.hotAisleM;
+                m_out.aisles.push_back(
+                    HallAisle{!cold, cold ? containCold : containHot, y, w, x, innerWidth});
+                y += w;
+            }
+        }
+    };
+    double deepest = yOffset + endAisle;
+    for (long long b = 0; b < blocks; ++b) {
+        const double bx = blockX(b);
+        const auto& order = blockOrder[static_cast<std::size_t>(b)];
+        double y = yOffset + endAisle;
+        std::size_t parity = 0;
+        for (std::size_t k = 0; k < order.size(); ++k) {
             const int o = order[k];
-            row.mda = o < 0;
-            row.name = row.mda ? "MDA" + std::to_string(-o) : "R" + twoDigits(o + 1);
+            if (o < 0) {
+                // The room in the block: walls, clearance, its rows; a circulation aisle on.
+                m_out.mdaRoom = HallRoom{true, "center", bx, y, roomWidth, roomDepth, wall};
+                addRoomRows(bx + wall + endAisle, y + wall + endAisle, static_cast<int>(b));
+                y += roomDepth;
+                if (k + 1 < order.size()) {
+                    m_out.aisles.push_back(HallAisle{false, false, y, endAisle, bx, blockWidth});
+                    y += endAisle;
+                }
+                parity = 0;
+                continue;
+            }
+            HallRow row;
+            row.name = "R" + twoDigits(o + 1);
             row.yM = y;
             row.xM = bx;
             row.block = static_cast<int>(b);
-            row.facesUp = k % 2 == 0;
-            if (row.mda)
-                rowIndexOfMda[static_cast<std::size_t>(-o - 1)] =
-                    static_cast<int>(m_out.rows.size());
-            else
-                rowIndexOfCompute[static_cast<std::size_t>(o)] =
-                    static_cast<int>(m_out.rows.size());
+            row.facesUp = parity % 2 == 0;
+            rowIndexOfCompute[static_cast<std::size_t>(o)] = static_cast<int>(m_out.rows.size());
             m_out.rows.push_back(row);
-            y += m_hall.rackDepthM;
+            y += m_rackDepth;
             if (k + 1 < order.size()) {
-                const bool cold = k % 2 == 0;
+                const bool cold = parity % 2 == 0;
                 const double w = cold ? m_hall.coldAisleM : m_hall.hotAisleM;
                 m_out.aisles.push_back(
                     HallAisle{!cold, cold ? containCold : containHot, y, w, bx, blockWidth});
                 y += w;
             }
+            ++parity;
         }
         deepest = std::max(deepest, y);
     }
-    m_out.aisles.push_back(HallAisle{false, false, deepest, m_hall.endAisleM, 0.0, m_out.widthM});
-    m_out.depthM = deepest + m_hall.endAisleM;
+    // The back aisle, widened when the wall units need more wall than the rows give.
+    double rowsEnd = deepest + endAisle;
+    const long long unitsPerWall = (crahs + 1) / 2;
+    if (crahs > 0)
+        rowsEnd = std::max(rowsEnd, yOffset + static_cast<double>(unitsPerWall) * sys.crahWidthM);
+    m_out.depthM = rowsEnd;
+    m_out.frontTrayYM = yOffset + endAisle / 2.0;
+    m_out.backTrayYM = deepest + endAisle / 2.0;
+    if (room && !roomCenter) {
+        // A room of its own across a wall or beside the blocks: its own trays inside its walls
+        // (a block of its own for the routes), joined to the hall's by the front or back tray.
+        double rx = 0.0, ry = 0.0;
+        if (roomSide) {
+            rx = wallUnits + blocksWidth;
+            ry = yOffset + std::max(0.0, (rowsEnd - yOffset - roomDepth) / 2.0);
+            m_out.depthM = std::max(m_out.depthM, ry + roomDepth);
+        } else {
+            rx = (m_out.widthM - roomWidth) / 2.0;
+            ry = roomFront ? 0.0 : rowsEnd;
+            if (roomBack)
+                m_out.depthM = rowsEnd + roomDepth;
+        }
+        const char* where = roomFront ? "front" : roomBack ? "back" : "side";
+        m_out.mdaRoom = HallRoom{true, where, rx, ry, roomWidth, roomDepth, wall};
+        const int roomBlock = static_cast<int>(blocks);
+        m_out.blockTraysXM.push_back(
+            {rx + wall + endAisle / 2.0, rx + roomWidth - wall - endAisle / 2.0});
+        for (const double t : m_out.blockTraysXM.back())
+            m_out.crossTraysXM.push_back(t);
+        addRoomRows(rx + wall + endAisle, ry + wall + endAisle, roomBlock);
+    }
+    // The back aisle last: the plan draws the aisles between the first and the last.
+    m_out.aisles.push_back(HallAisle{false, false, deepest, rowsEnd - deepest, 0.0, m_out.widthM});
     m_out.areaM2 = m_out.widthM * m_out.depthM;
-    m_out.frontTrayYM = m_hall.endAisleM / 2.0;
-    m_out.backTrayYM = m_out.depthM - m_hall.endAisleM / 2.0;
 
     // Racks. Compute positions fill a row from the left; end-of-row network racks follow them,
     // middle-of-row ones stand between the two halves.
@@ -565,8 +725,8 @@ void HallBuilder::placeRacks()
     }
     int mdaRack = -1;
     for (long long k = 0; k < mdaRacks; ++k) {
-        const int rowIndex = rowIndexOfMda[static_cast<std::size_t>(k / longestRow)];
-        const int rack = addRack(HallRackKind::Mda, rowIndex, static_cast<int>(k % longestRow));
+        const int rowIndex = rowIndexOfMda[static_cast<std::size_t>(k / roomPerRow)];
+        const int rack = addRack(HallRackKind::Mda, rowIndex, static_cast<int>(k % roomPerRow));
         if (k == 0)
             mdaRack = rack;
         for (long long s = k * perNetworkRack;
@@ -577,6 +737,57 @@ void HallBuilder::placeRacks()
     }
     m_out.mdaRacks = static_cast<int>(mdaRacks);
     m_managerRack = mdaRack;
+
+    // The cooling units on the floor: CDUs at the ends of their rows, after the racks; room air
+    // units spread along the left and right walls, half on each.
+    m_out.units.reserve(static_cast<std::size_t>(cdus + crahs));
+    auto unitName = [](const char* prefix, int n) {
+        std::string name = prefix;
+        appendTwoDigits(name, n);
+        return name;
+    };
+    for (long long b = 0; b < blocks; ++b) {
+        const long long first = b * perBlock;
+        const long long last = std::min(rows, first + perBlock) - 1;
+        const std::string serves = "rows R" + twoDigits(first + 1) + "-R" + twoDigits(last + 1) +
+                                   " (block " + std::to_string(b + 1) + ")";
+        for (long long i = first; i <= last; ++i) {
+            const int rowIndex = rowIndexOfCompute[static_cast<std::size_t>(i)];
+            const HallRow& row = m_out.rows[static_cast<std::size_t>(rowIndex)];
+            for (int j = 0; j < rowCdus[static_cast<std::size_t>(i)]; ++j) {
+                HallUnit unit;
+                unit.kind = HallUnitKind::Cdu;
+                unit.name = unitName("CDU", static_cast<int>(m_out.units.size()) + 1);
+                unit.xM = row.xM + rackSpan + j * sys.cduWidthM;
+                unit.yM = row.yM;
+                unit.widthM = sys.cduWidthM;
+                unit.depthM = sys.cduDepthM;
+                unit.capacityKw = sys.cduCapacityKw;
+                unit.row = rowIndex;
+                unit.block = static_cast<int>(b);
+                unit.serves = serves;
+                m_out.units.push_back(std::move(unit));
+            }
+        }
+    }
+    const double wallLength = m_out.depthM - yOffset;
+    for (int k = 0; k < crahs; ++k) {
+        const bool left = k < unitsPerWall;
+        const long long j = left ? k : k - unitsPerWall;
+        const long long onWall = left ? unitsPerWall : crahs - unitsPerWall;
+        const double spacing = (roomBack ? rowsEnd - yOffset : wallLength) /
+                               static_cast<double>(std::max<long long>(1, onWall));
+        HallUnit unit;
+        unit.kind = HallUnitKind::Crah;
+        unit.name = unitName("CRAH", k + 1);
+        unit.xM = left ? 0.0 : m_out.widthM - sys.crahDepthM;
+        unit.yM = yOffset + (static_cast<double>(j) + 0.5) * spacing - sys.crahWidthM / 2.0;
+        unit.widthM = sys.crahDepthM;
+        unit.depthM = sys.crahWidthM;
+        unit.capacityKw = sys.crahCapacityKw;
+        unit.serves = "room air of the hall";
+        m_out.units.push_back(std::move(unit));
+    }
     m_out.valid = true;
 }
 
@@ -603,8 +814,8 @@ double HallBuilder::cableLengthM(int a, int b) const
             // row to a cross tray, across, and back along the second row. Between two blocks
             // the run follows the tray along the front or back aisle from one block's cross tray
             // to the other's, unless the two share the tray over their cross aisle.
-            const double ya = ra.yM + m_hall.rackDepthM / 2.0;
-            const double yb = rb.yM + m_hall.rackDepthM / 2.0;
+            const double ya = ra.yM + m_rackDepth / 2.0;
+            const double yb = rb.yM + m_rackDepth / 2.0;
             const auto& rowA = m_out.rows[static_cast<std::size_t>(ra.row)];
             const auto& rowB = m_out.rows[static_cast<std::size_t>(rb.row)];
             const auto& traysA = m_out.blockTraysXM[static_cast<std::size_t>(rowA.block)];
@@ -1156,6 +1367,11 @@ std::string rackList(const std::vector<std::string>& names)
 
 } // namespace
 
+const char* hallUnitKindName(HallUnitKind kind)
+{
+    return kind == HallUnitKind::Cdu ? "CDU" : "CRAH";
+}
+
 const char* hallLinkClassName(HallLinkClass linkClass)
 {
     switch (linkClass) {
@@ -1219,11 +1435,11 @@ const HallClassSummary* HallResult::summary(HallLinkClass linkClass) const
 }
 
 HallResult layoutHall(const model::ResolvedScenario& scenario, const FabricPlan& plan,
-                      Diagnostics& diagnostics, HallCabling cabling)
+                      Diagnostics& diagnostics, HallCabling cabling, double networkPowerKw)
 {
     if (!plan.valid)
         return {};
-    HallBuilder builder(scenario, plan, diagnostics, cabling);
+    HallBuilder builder(scenario, plan, diagnostics, cabling, networkPowerKw);
     return builder.build();
 }
 
@@ -1396,6 +1612,81 @@ void checkHall(HallResult& hall, const model::ResolvedScenario& r, const PowerRe
                                 : "set /hall/row_cooling_kw to the row's cooling rating, or fewer "
                                   "racks per row (/hall/racks_per_row)",
                   coolingStated ? "hall-row-over-cooling" : "hall-row-over-assumed-cooling");
+    // The cooling units on the floor: a block's rows share the secondary loop its CDUs feed, so
+    // a row is short when its block's CDUs carry less than the block's cold plates give off; the
+    // room air units carry the air of the whole hall.
+    if (!hall.units.empty()) {
+        const bool liquid = r.cooling.type == model::CoolingType::LiquidD2cRdhx;
+        const double capture = liquid ? r.cooling.liquidCaptureFraction : 0.0;
+        const std::size_t groups = hall.blockTraysXM.size() + 1;
+        std::vector<double> blockLiquidKw(groups, 0.0);
+        std::vector<int> blockCdus(groups, 0);
+        double airKw = 0.0;
+        for (const HallRack& rack : hall.racks) {
+            const double liquidKw = capture * rack.nodes * power.nodeDesignPowerKw;
+            const auto block = static_cast<std::size_t>(
+                std::max(0, hall.rows[static_cast<std::size_t>(rack.row)].block));
+            blockLiquidKw[std::min(block, groups - 1)] += liquidKw;
+            airKw += rack.designKw - liquidKw;
+        }
+        for (const HallUnit& unit : hall.units)
+            if (unit.kind == HallUnitKind::Cdu && unit.block >= 0)
+                blockCdus[static_cast<std::size_t>(unit.block)] += 1;
+        for (HallUnit& unit : hall.units)
+            unit.loadKw = unit.kind == HallUnitKind::Crah
+                              ? airKw / std::max(1, hall.crahs)
+                              : blockLiquidKw[static_cast<std::size_t>(unit.block)] /
+                                    std::max(1, blockCdus[static_cast<std::size_t>(unit.block)]);
+        std::vector<std::string> shortRows;
+        std::string worst;
+        double worstShortKw = 0.0;
+        if (hall.cdus > 0)
+            for (const HallRow& row : hall.rows) {
+                if (row.mda)
+                    continue;
+                const auto b = static_cast<std::size_t>(row.block);
+                const double capacityKw = blockCdus[b] * hall.cduCapacityKw;
+                const double shortKw = blockLiquidKw[b] - capacityKw;
+                if (shortKw <= 1e-9)
+                    continue;
+                shortRows.push_back(row.name);
+                if (shortKw > worstShortKw) {
+                    worstShortKw = shortKw;
+                    worst = "block " + std::to_string(b + 1) + ": " + kw(blockLiquidKw[b]) +
+                            " on " + std::to_string(blockCdus[b]) + " CDU(s) of " +
+                            kw(hall.cduCapacityKw);
+                }
+            }
+        if (!shortRows.empty()) {
+            // The plant's count covers the hall's heat as one pool (as the redundancy solver
+            // pools them): short blocks are then a matter of the piping, a note; beyond the
+            // pool, a warning.
+            double liquidKw = 0.0;
+            for (const double v : blockLiquidKw)
+                liquidKw += v;
+            const bool poolShort = liquidKw > hall.cdus * hall.cduCapacityKw + 1e-9;
+            const std::string message =
+                std::to_string(shortRows.size()) +
+                " row(s) stand in row blocks whose CDUs cannot carry their cold plates' heat (" +
+                rackList(shortRows) + "; " + worst + ")";
+            const std::string hint =
+                "the plant counts " + std::to_string(hall.cdus) +
+                " CDUs for the hall as one loop, but a block's rows share only its own CDUs: "
+                "a larger CDU (cdu_capacity_kw of /cooling/system), fewer row blocks "
+                "(/hall/row_blocks), or a secondary loop joining the blocks";
+            if (poolShort)
+                d.warning("/cooling/system", message, hint, "hall-row-over-cdu");
+            else
+                d.note("/cooling/system", message, hint, "hall-row-over-cdu");
+        }
+        if (hall.crahs > 0 && airKw > hall.crahs * hall.crahCapacityKw + 1e-9)
+            d.warning("/cooling/system",
+                      "the hall gives off " + kw(airKw) + " to room air, more than its " +
+                          std::to_string(hall.crahs) + " room air units of " +
+                          kw(hall.crahCapacityKw) + " remove",
+                      "room air units of a larger capacity (crah_capacity_kw of /cooling/system)",
+                      "hall-over-room-units");
+    }
     if (h.floorAreaM2 > 0.0 && hall.areaM2 > h.floorAreaM2 + 1e-9)
         d.warning("/hall/floor_area_m2",
                   "the hall needs " +

@@ -347,18 +347,24 @@ void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnosti
         const bool typical = r.scenario.hall.cableLengths == model::CableLengthModel::Typical;
         Diagnostics quiet;
         priceTopology(net.topology, r, typical ? diagnostics : quiet);
+        // The switches and optics as the evaluator adds them to the IT power (before the hall's
+        // own cables): the cooling units on the floor are counted for the same heat.
+        const double networkKw = (net.topology.powerW - net.topology.nicPowerW) / 1000.0;
         if (memo) {
-            // The hall is a stage of its own: laid out again only when what it reads changed.
-            const int nodesPerRack = solvePower(r, PowerInputs{}).nodesPerRack;
-            if (memo->replayHall(r, net.spec, nodesPerRack, diagnostics)) {
+            // The hall is a stage of its own: laid out again only when what it reads changed
+            // (the racks' nodes and the IT heat its cooling units are counted for among it).
+            const PowerResult power = solvePower(r, PowerInputs{1.0, networkKw});
+            if (memo->replayHall(r, net.spec, power.nodesPerRack, power.itDesignPowerKw,
+                                 diagnostics)) {
                 net.hall = std::move(keptHall);
             } else {
                 const std::size_t from = diagnostics.size();
-                net.hall = layoutHall(r, plan, diagnostics);
-                memo->keepHall(r, net.spec, nodesPerRack, diagnostics, from);
+                net.hall = layoutHall(r, plan, diagnostics, HallCabling::ByRackPair, networkKw);
+                memo->keepHall(r, net.spec, power.nodesPerRack, power.itDesignPowerKw, diagnostics,
+                               from);
             }
         } else {
-            net.hall = layoutHall(r, plan, diagnostics);
+            net.hall = layoutHall(r, plan, diagnostics, HallCabling::ByRackPair, networkKw);
         }
         if (!typical)
             applyHallCables(net.topology, net.hall);
@@ -527,20 +533,22 @@ void solveReportedCollectives(NetworkResult& net, FabricMemo& memo)
     memo.keepCollectives(net.worldInputs);
 }
 
-bool HallInputs::sameAs(const model::ResolvedScenario& r, const FabricSpec& fabric,
-                        int racked) const
+bool HallInputs::sameAs(const model::ResolvedScenario& r, const FabricSpec& fabric, int racked,
+                        double itDesignKw) const
 {
     const model::Scenario& s = r.scenario;
-    return nodesPerRack == racked && portBreakout == r.portBreakout &&
-           protocol == s.network.protocol && spec == fabric && hall == s.hall &&
-           facility == s.facility && fabricSwitch == r.fabricSwitch && coolingSystem == r.cooling &&
-           cables == r.cables;
+    return nodesPerRack == racked && itDesignPowerKw == itDesignKw &&
+           portBreakout == r.portBreakout && protocol == s.network.protocol && spec == fabric &&
+           hall == s.hall && facility == s.facility && fabricSwitch == r.fabricSwitch &&
+           coolingSystem == r.cooling && cables == r.cables;
 }
 
-void HallInputs::assign(const model::ResolvedScenario& r, const FabricSpec& fabric, int racked)
+void HallInputs::assign(const model::ResolvedScenario& r, const FabricSpec& fabric, int racked,
+                        double itDesignKw)
 {
     spec = fabric;
     nodesPerRack = racked;
+    itDesignPowerKw = itDesignKw;
     hall = r.scenario.hall;
     facility = r.scenario.facility;
     protocol = r.scenario.network.protocol;
@@ -551,9 +559,9 @@ void HallInputs::assign(const model::ResolvedScenario& r, const FabricSpec& fabr
 }
 
 bool FabricMemo::replayHall(const model::ResolvedScenario& r, const FabricSpec& spec,
-                            int nodesPerRack, Diagnostics& diagnostics)
+                            int nodesPerRack, double itDesignPowerKw, Diagnostics& diagnostics)
 {
-    m_hallKept = m_hallValid && m_hallInputs.sameAs(r, spec, nodesPerRack);
+    m_hallKept = m_hallValid && m_hallInputs.sameAs(r, spec, nodesPerRack, itDesignPowerKw);
     if (m_hallKept)
         for (const Diagnostic& d : m_hallDiagnostics)
             diagnostics.add(d);
@@ -561,11 +569,12 @@ bool FabricMemo::replayHall(const model::ResolvedScenario& r, const FabricSpec& 
 }
 
 void FabricMemo::keepHall(const model::ResolvedScenario& r, const FabricSpec& spec,
-                          int nodesPerRack, const Diagnostics& diagnostics, std::size_t from)
+                          int nodesPerRack, double itDesignPowerKw, const Diagnostics& diagnostics,
+                          std::size_t from)
 {
     m_hallValid = false;
     m_hallKept = false;
-    m_hallInputs.assign(r, spec, nodesPerRack);
+    m_hallInputs.assign(r, spec, nodesPerRack, itDesignPowerKw);
     m_hallDiagnostics.assign(diagnostics.begin() + static_cast<std::ptrdiff_t>(from),
                              diagnostics.end());
     ++m_hallLayouts;

@@ -338,3 +338,39 @@ TEST_CASE("the report has the floor plan: racks, aisles, and a legend of only th
     CHECK((t.evaluation.network.hall.summary(solvers::HallLinkClass::SpineCore) != nullptr) ==
           (svg.find("spine-core runs") != std::string::npos));
 }
+
+TEST_CASE("The hall's SVG plan draws the cooling units, rear doors and the MDA room",
+          "[report][hall]")
+{
+    const report::ReportScenario seed = load("seed-h100-dallas-d2c.json");
+    const solvers::HallResult& h = seed.evaluation.network.hall;
+    REQUIRE(h.cdus > 0);
+    const std::string svg = report::hallSvg(h, report::HallSvgOptions{});
+    std::size_t cdus = 0;
+    for (std::size_t at = svg.find("class=\"cdu\""); at != std::string::npos;
+         at = svg.find("class=\"cdu\"", at + 1))
+        ++cdus;
+    CHECK(cdus == static_cast<std::size_t>(h.cdus));
+    CHECK(svg.find("<g id=\"rear-doors\"") != std::string::npos);
+    CHECK(svg.find("CDU01: CDU, 1350 kW, serves rows R01-R01 (block 1)") != std::string::npos);
+    CHECK(svg.find("CDU (1350 kW)") != std::string::npos);
+    CHECK(svg.find("rear door (RDHx)") != std::string::npos);
+    CHECK(svg.find("CRAH/CRAC (") == std::string::npos);
+    if (h.mdaRoom.present)
+        CHECK(svg.find("<g id=\"mda-room\"") != std::string::npos);
+    // An air hall: room units, no CDUs or rear doors.
+    const report::ReportScenario air = load("legacy-air-h100-dallas.json");
+    const std::string airSvg =
+        report::hallSvg(air.evaluation.network.hall, report::HallSvgOptions{});
+    CHECK(airSvg.find("class=\"crah\"") != std::string::npos);
+    CHECK(airSvg.find("CRAH/CRAC (29 kW)") != std::string::npos);
+    CHECK(airSvg.find("class=\"cdu\"") == std::string::npos);
+    CHECK(airSvg.find("rear-doors") == std::string::npos);
+    // The 16k example's MDA room.
+    const report::ReportScenario big = load("multiplane-16k-h100.json");
+    REQUIRE(big.evaluation.network.hall.mdaRoom.present);
+    const std::string bigSvg =
+        report::hallSvg(big.evaluation.network.hall, report::HallSvgOptions{});
+    CHECK(bigSvg.find("<g id=\"mda-room\"><rect") != std::string::npos);
+    CHECK(bigSvg.find("MDA room (center)") != std::string::npos);
+}

@@ -153,3 +153,51 @@ TEST_CASE("the floor plan of 400+ racks pans and zooms in a few milliseconds a f
     // A loose bound: smooth is under 16 ms; this machine's load varies.
     CHECK(msPerFrame < 100.0);
 }
+
+TEST_CASE("the floor plan shows the cooling units and the MDA room with their hover text",
+          "[ui][floorplan]")
+{
+    ui::MainWindow window;
+    window.setQuiet(true);
+    ui::ScenarioDocument* document = window.openFile(examplePath("multiplane-16k-h100.json"));
+    REQUIRE(document);
+    REQUIRE(waitForEvaluation(*document));
+    ui::FloorPlanView* plan = window.floorPlanView();
+    REQUIRE(plan->hall().valid);
+    REQUIRE(plan->hall().cdus > 0);
+    const QString tip = plan->rackToolTip(QStringLiteral("CDU01"));
+    CHECK(tip.contains(QStringLiteral("coolant distribution unit (CDU)")));
+    CHECK(tip.contains(QStringLiteral("1350 kW")));
+    CHECK(tip.contains(QStringLiteral("serves rows R01-")));
+    CHECK(tip.contains(QStringLiteral("carries")));
+    CHECK(plan->rackToolTip(QStringLiteral("MDA room"))
+              .contains(QStringLiteral("MDA room (center)")));
+    const QString legend = plan->legendText();
+    CHECK(legend.contains(QStringLiteral("CDU (1350 kW)")));
+    CHECK(legend.contains(QStringLiteral("rear door (RDHx)")));
+    CHECK(legend.contains(QStringLiteral("MDA room")));
+    CHECK_FALSE(legend.contains(QStringLiteral("CRAH/CRAC")));
+
+    // The MDA room's position is an edit of the scenario: the room moves to the front wall.
+    const double depth = plan->hall().depthM;
+    emit plan->editRequested("/hall/mda_position", std::string("front"));
+    REQUIRE(waitForEvaluation(*document));
+    CHECK(plan->hall().mdaRoom.position == "front");
+    CHECK(plan->hall().mdaRoom.yM == 0.0);
+    CHECK(plan->hall().depthM != Approx(depth)); // the middle block no longer holds it
+    for (const auto& row : plan->hall().rows)
+        if (!row.mda)
+            CHECK(row.yM > plan->hall().mdaRoom.depthM);
+    document->undoStack()->undo();
+    REQUIRE(waitForEvaluation(*document));
+    CHECK(plan->hall().mdaRoom.position == "center");
+
+    // An air hall: room air units along the walls, in the legend and with their hover text.
+    ui::ScenarioDocument* air = window.openFile(examplePath("legacy-air-h100-dallas.json"));
+    REQUIRE(air);
+    REQUIRE(waitForEvaluation(*air));
+    REQUIRE(plan->hall().crahs > 0);
+    CHECK(plan->rackToolTip(QStringLiteral("CRAH01"))
+              .contains(QStringLiteral("room air unit (CRAH/CRAC), 29 kW")));
+    CHECK(plan->legendText().contains(QStringLiteral("CRAH/CRAC (29 kW)")));
+}

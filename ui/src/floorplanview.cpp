@@ -24,6 +24,31 @@ namespace {
 using solvers::HallLinkClass;
 using solvers::HallRack;
 using solvers::HallRackKind;
+using solvers::HallUnit;
+using solvers::HallUnitKind;
+
+// The cooling units and the MDA room, as the report's plan colours them.
+const QColor cduColor(0x05, 0x70, 0xb0);
+const QColor crahColor(0x1a, 0x98, 0x50);
+const QColor rdhxColor(0x74, 0xa9, 0xcf);
+const QColor roomFill(0xef, 0xed, 0xf5);
+const QColor roomWall(0x54, 0x27, 0x8f);
+
+QString unitTip(const HallUnit& u)
+{
+    QString tip =
+        QObject::tr("%1: %2, %3 kW\nserves %4")
+            .arg(QString::fromStdString(u.name),
+                 u.kind == HallUnitKind::Cdu ? QObject::tr("coolant distribution unit (CDU)")
+                                             : QObject::tr("room air unit (CRAH/CRAC)"))
+            .arg(u.capacityKw, 0, 'f', 0)
+            .arg(QString::fromStdString(u.serves));
+    if (u.loadKw > 0.0)
+        tip += QObject::tr("\ncarries %1 kW (%2% of its capacity)")
+                   .arg(u.loadKw, 0, 'f', 0)
+                   .arg(u.capacityKw > 0.0 ? 100.0 * u.loadKw / u.capacityKw : 0.0, 0, 'f', 0);
+    return tip;
+}
 
 // Scene units per metre: a 0.6 m rack is 12 units wide at zoom 1.
 constexpr double kScale = 20.0;
@@ -117,6 +142,13 @@ FloorPlanView::FloorPlanView(QWidget* parent) : QWidget(parent)
     m_placement->addItem(tr("Middle of row"), QStringLiteral("middle_of_row"));
     m_placement->addItem(tr("Central"), QStringLiteral("central"));
     m_placement->setToolTip(tr("Where the leaf switches stand (/hall/network_placement)"));
+    m_mdaPosition = new QComboBox(this);
+    m_mdaPosition->setObjectName(QStringLiteral("mdaPosition"));
+    m_mdaPosition->addItem(tr("Center"), QStringLiteral("center"));
+    m_mdaPosition->addItem(tr("Front wall"), QStringLiteral("front"));
+    m_mdaPosition->addItem(tr("Back wall"), QStringLiteral("back"));
+    m_mdaPosition->addItem(tr("Side"), QStringLiteral("side"));
+    m_mdaPosition->setToolTip(tr("Where the MDA room stands (/hall/mda_position)"));
     m_summary = new QLabel(this);
 
     auto* controls = new QHBoxLayout;
@@ -130,6 +162,8 @@ FloorPlanView::FloorPlanView(QWidget* parent) : QWidget(parent)
     controls->addWidget(m_racksPerRow);
     controls->addWidget(new QLabel(tr("Network racks"), this));
     controls->addWidget(m_placement);
+    controls->addWidget(new QLabel(tr("MDA room"), this));
+    controls->addWidget(m_mdaPosition);
     controls->addStretch(1);
 
     m_scene = new QGraphicsScene(this);
@@ -158,6 +192,11 @@ FloorPlanView::FloorPlanView(QWidget* parent) : QWidget(parent)
         if (!m_updating)
             emit editRequested("/hall/racks_per_row", m_racksPerRow->value());
     });
+    connect(m_mdaPosition, &QComboBox::activated, this, [this] {
+        if (!m_updating)
+            emit editRequested("/hall/mda_position",
+                               m_mdaPosition->currentData().toString().toStdString());
+    });
     connect(m_placement, &QComboBox::activated, this, [this] {
         if (!m_updating)
             emit editRequested("/hall/network_placement",
@@ -174,6 +213,10 @@ void FloorPlanView::setHall(const solvers::HallResult& hall, int rows, int racks
     m_racksPerRow->setValue(racksPerRow);
     const int index = m_placement->findData(placement);
     m_placement->setCurrentIndex(std::max(0, index));
+    if (m_hall.mdaRoom.present)
+        m_mdaPosition->setCurrentIndex(
+            std::max(0, m_mdaPosition->findData(QString::fromStdString(m_hall.mdaRoom.position))));
+    m_mdaPosition->setEnabled(m_hall.mdaRoom.present);
     m_updating = false;
     rebuild();
     // A hall much deeper than wide is shown turned a quarter, as the report's plan, and whole.
@@ -234,12 +277,27 @@ void FloorPlanView::rebuild()
                            .arg(h.networkRacks)
                            .arg(h.mdaRacks)
                            .arg(h.cables)
-                           .arg(h.transceivers));
+                           .arg(h.transceivers) +
+                       (h.cdus > 0 ? tr("; %1 CDUs").arg(h.cdus) : QString()) +
+                       (h.crahs > 0 ? tr("; %1 CRAH/CRAC units").arg(h.crahs) : QString()));
     auto X = [](double m) { return m * kScale; };
     // The front of the hall (y = 0) at the bottom, as in the report's plan.
     auto Y = [&h](double m) { return (h.depthM - m) * kScale; };
     m_scene->addRect(QRectF(0, 0, X(h.widthM), X(h.depthM)), QPen(Qt::gray),
                      QBrush(QColor(0xf4, 0xf4, 0xf4)));
+    if (h.mdaRoom.present) {
+        const auto& m = h.mdaRoom;
+        QPen wallPen(roomWall);
+        wallPen.setWidthF(X(m.wallM));
+        auto* item = m_scene->addRect(QRectF(X(m.xM), Y(m.yM + m.depthM), X(m.widthM), X(m.depthM)),
+                                      wallPen, QBrush(roomFill));
+        item->setToolTip(tr("MDA room (%1): %2 x %3 m, %4 racks")
+                             .arg(QString::fromStdString(m.position))
+                             .arg(m.widthM, 0, 'f', 1)
+                             .arg(m.depthM, 0, 'f', 1)
+                             .arg(h.mdaRacks));
+        item->setData(0, QStringLiteral("MDA room"));
+    }
     for (std::size_t i = 1; i + 1 < h.aisles.size(); ++i) {
         const auto& a = h.aisles[i];
         QPen pen(a.contained ? QColor(0x55, 0x55, 0x55) : Qt::transparent);
@@ -277,6 +335,24 @@ void FloorPlanView::rebuild()
         item->setToolTip(rackTip(r));
         item->setData(0, QString::fromStdString(r.name));
         ++m_rackItems;
+    }
+    // Rear doors: one path of strips on the racks' backs (the side away from the cold aisle).
+    if (h.rdhxDepthM > 0.0) {
+        QPainterPath doors;
+        for (const HallRack& r : h.racks) {
+            const auto& row = h.rows[static_cast<std::size_t>(r.row)];
+            const double y = row.facesUp ? r.yM : r.yM + h.rackDepthM - h.rdhxDepthM;
+            doors.addRect(QRectF(X(r.xM), Y(y + h.rdhxDepthM), X(h.rackWidthM), X(h.rdhxDepthM)));
+        }
+        auto* item = m_scene->addPath(doors, Qt::NoPen, QBrush(rdhxColor));
+        item->setAcceptedMouseButtons(Qt::NoButton);
+    }
+    for (const HallUnit& u : h.units) {
+        auto* item =
+            m_scene->addRect(QRectF(X(u.xM), Y(u.yM + u.depthM), X(u.widthM), X(u.depthM)), rackPen,
+                             QBrush(u.kind == HallUnitKind::Cdu ? cduColor : crahColor));
+        item->setToolTip(unitTip(u));
+        item->setData(0, QString::fromStdString(u.name));
     }
     for (const auto& row : h.rows) {
         auto* label = m_scene->addSimpleText(QString::fromStdString(row.name));
@@ -331,6 +407,14 @@ void FloorPlanView::updateLegend(bool limit, double maxKw)
     }
     text += swatch(QColor(0x9e, 0x9a, 0xc8), tr("network rack"));
     text += swatch(QColor(0x54, 0x27, 0x8f), tr("MDA rack"));
+    if (m_hall.cdus > 0)
+        text += swatch(cduColor, tr("CDU (%1 kW)").arg(m_hall.cduCapacityKw, 0, 'f', 0));
+    if (m_hall.crahs > 0)
+        text += swatch(crahColor, tr("CRAH/CRAC (%1 kW)").arg(m_hall.crahCapacityKw, 0, 'f', 0));
+    if (m_hall.rdhxDepthM > 0.0)
+        text += swatch(rdhxColor, tr("rear door (RDHx)"));
+    if (m_hall.mdaRoom.present)
+        text += swatch(roomFill, tr("MDA room"));
     for (const HallLinkClass c :
          {HallLinkClass::NodeLeaf, HallLinkClass::LeafSpine, HallLinkClass::SpineCore})
         if (m_runsDrawn[static_cast<int>(c)]) {

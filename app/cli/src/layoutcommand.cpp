@@ -82,6 +82,25 @@ json layoutJson(const std::string& name, const solvers::HallResult& h, const sol
                            {"max_length_m", c.maxLengthM},
                            {"mean_latency_ns", c.meanLatencyNs},
                            {"longest_link", c.longestLink}});
+    json units = json::array();
+    for (const auto& u : h.units)
+        units.push_back({{"name", u.name},
+                         {"kind", u.kind == solvers::HallUnitKind::Cdu ? "cdu" : "crah"},
+                         {"x_m", u.xM},
+                         {"y_m", u.yM},
+                         {"width_m", u.widthM},
+                         {"depth_m", u.depthM},
+                         {"capacity_kw", u.capacityKw},
+                         {"load_kw", u.loadKw},
+                         {"serves", u.serves}});
+    json room = nullptr;
+    if (h.mdaRoom.present)
+        room = {{"position", h.mdaRoom.position},
+                {"x_m", h.mdaRoom.xM},
+                {"y_m", h.mdaRoom.yM},
+                {"width_m", h.mdaRoom.widthM},
+                {"depth_m", h.mdaRoom.depthM},
+                {"wall_m", h.mdaRoom.wallM}};
     return {{"scenario", name},
             {"width_m", h.widthM},
             {"depth_m", h.depthM},
@@ -95,6 +114,12 @@ json layoutJson(const std::string& name, const solvers::HallResult& h, const sol
             {"network_racks", h.networkRacks},
             {"mda_racks", h.mdaRacks},
             {"switches_per_network_rack", h.switchesPerNetworkRack},
+            {"rack_depth_m", h.rackDepthM},
+            {"rdhx_depth_m", h.rdhxDepthM},
+            {"cdus", h.cdus},
+            {"crahs", h.crahs},
+            {"cooling_units", units},
+            {"mda_room", room},
             {"cables", h.cables},
             {"transceivers", h.transceivers},
             {"cable_length_m", h.cableLengthM},
@@ -124,6 +149,22 @@ std::string layoutText(const std::string& name, const solvers::HallResult& h,
     s += fmt::format("Racks: {} compute, {} network (in the rows), {} MDA; up to {} switches a "
                      "network rack\n\n",
                      h.computeRacks, h.networkRacks, h.mdaRacks, h.switchesPerNetworkRack);
+    if (h.mdaRoom.present || !h.units.empty() || h.rdhxDepthM > 0.0) {
+        s.pop_back(); // the blank line comes after the floor units
+        if (h.mdaRoom.present)
+            s += fmt::format("MDA room ({}): {} m x {} m\n", h.mdaRoom.position,
+                             formatNumber(h.mdaRoom.widthM), formatNumber(h.mdaRoom.depthM));
+        if (h.cdus > 0)
+            s += fmt::format("Cooling units: {} {} of {} kW at the row ends\n", h.cdus,
+                             h.cdus == 1 ? "CDU" : "CDUs", formatNumber(h.cduCapacityKw));
+        if (h.crahs > 0)
+            s += fmt::format("Cooling units: {} CRAH/CRAC units of {} kW along the side walls\n",
+                             h.crahs, formatNumber(h.crahCapacityKw));
+        if (h.rdhxDepthM > 0.0)
+            s += fmt::format("Rear doors: {} m on every rack ({} m deep with its door)\n",
+                             formatNumber(h.rdhxDepthM), formatNumber(h.rackDepthM));
+        s += "\n";
+    }
     s += fmt::format("{:<8}{:>7}{:>16}{:>12}{:>14}{:>12}\n", "row", "racks", "nameplate kW",
                      "busway kW", "heat kW", "cooling kW");
     for (const auto& row : h.rows)

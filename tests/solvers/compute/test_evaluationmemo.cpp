@@ -408,6 +408,10 @@ TEST_CASE("Each stage of a reused Evaluation is solved again only when its own i
          },
          {false, false, false, false, false},
          true},
+        {"the GPU's power: the hall's cooling units counted again for the new heat",
+         [](ResolvedScenario& r) { r.gpu.tdpW += 100.0; },
+         {false, false, true, false, false},
+         true},
         {"the catalog's cables: the hall prices its runs again",
          [](ResolvedScenario& r) {
              for (CableSpec& c : r.cables)

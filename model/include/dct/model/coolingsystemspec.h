@@ -49,6 +49,14 @@ struct CoolingSystemSpec : CatalogEntry
     /** Liquid plant: CDU pump and motor efficiency. */
     double coolantPumpEfficiency = 0.5;
     double capexUsdPerKw = 0.0; ///< Plant cost per kW of IT heat.
+    // Floor units (the hall's floor plan, solvers/hallayout.h): what each unit kind takes.
+    double cduWidthM = 0.0;  ///< Footprint of one CDU along a row (0: CDUs take no floor).
+    double cduDepthM = 0.0;  ///< Footprint of one CDU across a row.
+    double rdhxDepthM = 0.0; ///< Depth a rear-door heat exchanger adds to a rack (0: no doors).
+    /** Room air units (CRAH/CRAC): heat one unit removes (0: no room units on the floor). */
+    double crahCapacityKw = 0.0;
+    double crahWidthM = 0.0; ///< Footprint of one room unit along the wall.
+    double crahDepthM = 0.0; ///< Footprint of one room unit out from the wall.
 
     static constexpr const char* kind = "cooling";
     static const FieldTable<CoolingSystemSpec>& fields();

@@ -20,11 +20,13 @@ enum class Containment
     HotAisle
 };
 
-/** Where the main distribution area (spines, cores) stands. */
+/** Where the main distribution area (spines, cores) stands: a walled room of its own. */
 enum class MdaPosition
 {
-    Center, ///< Rows in the middle of the hall: the shortest longest run.
-    Front   ///< Rows in front of the first compute row (a separate network room's side).
+    Center, ///< In the middle of the middle row block: the shortest longest run (TIA-942).
+    Front,  ///< Across the front wall, in front of the first rows.
+    Back,   ///< Across the back wall, behind the last rows.
+    Side    ///< Beside the row blocks, along the right-hand wall.
 };
 
 /** How the fabric's cable lengths are found. */

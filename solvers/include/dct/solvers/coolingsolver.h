@@ -32,6 +32,21 @@ double chillerPartLoadPowerFraction(double plr);
 double economizerShare(double supplyC, double returnC, double economizerC);
 
 /**
+ * Returns the CDUs a liquid loop needs for \a itDesignPowerKw of IT heat at full clocks: the
+ * cold plates' share of it over one CDU's capacity, rounded up (N, no redundancy); 0 for a
+ * system without cold plates or CDUs. The cooling plant and the hall's floor plan both count
+ * them so.
+ */
+int designCduCount(const model::CoolingSystemSpec& system, double itDesignPowerKw);
+
+/**
+ * Returns the room air units (CRAH/CRAC) an air-cooled hall needs for \a itDesignPowerKw of IT
+ * heat at full clocks: the heat left to room air over one unit's capacity (crah_capacity_kw),
+ * rounded up (N); 0 for a system with cold plates and rear doors, or without a unit capacity.
+ */
+int designCrahCount(const model::CoolingSystemSpec& system, double itDesignPowerKw);
+
+/**
  * Computes the cooling plant's power hour by hour of the site's year (component model: fans, pumps,
  * chillers, economizer, heat rejection), rack capacity, temperatures and the clock they allow.
  */

@@ -30,11 +30,14 @@ enum class HallCabling
  * in network racks at the end or middle of the row holding their nodes (or centrally); spines,
  * cores and the fabric manager in the main distribution area. Each link's length comes from its
  * two racks' positions through overhead trays; its medium is the cheapest catalog entry of its
- * rate that reaches. Problems (racks that do not fit the rows, links no entry reaches) go to
+ * rate that reaches. The cooling units stand on the floor as the cooling plant counts them, for
+ * the IT power at full clocks with \a networkPowerKw of switches and optics (the evaluator's
+ * figure). Problems (racks that do not fit the rows, links no entry reaches) go to
  * \a diagnostics.
  */
 HallResult layoutHall(const model::ResolvedScenario& scenario, const FabricPlan& plan,
-                      Diagnostics& diagnostics, HallCabling cabling = HallCabling::ByRackPair);
+                      Diagnostics& diagnostics, HallCabling cabling = HallCabling::ByRackPair,
+                      double networkPowerKw = 0.0);
 
 /**
  * Replaces the cable lines, power and cost of \a topology by the cable bill of \a hall, and

@@ -52,6 +52,44 @@ struct HallRow
     double coolingKw = 0.0; ///< Limit of the row's cooling.
 };
 
+/** What a cooling unit on the floor is. */
+enum class HallUnitKind
+{
+    Cdu, ///< A coolant distribution unit at a row end (direct-to-chip liquid).
+    Crah ///< A room air unit (CRAH/CRAC) along a side wall (air-cooled halls).
+};
+
+/** Returns "CDU" or "CRAH". */
+const char* hallUnitKindName(HallUnitKind kind);
+
+/** A cooling unit standing on the floor: its footprint, capacity and what it serves. */
+struct HallUnit
+{
+    HallUnitKind kind = HallUnitKind::Cdu;
+    std::string name; ///< "CDU03", "CRAH07".
+    double xM = 0.0;  ///< Left edge on the floor.
+    double yM = 0.0;  ///< Front (lower) edge.
+    double widthM = 0.0;
+    double depthM = 0.0;
+    double capacityKw = 0.0;
+    int row = -1;        ///< The row it stands at the end of (CDUs); -1 along a wall.
+    int block = -1;      ///< The row block whose loop it feeds (CDUs); -1: the whole room.
+    double loadKw = 0.0; ///< Heat of what it serves over the units serving it (checkHall).
+    std::string serves;  ///< "rows R01-R08 (block 1)", "room air of the hall".
+};
+
+/** The walled room of the main distribution area (meet-me room) on the floor. */
+struct HallRoom
+{
+    bool present = false;
+    std::string position; ///< "center", "front", "back" or "side".
+    double xM = 0.0;      ///< Outer faces of its walls.
+    double yM = 0.0;
+    double widthM = 0.0;
+    double depthM = 0.0;
+    double wallM = 0.0; ///< Wall thickness.
+};
+
 /** An aisle between two rows (or in front of the first and behind the last). */
 struct HallAisle
 {
@@ -140,7 +178,14 @@ struct HallResult
     double frontTrayYM = 0.0; ///< The tray along the front aisle, across the blocks.
     double backTrayYM = 0.0;  ///< Along the back aisle.
     double rackWidthM = 0.6;
-    double rackDepthM = 1.2;
+    double rackDepthM = 1.2;     ///< The rack's footprint, its rear door (rdhxDepthM) included.
+    double rdhxDepthM = 0.0;     ///< The rear door's share of rackDepthM (0: no rear doors).
+    std::vector<HallUnit> units; ///< CDUs and room air units.
+    int cdus = 0;
+    int crahs = 0;
+    double cduCapacityKw = 0.0;
+    double crahCapacityKw = 0.0;
+    HallRoom mdaRoom;
     std::vector<CableBillLine> bill;
     std::vector<CableBundle> bundles;
     std::vector<HallClassSummary> classes;

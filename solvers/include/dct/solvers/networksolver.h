@@ -147,6 +147,8 @@ struct HallInputs
 {
     FabricSpec spec;
     int nodesPerRack = 0;
+    /** The IT design heat (kW) the hall's cooling units are counted for (designCduCount). */
+    double itDesignPowerKw = 0.0;
     model::HallSection hall;
     model::FacilitySection facility;
     model::Protocol protocol = model::Protocol::Infiniband;
@@ -155,12 +157,14 @@ struct HallInputs
     std::vector<model::CableSpec> cables;
     int portBreakout = 0;
 
-    /** Returns whether \a scenario, whose fabric is \a spec and whose compute racks hold
-     *  \a nodesPerRack nodes, has exactly these inputs. */
-    bool sameAs(const model::ResolvedScenario& scenario, const FabricSpec& spec,
-                int nodesPerRack) const;
+    /** Returns whether \a scenario, whose fabric is \a spec, whose compute racks hold
+     *  \a nodesPerRack nodes and whose IT design heat is \a itDesignPowerKw, has exactly these
+     *  inputs. */
+    bool sameAs(const model::ResolvedScenario& scenario, const FabricSpec& spec, int nodesPerRack,
+                double itDesignPowerKw) const;
     /** Takes the inputs of \a scenario. */
-    void assign(const model::ResolvedScenario& scenario, const FabricSpec& spec, int nodesPerRack);
+    void assign(const model::ResolvedScenario& scenario, const FabricSpec& spec, int nodesPerRack,
+                double itDesignPowerKw);
 };
 
 /**
@@ -200,10 +204,10 @@ public:
     /** The hall stage (solveNetwork): returns whether the hall last laid out holds the layout
      *  of \a scenario; appends the diagnostics its layout gave then. */
     bool replayHall(const model::ResolvedScenario& scenario, const FabricSpec& spec,
-                    int nodesPerRack, Diagnostics& diagnostics);
+                    int nodesPerRack, double itDesignPowerKw, Diagnostics& diagnostics);
     /** Records that the hall of \a scenario was laid out and gave diagnostics[from, end). */
     void keepHall(const model::ResolvedScenario& scenario, const FabricSpec& spec, int nodesPerRack,
-                  const Diagnostics& diagnostics, std::size_t from);
+                  double itDesignPowerKw, const Diagnostics& diagnostics, std::size_t from);
     /** Records that no hall was laid out (the NetworkResult holds none). */
     void dropHall()
     {

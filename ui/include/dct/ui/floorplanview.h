@@ -17,8 +17,9 @@ namespace dct::ui {
 
 /**
  * The floor plan of the hall: aisles, racks coloured by kW (on a scale up to their cooling limit)
- * or by kW against their row's busway, with a legend,
- * network and MDA racks, and the cable runs of each link class through the overhead trays. A
+ * or by kW against their row's busway, with a legend, network and MDA racks, the walled MDA
+ * room, the cooling units (CDUs, CRAH/CRAC units, rear doors; hover for kind, capacity and what
+ * they serve), and the cable runs of each link class through the overhead trays. A
  * rack's tooltip shows its contents. The controls above it edit the layout (rows, racks per row,
  * network placement) through editRequested(), which the main window turns into undoable edits;
  * the wheel zooms and dragging pans.
@@ -38,7 +39,7 @@ public:
     QGraphicsView* view() const { return m_view; }
     /** Returns the number of rack items drawn. */
     int rackItemCount() const { return m_rackItems; }
-    /** Returns the tooltip of rack \a name, or "" when there is none. */
+    /** Returns the tooltip of rack or unit \a name ("R01-03", "CDU02", "MDA room"), or "". */
     QString rackToolTip(const QString& name) const;
     /** Returns the legend's text (rich text: colours, the kW scale, the runs drawn). */
     QString legendText() const;
@@ -70,6 +71,7 @@ private:
     QSpinBox* m_rows = nullptr;
     QSpinBox* m_racksPerRow = nullptr;
     QComboBox* m_placement = nullptr;
+    QComboBox* m_mdaPosition = nullptr;
     QLabel* m_summary = nullptr;
     int m_rackItems = 0;
     bool m_updating = false;
