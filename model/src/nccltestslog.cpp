@@ -301,10 +301,46 @@ Error errorAt(const std::string& file, int line, std::string message, std::strin
                  std::move(accepted)};
 }
 
+/** The release of an NCCL version banner in \a line ("NCCL version 2.9.9+cuda11.2"). */
+std::optional<NcclVersion> ncclVersionOf(std::string_view line)
+{
+    constexpr std::string_view banner = "NCCL version ";
+    const std::size_t at = line.find(banner);
+    if (at == std::string_view::npos)
+        return std::nullopt;
+    std::string_view rest = line.substr(at + banner.size());
+    int parts[3] = {0, 0, 0};
+    for (int i = 0; i < 3; ++i) {
+        std::size_t digits = 0;
+        while (digits < rest.size() && digits < 4 && rest[digits] >= '0' && rest[digits] <= '9')
+            ++digits;
+        if (digits == 0)
+            return std::nullopt;
+        for (std::size_t d = 0; d < digits; ++d)
+            parts[i] = parts[i] * 10 + (rest[d] - '0');
+        rest.remove_prefix(digits);
+        if (i < 2) {
+            if (rest.empty() || rest.front() != '.')
+                return std::nullopt;
+            rest.remove_prefix(1);
+        }
+    }
+    NcclVersion v;
+    v.major = parts[0];
+    v.minor = parts[1];
+    v.patch = parts[2];
+    return v;
+}
+
 const char* programList = "the standard output of all_reduce_perf, all_gather_perf, "
                           "reduce_scatter_perf, alltoall_perf or sendrecv_perf (nccl-tests)";
 
 } // namespace
+
+std::string NcclVersion::text() const
+{
+    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+}
 
 Result<NcclTestsLog> parseNcclTestsLog(std::string_view text, const std::string& file)
 {
@@ -327,6 +363,13 @@ Result<NcclTestsLog> parseNcclTestsLog(std::string_view text, const std::string&
         const std::string_view line = trim(stripRankPrefix(raw));
         if (line.empty())
             continue;
+        // NCCL's version banner: "NCCL version 2.9.9+cuda11.2" (to 2.11, on its own line) or
+        // "host:pid:tid [0] NCCL INFO NCCL version 2.19.3+cuda12.3" (later releases).
+        if (!log.ncclVersion)
+            if (const auto version = ncclVersionOf(line)) {
+                log.ncclVersion = version;
+                log.ncclVersion->line = lineNumber;
+            }
         // NCCL's own log lines ("host:pid:tid [0] NCCL INFO ...") and its version banner.
         if (line.find(" NCCL INFO ") != std::string_view::npos ||
             line.find(" NCCL WARN ") != std::string_view::npos || line.starts_with("NCCL version"))

@@ -1,5 +1,7 @@
 #include "dct/solvers/collectivecalibration.h"
 
+#include "dct/solvers/nccltuner.h"
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
@@ -186,6 +188,13 @@ CollectiveOp collectiveOpOf(model::NcclTest test)
     return CollectiveOp::AllReduce;
 }
 
+double measurementSpread(const MeasuredCollective& m)
+{
+    if (m.inPlaceUs <= 0.0 || m.timeUs <= 0.0)
+        return 0.0;
+    return std::fabs(m.inPlaceUs - m.timeUs) / m.timeUs;
+}
+
 std::vector<MeasuredCollective> measuredCollectives(const model::NcclTestsLog& log)
 {
     std::vector<MeasuredCollective> out;
@@ -196,6 +205,7 @@ std::vector<MeasuredCollective> measuredCollectives(const model::NcclTestsLog& l
         m.op = collectiveOpOf(log.test);
         m.bytes = row.bytes;
         m.timeUs = row.outOfPlaceUs;
+        m.inPlaceUs = row.inPlaceUs;
         m.test = model::ncclTestProgram(log.test);
         m.file = log.file;
         m.line = row.line;
@@ -211,6 +221,25 @@ CollectiveTimer scenarioCollectiveTimer(model::CollectiveChoice allReduce)
             return bestCollective(op, bytes, in);
         const CollectiveAlgorithm pinned = pinnedAlgorithm(allReduce);
         return collectiveTime(op, pinned, bytes, in);
+    };
+}
+
+CollectiveTimer ncclReleaseCollectiveTimer(const model::NcclVersion& version,
+                                           model::CollectiveChoice allReduce)
+{
+    CollectiveTimer fallback = scenarioCollectiveTimer(allReduce);
+    if (!hasNcclTuner(version) || allReduce != model::CollectiveChoice::Auto)
+        return fallback;
+    return [version, fallback](CollectiveOp op, double bytes, const CollectiveInputs& in) {
+        const auto choice = ncclTunerChoice(version, op, bytes, in);
+        if (!choice)
+            return fallback(op, bytes, in);
+        CollectiveInputs ran = in;
+        if (choice->protocol == CollectiveProtocol::LL)
+            ran.llAcrossNodes = true;
+        if (choice->protocol == CollectiveProtocol::LL128)
+            ran.ll128AcrossNodes = true;
+        return collectiveTime(op, choice->algorithm, choice->protocol, bytes, ran);
     };
 }
 

@@ -95,6 +95,43 @@ TEST_CASE("calibrate nccl-tests prints the fit and every size and stores the pro
     CHECK(profile.at("factors").contains("fabric_bandwidth_factor"));
     CHECK(profile.at("rms_residual_percent").get<double>() <
           profile.at("uncalibrated_rms_residual_percent").get<double>());
+    // "Within 5%" both ways: the largest residual and the count of sizes within it.
+    CHECK(profile.at("max_abs_residual_percent").get<double>() >=
+          profile.at("rms_residual_percent").get<double>());
+    CHECK(profile.at("sizes_within_5_percent").get<int>() <= 31);
+    CHECK(profile.at("nccl_version").is_null()); // the A3 Mega log prints no banner
+    CHECK(profile.at("choice") == "engine");
+}
+
+TEST_CASE("calibrate prints the largest residual, the noisy sizes and the NCCL release",
+          "[cli][calibrate]")
+{
+    Scratch dir("release");
+    const CliRun a3 = calibrate(dir);
+    REQUIRE(a3.code == cli::ExitOk);
+    CHECK_THAT(a3.out, Catch::Contains("largest |residual|: "));
+    CHECK_THAT(a3.out, Catch::Contains(" of 31 sizes within 5%"));
+    // A3 Mega's 1 KiB: 147.1 us out of place, 123.1 in place (16.3% apart), marked and kept.
+    CHECK_THAT(a3.out, Catch::Contains("16.3%* "));
+    CHECK_THAT(a3.out, Catch::Contains("(marked *) time in place and out of place more than 5%"));
+    CHECK_THAT(a3.out, Catch::Contains("the logs do not name their NCCL release"));
+
+    const std::string p4dLog = (ncclData() / "p4d-2x8-a100-efa-all_reduce_perf.log").string();
+    const std::string p4d = (ncclData() / "p4d-2x8-a100.json").string();
+    const CliRun engine = runCli({"calibrate", "nccl-tests", p4dLog, "--scenario", p4d, "--name",
+                                  "p4d", "--store", dir.store()});
+    INFO(engine.err);
+    REQUIRE(engine.code == cli::ExitOk);
+    CHECK_THAT(engine.out, Catch::Contains("the engine's fastest (the logs ran NCCL 2.9.9; "
+                                           "--nccl-choice release times its tuner's picks)"));
+    const CliRun release = runCli({"calibrate", "nccl-tests", p4dLog, "--scenario", p4d, "--name",
+                                   "p4d", "--store", dir.store(), "--nccl-choice", "release"});
+    INFO(release.err);
+    REQUIRE(release.code == cli::ExitOk);
+    CHECK_THAT(release.out,
+               Catch::Contains("the algorithm and protocol NCCL 2.9.9's tuner picks (line 25 of"));
+    CHECK_THAT(release.out, Catch::Contains("tree/LL128"));
+    CHECK_THAT(release.out, !Catch::Contains("ring/"));
 }
 
 TEST_CASE("eval uses the profile a scenario names and says so", "[cli][calibrate]")

@@ -73,6 +73,7 @@ TEST_CASE("all_reduce_perf on 2 x 8 H100 (A3 Mega): header, devices, 31 sizes", 
     CHECK(last.inPlaceBusbwGbytePerS == Approx(337.35));
     REQUIRE(log.averageBusbwGbytePerS);
     CHECK(*log.averageBusbwGbytePerS == Approx(70.742));
+    CHECK_FALSE(log.ncclVersion); // this log does not print NCCL's banner
 }
 
 TEST_CASE("Open MPI rank prefixes and NCCL INFO lines of every rank are read through",
@@ -91,6 +92,29 @@ TEST_CASE("Open MPI rank prefixes and NCCL INFO lines of every rank are read thr
     CHECK(log.rows.back().root == -1);
     REQUIRE(log.averageBusbwGbytePerS);
     CHECK(*log.averageBusbwGbytePerS == Approx(11.2432));
+    // NCCL's banner behind the rank prefix: "[1,0]<stdout>:NCCL version 2.9.9+cuda11.2".
+    REQUIRE(log.ncclVersion);
+    CHECK(log.ncclVersion->text() == "2.9.9");
+    CHECK(log.ncclVersion->line == 25);
+}
+
+TEST_CASE("NCCL's version banner is read in both forms, the first one kept", "[nccltests]")
+{
+    std::string text = logText("a3mega-2x8-h100-all_reduce_perf.log");
+    // Later releases print the banner as an INFO line; a malformed banner is not a version.
+    const std::string banners = "host:1:1 [0] NCCL INFO NCCL version 2.19.3+cuda12.3\n"
+                                "NCCL version 2.21.5+cuda12.4\n"
+                                "NCCL version two\n";
+    auto log = parseNcclTestsLog(banners + text, "run.log");
+    REQUIRE(log);
+    REQUIRE(log->ncclVersion);
+    CHECK(log->ncclVersion->major == 2);
+    CHECK(log->ncclVersion->minor == 19);
+    CHECK(log->ncclVersion->patch == 3);
+    CHECK(log->ncclVersion->line == 1);
+    auto malformed = parseNcclTestsLog("NCCL version 2.x\n" + text, "run.log");
+    REQUIRE(malformed);
+    CHECK_FALSE(malformed->ncclVersion);
 }
 
 TEST_CASE("Every collective's log is read and told apart", "[nccltests]")

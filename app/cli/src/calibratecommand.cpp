@@ -10,12 +10,15 @@
 #include "dct/solvers/collectivecalibration.h"
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/modelversion.h"
+#include "dct/solvers/nccltuner.h"
 #include "dct/store/scenariostore.h"
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <fmt/format.h>
+#include <optional>
 #include <ostream>
 
 namespace dct::cli {
@@ -81,6 +84,11 @@ CalibrateCommand::CalibrateCommand(CLI::App& app)
                             "~/.local/share/dctwin/scenarios.sqlite)");
     m_ncclTests->add_option("-f,--format", m_format, "Output format: text or json")
         ->check(CLI::IsMember({"text", "json"}));
+    m_ncclTests
+        ->add_option("--nccl-choice", m_ncclChoice,
+                     "What is timed at each size: the engine's fastest algorithm and protocol "
+                     "(engine) or what the logs' NCCL release's tuner picks (release)")
+        ->check(CLI::IsMember({"engine", "release"}));
 }
 
 CLI::App* CalibrateCommand::subcommand() const
@@ -114,8 +122,11 @@ int CalibrateCommand::run(const CommandContext& context, std::ostream& out, std:
     const model::ResolvedScenario& resolved = *document.resolved;
     const model::CalibrationSystem system = model::CalibrationSystem::of(resolved);
 
-    // The logs: each of one collective on the scenario's GPUs.
+    // The logs: each of one collective on the scenario's GPUs, all from one NCCL release when
+    // they name it.
     std::vector<solvers::MeasuredCollective> measured;
+    std::optional<model::NcclVersion> release;
+    std::string releaseFile;
     for (const auto& file : m_logs) {
         auto log = model::readNcclTestsLog(file);
         if (!log) {
@@ -134,13 +145,32 @@ int CalibrateCommand::run(const CommandContext& context, std::ostream& out, std:
                       "/compute/gpus_per_node)"});
             return ExitUsage;
         }
+        if (log->ncclVersion) {
+            if (release && release->text() != log->ncclVersion->text()) {
+                printError(err, Error{file, "",
+                                      fmt::format("line {}: NCCL {}, but {} ran NCCL {}",
+                                                  log->ncclVersion->line, log->ncclVersion->text(),
+                                                  releaseFile, release->text()),
+                                      "logs of one NCCL release (fit each release apart)"});
+                return ExitUsage;
+            }
+            release = log->ncclVersion;
+            releaseFile = file;
+        }
         const auto sizes = solvers::measuredCollectives(*log);
         measured.insert(measured.end(), sizes.begin(), sizes.end());
     }
 
+    // NCCL's choice as the logs' release made it, where its tuner is restated; else the
+    // engine's fastest (docs/collectives.md, "NCCL's choice by release").
+    const bool byRelease = m_ncclChoice == "release" && release &&
+                           solvers::hasNcclTuner(*release) &&
+                           scenario.network.allReduceAlgorithm == model::CollectiveChoice::Auto;
     auto fit = solvers::fitCollectiveCalibration(
         measured, document.evaluation->network.worldInputs,
-        solvers::scenarioCollectiveTimer(scenario.network.allReduceAlgorithm));
+        byRelease
+            ? solvers::ncclReleaseCollectiveTimer(*release, scenario.network.allReduceAlgorithm)
+            : solvers::scenarioCollectiveTimer(scenario.network.allReduceAlgorithm));
     if (!fit) {
         printError(err, fit.error());
         return ExitUsage;
@@ -176,9 +206,47 @@ int CalibrateCommand::run(const CommandContext& context, std::ostream& out, std:
         return ExitUsage;
     }
 
+    // The "within 5%" read both ways: rms over the sizes and the largest size.
+    constexpr double target = 5.0;
+    std::size_t worst = 0;
+    int within = 0;
+    int noisy = 0;
+    for (std::size_t i = 0; i < fit->points.size(); ++i) {
+        const double r = std::fabs(fit->points[i].residualPercent());
+        if (r > std::fabs(fit->points[worst].residualPercent()))
+            worst = i;
+        if (r <= target)
+            ++within;
+        if (solvers::measurementSpread(measured[i]) * 100.0 > target)
+            ++noisy;
+    }
+    const double maxResidual =
+        fit->points.empty() ? 0.0 : std::fabs(fit->points[worst].residualPercent());
+    std::string choice;
+    if (byRelease)
+        choice = fmt::format("the algorithm and protocol NCCL {}'s tuner picks (line {} of {})",
+                             release->text(), release->line, releaseFile);
+    else if (!release)
+        choice = "the engine's fastest (the logs do not name their NCCL release)";
+    else if (m_ncclChoice == "engine")
+        choice = fmt::format("the engine's fastest (the logs ran NCCL {}{})", release->text(),
+                             solvers::hasNcclTuner(*release)
+                                 ? "; --nccl-choice release times its tuner's picks"
+                                 : "");
+    else if (!solvers::hasNcclTuner(*release))
+        choice =
+            fmt::format("the engine's fastest (NCCL {}'s tuner is not restated)", release->text());
+    else
+        choice = "the engine's fastest (the scenario pins the all-reduce algorithm)";
+
     if (m_format == "json") {
         json result = profileJson;
         result["uncalibrated_rms_residual_percent"] = fit->uncalibratedRmsResidualPercent;
+        result["max_abs_residual_percent"] = maxResidual;
+        result["sizes_within_5_percent"] = within;
+        result["sizes_noisier_than_5_percent"] = noisy;
+        result["nccl_version"] = release ? json(release->text()) : json(nullptr);
+        result["choice"] = byRelease ? "nccl_release" : "engine";
         result["store"] = storePath.string();
         out << model::jsonText(result) << "\n";
         return ExitOk;
@@ -187,8 +255,19 @@ int CalibrateCommand::run(const CommandContext& context, std::ostream& out, std:
     out << fmt::format("System: {}\n", systemText(system));
     out << fmt::format("Fitted on {} sizes of {}\n", measured.size(),
                        fmt::join(profile.logs, ", "));
-    out << fmt::format("rms busbw residual: {:.2f}% (uncalibrated: {:.2f}%)\n\n",
+    out << fmt::format("Timed at each size: {}\n", choice);
+    out << fmt::format("rms busbw residual: {:.2f}% (uncalibrated: {:.2f}%)\n",
                        fit->rmsResidualPercent, fit->uncalibratedRmsResidualPercent);
+    if (!fit->points.empty())
+        out << fmt::format("largest |residual|: {:.2f}% at {}; {} of {} sizes within {:g}%\n",
+                           maxResidual, sizeText(fit->points[worst].bytes), within,
+                           fit->points.size(), target);
+    if (noisy > 0)
+        out << fmt::format("{} sizes (marked *) time in place and out of place more than {:g}% "
+                           "apart: the run itself repeats no better there; they are fitted "
+                           "all the same\n",
+                           noisy, target);
+    out << "\n";
     out << fmt::format("{:<30}  {:>8}  {:>8}  {}\n", "Parameter", "Factor", "+/-", "");
     for (std::size_t i = 0; i < model::CollectiveCalibration::count; ++i) {
         if (fit->fitted[i])
@@ -202,14 +281,18 @@ int CalibrateCommand::run(const CommandContext& context, std::ostream& out, std:
                                    ? "the sizes cannot tell it from the other parameters"
                                    : "no measured size depends on it");
     }
-    out << fmt::format("\n{:<16}  {:>9}  {:>12}  {:>12}  {:>9}  {}\n", "Test", "Size", "Measured",
-                       "Model", "Residual", "Model's choice");
-    out << fmt::format("{:<16}  {:>9}  {:>12}  {:>12}  {:>9}\n", "", "", "busbw GB/s", "busbw GB/s",
-                       "");
-    for (const auto& pt : fit->points)
-        out << fmt::format("{:<16}  {:>9}  {:>12.3f}  {:>12.3f}  {:>8.2f}%  {}\n", pt.test,
-                           sizeText(pt.bytes), pt.measuredBusbwGbytePerS, pt.modelBusbwGbytePerS,
-                           pt.residualPercent(), pt.algorithm);
+    out << fmt::format("\n{:<16}  {:>9}  {:>12}  {:>12}  {:>9}  {:>7}  {}\n", "Test", "Size",
+                       "Measured", "Model", "Residual", "Spread", "Model's choice");
+    out << fmt::format("{:<16}  {:>9}  {:>12}  {:>12}  {:>9}  {:>7}\n", "", "", "busbw GB/s",
+                       "busbw GB/s", "", "");
+    for (std::size_t i = 0; i < fit->points.size(); ++i) {
+        const auto& pt = fit->points[i];
+        const double spread = solvers::measurementSpread(measured[i]) * 100.0;
+        out << fmt::format("{:<16}  {:>9}  {:>12.3f}  {:>12.3f}  {:>8.2f}%  {:>6.1f}%{} {}\n",
+                           pt.test, sizeText(pt.bytes), pt.measuredBusbwGbytePerS,
+                           pt.modelBusbwGbytePerS, pt.residualPercent(), spread,
+                           spread > target ? "*" : " ", pt.algorithm);
+    }
     out << fmt::format("\nStored as calibration profile '{}' in {}.\n", profile.name,
                        storePath.string());
     out << fmt::format("A scenario uses it with \"network\": {{\"calibration_profile\": \"{}\"}}"

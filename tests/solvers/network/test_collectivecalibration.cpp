@@ -6,8 +6,10 @@
 #include "dct/solvers/collectivecalibration.h"
 #include "dct/solvers/collectives.h"
 #include "dct/solvers/documentevaluation.h"
+#include "dct/solvers/nccltuner.h"
 #include "testsupport.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
@@ -166,6 +168,14 @@ struct HeldOut
         return r;
     }
 
+    static double maxAbs(const std::vector<double>& r)
+    {
+        double m = 0.0;
+        for (double x : r)
+            m = std::max(m, std::fabs(x));
+        return m;
+    }
+
     static double rms(const std::vector<double>& r)
     {
         double sum = 0.0;
@@ -175,8 +185,11 @@ struct HeldOut
     }
 };
 
-/** Fits \a logName on every other size with \a scenarioName's system. */
-HeldOut heldOutResiduals(const char* logName, const char* scenarioName)
+/**
+ * Fits \a logName on every other size with \a scenarioName's system; with \a byRelease the
+ * engine times what the log's NCCL release picks (where its tuner is restated), as calibrate does.
+ */
+HeldOut heldOutResiduals(const char* logName, const char* scenarioName, bool byRelease = false)
 {
     const std::filesystem::path data =
         std::filesystem::path(DCT_TEST_SOURCE_DIR) / "tests" / "data" / "nccl-tests";
@@ -194,7 +207,10 @@ HeldOut heldOutResiduals(const char* logName, const char* scenarioName)
     for (std::size_t i = 0; i < all.size(); ++i)
         (i % 2 == 0 ? fitted : held).push_back(all[i]);
     const CollectiveInputs in = document.evaluation->network.worldInputs;
-    const CollectiveTimer timer = scenarioCollectiveTimer(model::CollectiveChoice::Auto);
+    const CollectiveTimer timer =
+        byRelease && log->ncclVersion
+            ? ncclReleaseCollectiveTimer(*log->ncclVersion, model::CollectiveChoice::Auto)
+            : scenarioCollectiveTimer(model::CollectiveChoice::Auto);
     auto fit = fitCollectiveCalibration(fitted, in, timer);
     REQUIRE(fit);
     CollectiveInputs calibrated = in;
@@ -240,9 +256,28 @@ TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within
     REQUIRE(r.calibrated.size() == 15);
     WARN("left-out sizes: rms residual " << HeldOut::rms(r.calibrated) * 100.0 << "% calibrated, "
                                          << HeldOut::rms(r.uncalibrated) * 100.0
-                                         << "% uncalibrated");
+                                         << "% uncalibrated; largest "
+                                         << HeldOut::maxAbs(r.calibrated) * 100.0 << "%");
     CHECK(HeldOut::rms(r.uncalibrated) > 1.0);
     CHECK(HeldOut::rms(r.calibrated) < 0.14);
+}
+
+// The same log timed as NCCL 2.9.9 (its banner, line 25) picked: its tuner's tables (NCCL
+// tuning.cc at v2.9.9-1) rate the two-node tree at the intra-node speed, twice the ring's, and
+// pick trees at every size (LL to 64 KiB, LL128 to 64 MiB, Simple above); the engine times the
+// picks and the fit fixes one network bandwidth for LL128 and Simple. The sizes left out come
+// out worse than with the engine's fastest (18.7% rms against 13.4%; docs/collectives.md,
+// "NCCL's choice by release"): the release's own picks do not explain this log's shape.
+TEST_CASE("p4d, timed as NCCL 2.9.9's tuner picks: the left-out sizes' rms within 19%",
+          "[calibration][published]")
+{
+    const HeldOut r =
+        heldOutResiduals("p4d-2x8-a100-efa-all_reduce_perf.log", "p4d-2x8-a100.json", true);
+    REQUIRE(r.calibrated.size() == 15);
+    WARN("NCCL 2.9.9's picks: left-out rms " << HeldOut::rms(r.calibrated) * 100.0 << "%, largest "
+                                             << HeldOut::maxAbs(r.calibrated) * 100.0 << "%");
+    CHECK(HeldOut::rms(r.calibrated) < 0.19);
+    CHECK(HeldOut::rms(r.calibrated) > 0.05); // the 5% target is not met this way
 }
 
 TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 7%",
@@ -256,7 +291,73 @@ TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 7
     REQUIRE(r.calibrated.size() == 15);
     WARN("left-out sizes: rms residual " << HeldOut::rms(r.calibrated) * 100.0 << "% calibrated, "
                                          << HeldOut::rms(r.uncalibrated) * 100.0
-                                         << "% uncalibrated");
+                                         << "% uncalibrated; largest "
+                                         << HeldOut::maxAbs(r.calibrated) * 100.0 << "%");
     CHECK(HeldOut::rms(r.uncalibrated) > 1.0);
     CHECK(HeldOut::rms(r.calibrated) < 0.07);
+}
+
+// NCCL 2.9.9's tuner (solvers/src/nccltuner.cpp, tuning.cc at v2.9.9-1) on the p4d of the
+// published log: four 100G EFA NICs (12.5 GB/s, search speed 12: four channels, which NCCL
+// doubles to the log's "8 coll channels"), the tree's intra-node speed raised to 24 on two
+// nodes. Its estimates, by hand from the tables: tree LL 4.4 + 2 (7 x 0.52 x 1.8 + 5.0) =
+// 27.5 us at 8 B; tree LL128 bus min(96 x 0.92 x 0.915, 16.9 x 4) = 67.6 GB/s, algbw 33.8;
+// ring Simple 48 x 16/30 = 25.6 GB/s algbw behind (8.4 + 28 x 3.4 + 2 x 9.6) x 1.9 = 233 us.
+TEST_CASE("NCCL 2.9.9's tuner on 2 x 8 A100 with four 100G NICs picks trees throughout",
+          "[calibration][nccltuner]")
+{
+    CollectiveInputs in;
+    in.ranks = 16;
+    in.ranksPerNode = 8;
+    in.railsPerNode = 4;
+    in.fabricGbytePerS = 12.2 * 4 / 8; // a node's four NICs over its eight ranks
+    in.scaleUpGbytePerS = 235.0;
+    in.generation = GpuGeneration::Ampere;
+    const model::NcclVersion v299{2, 9, 9, 0};
+    const auto at = [&](double bytes) {
+        const auto c = ncclTunerChoice(v299, CollectiveOp::AllReduce, bytes, in);
+        REQUIRE(c);
+        return *c;
+    };
+    const NcclTunerChoice small = at(8.0);
+    CHECK(small.ringGraphGbytePerS == 48.0);
+    CHECK(small.treeGraphGbytePerS == 96.0);
+    CHECK(small.ll128Enabled);
+    CHECK(small.algorithm == CollectiveAlgorithm::DoubleBinaryTree);
+    CHECK(small.protocol == CollectiveProtocol::LL);
+    CHECK(small.predictedUs == Approx(27.504).epsilon(1e-3));
+    for (double bytes : {65536.0}) {
+        CHECK(at(bytes).algorithm == CollectiveAlgorithm::DoubleBinaryTree);
+        CHECK(at(bytes).protocol == CollectiveProtocol::LL);
+    }
+    for (double bytes : {131072.0, 1048576.0, 67108864.0}) {
+        INFO(bytes << " B");
+        CHECK(at(bytes).algorithm == CollectiveAlgorithm::DoubleBinaryTree);
+        CHECK(at(bytes).protocol == CollectiveProtocol::LL128);
+    }
+    // 64 MiB: 38.9 us + 2^26 B / (33.8 GB/s x 0.9 correction) = 2245 us.
+    CHECK(at(67108864.0).predictedUs == Approx(38.9 + 67108864.0 / (1000.0 * 33.8 * 0.9)));
+    for (double bytes : {134217728.0, 4294967296.0}) {
+        INFO(bytes << " B");
+        CHECK(at(bytes).algorithm == CollectiveAlgorithm::DoubleBinaryTree);
+        CHECK(at(bytes).protocol == CollectiveProtocol::Simple);
+    }
+    // Hopper is unknown to 2.9: LL128 off, and ring Simple wins the middle sizes.
+    CollectiveInputs hopper = in;
+    hopper.generation = GpuGeneration::Hopper;
+    const auto h = ncclTunerChoice(v299, CollectiveOp::AllReduce, 4194304.0, hopper);
+    REQUIRE(h);
+    CHECK_FALSE(h->ll128Enabled);
+    CHECK(h->algorithm == CollectiveAlgorithm::Ring);
+    CHECK(h->protocol == CollectiveProtocol::Simple);
+    // Reduce-scatter and all-gather run rings only.
+    const auto rs = ncclTunerChoice(v299, CollectiveOp::ReduceScatter, 4194304.0, in);
+    REQUIRE(rs);
+    CHECK(rs->algorithm == CollectiveAlgorithm::Ring);
+    // No restated tuner: other releases, one node, point to point.
+    CHECK_FALSE(ncclTunerChoice({2, 18, 3, 0}, CollectiveOp::AllReduce, 8.0, in));
+    CHECK_FALSE(ncclTunerChoice(v299, CollectiveOp::AllToAll, 8.0, in));
+    CollectiveInputs oneNode = in;
+    oneNode.ranks = 8;
+    CHECK_FALSE(ncclTunerChoice(v299, CollectiveOp::AllReduce, 8.0, oneNode));
 }

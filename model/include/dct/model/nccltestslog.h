@@ -51,6 +51,18 @@ struct NcclTestsRow
     int line = 0; ///< Line number in the log (1-based).
 };
 
+/** An NCCL release, as NCCL's banner prints it ("NCCL version 2.9.9+cuda11.2"). */
+struct NcclVersion
+{
+    int major = 0;
+    int minor = 0;
+    int patch = 0;
+    int line = 0; ///< The banner's line in the log (1-based).
+
+    /** Returns "2.9.9". */
+    std::string text() const;
+};
+
 /** The standard output of one nccl-tests run, as read by parseNcclTestsLog(). */
 struct NcclTestsLog
 {
@@ -65,6 +77,9 @@ struct NcclTestsLog
     std::vector<NcclTestsDevice> devices;
     std::vector<NcclTestsRow> rows;              ///< In log order.
     std::optional<double> averageBusbwGbytePerS; ///< "# Avg bus bandwidth".
+    /** The NCCL that ran: its first banner ("NCCL version 2.9.9+cuda11.2", also inside an INFO
+     *  line); absent when the log does not print it. */
+    std::optional<NcclVersion> ncclVersion;
 
     /** Returns the GPUs (ranks) of the run: its device lines. */
     int gpus() const { return static_cast<int>(devices.size()); }
@@ -82,7 +97,8 @@ struct NcclTestsLog
  * header, the device lines, the size table (out-of-place and in-place time, algbw, busbw,
  * #wrong; the older layouts without root or redop columns too) and "# Avg bus bandwidth".
  * Lines may carry MPI rank prefixes ("[1,0]<stdout>:" of Open MPI, "0: " of srun --label);
- * NCCL's own INFO and WARN lines and other text outside the table are skipped. A table row that
+ * NCCL's own INFO and WARN lines and other text outside the table are skipped, except NCCL's
+ * version banner, which sets NcclTestsLog::ncclVersion. A table row that
  * does not parse, a row with wrong values, two collectives or two GPU counts in one log, a log
  * without device lines or without rows are errors naming \a file and the line.
  */

@@ -22,10 +22,19 @@ struct MeasuredCollective
     CollectiveOp op = CollectiveOp::AllReduce;
     double bytes = 0.0;  ///< The nccl-tests size S.
     double timeUs = 0.0; ///< The out-of-place time.
-    std::string test;    ///< "all_reduce_perf", ...
-    std::string file;    ///< The log.
-    int line = 0;        ///< Its row in the log.
+    /** The in-place time of the same size (0: not printed): the run's own repeatability. */
+    double inPlaceUs = 0.0;
+    std::string test; ///< "all_reduce_perf", ...
+    std::string file; ///< The log.
+    int line = 0;     ///< Its row in the log.
 };
+
+/**
+ * Returns how far the in-place time of \a m is from its out-of-place one, relative to the
+ * out-of-place (0 when no in-place time): the same call timed twice in one run, so a residual
+ * smaller than this cannot be told from the run's noise.
+ */
+double measurementSpread(const MeasuredCollective& m);
 
 /** Returns the out-of-place sizes above 0 bytes of \a log as measurements. */
 std::vector<MeasuredCollective> measuredCollectives(const model::NcclTestsLog& log);
@@ -40,6 +49,17 @@ using CollectiveTimer =
  * tuner and solvers::gradientAllReduce choose).
  */
 CollectiveTimer scenarioCollectiveTimer(model::CollectiveChoice allReduce);
+
+/**
+ * Returns the timer of a run of NCCL \a version on a scenario whose gradient all-reduce is
+ * \a allReduce: where that release's tuner is restated (nccltuner.h) and the scenario pins no
+ * algorithm, the engine times the algorithm and protocol the release picks (its own tables
+ * choose; the engine's mechanisms and the fitted factors time the pick); elsewhere as
+ * scenarioCollectiveTimer(). A protocol the release ran is timed even where the NIC catalog
+ * says today's NCCL keeps it off the transport.
+ */
+CollectiveTimer ncclReleaseCollectiveTimer(const model::NcclVersion& version,
+                                           model::CollectiveChoice allReduce);
 
 /** The fitted parameters and what they give at every measured size. */
 struct CollectiveFit

@@ -32,6 +32,7 @@ private:
     std::string m_name;
     std::string m_store;
     std::string m_format = "text";
+    std::string m_ncclChoice = "engine";
 };
 
 } // namespace dct::cli
