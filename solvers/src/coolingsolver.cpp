@@ -514,12 +514,21 @@ std::vector<CoolingOptionPue> coolingOptionPues(const model::ResolvedScenario& r
     return out;
 }
 
+namespace {
+
+/** Most units a count returns: far above any plant, well within an int. */
+constexpr double maxUnitCount = 1e8;
+
+} // namespace
+
 int designCduCount(const model::CoolingSystemSpec& sys, double itDesignPowerKw)
 {
     if (sys.type != model::CoolingType::LiquidD2cRdhx || sys.cduCapacityKw <= 0.0)
         return 0;
     const double designLiquidKw = sys.liquidCaptureFraction * std::max(0.0, itDesignPowerKw);
-    return static_cast<int>(std::ceil(designLiquidKw / sys.cduCapacityKw - 1e-9));
+    // Held below what an int holds: a capacity of a trillionth of a kW is refused by the hall.
+    return static_cast<int>(
+        std::min(std::ceil(designLiquidKw / sys.cduCapacityKw - 1e-9), maxUnitCount));
 }
 
 int designCrahCount(const model::CoolingSystemSpec& sys, double itDesignPowerKw)
@@ -528,7 +537,8 @@ int designCrahCount(const model::CoolingSystemSpec& sys, double itDesignPowerKw)
     // air-cooled hall.
     if (sys.type != model::CoolingType::AirCrac || sys.crahCapacityKw <= 0.0)
         return 0;
-    return static_cast<int>(std::ceil(std::max(0.0, itDesignPowerKw) / sys.crahCapacityKw - 1e-9));
+    return static_cast<int>(std::min(
+        std::ceil(std::max(0.0, itDesignPowerKw) / sys.crahCapacityKw - 1e-9), maxUnitCount));
 }
 
 } // namespace dct::solvers

@@ -1,5 +1,6 @@
 #include "dct/solvers/hallayout.h"
 
+#include "dct/model/textformat.h"
 #include "dct/solvers/coolingsolver.h"
 #include "dct/solvers/networksolver.h"
 #include "dct/solvers/powersolver.h"
@@ -393,6 +394,20 @@ void HallBuilder::placeRacks()
     m_rackDepth = m_hall.rackDepthM + rdhx;
     const int cdus = designCduCount(sys, power.itDesignPowerKw);
     const int crahs = designCrahCount(sys, power.itDesignPowerKw);
+    // More cooling units than four for every compute rack is no plant but a unit capacity far
+    // below any CDU or room unit (tens to thousands of kW): said, not drawn.
+    const long long unitLimit = 4 * computeRacks + 16;
+    if (cdus > unitLimit || crahs > unitLimit) {
+        const bool cdu = cdus > unitLimit;
+        m_d.error(cdu ? "/cooling/system/cdu_capacity_kw" : "/cooling/system/crah_capacity_kw",
+                  "a unit of " +
+                      formatQuantity(cdu ? sys.cduCapacityKw : sys.crahCapacityKw, "kW") +
+                      " needs " + std::to_string(cdu ? cdus : crahs) + " units for " +
+                      std::to_string(computeRacks) + " compute racks",
+                  "a unit capacity of the tens to thousands of kW one unit moves, or 0 for none",
+                  "hall-too-many-cooling-units");
+        return;
+    }
     m_out.cdus = cdus;
     m_out.crahs = crahs;
     m_out.cduCapacityKw = cdus > 0 ? sys.cduCapacityKw : 0.0;

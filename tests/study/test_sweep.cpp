@@ -474,7 +474,7 @@ TEST_CASE("CSV metric values show the table's digits unless every digit is asked
           SweepPrecision::Full);
 }
 
-TEST_CASE("parts at display precision merge into the unsharded output; mixed ones are refused",
+TEST_CASE("parts at display precision merge into the unsharded output, mixed ones are refused",
           "[sweep][precision][shard]")
 {
     auto runner = SweepRunner::create(specOf(mixedSpec()), seedScenario(), test::catalog());

@@ -190,7 +190,7 @@ TEST_CASE("A block whose CDUs cannot carry its rows' heat names the rows", "[hal
     CHECK(findCode(one.diagnostics, "hall-row-over-cdu") == nullptr);
 }
 
-TEST_CASE("The MDA is a walled room; its position moves the runs to it", "[hall][mda]")
+TEST_CASE("The MDA is a walled room, and its position moves the runs to it", "[hall][mda]")
 {
     nlohmann::json doc = exampleJson("multiplane-16k-h100.json");
     std::map<std::string, double> leafSpine;
