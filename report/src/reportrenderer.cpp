@@ -324,7 +324,9 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
             HallSvgOptions plan;
             plan.maxWidthPx = 640;
             plan.nodeLeafRuns = false;
-            out += "<h2>Floor plan</h2>\n";
+            // On a page of its own: the plan is too tall to share one, and its heading would
+            // otherwise end the page before it.
+            out += "<h2 style=\"page-break-before: always\">Floor plan</h2>\n";
             out += chart(hallSvg(e.network.hall, plan), 640);
         }
 
