@@ -105,6 +105,36 @@ Evaluation syntheticEvaluation(const model::ResolvedScenario& r)
     return e;
 }
 
+/** A spec of 1,200 variants over the node count and the MFU with a two-objective front. */
+SweepSpec paretoSpec()
+{
+    return specOf({{"base", "seed.json"},
+                   {"axes",
+                    {{{"field", "/compute/node_count"}, {"from", 1}, {"to", 40}, {"step", 1}},
+                     {{"field", "/workload/mfu"},
+                      {"sample", "uniform"},
+                      {"min", 0.2},
+                      {"max", 0.6},
+                      {"count", 30},
+                      {"seed", 3}}}},
+                   {"pareto", {"cost.usd", "compute.days"}}});
+}
+
+/** Writes the rows \a text of \a runner with their record into \a dir and returns the front of
+ *  \a spec's objectives that sweep-merge --pareto reads back from them. */
+std::vector<std::string> frontReadBack(const SweepRunner& runner, const SweepSpec& spec,
+                                       const std::string& text, const SweepSummary& summary,
+                                       const fs::path& dir)
+{
+    std::ofstream(dir / "all.csv", std::ios::binary) << text;
+    REQUIRE(runner.partRecord({}, SweepFormat::Csv, summary).writeBeside(dir / "all.csv"));
+    auto merged = mergeSweepParts({dir / "all.csv"});
+    REQUIRE(merged);
+    auto front = paretoRows(*merged, spec.objectives);
+    REQUIRE(front);
+    return *front;
+}
+
 } // namespace
 
 TEST_CASE("a spec's grid is the product of its axes", "[sweep][spec]")
@@ -366,31 +396,14 @@ TEST_CASE("the Pareto front of a small known set", "[sweep][pareto]")
 
 TEST_CASE("the sweep's Pareto front matches the front of all its rows", "[sweep][pareto]")
 {
-    model::ResolvedScenario base = seedResolved();
-    const SweepSpec spec =
-        specOf({{"base", "seed.json"},
-                {"axes",
-                 {{{"field", "/compute/node_count"}, {"from", 1}, {"to", 40}, {"step", 1}},
-                  {{"field", "/workload/mfu"},
-                   {"sample", "uniform"},
-                   {"min", 0.2},
-                   {"max", 0.6},
-                   {"count", 30},
-                   {"seed", 3}}}},
-                {"pareto", {"cost.usd", "compute.days"}}});
-    auto runner = SweepRunner::create(spec, base, syntheticEvaluation);
+    const SweepSpec spec = paretoSpec();
+    auto runner = SweepRunner::create(spec, seedResolved(), syntheticEvaluation);
     REQUIRE(runner);
     SweepSummary summary;
     const std::string text = runToText(*runner, SweepFormat::Csv, {}, 2, &summary);
     const fs::path dir = scratch("pareto");
-    std::ofstream(dir / "all.csv", std::ios::binary) << text;
-    REQUIRE(runner->partRecord({}, SweepFormat::Csv, summary).writeBeside(dir / "all.csv"));
-    auto merged = mergeSweepParts({dir / "all.csv"});
-    REQUIRE(merged);
-    auto front = paretoRows(*merged, spec.objectives);
-    REQUIRE(front);
     CHECK_FALSE(summary.paretoRows.empty());
-    CHECK(summary.paretoRows == *front);
+    CHECK(summary.paretoRows == frontReadBack(*runner, spec, text, summary, dir));
     // On this front, cost rises exactly as days fall.
     std::vector<std::pair<double, double>> pointsOnFront;
     for (const auto& row : summary.paretoRows) {
@@ -527,32 +540,15 @@ TEST_CASE("parts at display precision merge into the unsharded output, mixed one
 TEST_CASE("at display precision the Pareto front is the front of the rows as written",
           "[sweep][precision][pareto]")
 {
-    model::ResolvedScenario base = seedResolved();
-    const SweepSpec spec =
-        specOf({{"base", "seed.json"},
-                {"axes",
-                 {{{"field", "/compute/node_count"}, {"from", 1}, {"to", 40}, {"step", 1}},
-                  {{"field", "/workload/mfu"},
-                   {"sample", "uniform"},
-                   {"min", 0.2},
-                   {"max", 0.6},
-                   {"count", 30},
-                   {"seed", 3}}}},
-                {"pareto", {"cost.usd", "compute.days"}}});
-    auto runner = SweepRunner::create(spec, base, syntheticEvaluation);
+    const SweepSpec spec = paretoSpec();
+    auto runner = SweepRunner::create(spec, seedResolved(), syntheticEvaluation);
     REQUIRE(runner);
     SweepSummary summary;
     const std::string text =
         runToText(*runner, SweepFormat::Csv, {}, 2, &summary, SweepPrecision::Display);
     const fs::path dir = scratch("pareto-display");
-    std::ofstream(dir / "all.csv", std::ios::binary) << text;
-    REQUIRE(runner->partRecord({}, SweepFormat::Csv, summary).writeBeside(dir / "all.csv"));
-    auto merged = mergeSweepParts({dir / "all.csv"});
-    REQUIRE(merged);
-    auto front = paretoRows(*merged, spec.objectives);
-    REQUIRE(front);
     CHECK_FALSE(summary.paretoRows.empty());
-    CHECK(summary.paretoRows == *front);
+    CHECK(summary.paretoRows == frontReadBack(*runner, spec, text, summary, dir));
     fs::remove_all(dir);
 }
 

@@ -7,6 +7,7 @@
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/hallayout.h"
+#include "testsupport.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -20,16 +21,11 @@ using namespace dct::solvers;
 
 namespace {
 
-const model::Catalog& catalog()
-{
-    static const auto loaded = model::Catalog::load(std::string(DCT_TEST_DATA_DIR) + "/catalog");
-    REQUIRE(loaded);
-    return *loaded;
-}
+using test::catalog;
 
 nlohmann::json exampleJson(const std::string& name)
 {
-    std::ifstream file(std::string(DCT_TEST_DATA_DIR) + "/examples/" + name);
+    std::ifstream file(test::dataDir() / "examples" / name);
     REQUIRE(file);
     return nlohmann::json::parse(file);
 }
