@@ -118,8 +118,12 @@ std::string hallSvg(const HallResult& hall, const HallSvgOptions& options)
            fmt("%.1f", hall.depthM) + " m = " + fmt("%.0f", hall.areaM2) + " m², " +
            std::to_string(hall.computeRacks) + " compute racks, " +
            std::to_string(hall.networkRacks) + " network racks, " + std::to_string(hall.mdaRacks) +
-           " MDA racks" + (hall.cdus > 0 ? ", " + std::to_string(hall.cdus) + " CDUs" : "") +
-           (hall.crahs > 0 ? ", " + std::to_string(hall.crahs) + " CRAH/CRAC units" : "") +
+           " MDA racks" +
+           (hall.cdus > 0 ? ", " + std::to_string(hall.cdus) + (hall.cdus == 1 ? " CDU" : " CDUs")
+                          : "") +
+           (hall.crahs > 0 ? ", " + std::to_string(hall.crahs) +
+                                 (hall.crahs == 1 ? " CRAH/CRAC unit" : " CRAH/CRAC units")
+                           : "") +
            (turned ? ", front at the left" : "") + "</text>\n";
     // Floor and aisles.
     svg +=

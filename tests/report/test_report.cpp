@@ -356,6 +356,10 @@ TEST_CASE("The hall's SVG plan draws the cooling units, rear doors and the MDA r
     CHECK(svg.find("CDU (1350 kW)") != std::string::npos);
     CHECK(svg.find("rear door (RDHx)") != std::string::npos);
     CHECK(svg.find("CRAH/CRAC (") == std::string::npos);
+    // The caption counts in the singular for one unit (the seed's hall has one CDU).
+    if (h.cdus == 1)
+        CHECK(svg.find(", 1 CDU") != std::string::npos);
+    CHECK(svg.find(" 1 CDUs") == std::string::npos);
     if (h.mdaRoom.present)
         CHECK(svg.find("<g id=\"mda-room\"") != std::string::npos);
     // An air hall: room units, no CDUs or rear doors.

@@ -200,4 +200,12 @@ TEST_CASE("the floor plan shows the cooling units and the MDA room with their ho
     CHECK(plan->rackToolTip(QStringLiteral("CRAH01"))
               .contains(QStringLiteral("room air unit (CRAH/CRAC), 29 kW")));
     CHECK(plan->legendText().contains(QStringLiteral("CRAH/CRAC (29 kW)")));
+    CHECK(plan->summaryText().contains(QStringLiteral(" CRAH/CRAC unit")));
+
+    // One unit is counted in the singular: the seed's hall has one CDU.
+    ui::ScenarioDocument* seed = window.openFile(examplePath("seed-h100-dallas-d2c.json"));
+    REQUIRE(seed);
+    REQUIRE(waitForEvaluation(*seed));
+    REQUIRE(plan->hall().cdus == 1);
+    CHECK(plan->summaryText().endsWith(QStringLiteral("; 1 CDU")));
 }

@@ -278,8 +278,12 @@ void FloorPlanView::rebuild()
                            .arg(h.mdaRacks)
                            .arg(h.cables)
                            .arg(h.transceivers) +
-                       (h.cdus > 0 ? tr("; %1 CDUs").arg(h.cdus) : QString()) +
-                       (h.crahs > 0 ? tr("; %1 CRAH/CRAC units").arg(h.crahs) : QString()));
+                       (h.cdus == 1  ? tr("; 1 CDU")
+                        : h.cdus > 1 ? tr("; %1 CDUs").arg(h.cdus)
+                                     : QString()) +
+                       (h.crahs == 1  ? tr("; 1 CRAH/CRAC unit")
+                        : h.crahs > 1 ? tr("; %1 CRAH/CRAC units").arg(h.crahs)
+                                      : QString()));
     auto X = [](double m) { return m * kScale; };
     // The front of the hall (y = 0) at the bottom, as in the report's plan.
     auto Y = [&h](double m) { return (h.depthM - m) * kScale; };
@@ -431,6 +435,11 @@ void FloorPlanView::updateLegend(bool limit, double maxKw)
 QString FloorPlanView::legendText() const
 {
     return m_legend->text();
+}
+
+QString FloorPlanView::summaryText() const
+{
+    return m_summary->text();
 }
 
 QCheckBox* FloorPlanView::runToggle(solvers::HallLinkClass linkClass) const

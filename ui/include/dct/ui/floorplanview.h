@@ -43,6 +43,8 @@ public:
     QString rackToolTip(const QString& name) const;
     /** Returns the legend's text (rich text: colours, the kW scale, the runs drawn). */
     QString legendText() const;
+    /** Returns the summary line above the plan (size, racks, rows, cables, cooling units). */
+    QString summaryText() const;
     /** Returns the toggle of the cable-run overlay of \a linkClass. */
     QCheckBox* runToggle(solvers::HallLinkClass linkClass) const;
     /** Returns whether the runs of \a linkClass are drawn. */
