@@ -176,6 +176,8 @@ TEST_CASE("the floor plan shows the cooling units and the MDA room with their ho
     CHECK(legend.contains(QStringLiteral("CDU (1350 kW)")));
     CHECK(legend.contains(QStringLiteral("rear door (RDHx)")));
     CHECK(legend.contains(QStringLiteral("MDA room")));
+    CHECK(legend.contains(QStringLiteral("cold aisle")));
+    CHECK(legend.contains(QStringLiteral("hot aisle")));
     CHECK_FALSE(legend.contains(QStringLiteral("CRAH/CRAC")));
 
     // The MDA room's position is an edit of the scenario: the room moves to the front wall.
@@ -208,4 +210,16 @@ TEST_CASE("the floor plan shows the cooling units and the MDA room with their ho
     REQUIRE(waitForEvaluation(*seed));
     REQUIRE(plan->hall().cdus == 1);
     CHECK(plan->summaryText().endsWith(QStringLiteral("; 1 CDU")));
+    // A row's name stands clear of the CDU at its end.
+    for (const auto& unit : plan->hall().units) {
+        if (unit.row < 0)
+            continue;
+        const QString row =
+            QString::fromStdString(plan->hall().rows[static_cast<std::size_t>(unit.row)].name);
+        const QRectF label = plan->itemSceneRect(QStringLiteral("label:") + row);
+        const QRectF cdu = plan->itemSceneRect(QString::fromStdString(unit.name));
+        REQUIRE_FALSE(label.isEmpty());
+        REQUIRE_FALSE(cdu.isEmpty());
+        CHECK_FALSE(label.intersects(cdu));
+    }
 }

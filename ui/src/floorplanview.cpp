@@ -241,6 +241,14 @@ QString FloorPlanView::rackToolTip(const QString& name) const
     return {};
 }
 
+QRectF FloorPlanView::itemSceneRect(const QString& name) const
+{
+    for (QGraphicsItem* item : m_scene->items())
+        if (item->data(0).toString() == name)
+            return item->sceneBoundingRect();
+    return {};
+}
+
 bool FloorPlanView::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_view->viewport() && event->type() == QEvent::Wheel) {
@@ -358,9 +366,19 @@ void FloorPlanView::rebuild()
         item->setToolTip(unitTip(u));
         item->setData(0, QString::fromStdString(u.name));
     }
-    for (const auto& row : h.rows) {
+    // Row names after the row's end, past any CDU standing there (the name over a unit hid it).
+    std::vector<double> labelX(h.rows.size());
+    for (std::size_t i = 0; i < h.rows.size(); ++i)
+        labelX[i] = h.rows[i].xEndM;
+    for (const HallUnit& u : h.units)
+        if (u.row >= 0 && static_cast<std::size_t>(u.row) < h.rows.size())
+            labelX[static_cast<std::size_t>(u.row)] =
+                std::max(labelX[static_cast<std::size_t>(u.row)], u.xM + u.widthM);
+    for (std::size_t i = 0; i < h.rows.size(); ++i) {
+        const auto& row = h.rows[i];
         auto* label = m_scene->addSimpleText(QString::fromStdString(row.name));
-        label->setPos(X(row.xEndM) + 4, Y(row.yM + h.rackDepthM));
+        label->setData(0, QStringLiteral("label:") + QString::fromStdString(row.name));
+        label->setPos(X(labelX[i]) + 4, Y(row.yM + h.rackDepthM));
     }
     // One path per link class: every bundle through its cross tray, a single item to paint.
     for (const HallLinkClass c :
@@ -419,6 +437,10 @@ void FloorPlanView::updateLegend(bool limit, double maxKw)
         text += swatch(rdhxColor, tr("rear door (RDHx)"));
     if (m_hall.mdaRoom.present)
         text += swatch(roomFill, tr("MDA room"));
+    if (m_hall.aisles.size() > 2) {
+        text += swatch(QColor(0xde, 0xeb, 0xf7), tr("cold aisle"));
+        text += swatch(QColor(0xfd, 0xe0, 0xdd), tr("hot aisle"));
+    }
     for (const HallLinkClass c :
          {HallLinkClass::NodeLeaf, HallLinkClass::LeafSpine, HallLinkClass::SpineCore})
         if (m_runsDrawn[static_cast<int>(c)]) {

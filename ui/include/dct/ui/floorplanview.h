@@ -2,6 +2,7 @@
 
 #include "dct/solvers/hallresult.h"
 
+#include <QRectF>
 #include <QWidget>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -41,6 +42,9 @@ public:
     int rackItemCount() const { return m_rackItems; }
     /** Returns the tooltip of rack or unit \a name ("R01-03", "CDU02", "MDA room"), or "". */
     QString rackToolTip(const QString& name) const;
+    /** Returns the scene rectangle of item \a name (a rack or unit, "label:R03" for a row's
+     *  name), or an empty rectangle. */
+    QRectF itemSceneRect(const QString& name) const;
     /** Returns the legend's text (rich text: colours, the kW scale, the runs drawn). */
     QString legendText() const;
     /** Returns the summary line above the plan (size, racks, rows, cables, cooling units). */
