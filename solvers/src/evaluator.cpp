@@ -11,6 +11,7 @@
 #include "dct/solvers/gridsolver.h"
 #include "dct/solvers/hallayout.h"
 #include "dct/solvers/hallmetrics.h"
+#include "dct/solvers/memokey.h"
 #include "dct/solvers/networkmetrics.h"
 #include "dct/solvers/networksolver.h"
 #include "dct/solvers/powersolver.h"
@@ -87,22 +88,22 @@ struct SiteYearInputs
                 const PowerInputs& power, const NetworkResult& net, long long layouts)
     {
         const model::Scenario& s = r.scenario;
-        compute = s.compute;
-        storage = s.storage;
-        facility = s.facility;
-        cooling = s.cooling;
-        hall = s.hall;
-        gpu = r.gpu;
-        node = r.node;
-        fabricSwitch = r.fabricSwitch;
-        coolingSystem = r.cooling;
+        assignKey(compute, s.compute);
+        assignKey(storage, s.storage);
+        assignKey(facility, s.facility);
+        assignKey(cooling, s.cooling);
+        assignKey(hall, s.hall);
+        assignKey(gpu, r.gpu);
+        assignKey(node, r.node);
+        assignKey(fabricSwitch, r.fabricSwitch);
+        assignKey(coolingSystem, r.cooling);
         gpusPerNode = r.gpusPerNode;
         networkPowerKw = power.networkPowerKw;
         hallLayouts = layouts;
         hallValid = net.hall.valid;
-        site = r.site;
-        coolingOptions = r.coolingOptions;
-        plantUnits = r.plantUnits;
+        assignKey(site, r.site);
+        assignKey(coolingOptions, r.coolingOptions);
+        assignKey(plantUnits, r.plantUnits);
         maxIterations = o.maxIterations;
         tolerance = o.tolerance;
     }
@@ -420,7 +421,7 @@ void evaluateInto(const model::ResolvedScenario& r, Evaluation& e, const Evaluat
     } else {
         e.grid = solveGrid(r, e.power, e.cooling);
         if (memo) {
-            memo->gridSite = r.site;
+            assignKey(memo->gridSite, r.site);
             memo->gridValid = true;
         }
     }

@@ -60,6 +60,11 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
     out.blowdownL = Eigen::ArrayXd::Zero(n);
     out.driftL = Eigen::ArrayXd::Zero(n);
     const Eigen::ArrayXd kwh = rejectedKw * year.hours;
+    // The towers' exhaust air of each entry (humidity ratio, enthalpy) and its enthalpy rise over
+    // the entering air, for the year's sums and the peak hour alike.
+    Eigen::ArrayXd exhaustW;
+    Eigen::ArrayXd exhaustEnthalpy;
+    Eigen::ArrayXd rise;
     if (sys.evaporativeHeatRejection) {
         // Cooling tower. The air leaves near saturation at about the mean water temperature in
         // the fill: condenser water leaves the tower at the wet bulb plus the approach and comes
@@ -70,11 +75,11 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
         // summer, less in winter when cold air also takes sensible heat.
         const Eigen::ArrayXd exhaustC =
             year.wetBulbC + sys.economizerApproachC + 0.5 * sys.condenserWaterRangeC;
-        const Eigen::ArrayXd wOut = humidityRatio(saturationPressureKpa(exhaustC), pressureKpa);
-        const Eigen::ArrayXd hOut = moistAirEnthalpyKjPerKg(exhaustC, wOut);
-        const Eigen::ArrayXd rise = (hOut - year.enthalpyKjPerKg).max(kMinimumEnthalpyRiseKjPerKg);
+        exhaustW = humidityRatio(saturationPressureKpa(exhaustC), pressureKpa);
+        exhaustEnthalpy = moistAirEnthalpyKjPerKg(exhaustC, exhaustW);
+        rise = (exhaustEnthalpy - year.enthalpyKjPerKg).max(kMinimumEnthalpyRiseKjPerKg);
         out.evaporationL =
-            (wOut - year.humidityRatio).max(0.0) / rise * kKjPerKwh * kLitresPerKg * kwh;
+            (exhaustW - year.humidityRatio).max(0.0) / rise * kKjPerKwh * kLitresPerKg * kwh;
         // Blowdown holds the dissolved solids at the cycles of concentration C: make-up M = E +
         // B + D with M/B = C gives B = E / (C - 1) (drift counted as part of the purge,
         // neglected here) (US DOE FEMP, "Cooling Towers: Understanding Key Components of Cooling
@@ -113,22 +118,13 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
     // Litres per hour of each state at an hour's own air: per unit of (W_out - W) over the
     // enthalpy rise (towers), or per K of pad cooling (pads).
     Eigen::ArrayXd towerLPerHour = Eigen::ArrayXd::Zero(n);
-    Eigen::ArrayXd exhaustEnthalpy = Eigen::ArrayXd::Zero(n);
-    Eigen::ArrayXd exhaustW = Eigen::ArrayXd::Zero(n);
     Eigen::ArrayXd padLPerK = Eigen::ArrayXd::Zero(n);
     if (sys.evaporativeHeatRejection) {
-        const Eigen::ArrayXd exhaustC =
-            year.wetBulbC + sys.economizerApproachC + 0.5 * sys.condenserWaterRangeC;
-        const Eigen::ArrayXd wOut = humidityRatio(saturationPressureKpa(exhaustC), pressureKpa);
-        const Eigen::ArrayXd rise = (moistAirEnthalpyKjPerKg(exhaustC, wOut) - year.enthalpyKjPerKg)
-                                        .max(kMinimumEnthalpyRiseKjPerKg);
         const Eigen::ArrayXd perW = rejectedKw / rise * kKjPerKwh * kLitresPerKg;
         for (Eigen::Index m = 0; m < 12; ++m)
             evaporation.col(m) =
-                perW * (hoursByMonth.col(m) * wOut - year.monthHumidityRatio.col(m)).max(0.0);
+                perW * (hoursByMonth.col(m) * exhaustW - year.monthHumidityRatio.col(m)).max(0.0);
         towerLPerHour = rejectedKw * kKjPerKwh * kLitresPerKg;
-        exhaustEnthalpy = moistAirEnthalpyKjPerKg(exhaustC, wOut);
-        exhaustW = wOut;
     } else if (sys.adiabaticEffectiveness > 0.0 && sys.dryCoolerAirRiseC > 0.0) {
         const Eigen::ArrayXd perK = rejectedKw * kKjPerKwh /
                                     (kAirCpKjPerKgK * sys.dryCoolerAirRiseC) * kAirCpKjPerKgK /
@@ -147,24 +143,42 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
         out.monthlyL[static_cast<std::size_t>(m)] =
             ((1.0 + blowdown) * evaporation.col(m) + driftPerHour * hoursByMonth.col(m)).sum();
     // The peak hour at its own air (its humidity ratio and enthalpy, or its dry and wet bulb),
-    // not its state's mean: one pass over the hours with each hour's state plant.
+    // not its state's mean: one pass over the hours with each hour's state plant. The pass runs
+    // on the arrays' data and a local maximum, so that the compiler keeps them in registers
+    // (a store into out each hour made it reload every array's address).
     const SiteYear& hourly = *year.source;
-    out.peakLPerHour = 0.0;
-    for (Eigen::Index i = 0; i < year.hourEntry.size(); ++i) {
-        const Eigen::Index state = year.hourEntry(i);
-        double evaporationL = 0.0;
-        if (sys.evaporativeHeatRejection) {
-            const double rise = std::max(kMinimumEnthalpyRiseKjPerKg,
-                                         exhaustEnthalpy(state) - hourly.enthalpyKjPerKg(i));
-            evaporationL = towerLPerHour(state) / rise *
-                           std::max(0.0, exhaustW(state) - hourly.humidityRatio(i));
-        } else if (padLPerK(state) > 0.0 && hourly.dryBulbC(i) > sys.adiabaticThresholdC) {
-            evaporationL = padLPerK(state) * sys.adiabaticEffectiveness *
-                           (hourly.dryBulbC(i) - hourly.wetBulbC(i));
+    const Eigen::Index hourCount = year.hourEntry.size();
+    const int* entry = year.hourEntry.data();
+    const double* drift = driftPerHour.data();
+    const double purge = 1.0 + blowdown;
+    double peak = 0.0;
+    if (sys.evaporativeHeatRejection) {
+        const double* towerL = towerLPerHour.data();
+        const double* exhaustH = exhaustEnthalpy.data();
+        const double* exhaustWater = exhaustW.data();
+        const double* hourH = hourly.enthalpyKjPerKg.data();
+        const double* hourW = hourly.humidityRatio.data();
+        for (Eigen::Index i = 0; i < hourCount; ++i) {
+            const int state = entry[i];
+            const double hourRise =
+                std::max(kMinimumEnthalpyRiseKjPerKg, exhaustH[state] - hourH[i]);
+            const double evaporationL =
+                towerL[state] / hourRise * std::max(0.0, exhaustWater[state] - hourW[i]);
+            peak = std::max(peak, purge * evaporationL + drift[state]);
         }
-        out.peakLPerHour =
-            std::max(out.peakLPerHour, (1.0 + blowdown) * evaporationL + driftPerHour(state));
+    } else {
+        const double* padL = padLPerK.data();
+        const double* dryBulb = hourly.dryBulbC.data();
+        const double* wetBulb = hourly.wetBulbC.data();
+        for (Eigen::Index i = 0; i < hourCount; ++i) {
+            const int state = entry[i];
+            double evaporationL = 0.0;
+            if (padL[state] > 0.0 && dryBulb[i] > sys.adiabaticThresholdC)
+                evaporationL = padL[state] * sys.adiabaticEffectiveness * (dryBulb[i] - wetBulb[i]);
+            peak = std::max(peak, purge * evaporationL + drift[state]);
+        }
     }
+    out.peakLPerHour = peak;
     return out;
 }
 

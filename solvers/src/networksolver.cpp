@@ -3,6 +3,7 @@
 #include "dct/solvers/ecmp.h"
 #include "dct/solvers/fabricbuilder.h"
 #include "dct/solvers/hallayout.h"
+#include "dct/solvers/memokey.h"
 #include "dct/solvers/powersolver.h"
 
 #include <algorithm>
@@ -77,6 +78,8 @@ MediumMenu::MediumMenu(const std::vector<model::CableSpec>& cables, const LinkSo
         m_offers.push_back(Offer{cable, shared, fixedUsd, fiberUsdPerM, powerW, reachM, pass != 0});
     };
     auto sold = [&](const model::CableSpec& c) { return soldFor(c, k.protocol); };
+    // About one offer a cable and pass at most but for the NIC ends' pairs: one allocation.
+    m_offers.reserve(2 * cables.size());
     for (int pass = 0; pass < 2; ++pass) {
         // First at the link's own rate; failing that (one port per cage), a faster part run at
         // the lower rate.
@@ -468,22 +471,22 @@ bool FabricInputs::sameAs(const model::ResolvedScenario& r) const
 void FabricInputs::assign(const model::ResolvedScenario& r)
 {
     const model::Scenario& s = r.scenario;
-    compute = s.compute;
-    network = s.network;
-    storage = s.storage;
-    facility = s.facility;
-    cooling = s.cooling;
-    hall = s.hall;
-    gpu = r.gpu;
-    node = r.node;
-    nic = r.nic;
-    fabricSwitch = r.fabricSwitch;
-    coolingSystem = r.cooling;
-    cables = r.cables;
+    assignKey(compute, s.compute);
+    assignKey(network, s.network);
+    assignKey(storage, s.storage);
+    assignKey(facility, s.facility);
+    assignKey(cooling, s.cooling);
+    assignKey(hall, s.hall);
+    assignKey(gpu, r.gpu);
+    assignKey(node, r.node);
+    assignKey(nic, r.nic);
+    assignKey(fabricSwitch, r.fabricSwitch);
+    assignKey(coolingSystem, r.cooling);
+    assignKey(cables, r.cables);
     gpusPerNode = r.gpusPerNode;
     rails = r.rails;
     portBreakout = r.portBreakout;
-    calibration = r.collectiveCalibration;
+    assignKey(calibration, r.collectiveCalibration);
 }
 
 bool FabricMemo::replay(const model::ResolvedScenario& r, Diagnostics& diagnostics)
@@ -549,12 +552,12 @@ void HallInputs::assign(const model::ResolvedScenario& r, const FabricSpec& fabr
     spec = fabric;
     nodesPerRack = racked;
     itDesignPowerKw = itDesignKw;
-    hall = r.scenario.hall;
-    facility = r.scenario.facility;
+    assignKey(hall, r.scenario.hall);
+    assignKey(facility, r.scenario.facility);
     protocol = r.scenario.network.protocol;
-    fabricSwitch = r.fabricSwitch;
-    coolingSystem = r.cooling;
-    cables = r.cables;
+    assignKey(fabricSwitch, r.fabricSwitch);
+    assignKey(coolingSystem, r.cooling);
+    assignKey(cables, r.cables);
     portBreakout = r.portBreakout;
 }
 

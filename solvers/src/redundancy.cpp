@@ -135,11 +135,15 @@ double kOutOfN(int k, int n, double a)
         return 0.0;
     // The failures the design tolerates are few: summing the complement (more than n - k units
     // down) keeps the precision of probabilities near 1.
+    // The terms' common logs are taken once (lgamma sets signgam, so the compiler does not
+    // hoist it out of the loop itself); each term adds the same values in the same order.
+    const double logFactorialN = std::lgamma(n + 1.0);
+    const double logQ = std::log(q);
+    const double logA = std::log(a);
     double failed = 0.0;
     for (int down = n - k + 1; down <= n; ++down) {
-        const double logTerm = std::lgamma(n + 1.0) - std::lgamma(down + 1.0) -
-                               std::lgamma(n - down + 1.0) + down * std::log(q) +
-                               (n - down) * std::log(a);
+        const double logTerm = logFactorialN - std::lgamma(down + 1.0) -
+                               std::lgamma(n - down + 1.0) + down * logQ + (n - down) * logA;
         failed += std::exp(logTerm);
     }
     return std::clamp(1.0 - failed, 0.0, 1.0);
