@@ -32,6 +32,7 @@ constexpr std::array<Parameter, CollectiveCalibration::count> parameters = {{
     {"ll128_latency_factor", "LL128 protocol latency", &CollectiveCalibration::ll128LatencyFactor},
     {"simple_latency_factor", "Simple protocol latency",
      &CollectiveCalibration::simpleLatencyFactor},
+    {"chunk_step_factor", "chunk step (tree pipeline)", &CollectiveCalibration::chunkStepFactor},
 }};
 
 const char* protocolName(Protocol p)

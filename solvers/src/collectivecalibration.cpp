@@ -235,6 +235,7 @@ CollectiveTimer ncclReleaseCollectiveTimer(const model::NcclVersion& version,
         if (!choice)
             return fallback(op, bytes, in);
         CollectiveInputs ran = in;
+        ran.ncclMinor = version.major == 2 ? version.minor : 0;
         if (choice->protocol == CollectiveProtocol::LL)
             ran.llAcrossNodes = true;
         if (choice->protocol == CollectiveProtocol::LL128)

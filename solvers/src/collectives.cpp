@@ -271,6 +271,8 @@ struct Model
     CollectiveLatency latency;
     int channels = 0;    ///< Channels run at this size ...
     int allChannels = 0; ///< ... of the communicator's (0: not tuned by size).
+    /** A chunk-pipelined tree's fill and per-chunk step costs, us (calibrated already). */
+    double pipelineUs = 0.0;
 };
 
 Model unavailable(CollectiveUnavailable why)
@@ -398,6 +400,73 @@ Model ring(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
     return m;
 }
 
+/**
+ * The chunk size, in data bytes, of a tree across nodes with protocol \a p (Simple or LL128) on
+ * \a channels channels for a call of \a bytes, as NCCL release 2.\a minor sets it (src/enqueue.cc:
+ * computeColl at v2.9.9-1, calcCollChunking from v2.20.3-1). \a depth is NCCL's tree depth.
+ */
+double treeChunkBytes(CollectiveProtocol p, double bytes, double channels, double depth, int minor,
+                      const Shape& s)
+{
+    // NCCL compares integer quotients: chunks of the buffer per channel, rounded down.
+    const auto chunksPerChannel = [&](double chunk) {
+        return std::floor(bytes / (channels * chunk));
+    };
+    if (p == CollectiveProtocol::Simple) {
+        double chunk = nccl::simpleStepBytes;
+        if (minor <= nccl::lastReleaseWithSimpleTreeChunkBySize) {
+            while (chunksPerChannel(chunk) < depth * 8.0 && chunk > 131072.0)
+                chunk /= 2.0;
+            while (chunksPerChannel(chunk) < depth * 4.0 && chunk > 65536.0)
+                chunk /= 2.0;
+            while (chunksPerChannel(chunk) < depth && chunk > 32768.0)
+                chunk /= 2.0;
+        }
+        return chunk;
+    }
+    // LL128: halve while fewer than (1 + log2 nodes + 0.1 ppn) x 64 / ppn chunks per channel
+    // above 128 KiB, then x 16 / ppn above 32 KiB. Releases from 2.20 count the chunk in data
+    // bytes (120 of 128), earlier ones in line bytes and convert after.
+    const double data = 120.0 / 128.0;
+    const bool dataFirst = minor > nccl::lastReleaseWithSimpleTreeChunkBySize;
+    double chunk = nccl::ll128StepBytes * (dataFirst ? data : 1.0);
+    const double ppn = s.g;
+    const double steps = 1.0 + std::ilogb(static_cast<double>(s.nodes)) + 0.1 * ppn;
+    while (chunksPerChannel(chunk) < steps * 64.0 / ppn && chunk > 131072.0)
+        chunk /= 2.0;
+    while (chunksPerChannel(chunk) < steps * 16.0 / ppn && chunk > 32768.0)
+        chunk /= 2.0;
+    return dataFirst ? chunk : chunk * data;
+}
+
+/**
+ * The pipeline of a tree across nodes (docs/collectives.md, "Chunk pipeline"): each channel's
+ * share C of the buffer goes up and down the tree in N = C / chunk chunks, each taking one step
+ * per hop of cost c (NCCL's per-step network software, calibrated by chunk_step_factor) plus
+ * chunk / B_ch on the channel's bandwidth. Filled over 2 x depth hops the call takes
+ * (N + 2 depth - 1)(c + chunk / B_ch): the bandwidth term C / B_ch the engine charges already,
+ * and this, the fill and the per-chunk steps. Small buffers make one short chunk that crosses
+ * every hop alone; NCCL's size rules (treeChunkBytes) shrink the chunk to keep N above the depth.
+ */
+double treePipelineUs(CollectiveProtocol p, double bytes, const Model& m,
+                      const CollectiveInputs& in, const Shape& s)
+{
+    if (!(m.algbw > 0.0) || m.channels <= 0 || bytes <= 0.0)
+        return 0.0;
+    const double channels = m.channels;
+    // NCCL's tree depth: the chain inside a node and log2 of the nodes (src/graph/connect.cc).
+    const double depth = (s.g - 1.0) + std::ilogb(static_cast<double>(s.nodes));
+    const double perChannel = bytes / channels;
+    const double chunk =
+        std::min(treeChunkBytes(p, bytes, channels, depth, in.ncclMinor, s), perChannel);
+    const double chunks = std::ceil(perChannel / chunk - 1e-9);
+    const double chunkUs = chunk / (m.algbw / channels * gbyte) * 1e6;
+    const double stepUs =
+        softwarePart(nccl::netStepTreeUs[index(p)]) * in.calibration.chunkStepFactor;
+    const double hops = 2.0 * depth;
+    return (hops - 1.0) * (stepUs + chunkUs) + chunks * stepUs;
+}
+
 Model tree(CollectiveOp op, CollectiveProtocol p, double bytes, const CollectiveInputs& in,
            const Shape& s)
 {
@@ -419,8 +488,10 @@ Model tree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
                        ch * nccl::perChannelTreeLl128[s.gen][s.nodeIdx]);
     // Each rank moves the buffer up and down the trees: algbw is half the link's.
     m.algbw = 0.5 * bus;
+    // A named release's chunk pipeline replaces the tuner's size correction (treePipelineUs).
+    const bool pipelined = in.ncclMinor > 0 && s.nodes > 1 && p != CollectiveProtocol::LL;
     // Size index floor(log2(bytes / 64)); ilogb is that exponent, exactly.
-    if (bytes >= 64.0) {
+    if (!pipelined && bytes >= 64.0) {
         const int sizeIndex = std::ilogb(bytes / 64.0);
         if (sizeIndex < 23)
             m.algbw *= nccl::treeCorrection[index(p)][static_cast<std::size_t>(sizeIndex)];
@@ -432,6 +503,8 @@ Model tree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
     l.nvlinkUs = 2.0 * (s.g - 1.0) * nccl::nvlinkStepTreeUs[index(p)] * s.nvlinkScale;
     addTreeLevels(l, s, softwarePart(nccl::netStepTreeUs[index(p)]), 2.0);
     runChannelsAtSize(m, false, p, bytes, s);
+    if (pipelined)
+        m.pipelineUs = treePipelineUs(p, bytes, m, in, s);
     return m;
 }
 
@@ -705,7 +778,7 @@ double secondsOf(const Model& m, CollectiveProtocol p, double bytes, const Shape
 {
     if (s.n == 1)
         return 0.0;
-    return calibrated(m.latency, p, s).totalUs * 1e-6 +
+    return (calibrated(m.latency, p, s).totalUs + m.pipelineUs) * 1e-6 +
            (m.algbw > 0.0 ? bytes / (m.algbw * gbyte) : 0.0);
 }
 
@@ -727,6 +800,8 @@ void fillTiming(CollectiveTiming& t, CollectiveOp op, CollectiveAlgorithm a, Col
     if (s.n == 1)
         return; // nothing moves: no time, no latency
     t.latency = calibrated(m.latency, p, s);
+    t.latency.softwareUs += m.pipelineUs;
+    t.latency.totalUs += m.pipelineUs;
     t.seconds = t.latency.totalUs * 1e-6 + (m.algbw > 0.0 ? bytes / (m.algbw * gbyte) : 0.0);
     if (t.seconds > 0.0) {
         t.algbwGbytePerS = bytes / t.seconds / gbyte;
@@ -878,7 +953,10 @@ CollectiveTiming fastestProtocol(CollectiveOp op, CollectiveAlgorithm a, double 
         return only;
     }
     const double simpleSeconds = secondsOf(simple, CollectiveProtocol::Simple, bytes, s);
-    const bool canPrune = s.n > 1 && simple.algbw > 0.0 && std::isfinite(simple.algbw);
+    // A pipelined tree's protocols differ in chunk pipeline, not only in bandwidth: no bound.
+    const bool pipelinedTree = in.ncclMinor > 0 && a == CollectiveAlgorithm::DoubleBinaryTree;
+    const bool canPrune =
+        s.n > 1 && !pipelinedTree && simple.algbw > 0.0 && std::isfinite(simple.algbw);
     // The winner is pointed at, not copied: LL and LL128 are built in their own slots.
     Model timed[2];
     const Model* winner = nullptr;

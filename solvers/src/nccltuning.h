@@ -121,6 +121,25 @@ inline constexpr double netTransportEfficiency = 47.0 / (400.0 / 8.0 * 4096.0 / 
 inline constexpr PerProtocol maxThreadsPerChannel = {512.0, 640.0, 512.0};
 inline constexpr PerProtocol threadThresholdBytes = {8.0, 8.0, 64.0};
 
+/**
+ * The chunk pipeline of a tree (docs/collectives.md, "Chunk pipeline"). Each channel's share of
+ * the buffer moves up and down the tree in chunks of one FIFO step: NCCL_STEPS 8 slots of a 4 MiB
+ * Simple buffer (DEFAULT_BUFFSIZE, src/init.cc at v2.9.9-1; NCCL_STEPS, src/include/devcomm.h
+ * at v2.9.9-1, collectives.h later), one step per chunk for trees (chunkSteps 1 outside ring
+ * Simple, src/enqueue.cc). The LL128 buffer (DEFAULT_LL128_BUFFSIZE) is
+ * NCCL_LL128_ELEMS_PER_THREAD 120 x NCCL_LL128_MAX_NTHREADS 640 x NCCL_STEPS 8 x 8 bytes, of
+ * which 15 elements in 16 are data (NCCL_LL128_DATAELEMS of NCCL_LL128_LINEELEMS).
+ */
+inline constexpr double simpleStepBytes = 4194304.0 / 8.0;
+inline constexpr double ll128StepBytes = 120.0 * 640.0 * 8.0;
+/**
+ * NCCL releases up to 2.19 shrink a Simple tree's chunk by size (src/enqueue.cc at v2.9.9-1,
+ * computeColl, "Optimize chunkSize / nSteps"; removed in v2.20.3-1's calcCollChunking): halve
+ * it while the buffer holds fewer than depth x 8 chunks per channel and it is above 128 KiB,
+ * then below depth x 4 above 64 KiB, then below depth above 32 KiB.
+ */
+inline constexpr int lastReleaseWithSimpleTreeChunkBySize = 19;
+
 /** Signal propagation in fiber and twinax: about 5 ns per metre (light at ~2/3 c). */
 inline constexpr double cableUsPerM = 0.005;
 

@@ -29,9 +29,13 @@ struct CollectiveCalibration
     double llLatencyFactor = 1.0;
     double ll128LatencyFactor = 1.0;
     double simpleLatencyFactor = 1.0;
+    /** The per-chunk step cost of a tree pipelined chunk by chunk (Simple, LL128), timed only
+     *  where the run's NCCL release is known (docs/collectives.md, "Chunk pipeline"). Profiles
+     *  stored before it existed load with 1. */
+    double chunkStepFactor = 1.0;
 
     /** The number of parameters. */
-    static constexpr std::size_t count = 8;
+    static constexpr std::size_t count = 9;
     /** Parameters from here on may be absent from a stored profile (read as 1). */
     static constexpr std::size_t firstOptional = 5;
     /** Returns parameter \a i (in the order above). */

@@ -91,6 +91,13 @@ struct CollectiveInputs
     /** The NICs' transport lets NCCL run LL128 between nodes (catalog `ll128_across_nodes`). */
     bool ll128AcrossNodes = true;
     GpuGeneration generation = GpuGeneration::Hopper;
+    /**
+     * The NCCL 2.x release of a measured run (2.9.9: 9), from its log's banner; 0 when none is
+     * named. When named, a tree across nodes with Simple or LL128 is timed as that release
+     * pipelines it chunk by chunk (docs/collectives.md, "Chunk pipeline") instead of with the
+     * tuner's size correction.
+     */
+    int ncclMinor = 0;
     /** Fitted to measured runs (docs/collectives.md, "Calibration"); all 1 uncalibrated. */
     model::CollectiveCalibration calibration;
 
