@@ -8,12 +8,12 @@ void addStepMetrics(Evaluation& e)
     if (!s.valid)
         return;
     const MetricInputs model = metricInputs<"/workload/model", "/workload/parameters_billion">();
-    const MetricInputs layout =
-        metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
-                     "/workload/pipeline_parallel", "/workload/context_parallel",
-                     "/workload/expert_parallel", "/workload/micro_batch_size",
-                     "/workload/global_batch_sequences", "/workload/recompute",
-                     "/compute/gpu/matmul_efficiency", "/network">();
+    const MetricInputs layout = metricInputs<
+        "/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
+        "/workload/pipeline_parallel", "/workload/context_parallel", "/workload/expert_parallel",
+        "/workload/micro_batch_size", "/workload/global_batch_sequences", "/workload/recompute",
+        "/compute/gpu/matmul_efficiency", "/compute/gpu/attention_forward_efficiency",
+        "/compute/gpu/attention_backward_efficiency", "/workload/flash_attention", "/network">();
     const MetricInputs memory =
         metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
                      "/workload/pipeline_parallel", "/workload/zero_stage", "/workload/recompute",
@@ -33,9 +33,11 @@ void addStepMetrics(Evaluation& e)
           layout);
     e.add("step.achieved_tflops_per_gpu", "Achieved TFLOP/s per GPU (hardware FLOPs)",
           s.achievedTflopsPerGpu, "TFLOP/s", Better::Higher, layout);
-    e.add(
-        "step.compute_seconds", "Matrix math per step", s.computeSeconds, "s", Better::Lower,
-        metricInputs<"/workload/model", "/compute/gpu/matmul_efficiency", "/workload/recompute">());
+    e.add("step.compute_seconds", "Matrix math per step", s.computeSeconds, "s", Better::Lower,
+          metricInputs<"/workload/model", "/compute/gpu/matmul_efficiency",
+                       "/compute/gpu/attention_forward_efficiency",
+                       "/compute/gpu/attention_backward_efficiency", "/workload/flash_attention",
+                       "/workload/recompute">());
     e.add("step.recompute_seconds", "Recomputation per step", s.recomputeSeconds, "s",
           Better::Lower, metricInputs<"/workload/recompute">());
     e.add("step.matmul_shape_efficiency", "Matrix math: share of the GPU its shapes fill",

@@ -441,6 +441,17 @@ TEST_CASE("fused attention runs at the GPU's measured attention rate, not the GE
                              3.0 * forward / (0.801 * peak));
     CHECK(a.computeSeconds - b.computeSeconds == Approx(expected).epsilon(0.01));
     CHECK(a.matmulShapeEfficiency < b.matmulShapeEfficiency);
+    // The figures the attention rates move name them among their inputs (provenance).
+    for (const char* key : {"step.compute_seconds", "step.seconds", "step.mfu"}) {
+        INFO(key);
+        const Metric* m = measured.evaluation->metric(key);
+        REQUIRE(m);
+        for (const char* input :
+             {"/compute/gpu/attention_forward_efficiency",
+              "/compute/gpu/attention_backward_efficiency", "/workload/flash_attention"})
+            CHECK(std::find(m->inputs.begin(), m->inputs.end(), std::string(input)) !=
+                  m->inputs.end());
+    }
 }
 
 TEST_CASE("the loss streams the fp32 logits through HBM, the embedding its dense gradient",
