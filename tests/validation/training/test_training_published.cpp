@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 using namespace dct;
 using namespace dct::solvers;
@@ -225,7 +226,8 @@ const model::Catalog& benchmarkCatalog()
 {
     static const auto loaded = [] {
         const std::filesystem::path dir =
-            std::filesystem::temp_directory_path() / "dctwin-validation-catalog";
+            std::filesystem::temp_directory_path() /
+            ("dctwin-validation-catalog-" + std::to_string(::getpid()));
         std::filesystem::remove_all(dir);
         std::filesystem::copy(test::dataDir() / "catalog", dir,
                               std::filesystem::copy_options::recursive);
