@@ -1,8 +1,8 @@
 // The step model against published training runs it was never compared with while it was built
-// (held out): MosaicML's MPT throughput table on H100 in BF16 (PyTorch FSDP, models of 0.76B to
-// 30B on one 8-GPU node) and NVIDIA NeMo's pre-training performance table on DGX H100 in FP8
-// (Megatron-Core, GPT-3 5B to 175B, Llama 2 7B to 70B, Llama 3 8B and 70B). Sources, layouts and
-// the errors as they stand: docs/references.md, "Held-out runs". Nothing is fitted to them; the
+// (held out): MosaicML's MPT throughput tables on H100 and A100 in BF16 (PyTorch FSDP, models of
+// 0.76B to 30B on one 8-GPU node) and NVIDIA NeMo's pre-training performance table on DGX H100 in
+// FP8 (Megatron-Core, GPT-3 5B to 175B, Llama 2 7B to 70B, Llama 3 8B and 70B). Sources, layouts
+// and the errors as they stand: docs/references.md, "Held-out runs". Nothing is fitted to them; the
 // bounds below hold the model where it stands so that a change that moves these figures shows.
 #include "dct/solvers/documentevaluation.h"
 #include "testsupport.h"
@@ -32,6 +32,23 @@ json dgxH100(int gpus, const json& workload)
               {"switch", "qm9700"},
               {"nic", "connectx-7-400g"},
               {"routing", "adaptive"}}},
+            {"cooling", {{"system", "d2c-rdhx"}}},
+            {"workload", workload}};
+}
+
+/** One DGX A100 node (the MPT A100 rows run on one node: the fabric does not enter). */
+json dgxA100(const json& workload)
+{
+    return {{"schema_version", 2},
+            {"name", "dgx-a100"},
+            {"site", "dallas"},
+            {"compute", {{"node", "dgx-a100"}, {"node_count", 1}}},
+            {"network",
+             {{"protocol", "infiniband"},
+              {"topology", "rail_optimized"},
+              {"switch", "qm8700"},
+              {"nic", "connectx-6-200g"},
+              {"routing", "static_pinned"}}},
             {"cooling", {{"system", "d2c-rdhx"}}},
             {"workload", workload}};
 }
@@ -172,6 +189,52 @@ TEST_CASE("MosaicML MPT on 8 H100 in BF16 (llm-foundry benchmark table), held ou
         INFO("predicted " << predicted << " error " << error * 100.0 << "%");
         // Known gap, held as it stands: every row 39-60% above the table (see the test case's
         // notes in docs/references.md). A change that moves a row by more than 3 points shows.
+        CHECK(error == Approx(row.modelError).margin(0.03));
+    }
+}
+
+TEST_CASE("MosaicML MPT on 8 A100 80GB in BF16 (the same table, same stack), held out",
+          "[validation][training][heldout][mpt]")
+{
+    // The same README, table "A100 80GB with 1600 Gbps node-node interconnect (RoCE)", the
+    // same models at the same sequence lengths on one node of 8 A100 80GB. The same software
+    // reaches 57-64% MFU here against 35-46% on H100. The model over-predicts this stack on
+    // A100 too (10-39%), but less: the H100 rows are 11-26% further off than the A100 rows.
+    struct Row
+    {
+        const char* model;
+        int sequence, microBatch, batch;
+        bool checkpointing;
+        double tokensPerGpu;
+        double modelError; ///< The model's error as it stands (docs/references.md).
+    };
+    const Row rows[] = {
+        {"mpt-760m", 2048, 24, 384, false, 32434, 0.317},
+        {"mpt-1b", 2048, 14, 448, false, 20513, 0.284},
+        {"mpt-3b", 4096, 5, 240, false, 9457, 0.387},
+        {"mpt-7b", 2048, 6, 96, false, 4641, 0.238},
+        {"mpt-13b", 2048, 2, 48, false, 2262, 0.294},
+        {"mpt-30b", 2048, 3, 504, true, 916, 0.104},
+    };
+    for (const Row& row : rows) {
+        INFO(row.model << ": published " << row.tokensPerGpu << " tokens/s per GPU");
+        const json workload = {{"model", row.model},
+                               {"tokens_billion", 100},
+                               {"sequence_length", row.sequence},
+                               {"tensor_parallel", 1},
+                               {"pipeline_parallel", 1},
+                               {"global_batch_sequences", row.batch},
+                               {"micro_batch_size", row.microBatch},
+                               {"flash_attention", true},
+                               {"recompute", row.checkpointing ? "full" : "none"},
+                               {"zero_stage", 3},
+                               {"overlap_fraction", 1.0}};
+        const DocumentEvaluation d = evaluateDocument(dgxA100(workload), heldOutCatalog(), "a");
+        INFO(errors(d));
+        REQUIRE(evaluatedButForMemory(d));
+        const double predicted = tokensPerGpuSecond(d, row.batch, row.sequence, 8);
+        const double error = predicted / row.tokensPerGpu - 1.0;
+        INFO("predicted " << predicted << " error " << error * 100.0 << "%");
         CHECK(error == Approx(row.modelError).margin(0.03));
     }
 }
