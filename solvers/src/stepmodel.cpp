@@ -643,8 +643,27 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
          static_cast<double>(m.moeLayers()) / std::max(1, m.layers) * m.experts *
              m.expertParameters() * (1.0 - 1.0 / l.e)) /
         l.t;
+    // FP8 training casts every input of a layer's FP8 GEMMs from BF16 to FP8 first, keeping the
+    // cast and its transpose for the backward's other GEMM: Transformer Engine's fused
+    // cast-transpose reads 2 bytes an element and writes 1 + 1 (transformer_engine/common/
+    // transpose/cast_transpose.cu), for the forward GEMMs' inputs (the norm outputs into QKV and
+    // FC1, the attention output into the projection, the activation into FC2) and the backward
+    // GEMMs' output gradients, per micro-batch (the weights are cast once a step and left out).
+    // The inputs of the gathered sequence are counted whole on each tensor-parallel rank; the
+    // routed experts' casts are not counted.
+    double castBytes = 0.0;
+    if (fp8) {
+        const double dense = 1.0 - moeShare;
+        const double castForward =
+            tokens *
+            (h + outputWidth / t + dense * (h + static_cast<double>(m.effectiveFfn()) / t));
+        const double castBackward =
+            tokens *
+            (qkvWidth / t + h + dense * ((m.gatedMlp ? 2.0 : 1.0) * m.effectiveFfn() / t + h));
+        castBytes = 4.0 * (castForward * (full ? 2.0 : 1.0) + castBackward);
+    }
     const double memoryPerLayer =
-        (3.0 * forwardBytes + recomputeBytes + 8.0 * layerParameters) / hbm;
+        (3.0 * forwardBytes + recomputeBytes + 8.0 * layerParameters + castBytes) / hbm;
 
     // A fixed cost per kernel: each of a layer's kernels waits for its launch and for the
     // previous kernel to drain, whatever its size (kKernelFixedSeconds). Megatron-Core with

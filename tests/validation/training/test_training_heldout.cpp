@@ -256,15 +256,15 @@ TEST_CASE("NVIDIA NeMo 24.07 on DGX H100 in FP8 (performance summary), held out"
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {"nemo-gpt3-5b", 64, 2048, 4, 2048, 1, 1, 1, 1, 22521, 0.469},
-        {"nemo-gpt3-20b", 64, 256, 2, 2048, 2, 1, 1, 1, 5851, 0.189},
-        {"gpt3-175b", 128, 256, 1, 2048, 4, 8, 1, 6, 726, 0.069},
-        {"gpt3-175b", 512, 2048, 2, 2048, 4, 8, 1, 6, 782, 0.175},
-        {"llama2-7b", 8, 128, 1, 4096, 1, 1, 1, 1, 16847, 0.322},
-        {"llama2-13b", 16, 128, 1, 4096, 1, 4, 1, 10, 8646, 0.096},
-        {"llama2-70b", 64, 128, 1, 4096, 4, 4, 1, 20, 1707, 0.106},
-        {"llama3-8b", 8, 128, 1, 8192, 1, 1, 2, 1, 12036, 0.285},
-        {"llama3-70b", 64, 128, 1, 8192, 4, 4, 2, 5, 1533, 0.191},
+        {"nemo-gpt3-5b", 64, 2048, 4, 2048, 1, 1, 1, 1, 22521, 0.374},
+        {"nemo-gpt3-20b", 64, 256, 2, 2048, 2, 1, 1, 1, 5851, 0.132},
+        {"gpt3-175b", 128, 256, 1, 2048, 4, 8, 1, 6, 726, 0.033},
+        {"gpt3-175b", 512, 2048, 2, 2048, 4, 8, 1, 6, 782, 0.129},
+        {"llama2-7b", 8, 128, 1, 4096, 1, 1, 1, 1, 16847, 0.244},
+        {"llama2-13b", 16, 128, 1, 4096, 1, 4, 1, 10, 8646, 0.052},
+        {"llama2-70b", 64, 128, 1, 4096, 4, 4, 1, 20, 1707, 0.056},
+        {"llama3-8b", 8, 128, 1, 8192, 1, 1, 2, 1, 12036, 0.229},
+        {"llama3-70b", 64, 128, 1, 8192, 4, 4, 2, 5, 1533, 0.139},
     };
     double absoluteErrors = 0.0;
     for (const Row& row : rows) {
@@ -301,7 +301,8 @@ TEST_CASE("NVIDIA NeMo 24.07 on DGX H100 in FP8 (performance summary), held out"
         CHECK(error == Approx(row.modelError).margin(0.03));
         absoluteErrors += std::fabs(error);
     }
-    // With the attention and the output layer at FP8's rate (before models-19) the mean absolute
-    // error was 31.3%; in BF16, as Transformer Engine and Megatron-Core run them, 21.1%.
-    CHECK(absoluteErrors / std::size(rows) < 0.25);
+    // With the attention and the output layer at FP8's rate and no casts (models-18) the mean
+    // absolute error was 31.3%; with them in BF16, as Transformer Engine and Megatron-Core run
+    // them, and the casts of the GEMMs' inputs to FP8 (models-19), 15.4%.
+    CHECK(absoluteErrors / std::size(rows) < 0.17);
 }
