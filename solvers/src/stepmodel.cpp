@@ -530,28 +530,41 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // FlashAttention-3, Figures 5 and 6), or the matrix rate where the catalog has none. The
     // backward recomputes the scores: 2.5 times the forward FLOPs as those measurements count
     // them (Dao-AILab/flash-attention, benchmarks/benchmark_flash_attention.py, flops()).
+    //
+    // FP8 training runs only the transformer layers' linear GEMMs in FP8: Transformer Engine's
+    // fp8_autocast leaves the dot-product attention in BF16 unless its recipe asks for FP8
+    // attention (DelayedScaling's fp8_dpa, default False: transformer_engine/common/recipe/
+    // __init__.py), and Megatron-Core's output layer is a plain tensor_parallel
+    // ColumnParallelLinear, not a Transformer Engine module (megatron/core/models/gpt/
+    // gpt_model.py), so the logits' GEMMs run in BF16 too. Those take the BF16 peak.
+    const bool fp8 = w.precision == model::Precision::Fp8;
+    const double bf16Peak = fp8 ? r.gpu.peakTflops(model::Precision::Bf16) * 1e12 : peak;
+    const double bf16Rate = fp8 ? bf16Peak * r.gpu.matmulEfficiency * clock : rate;
     const double attentionForwardRate =
         r.gpu.attentionForwardEfficiency > 0.0
-            ? peak * std::clamp(r.gpu.attentionForwardEfficiency, 0.05, 1.0) * clock
-            : rate;
+            ? bf16Peak * std::clamp(r.gpu.attentionForwardEfficiency, 0.05, 1.0) * clock
+            : bf16Rate;
     const double attentionBackwardRate =
         r.gpu.attentionBackwardEfficiency > 0.0
-            ? peak * std::clamp(r.gpu.attentionBackwardEfficiency, 0.05, 1.0) * clock
-            : rate;
+            ? bf16Peak * std::clamp(r.gpu.attentionBackwardEfficiency, 0.05, 1.0) * clock
+            : bf16Rate;
     const bool attentionMeasured =
         r.gpu.attentionForwardEfficiency > 0.0 || r.gpu.attentionBackwardEfficiency > 0.0;
     if (w.flashAttention) {
         const double fused = scoreTime * f.scores / split;
         scores.forward = fused / attentionForwardRate;
         scores.backward =
-            attentionMeasured ? 2.5 * fused / attentionBackwardRate : 2.0 * fused / rate;
-        scores.ideal = 3.0 * fused / rate;
+            attentionMeasured ? 2.5 * fused / attentionBackwardRate : 2.0 * fused / bf16Rate;
+        scores.ideal = 3.0 * fused / bf16Rate;
     } else {
         // Q K^T and scores x V, one batched GEMM per head of the rank, the keys of the whole
         // sequence against the rank's queries.
         const double heads = l.b * m.heads / t;
-        scores.add(Gemm{l.s / l.c, l.s, qk, heads}, rates);
-        scores.add(Gemm{l.s / l.c, static_cast<double>(m.effectiveHeadDim()), l.s, heads}, rates);
+        GemmRates attentionRates = rates;
+        attentionRates.flopsPerSecond = bf16Rate;
+        scores.add(Gemm{l.s / l.c, l.s, qk, heads}, attentionRates);
+        scores.add(Gemm{l.s / l.c, static_cast<double>(m.effectiveHeadDim()), l.s, heads},
+                   attentionRates);
     }
     const double ffn = static_cast<double>(m.effectiveFfn());
     layer.add(Gemm{tokens, (m.gatedMlp ? 2.0 : 1.0) * ffn / t, h, 1.0}, rates, 1.0 - moeShare);
@@ -564,7 +577,9 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     layer.backward += scores.backward + 2.0 * expertMatmulSeconds;
     layer.ideal += scores.ideal + 3.0 * expertMatmulSeconds;
     GemmTimes logits;
-    logits.add(Gemm{tokens, m.vocabSize / t, h, 1.0}, rates);
+    GemmRates logitRates = rates;
+    logitRates.flopsPerSecond = bf16Rate;
+    logits.add(Gemm{tokens, m.vocabSize / t, h, 1.0}, logitRates);
 
     // Tensor parallelism on the scale-up domain (or across nodes when it outgrows one).
     const double activationBytes = kBf16Bytes * l.b * l.s / l.c * h;
@@ -628,8 +643,27 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
          static_cast<double>(m.moeLayers()) / std::max(1, m.layers) * m.experts *
              m.expertParameters() * (1.0 - 1.0 / l.e)) /
         l.t;
+    // FP8 training casts every input of a layer's FP8 GEMMs from BF16 to FP8 first, keeping the
+    // cast and its transpose for the backward's other GEMM: Transformer Engine's fused
+    // cast-transpose reads 2 bytes an element and writes 1 + 1 (transformer_engine/common/
+    // transpose/cast_transpose.cu), for the forward GEMMs' inputs (the norm outputs into QKV and
+    // FC1, the attention output into the projection, the activation into FC2) and the backward
+    // GEMMs' output gradients, per micro-batch (the weights are cast once a step and left out).
+    // The inputs of the gathered sequence are counted whole on each tensor-parallel rank; the
+    // routed experts' casts are not counted.
+    double castBytes = 0.0;
+    if (fp8) {
+        const double dense = 1.0 - moeShare;
+        const double castForward =
+            tokens *
+            (h + outputWidth / t + dense * (h + static_cast<double>(m.effectiveFfn()) / t));
+        const double castBackward =
+            tokens *
+            (qkvWidth / t + h + dense * ((m.gatedMlp ? 2.0 : 1.0) * m.effectiveFfn() / t + h));
+        castBytes = 4.0 * (castForward * (full ? 2.0 : 1.0) + castBackward);
+    }
     const double memoryPerLayer =
-        (3.0 * forwardBytes + recomputeBytes + 8.0 * layerParameters) / hbm;
+        (3.0 * forwardBytes + recomputeBytes + 8.0 * layerParameters + castBytes) / hbm;
 
     // A fixed cost per kernel: each of a layer's kernels waits for its launch and for the
     // previous kernel to drain, whatever its size (kKernelFixedSeconds). Megatron-Core with

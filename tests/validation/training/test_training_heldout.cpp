@@ -1,0 +1,308 @@
+// The step model against published training runs it was never compared with while it was built
+// (held out): MosaicML's MPT throughput tables on H100 and A100 in BF16 (PyTorch FSDP, models of
+// 0.76B to 30B on one 8-GPU node) and NVIDIA NeMo's pre-training performance table on DGX H100 in
+// FP8 (Megatron-Core, GPT-3 5B to 175B, Llama 2 7B to 70B, Llama 3 8B and 70B). Sources, layouts
+// and the errors as they stand: docs/references.md, "Held-out runs". Nothing is fitted to them; the
+// bounds below hold the model where it stands so that a change that moves these figures shows.
+#include "dct/solvers/documentevaluation.h"
+#include "testsupport.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace dct;
+using namespace dct::solvers;
+using nlohmann::json;
+
+namespace {
+
+/** DGX H100 nodes, 8 x 400G NDR InfiniBand each, rail-optimized (NVIDIA's DGX SuperPOD). */
+json dgxH100(int gpus, const json& workload)
+{
+    return {{"schema_version", 2},
+            {"name", "dgx-h100"},
+            {"site", "dallas"},
+            {"compute", {{"node", "dgx-h100"}, {"node_count", std::max(1, gpus / 8)}}},
+            {"network",
+             {{"protocol", "infiniband"},
+              {"topology", "rail_optimized"},
+              {"tiers", 3},
+              {"switch", "qm9700"},
+              {"nic", "connectx-7-400g"},
+              {"routing", "adaptive"}}},
+            {"cooling", {{"system", "d2c-rdhx"}}},
+            {"workload", workload}};
+}
+
+/** One DGX A100 node (the MPT A100 rows run on one node: the fabric does not enter). */
+json dgxA100(const json& workload)
+{
+    return {{"schema_version", 2},
+            {"name", "dgx-a100"},
+            {"site", "dallas"},
+            {"compute", {{"node", "dgx-a100"}, {"node_count", 1}}},
+            {"network",
+             {{"protocol", "infiniband"},
+              {"topology", "rail_optimized"},
+              {"switch", "qm8700"},
+              {"nic", "connectx-6-200g"},
+              {"routing", "static_pinned"}}},
+            {"cooling", {{"system", "d2c-rdhx"}}},
+            {"workload", workload}};
+}
+
+double value(const DocumentEvaluation& d, const std::string& key)
+{
+    REQUIRE(d.evaluation);
+    const Metric* m = d.evaluation->metric(key);
+    REQUIRE(m);
+    return m->value;
+}
+
+/** The bundled catalog plus the benchmark models that are not in it. */
+const model::Catalog& heldOutCatalog()
+{
+    static const auto loaded = [] {
+        const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                          ("dctwin-heldout-catalog-" + std::to_string(::getpid()));
+        std::filesystem::remove_all(dir);
+        std::filesystem::copy(test::dataDir() / "catalog", dir,
+                              std::filesystem::copy_options::recursive);
+        std::ifstream in(dir / "models.json");
+        json models = json::parse(in);
+        in.close();
+        const struct
+        {
+            const char* id;
+            const char* source;
+            int heads, hidden, layers, vocab, sequence;
+            bool tied;
+        } shapes[] = {
+            // mosaicml/llm-foundry, scripts/train/yamls/pretrain/mpt-*.yaml (d_model, n_heads,
+            // n_layers; vocab_size 50,368; expansion_ratio 4; MPT ties the embedding and the
+            // output layer and has no biases).
+            {"mpt-760m", "llm-foundry mpt-760m.yaml", 12, 1536, 24, 50368, 2048, true},
+            {"mpt-1b", "llm-foundry mpt-1b.yaml", 16, 2048, 24, 50368, 2048, true},
+            {"mpt-3b", "llm-foundry mpt-3b.yaml", 20, 2560, 32, 50368, 2048, true},
+            {"mpt-7b", "llm-foundry mpt-7b.yaml", 32, 4096, 32, 50368, 2048, true},
+            {"mpt-13b", "llm-foundry mpt-13b.yaml", 40, 5120, 40, 50368, 2048, true},
+            {"mpt-30b", "llm-foundry mpt-30b.yaml", 56, 7168, 48, 50368, 2048, true},
+            // NeMo's GPT-3 configurations (NVIDIA/NeMo-Framework-Launcher, launcher_scripts/
+            // conf/training/gpt3/5b.yaml and 20b.yaml at 056a90e: 24 layers of 4,096 with 32
+            // heads, 44 of 6,144 with 48; FFN 4h; the GPT-2 vocabulary of 50,257 padded to a
+            // multiple of 128, 50,304; embeddings shared with the output layer, as GPT-3).
+            {"nemo-gpt3-5b", "NeMo gpt3 5b.yaml", 32, 4096, 24, 50304, 2048, true},
+            {"nemo-gpt3-20b", "NeMo gpt3 20b.yaml", 48, 6144, 44, 50304, 2048, true},
+        };
+        for (const auto& m : shapes)
+            models["entries"].push_back({{"id", m.id},
+                                         {"name", m.id},
+                                         {"source", m.source},
+                                         {"layers", m.layers},
+                                         {"hidden_size", m.hidden},
+                                         {"heads", m.heads},
+                                         {"ffn_hidden_size", 4 * m.hidden},
+                                         {"vocab_size", m.vocab},
+                                         {"sequence_length", m.sequence},
+                                         {"gated_mlp", false},
+                                         {"tied_embeddings", m.tied}});
+        std::ofstream(dir / "models.json") << models.dump(1);
+        return model::Catalog::load(dir);
+    }();
+    if (!loaded)
+        FAIL("catalog: " << loaded.error().toString());
+    return *loaded;
+}
+
+/** Returns true when the evaluation has a step and no error but the memory fit's. */
+bool evaluatedButForMemory(const DocumentEvaluation& d)
+{
+    if (!d.evaluated())
+        return false;
+    for (const Diagnostic& item : d.diagnostics)
+        if (item.severity == Severity::Error && item.code != "memory-fit")
+            return false;
+    return true;
+}
+
+/** The errors of an evaluation, one a line. */
+std::string errors(const DocumentEvaluation& d)
+{
+    std::string text;
+    for (const Diagnostic& item : d.diagnostics)
+        if (item.severity == Severity::Error)
+            text += item.toString() + "\n";
+    return text;
+}
+
+/** Predicted tokens per second per GPU of a layout. */
+double tokensPerGpuSecond(const DocumentEvaluation& d, int batch, int sequence, int gpus)
+{
+    return static_cast<double>(batch) * sequence / value(d, "step.seconds") / gpus;
+}
+
+} // namespace
+
+TEST_CASE("MosaicML MPT on 8 H100 in BF16 (llm-foundry benchmark table), held out",
+          "[validation][training][heldout][mpt]")
+{
+    // mosaicml/llm-foundry, scripts/train/benchmarking/README.md (commit 061f2c7), "H100 80GB
+    // BF16": one node of 8 H100, PyTorch FSDP FULL_SHARD (ZeRO stage 3), amp_bf16, MPT's flash
+    // attention; micro-batch, gradient accumulation, global batch and activation checkpointing
+    // as listed; published throughput in tokens per second per GPU.
+    struct Row
+    {
+        const char* model;
+        int sequence, microBatch, batch;
+        bool checkpointing;
+        double tokensPerGpu;
+        double modelError; ///< The model's error as it stands (docs/references.md).
+    };
+    const Row rows[] = {
+        {"mpt-760m", 2048, 24, 384, false, 63147, 0.600},
+        {"mpt-1b", 2048, 14, 112, false, 45455, 0.487},
+        {"mpt-3b", 4096, 5, 240, false, 20964, 0.545},
+        {"mpt-7b", 2048, 6, 48, false, 10643, 0.417},
+        {"mpt-13b", 2048, 2, 16, false, 4792, 0.441},
+        {"mpt-30b", 2048, 3, 504, true, 2002, 0.392},
+    };
+    for (const Row& row : rows) {
+        INFO(row.model << ": published " << row.tokensPerGpu << " tokens/s per GPU");
+        const json workload = {{"model", row.model},
+                               {"tokens_billion", 100},
+                               {"sequence_length", row.sequence},
+                               {"tensor_parallel", 1},
+                               {"pipeline_parallel", 1},
+                               {"global_batch_sequences", row.batch},
+                               {"micro_batch_size", row.microBatch},
+                               {"flash_attention", true},
+                               {"recompute", row.checkpointing ? "full" : "none"},
+                               {"zero_stage", 3},
+                               {"overlap_fraction", 1.0}};
+        const DocumentEvaluation d = evaluateDocument(dgxH100(8, workload), heldOutCatalog(), "m");
+        INFO(errors(d));
+        REQUIRE(evaluatedButForMemory(d));
+        const double predicted = tokensPerGpuSecond(d, row.batch, row.sequence, 8);
+        const double error = predicted / row.tokensPerGpu - 1.0;
+        INFO("predicted " << predicted << " error " << error * 100.0 << "%");
+        // Known gap, held as it stands: every row 39-60% above the table (see the test case's
+        // notes in docs/references.md). A change that moves a row by more than 3 points shows.
+        CHECK(error == Approx(row.modelError).margin(0.03));
+    }
+}
+
+TEST_CASE("MosaicML MPT on 8 A100 80GB in BF16 (the same table, same stack), held out",
+          "[validation][training][heldout][mpt]")
+{
+    // The same README, table "A100 80GB with 1600 Gbps node-node interconnect (RoCE)", the
+    // same models at the same sequence lengths on one node of 8 A100 80GB. The same software
+    // reaches 57-64% MFU here against 35-46% on H100. The model over-predicts this stack on
+    // A100 too (10-39%), but less: the H100 rows are 11-26% further off than the A100 rows.
+    struct Row
+    {
+        const char* model;
+        int sequence, microBatch, batch;
+        bool checkpointing;
+        double tokensPerGpu;
+        double modelError; ///< The model's error as it stands (docs/references.md).
+    };
+    const Row rows[] = {
+        {"mpt-760m", 2048, 24, 384, false, 32434, 0.317},
+        {"mpt-1b", 2048, 14, 448, false, 20513, 0.284},
+        {"mpt-3b", 4096, 5, 240, false, 9457, 0.387},
+        {"mpt-7b", 2048, 6, 96, false, 4641, 0.238},
+        {"mpt-13b", 2048, 2, 48, false, 2262, 0.294},
+        {"mpt-30b", 2048, 3, 504, true, 916, 0.104},
+    };
+    for (const Row& row : rows) {
+        INFO(row.model << ": published " << row.tokensPerGpu << " tokens/s per GPU");
+        const json workload = {{"model", row.model},
+                               {"tokens_billion", 100},
+                               {"sequence_length", row.sequence},
+                               {"tensor_parallel", 1},
+                               {"pipeline_parallel", 1},
+                               {"global_batch_sequences", row.batch},
+                               {"micro_batch_size", row.microBatch},
+                               {"flash_attention", true},
+                               {"recompute", row.checkpointing ? "full" : "none"},
+                               {"zero_stage", 3},
+                               {"overlap_fraction", 1.0}};
+        const DocumentEvaluation d = evaluateDocument(dgxA100(workload), heldOutCatalog(), "a");
+        INFO(errors(d));
+        REQUIRE(evaluatedButForMemory(d));
+        const double predicted = tokensPerGpuSecond(d, row.batch, row.sequence, 8);
+        const double error = predicted / row.tokensPerGpu - 1.0;
+        INFO("predicted " << predicted << " error " << error * 100.0 << "%");
+        CHECK(error == Approx(row.modelError).margin(0.03));
+    }
+}
+
+TEST_CASE("NVIDIA NeMo 24.07 on DGX H100 in FP8 (performance summary), held out",
+          "[validation][training][heldout][nemo]")
+{
+    // NVIDIA/NeMo, docs/source/performance/performance_summary.md (commit 070a0bb), pre-training
+    // at FP8 precision, container NeMo 24.07, DGX-H100: GPUs, global and micro-batch, sequence,
+    // TP, PP, CP, VP as listed; published tokens per second per GPU. Not stated, so taken as
+    // NeMo's performance recipes run them: sequence parallelism and tensor-parallel overlap
+    // where TP > 1, the distributed optimizer, overlapped gradient reduce-scatter and weight
+    // all-gather, fused attention, no recomputation (selective where none does not fit).
+    struct Row
+    {
+        const char* model;
+        int gpus, batch, microBatch, sequence, tp, pp, cp, vp;
+        double tokensPerGpu;
+        double modelError; ///< The model's error as it stands (docs/references.md).
+    };
+    const Row rows[] = {
+        {"nemo-gpt3-5b", 64, 2048, 4, 2048, 1, 1, 1, 1, 22521, 0.374},
+        {"nemo-gpt3-20b", 64, 256, 2, 2048, 2, 1, 1, 1, 5851, 0.132},
+        {"gpt3-175b", 128, 256, 1, 2048, 4, 8, 1, 6, 726, 0.033},
+        {"gpt3-175b", 512, 2048, 2, 2048, 4, 8, 1, 6, 782, 0.129},
+        {"llama2-7b", 8, 128, 1, 4096, 1, 1, 1, 1, 16847, 0.244},
+        {"llama2-13b", 16, 128, 1, 4096, 1, 4, 1, 10, 8646, 0.052},
+        {"llama2-70b", 64, 128, 1, 4096, 4, 4, 1, 20, 1707, 0.056},
+        {"llama3-8b", 8, 128, 1, 8192, 1, 1, 2, 1, 12036, 0.229},
+        {"llama3-70b", 64, 128, 1, 8192, 4, 4, 2, 5, 1533, 0.139},
+    };
+    double absoluteErrors = 0.0;
+    for (const Row& row : rows) {
+        INFO(row.model << " on " << row.gpus << ": published " << row.tokensPerGpu
+                       << " tokens/s per GPU");
+        json workload = {{"model", row.model},
+                         {"precision", "fp8"},
+                         {"tokens_billion", 1000},
+                         {"sequence_length", row.sequence},
+                         {"tensor_parallel", row.tp},
+                         {"pipeline_parallel", row.pp},
+                         {"context_parallel", row.cp},
+                         {"global_batch_sequences", row.batch},
+                         {"micro_batch_size", row.microBatch},
+                         {"pipeline_schedule", row.vp > 1 ? "interleaved" : "1f1b"},
+                         {"virtual_stages", row.vp},
+                         {"sequence_parallel", row.tp > 1},
+                         {"tp_comm_overlap", row.tp > 1},
+                         {"flash_attention", true},
+                         {"recompute", "none"},
+                         {"zero_stage", 1},
+                         {"overlap_fraction", 1.0}};
+        DocumentEvaluation d = evaluateDocument(dgxH100(row.gpus, workload), heldOutCatalog(), "n");
+        if (!d.ok()) {
+            workload["recompute"] = "selective";
+            d = evaluateDocument(dgxH100(row.gpus, workload), heldOutCatalog(), "n");
+        }
+        INFO(errors(d));
+        REQUIRE(evaluatedButForMemory(d));
+        const double predicted = tokensPerGpuSecond(d, row.batch, row.sequence, row.gpus);
+        const double error = predicted / row.tokensPerGpu - 1.0;
+        INFO("predicted " << predicted << " error " << error * 100.0 << "% recompute "
+                          << workload["recompute"]);
+        CHECK(error == Approx(row.modelError).margin(0.03));
+        absoluteErrors += std::fabs(error);
+    }
+    // With the attention and the output layer at FP8's rate and no casts (models-18) the mean
+    // absolute error was 31.3%; with them in BF16, as Transformer Engine and Megatron-Core run
+    // them, and the casts of the GEMMs' inputs to FP8 (models-19), 15.4%.
+    CHECK(absoluteErrors / std::size(rows) < 0.17);
+}
