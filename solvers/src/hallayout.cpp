@@ -13,6 +13,7 @@
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 namespace dct::solvers {
 
@@ -1486,7 +1487,7 @@ void applyHallCables(TopologyResult& t, HallResult& hall)
                 line.cableKind = l.cableKind;
             }
         }
-        t.cables.push_back(line);
+        t.cables.push_back(std::move(line));
     }
     t.cablePowerW = hall.cablePowerW;
     t.cableCostUsd = hall.cableCostUsd;
