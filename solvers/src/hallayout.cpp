@@ -101,6 +101,67 @@ const char* tierWord(int tier)
     return tier == 0 ? "leaf" : tier == 1 ? "spine" : "core";
 }
 
+/**
+ * The place of each rack pair met so far, by its 64-bit key: open addressing with linear
+ * probing over a power-of-two table grown at half full (no allocation per pair, no division).
+ */
+class PairIndex
+{
+public:
+    explicit PairIndex(std::size_t expected)
+    {
+        std::size_t size = 64;
+        while (size < 2 * expected)
+            size *= 2;
+        m_slots.assign(size, Slot{});
+    }
+
+    /** Returns the place stored under \a key, storing \a next there when there is none (then
+     *  \a inserted is true). */
+    std::size_t findOrAdd(std::uint64_t key, std::size_t next, bool& inserted)
+    {
+        if (2 * (m_used + 1) > m_slots.size())
+            grow();
+        Slot& slot = find(key);
+        inserted = slot.place == empty;
+        if (inserted) {
+            slot = Slot{key, next};
+            ++m_used;
+        }
+        return slot.place;
+    }
+
+private:
+    static constexpr std::size_t empty = static_cast<std::size_t>(-1);
+    struct Slot
+    {
+        std::uint64_t key = 0;
+        std::size_t place = empty;
+    };
+
+    Slot& find(std::uint64_t key)
+    {
+        const std::size_t mask = m_slots.size() - 1;
+        // Fibonacci hashing: the key's bits spread over the table's index.
+        std::size_t i = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+        while (m_slots[i].place != empty && m_slots[i].key != key)
+            i = (i + 1) & mask;
+        return m_slots[i];
+    }
+
+    void grow()
+    {
+        std::vector<Slot> old(2 * m_slots.size());
+        old.swap(m_slots);
+        for (const Slot& s : old)
+            if (s.place != empty)
+                find(s.key) = s;
+    }
+
+    std::vector<Slot> m_slots;
+    std::size_t m_used = 0;
+};
+
 /** Where a cable's ends are: racks, and what the ends are for naming. */
 struct LinkEnds
 {
@@ -351,6 +412,17 @@ void HallBuilder::placeRacks()
     const long long C = m_plan.coresPerPlane;
     std::vector<std::vector<SwitchId>> rowSwitches(static_cast<std::size_t>(rows));
     std::vector<SwitchId> mdaSwitches;
+    {
+        // Each row's switches counted first: one allocation a row.
+        std::vector<std::size_t> perRowSwitches(static_cast<std::size_t>(rows), 0);
+        std::size_t inMda = static_cast<std::size_t>(C * P);
+        for (const std::vector<int>* homes : {&leafRow, &spineRow})
+            for (const int row : *homes)
+                ++(row < 0 ? inMda : perRowSwitches[static_cast<std::size_t>(row)]);
+        for (std::size_t i = 0; i < rowSwitches.size(); ++i)
+            rowSwitches[i].reserve(perRowSwitches[i]);
+        mdaSwitches.reserve(inMda);
+    }
     auto place = [&](int row, SwitchId id) {
         if (row < 0)
             mdaSwitches.push_back(id);
@@ -691,10 +763,11 @@ void HallBuilder::placeRacks()
         appendTwoDigits(rack.name, position + 1);
         rack.powerLimitKw = fac.rackPowerLimitKw;
         rack.coolingLimitKw = m_r.cooling.maxRackKw;
-        m_out.racks.push_back(rack);
+        const double xEnd = rack.xM + m_hall.rackWidthM;
+        m_out.racks.push_back(std::move(rack));
         HallRow& row = m_out.rows[static_cast<std::size_t>(rowIndex)];
         row.racks += 1;
-        row.xEndM = std::max(row.xEndM, rack.xM + m_hall.rackWidthM);
+        row.xEndM = std::max(row.xEndM, xEnd);
         return static_cast<int>(m_out.racks.size() - 1);
     };
     for (auto& v : m_switchRack)
@@ -1140,13 +1213,18 @@ bool HallBuilder::runCablesByRackPair()
         } else {
             for (int p = 0; p < P; ++p) {
                 const long long k = p < rails ? (rails - p + P - 1) / P : 0;
+                if (k == 0)
+                    continue; // no NIC of the node on this plane
                 const long long e0 = a * k, e1 = b * k;
                 for (long long leaf = e0 / d; leaf * d < e1; ++leaf) {
                     const long long lo = std::max(leaf * d, e0);
                     const long long hi = std::min((leaf + 1) * d, e1);
-                    const long long rail = p + (lo % k) * P;
+                    // Endpoint lo is NIC lo mod k of node lo / k on the plane (one NIC a plane,
+                    // the multi-plane fabrics' case, needs no division).
+                    const long long node = k == 1 ? lo : lo / k;
+                    const long long rail = p + (lo - node * k) * P;
                     const SwitchId sw{0, p, leaf};
-                    addLocal(leafRack(p, leaf), hi - lo, (lo / k) * rails + rail, sw, sw);
+                    addLocal(leafRack(p, leaf), hi - lo, node * rails + rail, sw, sw);
                 }
             }
         }
@@ -1193,9 +1271,8 @@ bool HallBuilder::runCablesByRackPair()
         PairRun run;
     };
     std::vector<SwitchRun> runs;
-    std::unordered_map<std::uint64_t, std::size_t> runIndex;
+    PairIndex runIndex(256);
     runs.reserve(256);
-    runIndex.reserve(256);
     local.clear();
     int blockRack = -1;
     HallLinkClass blockClass = HallLinkClass::LeafSpine;
@@ -1205,11 +1282,12 @@ bool HallBuilder::runCablesByRackPair()
                 (static_cast<std::uint64_t>(blockClass) << 60) ^
                 (static_cast<std::uint64_t>(static_cast<unsigned>(blockRack)) << 30) ^
                 static_cast<std::uint64_t>(static_cast<unsigned>(run.rackB));
-            auto [it, inserted] = runIndex.try_emplace(key, runs.size());
+            bool inserted = false;
+            const std::size_t at = runIndex.findOrAdd(key, runs.size(), inserted);
             if (inserted)
                 runs.push_back(SwitchRun{blockClass, blockRack, run});
             else
-                runs[it->second].run.links += run.links;
+                runs[at].run.links += run.links;
         }
         local.clear();
     };
