@@ -59,7 +59,7 @@ void appendTwoDigits(std::string& text, long long n)
     } while (n > 0);
     if (end - p < 2)
         *--p = '0';
-    text.append(p, end);
+    text.append(p, static_cast<std::size_t>(end - p));
 }
 
 std::string twoDigits(long long n)
@@ -750,24 +750,22 @@ void HallBuilder::placeRacks()
     // middle-of-row ones stand between the two halves.
     const bool middle = m_hall.networkPlacement == model::NetworkPlacement::MiddleOfRow;
     auto addRack = [&](HallRackKind kind, int rowIndex, int position) {
-        HallRack rack;
+        // Built in its place in the list (the list is reserved for every rack below).
+        HallRack& rack = m_out.racks.emplace_back();
+        HallRow& row = m_out.rows[static_cast<std::size_t>(rowIndex)];
         rack.kind = kind;
         rack.row = rowIndex;
         rack.position = position;
-        rack.xM = m_out.rows[static_cast<std::size_t>(rowIndex)].xM + position * m_pitch;
-        rack.yM = m_out.rows[static_cast<std::size_t>(rowIndex)].yM;
-        const std::string& rowName = m_out.rows[static_cast<std::size_t>(rowIndex)].name;
-        rack.name.reserve(rowName.size() + 4);
-        rack.name = rowName;
+        rack.xM = row.xM + position * m_pitch;
+        rack.yM = row.yM;
+        rack.name.reserve(row.name.size() + 4);
+        rack.name = row.name;
         rack.name += '-';
         appendTwoDigits(rack.name, position + 1);
         rack.powerLimitKw = fac.rackPowerLimitKw;
         rack.coolingLimitKw = m_r.cooling.maxRackKw;
-        const double xEnd = rack.xM + m_hall.rackWidthM;
-        m_out.racks.push_back(std::move(rack));
-        HallRow& row = m_out.rows[static_cast<std::size_t>(rowIndex)];
         row.racks += 1;
-        row.xEndM = std::max(row.xEndM, xEnd);
+        row.xEndM = std::max(row.xEndM, rack.xM + m_hall.rackWidthM);
         return static_cast<int>(m_out.racks.size() - 1);
     };
     for (auto& v : m_switchRack)
@@ -1193,6 +1191,12 @@ bool HallBuilder::runCablesByRackPair()
     const double nicRate = s.endpointRateGbps;
     const long long computeRacks = (nodes + perRack - 1) / perRack;
     m_out.bundles.reserve(static_cast<std::size_t>(2 * computeRacks + 256));
+    // Per plane: a node's NICs on it, and the leaf the current rack's first NIC plugs into
+    // (racks are taken in order, so it only moves on: no division per rack).
+    std::vector<long long> planeNics(railOptimized ? 0 : static_cast<std::size_t>(P), 0);
+    std::vector<long long> planeLeaf(planeNics.size(), 0);
+    for (int p = 0; p < static_cast<int>(planeNics.size()); ++p)
+        planeNics[static_cast<std::size_t>(p)] = p < rails ? (rails - p + P - 1) / P : 0;
     for (long long rack = 0; rack < computeRacks; ++rack) {
         const long long a = rack * perRack;
         const long long b = std::min(nodes, a + perRack);
@@ -1212,11 +1216,14 @@ bool HallBuilder::runCablesByRackPair()
                 }
         } else {
             for (int p = 0; p < P; ++p) {
-                const long long k = p < rails ? (rails - p + P - 1) / P : 0;
+                const long long k = planeNics[static_cast<std::size_t>(p)];
                 if (k == 0)
                     continue; // no NIC of the node on this plane
                 const long long e0 = a * k, e1 = b * k;
-                for (long long leaf = e0 / d; leaf * d < e1; ++leaf) {
+                long long& first = planeLeaf[static_cast<std::size_t>(p)];
+                while ((first + 1) * d <= e0)
+                    ++first; // first = e0 / d
+                for (long long leaf = first; leaf * d < e1; ++leaf) {
                     const long long lo = std::max(leaf * d, e0);
                     const long long hi = std::min((leaf + 1) * d, e1);
                     // Endpoint lo is NIC lo mod k of node lo / k on the plane (one NIC a plane,
