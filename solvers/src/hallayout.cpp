@@ -1179,7 +1179,14 @@ bool HallBuilder::runCablesByRackPair()
                 }
                 return;
             }
-        local.push_back(PairRun{rackB, count, visit, a, b});
+        // Written in place, field by field: a run built aside and copied in is read back
+        // before its stores land.
+        PairRun& run = local.emplace_back();
+        run.rackB = rackB;
+        run.links = count;
+        run.firstVisit = visit;
+        run.a = a;
+        run.b = b;
     };
     auto byFirstVisit = [](const PairRun& x, const PairRun& y) {
         return x.firstVisit < y.firstVisit;
@@ -1223,15 +1230,24 @@ bool HallBuilder::runCablesByRackPair()
                 long long& first = planeLeaf[static_cast<std::size_t>(p)];
                 while ((first + 1) * d <= e0)
                     ++first; // first = e0 / d
+                // Endpoint lo is NIC lo mod k of node lo / k on the plane, the node's rail
+                // p + (lo mod k) P. One NIC a plane (multi-plane fabrics) is node lo's rail p:
+                // a loop of its own, without the division.
+                if (k == 1) {
+                    for (long long leaf = first; leaf * d < e1; ++leaf) {
+                        const long long lo = std::max(leaf * d, e0);
+                        const long long hi = std::min((leaf + 1) * d, e1);
+                        const SwitchId sw{0, p, leaf};
+                        addLocal(leafRack(p, leaf), hi - lo, lo * rails + p, sw, sw);
+                    }
+                    continue;
+                }
                 for (long long leaf = first; leaf * d < e1; ++leaf) {
                     const long long lo = std::max(leaf * d, e0);
                     const long long hi = std::min((leaf + 1) * d, e1);
-                    // Endpoint lo is NIC lo mod k of node lo / k on the plane (one NIC a plane,
-                    // the multi-plane fabrics' case, needs no division).
-                    const long long node = k == 1 ? lo : lo / k;
-                    const long long rail = p + (lo - node * k) * P;
+                    const long long rail = p + (lo % k) * P;
                     const SwitchId sw{0, p, leaf};
-                    addLocal(leafRack(p, leaf), hi - lo, node * rails + rail, sw, sw);
+                    addLocal(leafRack(p, leaf), hi - lo, (lo / k) * rails + rail, sw, sw);
                 }
             }
         }
