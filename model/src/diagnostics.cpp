@@ -36,6 +36,9 @@ std::string Diagnostic::toString() const
 
 void Diagnostics::add(Diagnostic diagnostic)
 {
+    // Room for a few at once: an evaluation gives several, and growing one by one moves them.
+    if (m_items.capacity() == 0)
+        m_items.reserve(8);
     m_items.push_back(std::move(diagnostic));
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 // The collectives engine: NCCL's algorithms and protocols as its tuner models them (NCCL
 // src/graph/tuning.cc, restated in nccltuning.h), with the bandwidth term taken from the links a
@@ -927,37 +928,41 @@ double protocolShareBound(CollectiveAlgorithm a, CollectiveProtocol p, double by
     return 0.0;
 }
 
+/** The fastest protocol of one algorithm at one size, before it becomes a timing. */
+struct ProtocolChoice
+{
+    Model model; ///< Its model (unavailable when the algorithm does not apply).
+    CollectiveProtocol protocol = CollectiveProtocol::Simple;
+    double seconds = 0.0; ///< secondsOf(model): the seconds fillTiming() gives it.
+};
+
 /** Returns \a a with the fastest protocol it offers at \a bytes. */
-CollectiveTiming fastestProtocol(CollectiveOp op, CollectiveAlgorithm a, double bytes,
-                                 const CollectiveInputs& in, const Shape& s)
+ProtocolChoice fastestModel(CollectiveOp op, CollectiveAlgorithm a, double bytes,
+                            const CollectiveInputs& in, const Shape& s)
 {
     // Simple first: its time bounds what LL and LL128 could reach, and one whose bandwidth term
     // alone exceeds it (a margin for rounding) cannot win and is not timed. The winner is the
     // protocol of least time, ties to the earlier of LL, LL128, Simple, as when all are timed.
-    const Model simple = model(op, a, CollectiveProtocol::Simple, bytes, in, s);
+    ProtocolChoice out;
+    out.model = model(op, a, CollectiveProtocol::Simple, bytes, in, s);
+    const Model& simple = out.model;
     // Every reason an algorithm does not apply is checked before its protocol: when Simple does
     // not run, neither do LL and LL128, and the reason is Simple's. NVLS, NVLS tree and CollNet
     // run Simple only (across ranks; one rank moves nothing under any protocol).
     const bool simpleOnly =
         s.n > 1 && (a == CollectiveAlgorithm::InNetwork || a == CollectiveAlgorithm::Nvls ||
                     a == CollectiveAlgorithm::NvlsTree);
-    if (!simple.available || simpleOnly) {
-        CollectiveTiming only;
-        fillTiming(only, op, a, CollectiveProtocol::Simple, bytes, s, simple);
-        if (simple.available) {
-            only.reason.kind = CollectiveReason::Kind::Chosen;
-            only.reason.op = op;
-            only.reason.algorithm = a;
-            only.reason.protocol = CollectiveProtocol::Simple;
-        }
-        return only;
-    }
+    if (!simple.available)
+        return out;
     const double simpleSeconds = secondsOf(simple, CollectiveProtocol::Simple, bytes, s);
+    out.seconds = simpleSeconds;
+    if (simpleOnly)
+        return out;
     // A pipelined tree's protocols differ in chunk pipeline, not only in bandwidth: no bound.
     const bool pipelinedTree = in.ncclMinor > 0 && a == CollectiveAlgorithm::DoubleBinaryTree;
     const bool canPrune =
         s.n > 1 && !pipelinedTree && simple.algbw > 0.0 && std::isfinite(simple.algbw);
-    // The winner is pointed at, not copied: LL and LL128 are built in their own slots.
+    // LL and LL128 are built in their own slots; the winner is copied out once.
     Model timed[2];
     const Model* winner = nullptr;
     CollectiveProtocol winnerProtocol = CollectiveProtocol::Simple;
@@ -986,18 +991,34 @@ CollectiveTiming fastestProtocol(CollectiveOp op, CollectiveAlgorithm a, double 
             winnerProtocol = p;
         }
     }
-    if (!winner || simpleSeconds < bestSeconds) {
-        winner = &simple;
-        winnerProtocol = CollectiveProtocol::Simple;
+    if (winner && !(simpleSeconds < bestSeconds)) {
+        out.model = *winner;
+        out.protocol = winnerProtocol;
+        out.seconds = bestSeconds;
     }
-    // One timing object, built in the caller's slot (no copy of the result).
-    CollectiveTiming best;
-    fillTiming(best, op, a, winnerProtocol, bytes, s, *winner);
-    best.reason.kind = CollectiveReason::Kind::Chosen;
-    best.reason.op = op;
-    best.reason.algorithm = a;
-    best.reason.protocol = winnerProtocol;
-    return best;
+    return out;
+}
+
+/** Fills \a t, a fresh timing, with \a c as algorithm \a a, chosen when it applies. */
+void fillChosen(CollectiveTiming& t, CollectiveOp op, CollectiveAlgorithm a, double bytes,
+                const Shape& s, const ProtocolChoice& c)
+{
+    fillTiming(t, op, a, c.protocol, bytes, s, c.model);
+    if (c.model.available) {
+        t.reason.kind = CollectiveReason::Kind::Chosen;
+        t.reason.op = op;
+        t.reason.algorithm = a;
+        t.reason.protocol = c.protocol;
+    }
+}
+
+/** Returns \a a with the fastest protocol it offers at \a bytes. */
+CollectiveTiming fastestProtocol(CollectiveOp op, CollectiveAlgorithm a, double bytes,
+                                 const CollectiveInputs& in, const Shape& s)
+{
+    CollectiveTiming t;
+    fillChosen(t, op, a, bytes, s, fastestModel(op, a, bytes, in, s));
+    return t;
 }
 
 } // namespace
@@ -1058,11 +1079,11 @@ CollectiveTiming CollectiveEngine::time(CollectiveOp op, CollectiveAlgorithm alg
 
 CollectiveTiming CollectiveEngine::best(CollectiveOp op, double bytes) const
 {
-    CollectiveTiming chosen;
-    chosen.op = op;
-    chosen.bytes = bytes;
-    chosen.available = false;
-    // The runner-up is kept as the three figures the reason needs, not a whole timing.
+    // Each algorithm's fastest protocol is compared by its seconds; only the one chosen becomes
+    // a timing. The runner-up is kept as the three figures the reason needs.
+    bool have = false;
+    CollectiveAlgorithm chosenAlgorithm = CollectiveAlgorithm::Ring;
+    ProtocolChoice chosen;
     bool haveSecond = false;
     CollectiveAlgorithm secondAlgorithm = CollectiveAlgorithm::Ring;
     CollectiveProtocol secondProtocol = CollectiveProtocol::Simple;
@@ -1074,37 +1095,44 @@ CollectiveTiming CollectiveEngine::best(CollectiveOp op, double bytes) const
         if (a == CollectiveAlgorithm::Hierarchical ||
             (a == CollectiveAlgorithm::InNetwork && m_shape.nodes == 1))
             continue;
-        CollectiveTiming t = fastestProtocol(op, a, bytes, m_inputs, m_shape);
-        if (!t.available)
+        ProtocolChoice c = fastestModel(op, a, bytes, m_inputs, m_shape);
+        if (!c.model.available)
             continue;
-        if (!chosen.available || t.seconds < chosen.seconds) {
-            if (chosen.available) {
-                secondAlgorithm = chosen.algorithm;
+        if (!have || c.seconds < chosen.seconds) {
+            if (have) {
+                secondAlgorithm = chosenAlgorithm;
                 secondProtocol = chosen.protocol;
                 secondSeconds = chosen.seconds;
                 haveSecond = true;
             }
-            chosen = t;
-        } else if (!haveSecond || t.seconds < secondSeconds) {
-            secondAlgorithm = t.algorithm;
-            secondProtocol = t.protocol;
-            secondSeconds = t.seconds;
+            chosen = std::move(c);
+            chosenAlgorithm = a;
+            have = true;
+        } else if (!haveSecond || c.seconds < secondSeconds) {
+            secondAlgorithm = a;
+            secondProtocol = c.protocol;
+            secondSeconds = c.seconds;
             haveSecond = true;
         }
     }
-    if (!chosen.available) {
-        chosen.reason.kind = CollectiveReason::Kind::Unavailable;
-        chosen.reason.unavailable = CollectiveUnavailable::NoAlgorithm;
-        chosen.reason.op = op;
-        return chosen;
+    CollectiveTiming t;
+    if (!have) {
+        t.op = op;
+        t.bytes = bytes;
+        t.available = false;
+        t.reason.kind = CollectiveReason::Kind::Unavailable;
+        t.reason.unavailable = CollectiveUnavailable::NoAlgorithm;
+        t.reason.op = op;
+        return t;
     }
+    fillChosen(t, op, chosenAlgorithm, bytes, m_shape, chosen);
     if (haveSecond) {
-        chosen.reason.hasRunnerUp = true;
-        chosen.reason.runnerUpAlgorithm = secondAlgorithm;
-        chosen.reason.runnerUpProtocol = secondProtocol;
-        chosen.reason.runnerUpSeconds = secondSeconds;
+        t.reason.hasRunnerUp = true;
+        t.reason.runnerUpAlgorithm = secondAlgorithm;
+        t.reason.runnerUpProtocol = secondProtocol;
+        t.reason.runnerUpSeconds = secondSeconds;
     }
-    return chosen;
+    return t;
 }
 
 std::vector<CollectiveTiming> CollectiveEngine::curve(CollectiveOp op,

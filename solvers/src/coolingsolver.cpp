@@ -270,10 +270,20 @@ ClimateKey climateKey(const model::CoolingSystemSpec& sys)
     return key;
 }
 
-/** solveCooling(); diagnostics only when \a diagnostics is not null (they cost strings), water
- *  only when \a water (the side-by-side PUE of the other options does not need it). */
+/** How much of a cooling result to work out. */
+enum class CoolingPart
+{
+    Everything,
+    /** Only what the facility's power and PUE read (completeFacilityPower: the hourly and
+     *  average cooling power, its peak, the year), for the side-by-side PUE of the other
+     *  options: no water, free-cooling hours, chiller statistics or rack temperatures. */
+    Pue,
+};
+
+/** solveCooling(); diagnostics only when \a diagnostics is not null (they cost strings). */
 CoolingResult coolingResult(const model::ResolvedScenario& r, const model::CoolingSystemSpec& sys,
-                            const PowerResult& power, Diagnostics* diagnostics, bool water = true,
+                            const PowerResult& power, Diagnostics* diagnostics,
+                            CoolingPart part = CoolingPart::Everything,
                             std::shared_ptr<const SiteYear> yearOverride = nullptr)
 {
     CoolingResult out;
@@ -334,8 +344,6 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     const LoopYear a = solveLoopYear(sys, economizer, airLoop, outdoorC);
     const LoopYear l = solveLoopYear(sys, economizer, liquidLoop, outdoorC);
     const Eigen::ArrayXd& hours = year.hours;
-    out.hourlyEconomizerShareAir = a.economizerShare;
-    out.hourlyEconomizerShareLiquid = l.economizerShare;
     out.hourlyChillerKw = a.chillerKw + l.chillerKw;
     // Heat rejection: tower or dry-cooler fans move the loops' heat plus the compressors'.
     out.hourlyHeatRejectionKw = sys.heatRejectionWPerKw / 1000.0 *
@@ -343,6 +351,14 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     out.hourlyCoolingKw = out.fanKw + out.pumpKw + out.hourlyChillerKw + out.hourlyHeatRejectionKw;
 
     out.climateHours = year.totalHours;
+    if (out.climateHours > 0.0)
+        out.coolingKw = (out.hourlyCoolingKw * hours).sum() / out.climateHours;
+    out.peakCoolingKw = out.hourlyCoolingKw.size() > 0 ? out.hourlyCoolingKw.maxCoeff() : 0.0;
+    if (part == CoolingPart::Pue)
+        return out;
+
+    out.hourlyEconomizerShareAir = a.economizerShare;
+    out.hourlyEconomizerShareLiquid = l.economizerShare;
     const double chillerHeatKwh = ((a.chillerHeatKw + l.chillerHeatKw) * hours).sum();
     const double chillerKwh = (out.hourlyChillerKw * hours).sum();
     const double economizerKwh =
@@ -352,9 +368,7 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     if (out.climateHours > 0.0) {
         out.chillerKw = chillerKwh / out.climateHours;
         out.heatRejectionKw = (out.hourlyHeatRejectionKw * hours).sum() / out.climateHours;
-        out.coolingKw = (out.hourlyCoolingKw * hours).sum() / out.climateHours;
     }
-    out.peakCoolingKw = out.hourlyCoolingKw.size() > 0 ? out.hourlyCoolingKw.maxCoeff() : 0.0;
     if (year.dryBulbC.size() > 0) {
         out.hottestHourCoolingKw = out.hourlyCoolingKw(year.hottestIndex);
         const SiteYear& hourly = year.source ? *year.source : year;
@@ -398,7 +412,7 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     out.heatRejection = sys.evaporativeHeatRejection       ? "cooling_tower"
                         : sys.adiabaticEffectiveness > 0.0 ? "dry_cooler_adiabatic"
                                                            : "dry_cooler";
-    if (water && (sys.evaporativeHeatRejection || sys.adiabaticEffectiveness > 0.0)) {
+    if (sys.evaporativeHeatRejection || sys.adiabaticEffectiveness > 0.0) {
         const Eigen::ArrayXd rejectedKw = airLoop.heatKw + liquidLoop.heatKw + out.hourlyChillerKw;
         const HeatRejectionWater drawn =
             heatRejectionWater(sys, year, rejectedKw, year.pressureKpa);
@@ -488,7 +502,7 @@ ThrottleResult coolingThrottle(const model::ResolvedScenario& r,
 CoolingResult solveCoolingHourByHour(const model::ResolvedScenario& r,
                                      const model::CoolingSystemSpec& sys, const PowerResult& power)
 {
-    return coolingResult(r, sys, power, nullptr, true,
+    return coolingResult(r, sys, power, nullptr, CoolingPart::Everything,
                          siteYear(r.site, kPlaceholderDryBulbC, kPlaceholderWetBulbC));
 }
 
@@ -500,7 +514,7 @@ std::vector<CoolingOptionPue> coolingOptionPues(const model::ResolvedScenario& r
     // Each option runs on the climate states its plant sees (climateStates()).
     const auto year = siteYear(r.site, kPlaceholderDryBulbC, kPlaceholderWetBulbC);
     for (const auto& option : r.coolingOptions) {
-        const CoolingResult c = coolingResult(r, option, power, nullptr, false,
+        const CoolingResult c = coolingResult(r, option, power, nullptr, CoolingPart::Pue,
                                               climateStates(year, climateKey(option)));
         const PowerResult p = completeFacilityPower(r, power, c);
         CoolingOptionPue row;

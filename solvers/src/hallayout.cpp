@@ -13,6 +13,7 @@
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 namespace dct::solvers {
 
@@ -58,7 +59,7 @@ void appendTwoDigits(std::string& text, long long n)
     } while (n > 0);
     if (end - p < 2)
         *--p = '0';
-    text.append(p, end);
+    text.append(p, static_cast<std::size_t>(end - p));
 }
 
 std::string twoDigits(long long n)
@@ -99,6 +100,67 @@ const char* tierWord(int tier)
 {
     return tier == 0 ? "leaf" : tier == 1 ? "spine" : "core";
 }
+
+/**
+ * The place of each rack pair met so far, by its 64-bit key: open addressing with linear
+ * probing over a power-of-two table grown at half full (no allocation per pair, no division).
+ */
+class PairIndex
+{
+public:
+    explicit PairIndex(std::size_t expected)
+    {
+        std::size_t size = 64;
+        while (size < 2 * expected)
+            size *= 2;
+        m_slots.assign(size, Slot{});
+    }
+
+    /** Returns the place stored under \a key, storing \a next there when there is none (then
+     *  \a inserted is true). */
+    std::size_t findOrAdd(std::uint64_t key, std::size_t next, bool& inserted)
+    {
+        if (2 * (m_used + 1) > m_slots.size())
+            grow();
+        Slot& slot = find(key);
+        inserted = slot.place == empty;
+        if (inserted) {
+            slot = Slot{key, next};
+            ++m_used;
+        }
+        return slot.place;
+    }
+
+private:
+    static constexpr std::size_t empty = static_cast<std::size_t>(-1);
+    struct Slot
+    {
+        std::uint64_t key = 0;
+        std::size_t place = empty;
+    };
+
+    Slot& find(std::uint64_t key)
+    {
+        const std::size_t mask = m_slots.size() - 1;
+        // Fibonacci hashing: the key's bits spread over the table's index.
+        std::size_t i = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+        while (m_slots[i].place != empty && m_slots[i].key != key)
+            i = (i + 1) & mask;
+        return m_slots[i];
+    }
+
+    void grow()
+    {
+        std::vector<Slot> old(2 * m_slots.size());
+        old.swap(m_slots);
+        for (const Slot& s : old)
+            if (s.place != empty)
+                find(s.key) = s;
+    }
+
+    std::vector<Slot> m_slots;
+    std::size_t m_used = 0;
+};
 
 /** Where a cable's ends are: racks, and what the ends are for naming. */
 struct LinkEnds
@@ -350,6 +412,17 @@ void HallBuilder::placeRacks()
     const long long C = m_plan.coresPerPlane;
     std::vector<std::vector<SwitchId>> rowSwitches(static_cast<std::size_t>(rows));
     std::vector<SwitchId> mdaSwitches;
+    {
+        // Each row's switches counted first: one allocation a row.
+        std::vector<std::size_t> perRowSwitches(static_cast<std::size_t>(rows), 0);
+        std::size_t inMda = static_cast<std::size_t>(C * P);
+        for (const std::vector<int>* homes : {&leafRow, &spineRow})
+            for (const int row : *homes)
+                ++(row < 0 ? inMda : perRowSwitches[static_cast<std::size_t>(row)]);
+        for (std::size_t i = 0; i < rowSwitches.size(); ++i)
+            rowSwitches[i].reserve(perRowSwitches[i]);
+        mdaSwitches.reserve(inMda);
+    }
     auto place = [&](int row, SwitchId id) {
         if (row < 0)
             mdaSwitches.push_back(id);
@@ -677,21 +750,20 @@ void HallBuilder::placeRacks()
     // middle-of-row ones stand between the two halves.
     const bool middle = m_hall.networkPlacement == model::NetworkPlacement::MiddleOfRow;
     auto addRack = [&](HallRackKind kind, int rowIndex, int position) {
-        HallRack rack;
+        // Built in its place in the list (the list is reserved for every rack below).
+        HallRack& rack = m_out.racks.emplace_back();
+        HallRow& row = m_out.rows[static_cast<std::size_t>(rowIndex)];
         rack.kind = kind;
         rack.row = rowIndex;
         rack.position = position;
-        rack.xM = m_out.rows[static_cast<std::size_t>(rowIndex)].xM + position * m_pitch;
-        rack.yM = m_out.rows[static_cast<std::size_t>(rowIndex)].yM;
-        const std::string& rowName = m_out.rows[static_cast<std::size_t>(rowIndex)].name;
-        rack.name.reserve(rowName.size() + 4);
-        rack.name = rowName;
+        rack.xM = row.xM + position * m_pitch;
+        rack.yM = row.yM;
+        rack.name.reserve(row.name.size() + 4);
+        rack.name = row.name;
         rack.name += '-';
         appendTwoDigits(rack.name, position + 1);
         rack.powerLimitKw = fac.rackPowerLimitKw;
         rack.coolingLimitKw = m_r.cooling.maxRackKw;
-        m_out.racks.push_back(rack);
-        HallRow& row = m_out.rows[static_cast<std::size_t>(rowIndex)];
         row.racks += 1;
         row.xEndM = std::max(row.xEndM, rack.xM + m_hall.rackWidthM);
         return static_cast<int>(m_out.racks.size() - 1);
@@ -1107,7 +1179,14 @@ bool HallBuilder::runCablesByRackPair()
                 }
                 return;
             }
-        local.push_back(PairRun{rackB, count, visit, a, b});
+        // Written in place, field by field: a run built aside and copied in is read back
+        // before its stores land.
+        PairRun& run = local.emplace_back();
+        run.rackB = rackB;
+        run.links = count;
+        run.firstVisit = visit;
+        run.a = a;
+        run.b = b;
     };
     auto byFirstVisit = [](const PairRun& x, const PairRun& y) {
         return x.firstVisit < y.firstVisit;
@@ -1119,6 +1198,12 @@ bool HallBuilder::runCablesByRackPair()
     const double nicRate = s.endpointRateGbps;
     const long long computeRacks = (nodes + perRack - 1) / perRack;
     m_out.bundles.reserve(static_cast<std::size_t>(2 * computeRacks + 256));
+    // Per plane: a node's NICs on it, and the leaf the current rack's first NIC plugs into
+    // (racks are taken in order, so it only moves on: no division per rack).
+    std::vector<long long> planeNics(railOptimized ? 0 : static_cast<std::size_t>(P), 0);
+    std::vector<long long> planeLeaf(planeNics.size(), 0);
+    for (int p = 0; p < static_cast<int>(planeNics.size()); ++p)
+        planeNics[static_cast<std::size_t>(p)] = p < rails ? (rails - p + P - 1) / P : 0;
     for (long long rack = 0; rack < computeRacks; ++rack) {
         const long long a = rack * perRack;
         const long long b = std::min(nodes, a + perRack);
@@ -1138,9 +1223,26 @@ bool HallBuilder::runCablesByRackPair()
                 }
         } else {
             for (int p = 0; p < P; ++p) {
-                const long long k = p < rails ? (rails - p + P - 1) / P : 0;
+                const long long k = planeNics[static_cast<std::size_t>(p)];
+                if (k == 0)
+                    continue; // no NIC of the node on this plane
                 const long long e0 = a * k, e1 = b * k;
-                for (long long leaf = e0 / d; leaf * d < e1; ++leaf) {
+                long long& first = planeLeaf[static_cast<std::size_t>(p)];
+                while ((first + 1) * d <= e0)
+                    ++first; // first = e0 / d
+                // Endpoint lo is NIC lo mod k of node lo / k on the plane, the node's rail
+                // p + (lo mod k) P. One NIC a plane (multi-plane fabrics) is node lo's rail p:
+                // a loop of its own, without the division.
+                if (k == 1) {
+                    for (long long leaf = first; leaf * d < e1; ++leaf) {
+                        const long long lo = std::max(leaf * d, e0);
+                        const long long hi = std::min((leaf + 1) * d, e1);
+                        const SwitchId sw{0, p, leaf};
+                        addLocal(leafRack(p, leaf), hi - lo, lo * rails + p, sw, sw);
+                    }
+                    continue;
+                }
+                for (long long leaf = first; leaf * d < e1; ++leaf) {
                     const long long lo = std::max(leaf * d, e0);
                     const long long hi = std::min((leaf + 1) * d, e1);
                     const long long rail = p + (lo % k) * P;
@@ -1192,9 +1294,8 @@ bool HallBuilder::runCablesByRackPair()
         PairRun run;
     };
     std::vector<SwitchRun> runs;
-    std::unordered_map<std::uint64_t, std::size_t> runIndex;
+    PairIndex runIndex(256);
     runs.reserve(256);
-    runIndex.reserve(256);
     local.clear();
     int blockRack = -1;
     HallLinkClass blockClass = HallLinkClass::LeafSpine;
@@ -1204,11 +1305,12 @@ bool HallBuilder::runCablesByRackPair()
                 (static_cast<std::uint64_t>(blockClass) << 60) ^
                 (static_cast<std::uint64_t>(static_cast<unsigned>(blockRack)) << 30) ^
                 static_cast<std::uint64_t>(static_cast<unsigned>(run.rackB));
-            auto [it, inserted] = runIndex.try_emplace(key, runs.size());
+            bool inserted = false;
+            const std::size_t at = runIndex.findOrAdd(key, runs.size(), inserted);
             if (inserted)
                 runs.push_back(SwitchRun{blockClass, blockRack, run});
             else
-                runs[it->second].run.links += run.links;
+                runs[at].run.links += run.links;
         }
         local.clear();
     };
@@ -1486,7 +1588,7 @@ void applyHallCables(TopologyResult& t, HallResult& hall)
                 line.cableKind = l.cableKind;
             }
         }
-        t.cables.push_back(line);
+        t.cables.push_back(std::move(line));
     }
     t.cablePowerW = hall.cablePowerW;
     t.cableCostUsd = hall.cableCostUsd;

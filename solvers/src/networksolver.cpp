@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 namespace dct::solvers {
 
@@ -68,19 +69,26 @@ FabricSpec fabricSpec(const model::ResolvedScenario& r)
     return s;
 }
 
-MediumMenu::MediumMenu(const std::vector<model::CableSpec>& cables, const LinkSockets& k)
+namespace {
+
+/**
+ * Lists the media that plug into \a k, in the menu's order: offer(cable, shared, fixedUsd,
+ * fiberUsdPerM, powerW, reachM, fallback) for each, first those at the link's own rate, then
+ * (fallback) the faster parts run at the lower rate. Before the fallbacks it asks
+ * wantFallbacks(): a choice that found a medium at the link's rate takes none of them.
+ */
+template <class Offer, class WantFallbacks>
+void listMedia(const std::vector<model::CableSpec>& cables, const LinkSockets& k, Offer&& offer,
+               WantFallbacks&& wantFallbacks)
 {
     const int pack = std::max(1, k.switchPortsPerCage);
     const double rate = k.linkRateGbps;
     const double cageRate = (k.switchPortRateGbps > 0.0 ? k.switchPortRateGbps : rate) * pack;
-    auto offer = [&](const model::CableSpec* cable, const model::CableSpec* shared, double fixedUsd,
-                     double fiberUsdPerM, double powerW, double reachM, int pass) {
-        m_offers.push_back(Offer{cable, shared, fixedUsd, fiberUsdPerM, powerW, reachM, pass != 0});
-    };
     auto sold = [&](const model::CableSpec& c) { return soldFor(c, k.protocol); };
-    // About one offer a cable and pass at most but for the NIC ends' pairs: one allocation.
-    m_offers.reserve(2 * cables.size());
     for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 1 && !wantFallbacks())
+            return;
+        const bool fallback = pass != 0;
         // First at the link's own rate; failing that (one port per cage), a faster part run at
         // the lower rate.
         auto rateOk = [&](double partRate, double wanted) {
@@ -94,7 +102,7 @@ MediumMenu::MediumMenu(const std::vector<model::CableSpec>& cables, const LinkSo
                     // A straight cable between single-port cages (or one leg of a breakout
                     // cable from a single-port cage split into several ports).
                     if (c.farPlugs == 1 && rateOk(c.rateGbps, rate))
-                        offer(&c, nullptr, c.priceUsd, 0.0, c.powerW, c.reachM, pass);
+                        offer(&c, nullptr, c.priceUsd, 0.0, c.powerW, c.reachM, fallback);
                 }
                 if (pack > 1 && pass == 0 && sameRate(c.rateGbps, cageRate) &&
                     c.farPlugs == (k.nicEnd ? pack : 1)) {
@@ -102,7 +110,7 @@ MediumMenu::MediumMenu(const std::vector<model::CableSpec>& cables, const LinkSo
                     // to NICs, or a straight twin-port cable to another switch's shared cage
                     // (the cabling pairs a cage's ports toward one switch). It carries `pack`
                     // links.
-                    offer(&c, nullptr, c.priceUsd / pack, 0.0, c.powerW / pack, c.reachM, pass);
+                    offer(&c, nullptr, c.priceUsd / pack, 0.0, c.powerW / pack, c.reachM, fallback);
                 }
                 continue;
             }
@@ -110,7 +118,7 @@ MediumMenu::MediumMenu(const std::vector<model::CableSpec>& cables, const LinkSo
                 // The same module at both ends.
                 if (c.farPlugs == 1 && rateOk(c.rateGbps, rate))
                     offer(&c, nullptr, 2.0 * c.priceUsd, c.fiberUsdPerM, 2.0 * c.powerW, c.reachM,
-                          pass);
+                          fallback);
                 continue;
             }
             // Shared cages: the switch end is a module of the cage's rate serving `pack` ports.
@@ -118,7 +126,7 @@ MediumMenu::MediumMenu(const std::vector<model::CableSpec>& cables, const LinkSo
                 continue;
             if (!k.nicEnd) {
                 offer(&c, &c, 2.0 * c.priceUsd / pack, c.fiberUsdPerM, 2.0 * c.powerW / pack,
-                      c.reachM, pass);
+                      c.reachM, fallback);
                 continue;
             }
             // The NIC end: a single-port module of one port of the cage, of the same optics.
@@ -127,35 +135,74 @@ MediumMenu::MediumMenu(const std::vector<model::CableSpec>& cables, const LinkSo
                     sameRate(n.rateGbps, cageRate / pack) && n.optics == c.optics &&
                     n.medium == c.medium)
                     offer(&n, &c, n.priceUsd + c.priceUsd / pack, c.fiberUsdPerM,
-                          n.powerW + c.powerW / pack, std::min(n.reachM, c.reachM), pass);
+                          n.powerW + c.powerW / pack, std::min(n.reachM, c.reachM), fallback);
         }
     }
 }
 
-MediumChoice MediumMenu::choose(double lengthM) const
+/** The cheapest medium met so far for a run of one length (ties to the lower power). */
+struct Cheapest
 {
+    double lengthM = 0.0;
     MediumChoice best;
     double bestPowerW = 0.0;
-    for (int pass = 0; pass < 2 && !best.cable; ++pass)
-        for (const Offer& o : m_offers) {
-            if (o.fallback != (pass != 0) || !(o.reachM + 1e-9 >= lengthM))
-                continue;
-            // The fiber between two modules is bought by the metre.
-            const double cost =
-                o.fiberUsdPerM != 0.0 ? o.fixedUsd + o.fiberUsdPerM * lengthM : o.fixedUsd;
-            if (!best.cable || cost < best.costPerLinkUsd - 1e-9 ||
-                (std::fabs(cost - best.costPerLinkUsd) <= 1e-9 && o.powerW < bestPowerW)) {
-                best = MediumChoice{o.cable, o.shared, cost};
-                bestPowerW = o.powerW;
-            }
+
+    void consider(const model::CableSpec* cable, const model::CableSpec* shared, double fixedUsd,
+                  double fiberUsdPerM, double powerW, double reachM)
+    {
+        if (!(reachM + 1e-9 >= lengthM))
+            return;
+        // The fiber between two modules is bought by the metre.
+        const double cost = fiberUsdPerM != 0.0 ? fixedUsd + fiberUsdPerM * lengthM : fixedUsd;
+        if (!best.cable || cost < best.costPerLinkUsd - 1e-9 ||
+            (std::fabs(cost - best.costPerLinkUsd) <= 1e-9 && powerW < bestPowerW)) {
+            best = MediumChoice{cable, shared, cost};
+            bestPowerW = powerW;
         }
-    return best;
+    }
+};
+
+} // namespace
+
+MediumMenu::MediumMenu(const std::vector<model::CableSpec>& cables, const LinkSockets& k)
+{
+    // About one offer a cable and pass at most but for the NIC ends' pairs: one allocation.
+    m_offers.reserve(2 * cables.size());
+    listMedia(
+        cables, k,
+        [this](const model::CableSpec* cable, const model::CableSpec* shared, double fixedUsd,
+               double fiberUsdPerM, double powerW, double reachM, bool fallback) {
+            m_offers.push_back(
+                Offer{cable, shared, fixedUsd, fiberUsdPerM, powerW, reachM, fallback});
+        },
+        [] { return true; });
+}
+
+MediumChoice MediumMenu::choose(double lengthM) const
+{
+    Cheapest c;
+    c.lengthM = lengthM;
+    for (int pass = 0; pass < 2 && !c.best.cable; ++pass)
+        for (const Offer& o : m_offers)
+            if (o.fallback == (pass != 0))
+                c.consider(o.cable, o.shared, o.fixedUsd, o.fiberUsdPerM, o.powerW, o.reachM);
+    return c.best;
 }
 
 MediumChoice chooseMedium(const std::vector<model::CableSpec>& cables, const LinkSockets& k,
                           double lengthM)
 {
-    return MediumMenu(cables, k).choose(lengthM);
+    // The menu's choice without the menu: the offers are listed at the link's rate first, then
+    // the fallbacks, so each is considered as it is listed (no list kept, no allocation).
+    Cheapest c;
+    c.lengthM = lengthM;
+    listMedia(
+        cables, k,
+        [&c](const model::CableSpec* cable, const model::CableSpec* shared, double fixedUsd,
+             double fiberUsdPerM, double powerW, double reachM,
+             bool) { c.consider(cable, shared, fixedUsd, fiberUsdPerM, powerW, reachM); },
+        [&c] { return !c.best.cable; });
+    return c.best;
 }
 
 MediumBill billMedium(const MediumChoice& m, const LinkSockets& k, long long links, double fiberM)
@@ -254,7 +301,7 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
         }
         t.cablePowerW += line.powerW;
         t.cableCostUsd += line.costUsd;
-        t.cables.push_back(line);
+        t.cables.push_back(std::move(line));
     }
     t.switchPowerW = static_cast<double>(t.switches) * r.fabricSwitch.powerW;
     t.switchCostUsd = static_cast<double>(t.switches) * r.fabricSwitch.priceUsd;

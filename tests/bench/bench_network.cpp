@@ -138,13 +138,16 @@ void multiPlane16kNetworkSolveHallKept(benchmark::State& state)
     NetworkResult n;
     FabricMemo memo;
     bool flip = false;
+    std::size_t diagnostics = 0;
     for (auto _ : state) {
         Diagnostics d;
         flip = !flip;
         const bool kept = solveNetwork(flip ? adaptive : r, 35e9, d, n, memo);
         benchmark::DoNotOptimize(kept);
         benchmark::DoNotOptimize(n.gradientAllReduce.seconds);
+        diagnostics = d.size();
     }
+    state.counters["diagnostics"] = static_cast<double>(diagnostics);
     state.counters["hall_kept"] = memo.hallKept();
     state.counters["layouts"] = static_cast<double>(memo.hallLayouts());
 }
