@@ -230,17 +230,13 @@ CollectiveTimer ncclReleaseCollectiveTimer(const model::NcclVersion& version,
     CollectiveTimer fallback = scenarioCollectiveTimer(allReduce);
     if (!hasNcclTuner(version) || allReduce != model::CollectiveChoice::Auto)
         return fallback;
-    return [version, fallback](CollectiveOp op, double bytes, const CollectiveInputs& in) {
-        const auto choice = ncclTunerChoice(version, op, bytes, in);
-        if (!choice)
-            return fallback(op, bytes, in);
+    // The engine's best() times the release's pick (CollectiveInputs::ncclReleaseChoice), as
+    // eval does with a profile fitted this way.
+    return [version](CollectiveOp op, double bytes, const CollectiveInputs& in) {
         CollectiveInputs ran = in;
-        ran.ncclMinor = version.major == 2 ? version.minor : 0;
-        if (choice->protocol == CollectiveProtocol::LL)
-            ran.llAcrossNodes = true;
-        if (choice->protocol == CollectiveProtocol::LL128)
-            ran.ll128AcrossNodes = true;
-        return collectiveTime(op, choice->algorithm, choice->protocol, bytes, ran);
+        ran.ncclMinor = version.minor;
+        ran.ncclReleaseChoice = true;
+        return bestCollective(op, bytes, ran);
     };
 }
 

@@ -1,5 +1,6 @@
 #include "dct/solvers/collectives.h"
 
+#include "dct/solvers/nccltuner.h"
 #include "nccltuning.h"
 
 #include <algorithm>
@@ -1012,6 +1013,8 @@ std::string CollectiveReason::text() const
                " (pinned)";
     case Kind::Chosen: {
         std::string s = std::string(algorithmWhy(algorithm, op)) + "; " + protocolWhy(protocol);
+        if (ncclReleaseMinor > 0)
+            s += "; as NCCL 2." + std::to_string(ncclReleaseMinor) + "'s own tuner picks";
         if (hasRunnerUp) {
             char micros[32];
             std::snprintf(micros, sizeof micros, "%.3g", runnerUpSeconds * 1e6);
@@ -1058,6 +1061,29 @@ CollectiveTiming CollectiveEngine::time(CollectiveOp op, CollectiveAlgorithm alg
 
 CollectiveTiming CollectiveEngine::best(CollectiveOp op, double bytes) const
 {
+    if (m_inputs.ncclReleaseChoice && m_inputs.ncclMinor > 0) {
+        // As the named release ran: its own tuner's pick (its tables, not the engine's times),
+        // timed by the engine's mechanisms. A protocol the release ran between nodes is timed
+        // even where the NIC catalog says today's NCCL keeps it off the transport.
+        const model::NcclVersion release{2, m_inputs.ncclMinor, 0, 0};
+        if (const auto pick = ncclTunerChoice(release, op, bytes, m_inputs)) {
+            CollectiveInputs ran = m_inputs;
+            ran.llAcrossNodes = ran.llAcrossNodes || pick->protocol == CollectiveProtocol::LL;
+            ran.ll128AcrossNodes =
+                ran.ll128AcrossNodes || pick->protocol == CollectiveProtocol::LL128;
+            CollectiveTiming t;
+            fillTiming(t, op, pick->algorithm, pick->protocol, bytes, m_shape,
+                       model(op, pick->algorithm, pick->protocol, bytes, ran, m_shape));
+            if (t.available) {
+                t.reason.kind = CollectiveReason::Kind::Chosen;
+                t.reason.op = op;
+                t.reason.algorithm = pick->algorithm;
+                t.reason.protocol = pick->protocol;
+                t.reason.ncclReleaseMinor = m_inputs.ncclMinor;
+                return t;
+            }
+        }
+    }
     CollectiveTiming chosen;
     chosen.op = op;
     chosen.bytes = bytes;

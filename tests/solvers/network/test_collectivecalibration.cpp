@@ -4,6 +4,7 @@
 // 13.4% on p4d, 6.8% on OCI; by size band in the warnings and docs/collectives.md, "Accuracy");
 // a named NCCL release's tree is timed chunk by chunk (docs/collectives.md, "Chunk pipeline").
 #include "dct/model/nccltestslog.h"
+#include "dct/model/scenarioio.h"
 #include "dct/solvers/collectivecalibration.h"
 #include "dct/solvers/collectives.h"
 #include "dct/solvers/documentevaluation.h"
@@ -482,4 +483,82 @@ TEST_CASE("NCCL 2.9.9's tuner on 2 x 8 A100 with four 100G NICs picks trees thro
     CollectiveInputs oneNode = in;
     oneNode.ranks = 8;
     CHECK_FALSE(ncclTunerChoice(v299, CollectiveOp::AllReduce, 8.0, oneNode));
+}
+
+// A profile records how its fit timed the sizes, and eval times them the same way (issue 11):
+// a profile fitted on what NCCL 2.9.9's tuner picks, its trees pipelined chunk by chunk, stores
+// a chunk_step_factor the engine's fastest choice never reads. Applied to the scenario it was
+// fitted on, the evaluated fabric gives every size the time the fit gave it.
+TEST_CASE("A profile fitted on a release's picks is evaluated on them", "[calibration][profile]")
+{
+    const std::filesystem::path data =
+        std::filesystem::path(DCT_TEST_SOURCE_DIR) / "tests" / "data" / "nccl-tests";
+    const auto plain = evaluateDocumentFile(data / "p4d-2x8-a100.json", dct::test::catalog());
+    REQUIRE(plain.ok());
+    auto log = model::readNcclTestsLog(data / "p4d-2x8-a100-efa-all_reduce_perf.log");
+    REQUIRE(log);
+    REQUIRE(log->ncclVersion);
+    const auto measured = measuredCollectives(*log);
+    auto fit = fitCollectiveCalibration(
+        measured, plain.evaluation->network.worldInputs,
+        ncclReleaseCollectiveTimer(*log->ncclVersion, model::CollectiveChoice::Auto));
+    REQUIRE(fit);
+    REQUIRE(fit->fitted[model::CollectiveCalibration::chunkStepIndex]);
+
+    model::CalibrationProfile profile;
+    profile.name = "p4d-release";
+    profile.system = model::CalibrationSystem::of(*plain.resolved);
+    profile.factors = fit->factors;
+    profile.fitted = fit->fitted;
+    profile.points = fit->points;
+    profile.timing = {model::CalibrationTiming::Choice::NcclRelease, 2, 9, 9};
+    // Stored and read back, as the scenario library keeps it.
+    auto stored =
+        model::readCalibrationProfile(model::calibrationProfileJson(profile).dump(), "library");
+    REQUIRE(stored);
+    CHECK(stored->timing == profile.timing);
+
+    auto scenario = model::readScenarioFile(data / "p4d-2x8-a100.json");
+    REQUIRE(scenario.scenario);
+    scenario.scenario->network.calibrationProfile = profile.name;
+    EvaluateOptions options;
+    options.calibrationProfile = [&](const std::string&) -> Result<model::CalibrationProfile> {
+        return *stored;
+    };
+    const auto document =
+        evaluateScenario(*scenario.scenario, dct::test::catalog(), "p4d.json", options);
+    REQUIRE(document.ok());
+    const CollectiveInputs& world = document.evaluation->network.worldInputs;
+    CHECK(world.ncclReleaseChoice);
+    CHECK(world.ncclMinor == 9);
+    const auto& provenance = document.resolved->provenance.at("/network/calibration_profile");
+    CHECK_THAT(provenance.source,
+               Catch::Contains("timed as the algorithm and protocol NCCL 2.9.9's tuner picks"));
+    int differs = 0;
+    for (const auto& pt : fit->points) {
+        INFO(pt.bytes << " B, fitted as " << pt.algorithm);
+        const CollectiveTiming t = bestCollective(CollectiveOp::AllReduce, pt.bytes, world);
+        CHECK(t.seconds * 1e6 == Approx(pt.modelUs).epsilon(1e-9));
+        CHECK(collectiveAlgorithmName(t.algorithm) + std::string("/") +
+                  collectiveProtocolName(t.protocol) ==
+              pt.algorithm);
+        CHECK_THAT(t.reason.text(), Catch::Contains("as NCCL 2.9's own tuner picks"));
+        // What eval did before the profile recorded its timing: the engine's fastest.
+        CollectiveInputs fastest = world;
+        fastest.ncclReleaseChoice = false;
+        fastest.ncclMinor = 0;
+        if (std::fabs(bestCollective(CollectiveOp::AllReduce, pt.bytes, fastest).seconds * 1e6 /
+                          pt.modelUs -
+                      1.0) > 0.05)
+            ++differs;
+    }
+    CHECK(differs > 5);
+
+    // A profile of the old form that fitted the chunk step cannot be timed as it was fitted.
+    nlohmann::json old = model::calibrationProfileJson(profile);
+    old.erase("timing");
+    auto refused = model::readCalibrationProfile(old.dump(), "library");
+    REQUIRE_FALSE(refused);
+    CHECK_THAT(refused.error().toString(), Catch::Contains("/timing"));
+    CHECK_THAT(refused.error().toString(), Catch::Contains("fit the logs again"));
 }

@@ -98,6 +98,12 @@ struct CollectiveInputs
      * tuner's size correction.
      */
     int ncclMinor = 0;
+    /**
+     * best() times the algorithm and protocol NCCL 2.ncclMinor's own tuner picks where that
+     * tuner is restated (nccltuner.h), as a calibration profile fitted that way was timed;
+     * false (or a release not restated): the engine's fastest.
+     */
+    bool ncclReleaseChoice = false;
     /** Fitted to measured runs (docs/collectives.md, "Calibration"); all 1 uncalibrated. */
     model::CollectiveCalibration calibration;
 
@@ -166,6 +172,8 @@ struct CollectiveReason
     CollectiveAlgorithm runnerUpAlgorithm = CollectiveAlgorithm::Ring;
     CollectiveProtocol runnerUpProtocol = CollectiveProtocol::Simple;
     double runnerUpSeconds = 0.0;
+    /** NCCL 2.x's own tuner picked (CollectiveInputs::ncclReleaseChoice): its minor, else 0. */
+    int ncclReleaseMinor = 0;
 
     /** Returns the reason in words: the mechanism, the protocol's regime, the runner-up. */
     std::string text() const;
