@@ -34,6 +34,8 @@ constexpr std::array<Parameter, CollectiveCalibration::count> parameters = {{
     {"simple_latency_factor", "Simple protocol latency",
      &CollectiveCalibration::simpleLatencyFactor},
     {"chunk_step_factor", "chunk step (tree pipeline)", &CollectiveCalibration::chunkStepFactor},
+    {"ll128_bandwidth_factor", "LL128 bandwidth (vs Simple)",
+     &CollectiveCalibration::ll128BandwidthFactor},
 }};
 
 const char* protocolName(Protocol p)

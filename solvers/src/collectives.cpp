@@ -216,6 +216,7 @@ Shape shapeOf(const CollectiveInputs& in)
     s.protocolLatencyFactor[0] = cal.llLatencyFactor;
     s.protocolLatencyFactor[1] = cal.ll128LatencyFactor;
     s.protocolLatencyFactor[2] = cal.simpleLatencyFactor;
+    s.ll128BandwidthFactor = cal.ll128BandwidthFactor;
     s.allReduceShare = busBandwidthFactor(CollectiveOp::AllReduce, s.n);
     s.share = busBandwidthFactor(CollectiveOp::ReduceScatter, s.n);
     for (auto p : {FabricPath::SameLeaf, FabricPath::CrossLeaf, FabricPath::CrossSpine})
@@ -289,13 +290,17 @@ bool reduces(CollectiveOp op)
            op == CollectiveOp::AllGather;
 }
 
-/** Link bandwidth after protocol \a p: LL halves it (capped), LL128 keeps 120 of 128 bytes. */
-double protocolBandwidth(double bw, CollectiveProtocol p, double llCap, double ll128Cap)
+/**
+ * Link bandwidth after protocol \a p: LL halves it (capped), LL128 keeps 120 of 128 bytes
+ * (capped), times its calibration against Simple's (Shape::ll128BandwidthFactor).
+ */
+double protocolBandwidth(double bw, CollectiveProtocol p, double llCap, double ll128Cap,
+                         const Shape& s)
 {
     if (p == CollectiveProtocol::LL)
         return std::min(bw * nccl::ringLlEfficiency, llCap);
     if (p == CollectiveProtocol::LL128)
-        return std::min(bw * nccl::ringLl128Efficiency, ll128Cap);
+        return std::min(bw * nccl::ringLl128Efficiency, ll128Cap) * s.ll128BandwidthFactor;
     return bw;
 }
 
@@ -370,7 +375,7 @@ Model ring(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
     if (s.nodes > 1)
         bus = std::min(s.g > 1 ? s.nvlink * g / (g - 1.0) : unbounded, g * s.net);
     bus = protocolBandwidth(bus, p, llCap(s),
-                            m.channels * nccl::perChannelRingLl128[s.gen][s.nodeIdx]);
+                            m.channels * nccl::perChannelRingLl128[s.gen][s.nodeIdx], s);
     const bool ar = op == CollectiveOp::AllReduce;
     m.algbw = bus / (ar ? s.allReduceShare : s.share);
 
@@ -486,7 +491,8 @@ Model tree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
         bus = std::min(bus * nccl::treeLlFactor, llCap(s));
     if (p == CollectiveProtocol::LL128)
         bus = std::min(bus * (s.nodes == 1 ? nccl::treeLl128SingleNode : nccl::treeLl128MultiNode),
-                       ch * nccl::perChannelTreeLl128[s.gen][s.nodeIdx]);
+                       ch * nccl::perChannelTreeLl128[s.gen][s.nodeIdx]) *
+              s.ll128BandwidthFactor;
     // Each rank moves the buffer up and down the trees: algbw is half the link's.
     m.algbw = 0.5 * bus;
     // A named release's chunk pipeline replaces the tuner's size correction (treePipelineUs).
@@ -521,8 +527,8 @@ Model hierarchical(CollectiveOp op, CollectiveProtocol p, double bytes, const Co
     const double phases = ar ? 2.0 : 1.0;
     const double g = s.g;
     const double nodes = s.nodes;
-    const double nv = protocolBandwidth(s.nvlink, p, llCap(s), unbounded);
-    const double net = protocolBandwidth(s.g * s.net, p, llCap(s), unbounded) / g;
+    const double nv = protocolBandwidth(s.nvlink, p, llCap(s), unbounded, s);
+    const double net = protocolBandwidth(s.g * s.net, p, llCap(s), unbounded, s) / g;
     // Reduce-scatter on NVLink, the shard of S/g across nodes, all-gather on NVLink. The phases
     // are pipelined chunk by chunk, so the slower resource sets the pace, not their sum.
     const double nvPerByte = s.g > 1 ? phases * (g - 1.0) / g / nv : 0.0;
@@ -654,8 +660,8 @@ Model pointToPoint(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs
         return m;
     const double n = s.n;
     const double g = s.g;
-    const double nv = protocolBandwidth(s.nvlink, p, llCap(s), unbounded);
-    const double net = protocolBandwidth(s.net, p, llCap(s), unbounded);
+    const double nv = protocolBandwidth(s.nvlink, p, llCap(s), unbounded, s);
+    const double net = protocolBandwidth(s.net, p, llCap(s), unbounded, s);
     CollectiveLatency& l = m.latency;
     l.launchUs = nccl::baseLatencyRingUs[index(p)];
     const double nvlinkStep = nccl::nvlinkStepRingUs[index(p)] * s.nvlinkScale;
@@ -902,14 +908,17 @@ const char* unavailableWhy(CollectiveUnavailable why)
  */
 double protocolShareBound(CollectiveAlgorithm a, CollectiveProtocol p, double bytes, const Shape& s)
 {
+    // LL128's calibration against Simple scales its bound alike.
+    const double ll128 = s.ll128BandwidthFactor;
     switch (a) {
     case CollectiveAlgorithm::Ring:
     case CollectiveAlgorithm::Hierarchical:
-        return p == CollectiveProtocol::LL ? nccl::ringLlEfficiency : nccl::ringLl128Efficiency;
+        return p == CollectiveProtocol::LL ? nccl::ringLlEfficiency
+                                           : nccl::ringLl128Efficiency * ll128;
     case CollectiveAlgorithm::DoubleBinaryTree: {
         double k = p == CollectiveProtocol::LL ? nccl::treeLlFactor
-                   : s.nodes == 1              ? nccl::treeLl128SingleNode
-                                               : nccl::treeLl128MultiNode;
+                   : s.nodes == 1              ? nccl::treeLl128SingleNode * ll128
+                                               : nccl::treeLl128MultiNode * ll128;
         if (bytes >= 64.0) {
             const int sizeIndex = std::ilogb(bytes / 64.0);
             if (sizeIndex < 23) {

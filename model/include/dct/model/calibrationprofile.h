@@ -33,11 +33,17 @@ struct CollectiveCalibration
      *  where the run's NCCL release is known (docs/collectives.md, "Chunk pipeline"). Profiles
      *  stored before it existed load with 1. */
     double chunkStepFactor = 1.0;
+    /** The bandwidth of a call run with LL128 against Simple's (both scale with the tiers'
+     *  bandwidth factors): fitted where a log's sizes run both; profiles stored before it
+     *  existed load with 1 (docs/collectives.md, "Calibration"). */
+    double ll128BandwidthFactor = 1.0;
 
     /** The number of parameters. */
-    static constexpr std::size_t count = 9;
+    static constexpr std::size_t count = 10;
     /** The index of chunkStepFactor, which only a release's timing reads. */
     static constexpr std::size_t chunkStepIndex = 8;
+    /** The index of ll128BandwidthFactor. */
+    static constexpr std::size_t ll128BandwidthIndex = 9;
     /** Parameters from here on may be absent from a stored profile (read as 1). */
     static constexpr std::size_t firstOptional = 5;
     /** Returns parameter \a i (in the order above). */
