@@ -4,6 +4,7 @@
 #include "dct/model/resolvedscenario.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace dct::model {
 
@@ -33,6 +34,8 @@ constexpr std::array<Parameter, CollectiveCalibration::count> parameters = {{
     {"simple_latency_factor", "Simple protocol latency",
      &CollectiveCalibration::simpleLatencyFactor},
     {"chunk_step_factor", "chunk step (tree pipeline)", &CollectiveCalibration::chunkStepFactor},
+    {"ll128_bandwidth_factor", "LL128 bandwidth (vs Simple)",
+     &CollectiveCalibration::ll128BandwidthFactor},
 }};
 
 const char* protocolName(Protocol p)
@@ -56,6 +59,27 @@ const char* topologyName(TopologyKind t)
 }
 
 } // namespace
+
+std::string CalibrationTiming::ncclVersionText() const
+{
+    if (!hasNcclVersion())
+        return {};
+    return std::to_string(ncclMajor) + "." + std::to_string(ncclMinor) + "." +
+           std::to_string(ncclPatch);
+}
+
+const char* CalibrationTiming::choiceKey() const
+{
+    return choice == Choice::NcclRelease ? "nccl_release" : "engine";
+}
+
+std::string CalibrationTiming::text() const
+{
+    if (choice == Choice::NcclRelease)
+        return "the algorithm and protocol NCCL " + ncclVersionText() +
+               "'s tuner picks, its tree pipelined as that release does";
+    return "the engine's fastest algorithm and protocol";
+}
 
 double& CollectiveCalibration::at(std::size_t i)
 {
@@ -140,6 +164,10 @@ json calibrationProfileJson(const CalibrationProfile& p)
               {"rails", s.rails},
               {"protocol", s.protocol},
               {"topology", s.topology}}},
+            {"timing",
+             {{"choice", p.timing.choiceKey()},
+              {"nccl_version",
+               p.timing.hasNcclVersion() ? json(p.timing.ncclVersionText()) : json(nullptr)}}},
             {"factors", factors},
             {"fitted", fitted},
             {"relative_error", errors},
@@ -202,6 +230,43 @@ Result<CalibrationProfile> readCalibrationProfile(const std::string& text,
         const json errors = j.value("relative_error", json::object());
         if (errors.contains(key) && errors[key].is_number())
             p.relativeError[i] = errors[key].get<double>();
+    }
+    // How the sizes were timed (absent from profiles stored before it was recorded).
+    if (j.contains("timing")) {
+        const json& t = j["timing"];
+        const char* timingAccepted =
+            "an object with choice \"engine\" or \"nccl_release\" and nccl_version \"2.9.9\" "
+            "(null when the logs name no release; required with nccl_release)";
+        if (!t.is_object())
+            return bad("/timing", timingAccepted);
+        const json choice = t.value("choice", json("engine"));
+        if (choice == "nccl_release")
+            p.timing.choice = CalibrationTiming::Choice::NcclRelease;
+        else if (choice != "engine")
+            return bad("/timing/choice", "\"engine\" or \"nccl_release\"");
+        const json version = t.value("nccl_version", json(nullptr));
+        if (version.is_string()) {
+            int major = 0;
+            int minor = 0;
+            int patch = 0;
+            char tail = 0;
+            if (std::sscanf(version.get<std::string>().c_str(), "%d.%d.%d%c", &major, &minor,
+                            &patch, &tail) != 3 ||
+                major <= 0 || minor < 0 || patch < 0)
+                return bad("/timing/nccl_version", "a release as \"2.9.9\", or null");
+            p.timing.ncclMajor = major;
+            p.timing.ncclMinor = minor;
+            p.timing.ncclPatch = patch;
+        } else if (!version.is_null()) {
+            return bad("/timing/nccl_version", "a release as \"2.9.9\", or null");
+        }
+        if (p.timing.choice == CalibrationTiming::Choice::NcclRelease && !p.timing.hasNcclVersion())
+            return bad("/timing/nccl_version", "the release whose tuner timed the fit");
+    } else if (p.fitted[CollectiveCalibration::chunkStepIndex]) {
+        // Only a release's timing reads the chunk step: the profile was fitted that way, but
+        // does not say which release, so eval cannot time as the fit did.
+        return bad("/timing", "a profile that records how it was timed: fit the logs again "
+                              "with this program's `dctwin-cli calibrate nccl-tests`");
     }
     for (const auto& pt : j.value("points", json::array())) {
         if (!pt.is_object())

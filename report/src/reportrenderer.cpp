@@ -300,7 +300,8 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
             out += "<p class=\"meta\">Calibration profile " + h(c.name) + ", fitted on " +
                    h(std::to_string(c.points.size())) + " sizes of nccl-tests runs (" +
                    h(c.createdAt) + "): rms busbw residual " +
-                   h(formatNumber(c.rmsResidualPercent)) + "%.</p>\n";
+                   h(formatNumber(c.rmsResidualPercent)) + "%. Each collective is timed as " +
+                   h(c.timing.text()) + ", as the fit timed it.</p>\n";
             out += head({"Parameter", "Factor", ""});
             for (std::size_t i = 0; i < model::CollectiveCalibration::count; ++i)
                 out += "<tr><td>" + h(model::CollectiveCalibration::label(i)) +

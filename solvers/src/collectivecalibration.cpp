@@ -31,6 +31,8 @@ constexpr double priorWeight = 0.01;
 constexpr double sensitivityStep = 0.1;
 constexpr double sensitivityThreshold = 0.02;
 constexpr double thetaLimit = 4.6; ///< Factors between 0.01 and 100.
+/** Two parameters whose changes move the sizes this alike (cosine) are one to the sizes. */
+constexpr double maxColumnCosine = 0.9999;
 /** The largest standard error of ln k a fitted factor may keep (about a factor 1.65). */
 constexpr double maxStandardError = 0.5;
 
@@ -230,17 +232,13 @@ CollectiveTimer ncclReleaseCollectiveTimer(const model::NcclVersion& version,
     CollectiveTimer fallback = scenarioCollectiveTimer(allReduce);
     if (!hasNcclTuner(version) || allReduce != model::CollectiveChoice::Auto)
         return fallback;
-    return [version, fallback](CollectiveOp op, double bytes, const CollectiveInputs& in) {
-        const auto choice = ncclTunerChoice(version, op, bytes, in);
-        if (!choice)
-            return fallback(op, bytes, in);
+    // The engine's best() times the release's pick (CollectiveInputs::ncclReleaseChoice), as
+    // eval does with a profile fitted this way.
+    return [version](CollectiveOp op, double bytes, const CollectiveInputs& in) {
         CollectiveInputs ran = in;
-        ran.ncclMinor = version.major == 2 ? version.minor : 0;
-        if (choice->protocol == CollectiveProtocol::LL)
-            ran.llAcrossNodes = true;
-        if (choice->protocol == CollectiveProtocol::LL128)
-            ran.ll128AcrossNodes = true;
-        return collectiveTime(op, choice->algorithm, choice->protocol, bytes, ran);
+        ran.ncclMinor = version.minor;
+        ran.ncclReleaseChoice = true;
+        return bestCollective(op, bytes, ran);
     };
 }
 
@@ -269,18 +267,32 @@ Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollect
     const int ranks = std::max(1, inputs.ranks);
     fit.uncalibratedRmsResidualPercent = rmsPercent(pointsOf(measured, uncalibrated, ranks));
 
-    // Which parameters the sizes determine: a 10% change must move some size by 2%.
+    // Which parameters the sizes determine: a 10% change must move some size by 2%. LL128's
+    // bandwidth, relative to Simple's, must besides move the sizes otherwise than the tiers'
+    // bandwidth factors do: where only LL128's sizes load the network the two move the same
+    // sizes in the same proportion, the sizes fix their product, and the tier's factor takes it
+    // (LL128's is held at 1). The latency factors keep the weak prior and the standard-error
+    // rule below, as fitted before LL128's bandwidth was a parameter.
     const Vector r0 = p.residuals(zero);
     std::vector<std::size_t> index;
+    std::vector<Vector> columns;
     for (std::size_t j = 0; j < parameterCount; ++j) {
         Vector moved = zero;
         moved(static_cast<Eigen::Index>(j)) = sensitivityStep;
-        const double change = (p.residuals(moved) - r0).cwiseAbs().maxCoeff();
-        if (change >= sensitivityThreshold * sensitivityStep) {
-            index.push_back(j);
-            fit.fitted[j] = true;
-            fit.sensitive[j] = true;
-        }
+        const Vector column = p.residuals(moved) - r0;
+        if (column.cwiseAbs().maxCoeff() < sensitivityThreshold * sensitivityStep)
+            continue;
+        fit.sensitive[j] = true;
+        bool same = false;
+        if (j == model::CollectiveCalibration::ll128BandwidthIndex)
+            for (const Vector& taken : columns)
+                same = same || std::fabs(column.dot(taken)) >=
+                                   maxColumnCosine * column.norm() * taken.norm();
+        if (same)
+            continue;
+        index.push_back(j);
+        columns.push_back(column);
+        fit.fitted[j] = true;
     }
 
     // Fit; then a parameter whose standard error exceeds 0.5 in ln k (the sizes cannot tell it

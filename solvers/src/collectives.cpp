@@ -1,5 +1,6 @@
 #include "dct/solvers/collectives.h"
 
+#include "dct/solvers/nccltuner.h"
 #include "nccltuning.h"
 
 #include <algorithm>
@@ -216,6 +217,7 @@ Shape shapeOf(const CollectiveInputs& in)
     s.protocolLatencyFactor[0] = cal.llLatencyFactor;
     s.protocolLatencyFactor[1] = cal.ll128LatencyFactor;
     s.protocolLatencyFactor[2] = cal.simpleLatencyFactor;
+    s.ll128BandwidthFactor = cal.ll128BandwidthFactor;
     s.allReduceShare = busBandwidthFactor(CollectiveOp::AllReduce, s.n);
     s.share = busBandwidthFactor(CollectiveOp::ReduceScatter, s.n);
     for (auto p : {FabricPath::SameLeaf, FabricPath::CrossLeaf, FabricPath::CrossSpine})
@@ -289,13 +291,17 @@ bool reduces(CollectiveOp op)
            op == CollectiveOp::AllGather;
 }
 
-/** Link bandwidth after protocol \a p: LL halves it (capped), LL128 keeps 120 of 128 bytes. */
-double protocolBandwidth(double bw, CollectiveProtocol p, double llCap, double ll128Cap)
+/**
+ * Link bandwidth after protocol \a p: LL halves it (capped), LL128 keeps 120 of 128 bytes
+ * (capped), times its calibration against Simple's (Shape::ll128BandwidthFactor).
+ */
+double protocolBandwidth(double bw, CollectiveProtocol p, double llCap, double ll128Cap,
+                         const Shape& s)
 {
     if (p == CollectiveProtocol::LL)
         return std::min(bw * nccl::ringLlEfficiency, llCap);
     if (p == CollectiveProtocol::LL128)
-        return std::min(bw * nccl::ringLl128Efficiency, ll128Cap);
+        return std::min(bw * nccl::ringLl128Efficiency, ll128Cap) * s.ll128BandwidthFactor;
     return bw;
 }
 
@@ -370,7 +376,7 @@ Model ring(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
     if (s.nodes > 1)
         bus = std::min(s.g > 1 ? s.nvlink * g / (g - 1.0) : unbounded, g * s.net);
     bus = protocolBandwidth(bus, p, llCap(s),
-                            m.channels * nccl::perChannelRingLl128[s.gen][s.nodeIdx]);
+                            m.channels * nccl::perChannelRingLl128[s.gen][s.nodeIdx], s);
     const bool ar = op == CollectiveOp::AllReduce;
     m.algbw = bus / (ar ? s.allReduceShare : s.share);
 
@@ -486,7 +492,8 @@ Model tree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
         bus = std::min(bus * nccl::treeLlFactor, llCap(s));
     if (p == CollectiveProtocol::LL128)
         bus = std::min(bus * (s.nodes == 1 ? nccl::treeLl128SingleNode : nccl::treeLl128MultiNode),
-                       ch * nccl::perChannelTreeLl128[s.gen][s.nodeIdx]);
+                       ch * nccl::perChannelTreeLl128[s.gen][s.nodeIdx]) *
+              s.ll128BandwidthFactor;
     // Each rank moves the buffer up and down the trees: algbw is half the link's.
     m.algbw = 0.5 * bus;
     // A named release's chunk pipeline replaces the tuner's size correction (treePipelineUs).
@@ -521,8 +528,8 @@ Model hierarchical(CollectiveOp op, CollectiveProtocol p, double bytes, const Co
     const double phases = ar ? 2.0 : 1.0;
     const double g = s.g;
     const double nodes = s.nodes;
-    const double nv = protocolBandwidth(s.nvlink, p, llCap(s), unbounded);
-    const double net = protocolBandwidth(s.g * s.net, p, llCap(s), unbounded) / g;
+    const double nv = protocolBandwidth(s.nvlink, p, llCap(s), unbounded, s);
+    const double net = protocolBandwidth(s.g * s.net, p, llCap(s), unbounded, s) / g;
     // Reduce-scatter on NVLink, the shard of S/g across nodes, all-gather on NVLink. The phases
     // are pipelined chunk by chunk, so the slower resource sets the pace, not their sum.
     const double nvPerByte = s.g > 1 ? phases * (g - 1.0) / g / nv : 0.0;
@@ -654,8 +661,8 @@ Model pointToPoint(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs
         return m;
     const double n = s.n;
     const double g = s.g;
-    const double nv = protocolBandwidth(s.nvlink, p, llCap(s), unbounded);
-    const double net = protocolBandwidth(s.net, p, llCap(s), unbounded);
+    const double nv = protocolBandwidth(s.nvlink, p, llCap(s), unbounded, s);
+    const double net = protocolBandwidth(s.net, p, llCap(s), unbounded, s);
     CollectiveLatency& l = m.latency;
     l.launchUs = nccl::baseLatencyRingUs[index(p)];
     const double nvlinkStep = nccl::nvlinkStepRingUs[index(p)] * s.nvlinkScale;
@@ -902,14 +909,17 @@ const char* unavailableWhy(CollectiveUnavailable why)
  */
 double protocolShareBound(CollectiveAlgorithm a, CollectiveProtocol p, double bytes, const Shape& s)
 {
+    // LL128's calibration against Simple scales its bound alike.
+    const double ll128 = s.ll128BandwidthFactor;
     switch (a) {
     case CollectiveAlgorithm::Ring:
     case CollectiveAlgorithm::Hierarchical:
-        return p == CollectiveProtocol::LL ? nccl::ringLlEfficiency : nccl::ringLl128Efficiency;
+        return p == CollectiveProtocol::LL ? nccl::ringLlEfficiency
+                                           : nccl::ringLl128Efficiency * ll128;
     case CollectiveAlgorithm::DoubleBinaryTree: {
         double k = p == CollectiveProtocol::LL ? nccl::treeLlFactor
-                   : s.nodes == 1              ? nccl::treeLl128SingleNode
-                                               : nccl::treeLl128MultiNode;
+                   : s.nodes == 1              ? nccl::treeLl128SingleNode * ll128
+                                               : nccl::treeLl128MultiNode * ll128;
         if (bytes >= 64.0) {
             const int sizeIndex = std::ilogb(bytes / 64.0);
             if (sizeIndex < 23) {
@@ -1033,6 +1043,8 @@ std::string CollectiveReason::text() const
                " (pinned)";
     case Kind::Chosen: {
         std::string s = std::string(algorithmWhy(algorithm, op)) + "; " + protocolWhy(protocol);
+        if (ncclReleaseMinor > 0)
+            s += "; as NCCL 2." + std::to_string(ncclReleaseMinor) + "'s own tuner picks";
         if (hasRunnerUp) {
             char micros[32];
             std::snprintf(micros, sizeof micros, "%.3g", runnerUpSeconds * 1e6);
@@ -1079,6 +1091,29 @@ CollectiveTiming CollectiveEngine::time(CollectiveOp op, CollectiveAlgorithm alg
 
 CollectiveTiming CollectiveEngine::best(CollectiveOp op, double bytes) const
 {
+    if (m_inputs.ncclReleaseChoice && m_inputs.ncclMinor > 0) {
+        // As the named release ran: its own tuner's pick (its tables, not the engine's times),
+        // timed by the engine's mechanisms. A protocol the release ran between nodes is timed
+        // even where the NIC catalog says today's NCCL keeps it off the transport.
+        const model::NcclVersion release{2, m_inputs.ncclMinor, 0, 0};
+        if (const auto pick = ncclTunerChoice(release, op, bytes, m_inputs)) {
+            CollectiveInputs ran = m_inputs;
+            ran.llAcrossNodes = ran.llAcrossNodes || pick->protocol == CollectiveProtocol::LL;
+            ran.ll128AcrossNodes =
+                ran.ll128AcrossNodes || pick->protocol == CollectiveProtocol::LL128;
+            CollectiveTiming t;
+            fillTiming(t, op, pick->algorithm, pick->protocol, bytes, m_shape,
+                       model(op, pick->algorithm, pick->protocol, bytes, ran, m_shape));
+            if (t.available) {
+                t.reason.kind = CollectiveReason::Kind::Chosen;
+                t.reason.op = op;
+                t.reason.algorithm = pick->algorithm;
+                t.reason.protocol = pick->protocol;
+                t.reason.ncclReleaseMinor = m_inputs.ncclMinor;
+                return t;
+            }
+        }
+    }
     // Each algorithm's fastest protocol is compared by its seconds; only the one chosen becomes
     // a timing. The runner-up is kept as the three figures the reason needs.
     bool have = false;

@@ -72,6 +72,7 @@ bool applyCalibrationProfile(model::ResolvedScenario& r, const EvaluateOptions& 
         return false;
     }
     r.collectiveCalibration = profile->factors;
+    r.collectiveTiming = profile->timing;
     r.appliedCalibrationProfile = name;
     std::string logs;
     for (const auto& log : profile->logs)
@@ -83,10 +84,12 @@ bool applyCalibrationProfile(model::ResolvedScenario& r, const EvaluateOptions& 
                                  factorsText(*profile) + "), fitted on " +
                                  (logs.empty() ? std::string("nccl-tests logs") : logs) +
                                  (profile->createdAt.empty() ? "" : " at " + profile->createdAt) +
-                                 ", rms busbw residual " + rms};
+                                 ", rms busbw residual " + rms + "; each collective timed as " +
+                                 profile->timing.text() + ", as the fit timed it"};
     diagnostics.note(pointer,
                      "the collectives use the calibration profile '" + name + "' (" +
-                         factorsText(*profile) + ", rms busbw residual " + rms + ")",
+                         factorsText(*profile) + ", rms busbw residual " + rms + "), timed as " +
+                         profile->timing.text(),
                      {}, "calibration-profile");
     applied = std::move(*profile);
     return true;

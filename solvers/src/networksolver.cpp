@@ -361,6 +361,12 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     in.pxn = n.topology != TopologyKind::FatTree || planes > 1;
     // A calibration profile's factors, when the scenario names one (docs/collectives.md).
     in.calibration = r.collectiveCalibration;
+    // ... timed as its fit timed them: a release's own picks and chunk pipeline, or the fastest.
+    const model::CalibrationTiming& timing = r.collectiveTiming;
+    if (timing.choice == model::CalibrationTiming::Choice::NcclRelease && timing.ncclMajor == 2) {
+        in.ncclMinor = timing.ncclMinor;
+        in.ncclReleaseChoice = true;
+    }
     return in;
 }
 
@@ -510,9 +516,9 @@ bool FabricInputs::sameAs(const model::ResolvedScenario& r) const
     return gpusPerNode == r.gpusPerNode && rails == r.rails && portBreakout == r.portBreakout &&
            compute == s.compute && network == s.network && storage == s.storage &&
            facility == s.facility && cooling == s.cooling && hall == s.hall &&
-           calibration == r.collectiveCalibration && gpu == r.gpu && node == r.node &&
-           nic == r.nic && fabricSwitch == r.fabricSwitch && coolingSystem == r.cooling &&
-           cables == r.cables;
+           calibration == r.collectiveCalibration && calibrationTiming == r.collectiveTiming &&
+           gpu == r.gpu && node == r.node && nic == r.nic && fabricSwitch == r.fabricSwitch &&
+           coolingSystem == r.cooling && cables == r.cables;
 }
 
 void FabricInputs::assign(const model::ResolvedScenario& r)
@@ -534,6 +540,7 @@ void FabricInputs::assign(const model::ResolvedScenario& r)
     rails = r.rails;
     portBreakout = r.portBreakout;
     assignKey(calibration, r.collectiveCalibration);
+    calibrationTiming = r.collectiveTiming;
 }
 
 bool FabricMemo::replay(const model::ResolvedScenario& r, Diagnostics& diagnostics)

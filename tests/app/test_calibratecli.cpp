@@ -150,6 +150,40 @@ TEST_CASE("eval uses the profile a scenario names and says so", "[cli][calibrate
     CHECK(gradientAllReduceSeconds(calibrated.out) > gradientAllReduceSeconds(plain.out));
 }
 
+// A profile says how its fit timed the sizes; eval times them so and says so (issue 11: a
+// profile fitted with --nccl-choice release kept a chunk step factor eval never read).
+TEST_CASE("A profile fitted on a release's picks is evaluated on them and says so",
+          "[cli][calibrate]")
+{
+    Scratch dir("timing");
+    const std::string p4dLog = (ncclData() / "p4d-2x8-a100-efa-all_reduce_perf.log").string();
+    const std::string p4d = (ncclData() / "p4d-2x8-a100.json").string();
+    const CliRun fit =
+        runCli({"calibrate", "nccl-tests", p4dLog, "--scenario", p4d, "--name", "p4d", "--store",
+                dir.store(), "--nccl-choice", "release", "-f", "json"});
+    INFO(fit.err);
+    REQUIRE(fit.code == cli::ExitOk);
+    const json profile = json::parse(fit.out);
+    CHECK(profile.at("timing").at("choice") == "nccl_release");
+    CHECK(profile.at("timing").at("nccl_version") == "2.9.9");
+    const CliRun engine = runCli({"calibrate", "nccl-tests", p4dLog, "--scenario", p4d, "--name",
+                                  "p4d-engine", "--store", dir.store(), "-f", "json"});
+    REQUIRE(engine.code == cli::ExitOk);
+    CHECK(json::parse(engine.out).at("timing").at("choice") == "engine");
+    CHECK(json::parse(engine.out).at("timing").at("nccl_version") == "2.9.9");
+
+    std::ifstream in(p4d);
+    json scenario = json::parse(in);
+    scenario["network"]["calibration_profile"] = "p4d";
+    const fs::path file = dir.path / "p4d.json";
+    std::ofstream(file) << scenario.dump(2);
+    const CliRun eval = runCli({"eval", file.string(), "--store", dir.store(), "-f", "json"});
+    INFO(eval.err);
+    CHECK(eval.code == cli::ExitOk);
+    CHECK_THAT(eval.out, Catch::Contains("timed as the algorithm and protocol NCCL 2.9.9's tuner "
+                                         "picks, its tree pipelined as that release does"));
+}
+
 TEST_CASE("A profile that is not in the library is an error of the field", "[cli][calibrate]")
 {
     Scratch dir("missing");
@@ -258,6 +292,10 @@ TEST_CASE("The HTML report of a calibrated scenario shows measured against model
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     CHECK_THAT(text, Catch::Contains("Calibration of the collectives"));
     CHECK_THAT(text, Catch::Contains("Measured busbw (GB/s)"));
+    CHECK_THAT(text, Catch::Contains("Each collective is timed as the engine&#39;s fastest "
+                                     "algorithm and protocol") ||
+                         Catch::Contains("Each collective is timed as the engine's fastest "
+                                         "algorithm and protocol"));
     CHECK_THAT(text, Catch::Contains("calibration profile &#39;a3mega&#39;") ||
                          Catch::Contains("calibration profile 'a3mega'"));
 }

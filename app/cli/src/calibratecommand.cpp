@@ -184,6 +184,14 @@ int CalibrateCommand::run(const CommandContext& context, std::ostream& out, std:
         profile.logs.push_back(std::filesystem::path(file).filename().string());
     profile.system = system;
     profile.factors = fit->factors;
+    // How the sizes were timed, so that eval times them the same way.
+    if (byRelease)
+        profile.timing.choice = model::CalibrationTiming::Choice::NcclRelease;
+    if (release) {
+        profile.timing.ncclMajor = release->major;
+        profile.timing.ncclMinor = release->minor;
+        profile.timing.ncclPatch = release->patch;
+    }
     profile.fitted = fit->fitted;
     profile.relativeError = fit->relativeError;
     profile.rmsResidualPercent = fit->rmsResidualPercent;

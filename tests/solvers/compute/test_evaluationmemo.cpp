@@ -164,6 +164,10 @@ TEST_CASE("A reused Evaluation solves the fabric again when an input of it chang
             {"derived: rails", [](ResolvedScenario& r) { r.rails /= 2; }},
             {"calibration profile factors",
              [](ResolvedScenario& r) { r.collectiveCalibration.fabricBandwidthFactor = 0.8; }},
+            {"calibration profile timing: NCCL 2.9.9's picks",
+             [](ResolvedScenario& r) {
+                 r.collectiveTiming = {CalibrationTiming::Choice::NcclRelease, 2, 9, 9};
+             }},
         });
 }
 

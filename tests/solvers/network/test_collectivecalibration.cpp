@@ -1,9 +1,11 @@
 // The fit of the collectives engine's free parameters to nccl-tests logs (docs/collectives.md,
 // "Calibration"): logs written from known parameters give them back; a published log's sizes
 // left out of the fit come out as close as the engine's mechanisms allow (6.6% rms on A3 Mega,
-// 13.4% on p4d, 6.8% on OCI; by size band in the warnings and docs/collectives.md, "Accuracy");
-// a named NCCL release's tree is timed chunk by chunk (docs/collectives.md, "Chunk pipeline").
+// 13.4% on p4d, 4.4% on OCI with LL128 and Simple fitted apart; by size band in the warnings and
+// docs/collectives.md, "Accuracy"); a named NCCL release's tree is timed chunk by chunk
+// (docs/collectives.md, "Chunk pipeline").
 #include "dct/model/nccltestslog.h"
+#include "dct/model/scenarioio.h"
 #include "dct/solvers/collectivecalibration.h"
 #include "dct/solvers/collectives.h"
 #include "dct/solvers/documentevaluation.h"
@@ -98,6 +100,10 @@ TEST_CASE("A log written from known parameters gives them back", "[calibration]"
     CHECK(fit.uncalibratedRmsResidualPercent > 10.0);
     CHECK(fit.fitted[4]); // network bandwidth
     CHECK(fit.factors.fabricBandwidthFactor == Approx(truth.fabricBandwidthFactor).epsilon(0.02));
+    // Only LL128's sizes load the network here (NVLS tree, NVLink-bound, runs Simple): LL128's
+    // bandwidth moves the sizes as the network's does and is held, the network's fitted.
+    CHECK(fit.sensitive[model::CollectiveCalibration::ll128BandwidthIndex]);
+    CHECK_FALSE(fit.fitted[model::CollectiveCalibration::ll128BandwidthIndex]);
     // The latency factors overlap (a protocol's factor multiplies the tiers' parts of its
     // calls), so one system's log fixes the latency of what runs at each size, not how the
     // factors split it: at every size the fitted engine runs what the true one runs, as fast.
@@ -119,6 +125,9 @@ TEST_CASE("A log written from known parameters gives them back", "[calibration]"
     CHECK(std::fabs(fit.points.back().residualPercent()) < 0.5);
 }
 
+// LL128 and Simple fitted apart (ll128_bandwidth_factor): a log whose middle sizes run LL128
+// across nodes and whose large ones run Simple fixes both bandwidths; a log in which no size
+// runs LL128 (its transport does not carry it between nodes) holds the factor at 1.
 TEST_CASE("On one node the network's parameters are held at 1, not fitted", "[calibration]")
 {
     CollectiveInputs in = twoH100Nodes();
@@ -273,7 +282,8 @@ TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within
 // the chunk; docs/collectives.md, "Chunk pipeline"), and the fit fixes one network bandwidth
 // and the per-chunk step cost. The sizes left out: 14.7% rms (18.7% with the tuner's size
 // correction instead of the pipeline), against 13.4% with the engine's fastest; the pipeline
-// follows the large sizes (8.7% from 32 MiB), not the small ones (18.8% to 64 KiB).
+// follows the large sizes (8.7% from 32 MiB; 5.3% with LL128's bandwidth fitted apart from
+// Simple's: 14.3% over all), not the small ones (18.9% to 64 KiB).
 TEST_CASE("p4d, timed as NCCL 2.9.9's tuner picks and pipelines: the left-out sizes' rms "
           "within 15%",
           "[calibration][published]")
@@ -283,9 +293,10 @@ TEST_CASE("p4d, timed as NCCL 2.9.9's tuner picks and pipelines: the left-out si
     REQUIRE(r.calibrated.size() == 15);
     WARN("NCCL 2.9.9's picks: left-out rms " << HeldOut::rms(r.calibrated) * 100.0 << "%, largest "
                                              << HeldOut::maxAbs(r.calibrated) * 100.0 << "%");
-    CHECK(HeldOut::rms(r.calibrated) < 0.15);
+    CHECK(HeldOut::rms(r.calibrated) < 0.145);
     CHECK(HeldOut::rms(r.calibrated) > 0.05); // the 5% target is not met this way
-    CHECK(HeldOut::rms(r.band(33554432.0, 1e15)) < 0.09);
+    // LL128 (to 64 MiB) and Simple (from 128 MiB) fitted apart: 8.7% -> 5.3% from 32 MiB.
+    CHECK(HeldOut::rms(r.band(33554432.0, 1e15)) < 0.06);
 }
 
 namespace {
@@ -305,6 +316,37 @@ CollectiveInputs p4dInputs(int ncclMinor)
 }
 
 } // namespace
+
+TEST_CASE("LL128's bandwidth is fitted apart from Simple's where a log runs both", "[calibration]")
+{
+    // Two nodes of 8 A100 on four 100G NICs, as the p4d of the published log but with a
+    // transport that carries LL128: ring and tree LL128 in the middle, Simple at large sizes.
+    const CollectiveInputs in = p4dInputs(0);
+    model::CollectiveCalibration truth;
+    truth.fabricLatencyFactor = 1.5;
+    truth.fabricBandwidthFactor = 0.9;
+    truth.ll128BandwidthFactor = 0.75;
+    const CollectiveFit fit = fitLog(syntheticLog(in, truth), in);
+    int ll128Sizes = 0;
+    for (const auto& pt : fit.points)
+        ll128Sizes += pt.algorithm.find("LL128") != std::string::npos ? 1 : 0;
+    INFO("sizes run with LL128: " << ll128Sizes);
+    REQUIRE(ll128Sizes >= 3);
+    CHECK(fit.fitted[model::CollectiveCalibration::ll128BandwidthIndex]);
+    CHECK(fit.factors.ll128BandwidthFactor == Approx(truth.ll128BandwidthFactor).epsilon(0.03));
+    CHECK(fit.factors.fabricBandwidthFactor == Approx(truth.fabricBandwidthFactor).epsilon(0.03));
+    CHECK(fit.rmsResidualPercent < 0.5);
+
+    CollectiveInputs noLl128 = in;
+    noLl128.ll128AcrossNodes = false;
+    model::CollectiveCalibration plain;
+    plain.fabricBandwidthFactor = 0.9;
+    const CollectiveFit held = fitLog(syntheticLog(noLl128, plain), noLl128);
+    CHECK_FALSE(held.fitted[model::CollectiveCalibration::ll128BandwidthIndex]);
+    CHECK_FALSE(held.sensitive[model::CollectiveCalibration::ll128BandwidthIndex]);
+    CHECK(held.factors.ll128BandwidthFactor == 1.0);
+    CHECK(held.factors.fabricBandwidthFactor == Approx(0.9).epsilon(0.02));
+}
 
 // NCCL 2.9.9 (src/enqueue.cc at v2.9.9-1, "Optimize chunkSize / nSteps") halves a Simple tree's
 // 512 KiB chunk while a channel holds fewer than depth x 8 of them: on 2 x 8 GPUs (depth 7 + 1
@@ -385,7 +427,7 @@ TEST_CASE("A pipelined tree's busbw rises with size and flattens at large sizes"
     CHECK(at(268435456.0) / at(33554432.0) > 1.3);
 }
 
-TEST_CASE("OCI 2 x 8 A100 (RoCE), every other size fitted: the others' rms within 7%",
+TEST_CASE("OCI 2 x 8 A100 (RoCE), every other size fitted: the others' rms within 5%",
           "[calibration][published]")
 {
     // tests/data/nccl-tests/oci-2x8-a100-roce-all_reduce_perf.log (docs/references.md):
@@ -399,7 +441,9 @@ TEST_CASE("OCI 2 x 8 A100 (RoCE), every other size fitted: the others' rms withi
                                          << "% uncalibrated; largest "
                                          << HeldOut::maxAbs(r.calibrated) * 100.0 << "%");
     CHECK(HeldOut::rms(r.calibrated) < HeldOut::rms(r.uncalibrated));
-    CHECK(HeldOut::rms(r.calibrated) < 0.07);
+    // 6.8% while LL128 and Simple shared one bandwidth; 4.4% fitted apart (LL128 at 0.72 of
+    // Simple's), NCCL's switch from tree/LL128 to tree/Simple at 1 GiB left as the largest.
+    CHECK(HeldOut::rms(r.calibrated) < 0.05);
 }
 
 TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 7%",
@@ -482,4 +526,82 @@ TEST_CASE("NCCL 2.9.9's tuner on 2 x 8 A100 with four 100G NICs picks trees thro
     CollectiveInputs oneNode = in;
     oneNode.ranks = 8;
     CHECK_FALSE(ncclTunerChoice(v299, CollectiveOp::AllReduce, 8.0, oneNode));
+}
+
+// A profile records how its fit timed the sizes, and eval times them the same way (issue 11):
+// a profile fitted on what NCCL 2.9.9's tuner picks, its trees pipelined chunk by chunk, stores
+// a chunk_step_factor the engine's fastest choice never reads. Applied to the scenario it was
+// fitted on, the evaluated fabric gives every size the time the fit gave it.
+TEST_CASE("A profile fitted on a release's picks is evaluated on them", "[calibration][profile]")
+{
+    const std::filesystem::path data =
+        std::filesystem::path(DCT_TEST_SOURCE_DIR) / "tests" / "data" / "nccl-tests";
+    const auto plain = evaluateDocumentFile(data / "p4d-2x8-a100.json", dct::test::catalog());
+    REQUIRE(plain.ok());
+    auto log = model::readNcclTestsLog(data / "p4d-2x8-a100-efa-all_reduce_perf.log");
+    REQUIRE(log);
+    REQUIRE(log->ncclVersion);
+    const auto measured = measuredCollectives(*log);
+    auto fit = fitCollectiveCalibration(
+        measured, plain.evaluation->network.worldInputs,
+        ncclReleaseCollectiveTimer(*log->ncclVersion, model::CollectiveChoice::Auto));
+    REQUIRE(fit);
+    REQUIRE(fit->fitted[model::CollectiveCalibration::chunkStepIndex]);
+
+    model::CalibrationProfile profile;
+    profile.name = "p4d-release";
+    profile.system = model::CalibrationSystem::of(*plain.resolved);
+    profile.factors = fit->factors;
+    profile.fitted = fit->fitted;
+    profile.points = fit->points;
+    profile.timing = {model::CalibrationTiming::Choice::NcclRelease, 2, 9, 9};
+    // Stored and read back, as the scenario library keeps it.
+    auto stored =
+        model::readCalibrationProfile(model::calibrationProfileJson(profile).dump(), "library");
+    REQUIRE(stored);
+    CHECK(stored->timing == profile.timing);
+
+    auto scenario = model::readScenarioFile(data / "p4d-2x8-a100.json");
+    REQUIRE(scenario.scenario);
+    scenario.scenario->network.calibrationProfile = profile.name;
+    EvaluateOptions options;
+    options.calibrationProfile = [&](const std::string&) -> Result<model::CalibrationProfile> {
+        return *stored;
+    };
+    const auto document =
+        evaluateScenario(*scenario.scenario, dct::test::catalog(), "p4d.json", options);
+    REQUIRE(document.ok());
+    const CollectiveInputs& world = document.evaluation->network.worldInputs;
+    CHECK(world.ncclReleaseChoice);
+    CHECK(world.ncclMinor == 9);
+    const auto& provenance = document.resolved->provenance.at("/network/calibration_profile");
+    CHECK_THAT(provenance.source,
+               Catch::Contains("timed as the algorithm and protocol NCCL 2.9.9's tuner picks"));
+    int differs = 0;
+    for (const auto& pt : fit->points) {
+        INFO(pt.bytes << " B, fitted as " << pt.algorithm);
+        const CollectiveTiming t = bestCollective(CollectiveOp::AllReduce, pt.bytes, world);
+        CHECK(t.seconds * 1e6 == Approx(pt.modelUs).epsilon(1e-9));
+        CHECK(collectiveAlgorithmName(t.algorithm) + std::string("/") +
+                  collectiveProtocolName(t.protocol) ==
+              pt.algorithm);
+        CHECK_THAT(t.reason.text(), Catch::Contains("as NCCL 2.9's own tuner picks"));
+        // What eval did before the profile recorded its timing: the engine's fastest.
+        CollectiveInputs fastest = world;
+        fastest.ncclReleaseChoice = false;
+        fastest.ncclMinor = 0;
+        if (std::fabs(bestCollective(CollectiveOp::AllReduce, pt.bytes, fastest).seconds * 1e6 /
+                          pt.modelUs -
+                      1.0) > 0.05)
+            ++differs;
+    }
+    CHECK(differs > 5);
+
+    // A profile of the old form that fitted the chunk step cannot be timed as it was fitted.
+    nlohmann::json old = model::calibrationProfileJson(profile);
+    old.erase("timing");
+    auto refused = model::readCalibrationProfile(old.dump(), "library");
+    REQUIRE_FALSE(refused);
+    CHECK_THAT(refused.error().toString(), Catch::Contains("/timing"));
+    CHECK_THAT(refused.error().toString(), Catch::Contains("fit the logs again"));
 }

@@ -33,9 +33,17 @@ struct CollectiveCalibration
      *  where the run's NCCL release is known (docs/collectives.md, "Chunk pipeline"). Profiles
      *  stored before it existed load with 1. */
     double chunkStepFactor = 1.0;
+    /** The bandwidth of a call run with LL128 against Simple's (both scale with the tiers'
+     *  bandwidth factors): fitted where a log's sizes run both; profiles stored before it
+     *  existed load with 1 (docs/collectives.md, "Calibration"). */
+    double ll128BandwidthFactor = 1.0;
 
     /** The number of parameters. */
-    static constexpr std::size_t count = 9;
+    static constexpr std::size_t count = 10;
+    /** The index of chunkStepFactor, which only a release's timing reads. */
+    static constexpr std::size_t chunkStepIndex = 8;
+    /** The index of ll128BandwidthFactor. */
+    static constexpr std::size_t ll128BandwidthIndex = 9;
     /** Parameters from here on may be absent from a stored profile (read as 1). */
     static constexpr std::size_t firstOptional = 5;
     /** Returns parameter \a i (in the order above). */
@@ -49,6 +57,39 @@ struct CollectiveCalibration
     bool identity() const;
 
     bool operator==(const CollectiveCalibration&) const = default;
+};
+
+/**
+ * How the engine timed each measured size when a profile was fitted (docs/collectives.md,
+ * "NCCL's choice by release"). The fitted factors hold only for the same timing: a profile
+ * fitted on what an NCCL release's tuner picks, its tree pipelined chunk by chunk as that
+ * release does, stores a chunk_step_factor the engine's fastest choice never reads. Eval times
+ * the collectives of a scenario that names the profile the way the fit did.
+ */
+struct CalibrationTiming
+{
+    enum class Choice
+    {
+        Engine,     ///< The engine's fastest algorithm and protocol at each size.
+        NcclRelease ///< What the logs' NCCL release's tuner picks, pipelined as it does.
+    };
+    Choice choice = Choice::Engine;
+    /** The NCCL release the logs ran (0.0.0 when they do not name it). */
+    int ncclMajor = 0;
+    int ncclMinor = 0;
+    int ncclPatch = 0;
+
+    /** Returns true when the logs named their NCCL release. */
+    bool hasNcclVersion() const { return ncclMajor > 0; }
+    /** Returns "2.9.9", or "" when no release is named. */
+    std::string ncclVersionText() const;
+    /** Returns "engine" or "nccl_release", as the profile's JSON spells it. */
+    const char* choiceKey() const;
+    /** Returns how the sizes are timed, in words ("the algorithm and protocol NCCL 2.9.9's
+     *  tuner picks"). */
+    std::string text() const;
+
+    bool operator==(const CalibrationTiming&) const = default;
 };
 
 /** The system a profile was measured on: a profile applies only to the same one. */
@@ -92,6 +133,10 @@ struct CalibrationProfile
     std::vector<std::string> logs; ///< The log files fitted.
     CalibrationSystem system;
     CollectiveCalibration factors;
+    /** How the fit timed the sizes; eval times the same way. Profiles stored before it was
+     *  recorded read as the engine's fastest, unless they fitted the chunk step (only a
+     *  release's timing reads it): those are refused, to be fitted again. */
+    CalibrationTiming timing;
     /** Per parameter: fitted (true) or held at 1 because the logs do not determine it. */
     std::array<bool, CollectiveCalibration::count> fitted = {};
     /** Per parameter: standard error of the factor, relative (0.02 = 2%). */

@@ -56,6 +56,8 @@ struct ResolvedScenario
      * solvers::EvaluateOptions::calibrationProfile), else all 1.
      */
     CollectiveCalibration collectiveCalibration;
+    /** How that profile's fit timed the collectives; the engine times them the same way. */
+    CalibrationTiming collectiveTiming;
     /** The name of the profile applied to collectiveCalibration; empty when none is. */
     std::string appliedCalibrationProfile;
 

@@ -98,6 +98,12 @@ struct CollectiveInputs
      * tuner's size correction.
      */
     int ncclMinor = 0;
+    /**
+     * best() times the algorithm and protocol NCCL 2.ncclMinor's own tuner picks where that
+     * tuner is restated (nccltuner.h), as a calibration profile fitted that way was timed;
+     * false (or a release not restated): the engine's fastest.
+     */
+    bool ncclReleaseChoice = false;
     /** Fitted to measured runs (docs/collectives.md, "Calibration"); all 1 uncalibrated. */
     model::CollectiveCalibration calibration;
 
@@ -166,6 +172,8 @@ struct CollectiveReason
     CollectiveAlgorithm runnerUpAlgorithm = CollectiveAlgorithm::Ring;
     CollectiveProtocol runnerUpProtocol = CollectiveProtocol::Simple;
     double runnerUpSeconds = 0.0;
+    /** NCCL 2.x's own tuner picked (CollectiveInputs::ncclReleaseChoice): its minor, else 0. */
+    int ncclReleaseMinor = 0;
 
     /** Returns the reason in words: the mechanism, the protocol's regime, the runner-up. */
     std::string text() const;
@@ -257,6 +265,8 @@ public:
         double fabricLatencyFactor = 1.0; ///< Calibration of the network steps.
         /** Calibration of every latency part by protocol: LL, LL128, Simple. */
         double protocolLatencyFactor[3] = {1.0, 1.0, 1.0};
+        /** Calibration of LL128's bandwidth against Simple's. */
+        double ll128BandwidthFactor = 1.0;
         double allReduceShare = 0.0;    ///< 2(n-1)/n: all-reduce's bus factor.
         double share = 0.0;             ///< (n-1)/n: the other collectives' bus factor.
         CollectiveLatency paths[3];     ///< By FabricPath: same leaf, across leaves, across spines.

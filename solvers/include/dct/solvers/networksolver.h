@@ -130,6 +130,7 @@ struct FabricInputs
     int rails = 0;
     int portBreakout = 0;
     model::CollectiveCalibration calibration;
+    model::CalibrationTiming calibrationTiming;
 
     /** Returns whether \a scenario has exactly these inputs. */
     bool sameAs(const model::ResolvedScenario& scenario) const;
