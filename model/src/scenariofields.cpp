@@ -322,6 +322,20 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
                                 "Activation recomputation: none, selective (attention) or full"),
         f::boolean<S>("flash_attention", &S::flashAttention,
                       "Fused attention that keeps no s x s score matrix (FlashAttention)"),
+        f::choice<S, GradientPrecision>(
+            "gradient_precision", &S::gradientPrecision,
+            {{GradientPrecision::Auto, "auto"},
+             {GradientPrecision::Fp32, "fp32"},
+             {GradientPrecision::Bf16, "bf16"}},
+            "Precision the gradients are accumulated, kept and reduced in: auto (fp32, or 2 bytes "
+            "with fp16 precision, as Megatron-LM), fp32, or bf16 (NeMo's distributed Adam with "
+            "grad_sync_dtype bf16, Megatron-Core without grad_reduce_in_fp32)"),
+        f::boolean<S>("dropout", &S::dropout,
+                      "The layers apply dropout (a probability above 0): its masks are written and "
+                      "kept for the backward pass; false for models trained without dropout"),
+        f::boolean<S>("fused_cross_entropy", &S::fusedCrossEntropy,
+                      "The loss is one fused kernel reading the bf16 logits (flash-attention's "
+                      "cross entropy, as MPT's default loss): no fp32 copy of the logits is kept"),
         f::integer<S>("sequence_length", &S::sequenceLength, "tokens",
                       "Sequence length; 0 takes the model's", 0, 1e7),
         f::integer<S>("global_batch_sequences", &S::globalBatchSequences, "",

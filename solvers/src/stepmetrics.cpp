@@ -17,7 +17,9 @@ void addStepMetrics(Evaluation& e)
     const MetricInputs memory =
         metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
                      "/workload/pipeline_parallel", "/workload/zero_stage", "/workload/recompute",
-                     "/workload/micro_batch_size", "/compute/gpu/memory_gb">();
+                     "/workload/micro_batch_size", "/workload/gradient_precision",
+                     "/workload/dropout", "/workload/fused_cross_entropy",
+                     "/compute/gpu/memory_gb">();
     e.add("step.parameters_billion", "Model parameters", s.parameters / 1e9, "B", Better::Neither,
           model);
     e.add("step.active_parameters_billion", "Active parameters per token", s.activeParameters / 1e9,
@@ -65,10 +67,11 @@ void addStepMetrics(Evaluation& e)
                        "/workload/global_batch_sequences">());
     e.add("step.data_parallel_seconds", "Exposed data-parallel communication",
           s.dataParallelSeconds, "s", Better::Lower,
-          metricInputs<"/workload/zero_stage", "/workload/overlap_fraction", "/network">());
+          metricInputs<"/workload/zero_stage", "/workload/overlap_fraction",
+                       "/workload/gradient_precision", "/network">());
     e.add("step.data_parallel_total_seconds", "Data-parallel communication (hidden or not)",
           s.dataParallelTotalSeconds, "s", Better::Lower,
-          metricInputs<"/workload/zero_stage", "/network">());
+          metricInputs<"/workload/zero_stage", "/workload/gradient_precision", "/network">());
     e.add("step.expert_parallel_seconds", "Expert-parallel all-to-all", s.expertParallelSeconds,
           "s", Better::Lower, metricInputs<"/workload/expert_parallel", "/network">());
     e.add("step.context_parallel_seconds", "Exposed context-parallel communication",

@@ -64,15 +64,26 @@ constexpr double kKernelFixedSeconds = 3.0e-6;
 constexpr double kRuntimeBufferGb = 1.0;
 
 /**
- * Bytes of one gradient as it is kept and reduced: fp32 when training in bf16 or fp8 (Megatron-LM
- * forces gradient accumulation and all-reduce to fp32 for bfloat16, megatron/training/
- * arguments.py, accumulate_allreduce_grads_in_fp32; Llama 3 reduce-scatters its gradients in
- * FP32, Dubey et al. 2024, 3.3.4), the weights' 2 bytes in fp16 mixed precision (Rajbhandari et
- * al. 2020, 3.1).
+ * Bytes of one gradient as it is accumulated, kept and reduced. Auto: fp32 when training in bf16
+ * or fp8 (Megatron-LM forces gradient accumulation and all-reduce to fp32 for bfloat16,
+ * megatron/training/arguments.py, accumulate_allreduce_grads_in_fp32; Llama 3 reduce-scatters its
+ * gradients in FP32, Dubey et al. 2024, 3.3.4), the weights' 2 bytes in fp16 mixed precision
+ * (Rajbhandari et al. 2020, 3.1). Bf16: the gradient buffer in the weights' bf16, as NeMo's
+ * distributed Adam keeps it with optim.grad_sync_dtype bf16 (Apex DistributedFusedAdam allocates
+ * its gradient buffers in grad_sync_dtype, apex/contrib/optimizers/distributed_fused_adam.py) and
+ * Megatron-Core's DistributedDataParallel without grad_reduce_in_fp32.
  */
-double gradientBytes(model::Precision precision)
+double gradientBytes(const model::WorkloadSection& w)
 {
-    switch (precision) {
+    switch (w.gradientPrecision) {
+    case model::GradientPrecision::Fp32:
+        return 4.0;
+    case model::GradientPrecision::Bf16:
+        return kBf16Bytes;
+    case model::GradientPrecision::Auto:
+        break;
+    }
+    switch (w.precision) {
     case model::Precision::Bf16:
     case model::Precision::Fp8:
     case model::Precision::Tf32:
@@ -394,7 +405,7 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
         return zero >= stage ? dense / denseRanks + experts / expertRanks : dense + experts;
     };
     mem.weightsGb = kBf16Bytes * sharded(3) / 1e9;
-    mem.gradientsGb = gradientBytes(w.precision) * sharded(2) / 1e9;
+    mem.gradientsGb = gradientBytes(w) * sharded(2) / 1e9;
     mem.optimizerGb = kOptimizerBytes * sharded(1) / 1e9;
 
     // Activations per layer per micro-batch, in bytes per s b h (Korthikanti et al. 2022,
@@ -403,7 +414,9 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
     const double a = m.heads;
     const double kvShare = static_cast<double>(m.effectiveKvHeads()) * m.effectiveHeadDim() / h;
     const double qShare = a * m.effectiveHeadDim() / h;
-    const double replicated = 10.0; // two norm inputs, two dropout masks, QKV and MLP inputs
+    // Two norm inputs, two 1-byte dropout masks (none when the layers apply no dropout: PyTorch's
+    // dropout with p = 0 returns its input, aten/src/ATen/native/Dropout.cpp), QKV and MLP inputs.
+    const double replicated = w.dropout ? 10.0 : 8.0;
     const double attentionSplit = 2.0 * qShare + 4.0 * kvShare + 2.0 * qShare; // Q, K, V, proj
     const double gate = m.gatedMlp ? 2.0 : 1.0;
     const double denseMlp = 2.0 * gate * m.effectiveFfn() / h + 2.0 * m.effectiveFfn() / h;
@@ -412,7 +425,8 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
         (2.0 + 2.0 * gate * m.expertFfnHiddenSize / h + 2.0 * m.expertFfnHiddenSize / h);
     const double mlpSplit = (1.0 - moeShare) * denseMlp + moeShare * expertMlp;
     const bool keepScores = !w.flashAttention && w.recompute == Recompute::None;
-    const double scores = keepScores ? 5.0 * a * l.s / h : 0.0;
+    // The softmax output (2 a s / h), and with dropout its 1-byte mask and 2-byte output.
+    const double scores = keepScores ? (w.dropout ? 5.0 : 2.0) * a * l.s / h : 0.0;
     double units = 0.0;
     if (w.recompute == Recompute::Full)
         units = 2.0 / (l.sp ? l.t : 1); // each layer's input only
@@ -431,10 +445,14 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
     mem.activationsGb = perLayer * (layersPerStage / l.v) * chunksInFlight / 1e9;
 
     // Buffers: fp32 logits and their gradient on the last stage (counted when it is also the
-    // first), ZeRO-3's gathered weights of two layers (current and prefetched), the runtime.
+    // first), ZeRO-3's gathered weights of two layers (current and prefetched), the runtime. A
+    // fused cross entropy keeps the bf16 logits and writes a bf16 gradient instead
+    // (flash-attention's xentropy, csrc/xentropy: bf16 in and out, the softmax statistics in
+    // fp32 per token only).
     double buffers = kRuntimeBufferGb * 1e9;
     if (l.p == 1)
-        buffers += 2.0 * 4.0 * l.b * l.s / l.c * m.vocabSize / l.t;
+        buffers +=
+            2.0 * (w.fusedCrossEntropy ? kBf16Bytes : 4.0) * l.b * l.s / l.c * m.vocabSize / l.t;
     if (zero >= 3)
         buffers += 2.0 * kBf16Bytes * (dense + experts) / std::max(1.0, layersPerStage);
     mem.buffersGb = buffers / 1e9;
@@ -464,6 +482,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const model::ModelSpec& m = r.model;
     const auto& w = r.scenario.workload;
     const Layout l = layoutOf(r);
+    const double gradBytes = gradientBytes(w);
     const double peak = r.gpu.peakTflops(w.precision) * 1e12;
     const double clock = std::clamp(clockFactor, 1e-3, 1.0);
     const double rate = peak * r.gpu.matmulEfficiency * clock;
@@ -629,7 +648,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         moeShare * (m.activeExperts + m.sharedExperts) * gate * m.expertFfnHiddenSize / h;
     const double permute = moeShare * 4.0 * m.activeExperts;
     const double scoreUnits = w.flashAttention ? 0.0 : 4.5 * m.heads * l.s / h;
-    const double hUnits = (11.0 + permute) / (l.sp ? l.t : 1);
+    const double hUnits = ((w.dropout ? 11.0 : 10.0) + permute) / (l.sp ? l.t : 1);
     const double splitUnits = (activation + scoreUnits) / l.t;
     const double unitBytes = kBf16Bytes * l.b * l.s / l.c * h;
     const double forwardBytes = (hUnits + splitUnits) * unitBytes;
@@ -637,7 +656,9 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
                                   : selective ? scoreUnits / l.t * unitBytes
                                               : 0.0;
     // Weight gradients accumulate into an fp32 buffer, read and written once per micro-batch
-    // (Megatron-LM's main_grad, fused into the weight-gradient GEMM).
+    // (Megatron-LM's main_grad, fused into the weight-gradient GEMM). With a bf16 gradient
+    // buffer the traffic is taken as the same: the unfused path writes the bf16 gradient, then
+    // reads it and the buffer and writes the buffer (2 + 2 + 2 + 2 bytes).
     const double layerParameters =
         ((m.parameters() - m.embeddingParameters()) / std::max(1, m.layers) -
          static_cast<double>(m.moeLayers()) / std::max(1, m.layers) * m.experts *
@@ -700,10 +721,14 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // softmax kept for the backward (read and write 4): 38 bytes; backward the scaling by the
     // loss's gradient (read and write 4) and the cast back to bf16 for the output layer's GEMMs
     // (read 4, write 2): 14 bytes. The output layer's weight gradient accumulates into its fp32
-    // main_grad (read and write 4 bytes a weight), as the layers' do.
+    // main_grad (read and write 4 bytes a weight), as the layers' do. A fused cross entropy
+    // (fused_cross_entropy) reads the bf16 logits once forward and once backward, writing their
+    // bf16 gradient: 6 bytes a logit.
     const double logitsPerRank = l.b * l.s / l.c * m.vocabSize / l.t;
     const double outputWeights = static_cast<double>(m.vocabSize) * h / l.t;
-    const double memoryLogits = (52.0 * logitsPerRank + 8.0 * outputWeights) / hbm;
+    const double memoryLogits =
+        ((w.fusedCrossEntropy ? 6.0 : 52.0) * logitsPerRank + 2.0 * gradBytes * outputWeights) /
+        hbm;
     // The input embedding's backward (PyTorch's embedding_dense_backward) writes a dense bf16
     // gradient of the rank's V / t rows (zeroed, then the tokens' rows added: 2 bytes a weight
     // each) that the gradient hook adds into the fp32 main_grad (read 2 and 4, write 4): 14 bytes
@@ -800,7 +825,6 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double expertParameters = m.moeLayers() * static_cast<double>(m.experts) *
                                     m.expertParameters() / (static_cast<double>(l.t) * l.p * l.e);
     const int zero = w.zeroStage;
-    const double gradBytes = gradientBytes(w.precision);
     auto reduction = [&](double parameters, int ranks, int perNode, StepCollective& record) {
         const double bytes = gradBytes * parameters;
         if (ranks <= 1 || parameters <= 0.0)

@@ -477,6 +477,94 @@ TEST_CASE("the loss streams the fp32 logits through HBM, the embedding its dense
     CHECK(b.memoryBoundSeconds - a.memoryBoundSeconds == Approx(expected).epsilon(0.01));
 }
 
+TEST_CASE("bf16 gradients halve the gradient memory, the reduction and the buffer passes",
+          "[compute][step][memory][gradients]")
+{
+    // NeMo's distributed Adam with optim.grad_sync_dtype bf16: 2 bytes a gradient kept,
+    // reduce-scattered and passed over once a step.
+    json workload = kSmallDense;
+    const DocumentEvaluation fp32 = run(workload, 1);
+    workload["gradient_precision"] = "bf16";
+    const DocumentEvaluation bf16 = run(workload, 1);
+    REQUIRE(fp32.ok());
+    REQUIRE(bf16.ok());
+    CHECK(metric(bf16, "step.memory_gradients_gb") ==
+          Approx(0.5 * metric(fp32, "step.memory_gradients_gb")));
+    CHECK(metric(bf16, "step.data_parallel_total_seconds") <
+          0.75 * metric(fp32, "step.data_parallel_total_seconds"));
+    const StepResult& s = bf16.evaluation->compute.step;
+    const double hbm = 3.35e12 * 0.9;
+    CHECK(s.optimizerSeconds ==
+          Approx((28.0 * s.parameters / 8.0 + 8.0 * s.parameters) / hbm).epsilon(0.01));
+    // An explicit fp32 with fp16 training doubles what auto keeps (the weights' 2 bytes).
+    workload["precision"] = "fp16";
+    workload["gradient_precision"] = "auto";
+    const DocumentEvaluation fp16 = run(workload, 1);
+    workload["gradient_precision"] = "fp32";
+    const DocumentEvaluation fp16Fp32 = run(workload, 1);
+    CHECK(metric(fp16Fp32, "step.memory_gradients_gb") ==
+          Approx(2.0 * metric(fp16, "step.memory_gradients_gb")));
+}
+
+TEST_CASE("without dropout no masks are kept or written", "[compute][step][memory][dropout]")
+{
+    // Korthikanti et al. 2022, 4.1: two 1-byte masks of s b h per layer (attention and MLP
+    // dropout); Llama 2 7B on one GPU, no parallelism, 32 layers of 4,096 at 4,096 tokens.
+    json workload = kSmallDense;
+    const DocumentEvaluation with = run(workload, 1);
+    workload["dropout"] = false;
+    const DocumentEvaluation without = run(workload, 1);
+    const double masks = 2.0 * 4096.0 * 4096.0 * 32.0 / 1e9;
+    CHECK(metric(with, "step.memory_activations_gb") -
+              metric(without, "step.memory_activations_gb") ==
+          Approx(masks).epsilon(1e-6));
+    CHECK(metric(without, "step.memory_bound_seconds") < metric(with, "step.memory_bound_seconds"));
+}
+
+TEST_CASE("a fused cross entropy keeps the bf16 logits, not fp32 ones",
+          "[compute][step][memory][loss]")
+{
+    // The logits and their gradient at 2 bytes instead of 4 on the last stage (b s V), and 6
+    // bytes a logit through HBM instead of the unfused loss's 52.
+    json workload = kSmallDense;
+    const DocumentEvaluation unfused = run(workload, 1);
+    workload["fused_cross_entropy"] = true;
+    const DocumentEvaluation fused = run(workload, 1);
+    REQUIRE(unfused.ok());
+    REQUIRE(fused.ok());
+    const double logits = 4096.0 * 32000.0;
+    CHECK(metric(unfused, "step.memory_buffers_gb") - metric(fused, "step.memory_buffers_gb") ==
+          Approx(2.0 * 2.0 * logits / 1e9).epsilon(1e-6));
+    const StepResult& a = unfused.evaluation->compute.step;
+    const StepResult& b = fused.evaluation->compute.step;
+    const double hbm = 3.35e12 * 0.9;
+    CHECK(a.memoryBoundSeconds - b.memoryBoundSeconds ==
+          Approx(a.microBatches * 46.0 * logits / hbm).epsilon(0.01));
+}
+
+TEST_CASE("bad memory-fit fields are errors naming the JSON path and what is accepted",
+          "[compute][step][memory]")
+{
+    json workload = kSmallDense;
+    workload["gradient_precision"] = "int8";
+    const DocumentEvaluation precision = run(workload, 1);
+    CHECK_FALSE(precision.ok());
+    bool named = false;
+    for (const Diagnostic& x : precision.diagnostics)
+        named =
+            named || (x.severity == Severity::Error && x.path == "/workload/gradient_precision" &&
+                      (x.message + x.hint).find("bf16") != std::string::npos);
+    CHECK(named);
+    workload = kSmallDense;
+    workload["dropout"] = 0.1;
+    const DocumentEvaluation dropout = run(workload, 1);
+    CHECK_FALSE(dropout.ok());
+    named = false;
+    for (const Diagnostic& x : dropout.diagnostics)
+        named = named || (x.severity == Severity::Error && x.path == "/workload/dropout");
+    CHECK(named);
+}
+
 TEST_CASE("the step passes over the gradient buffer besides the optimizer's shard",
           "[compute][step][optimizer]")
 {

@@ -116,17 +116,6 @@ const model::Catalog& heldOutCatalog()
     return *loaded;
 }
 
-/** Returns true when the evaluation has a step and no error but the memory fit's. */
-bool evaluatedButForMemory(const DocumentEvaluation& d)
-{
-    if (!d.evaluated())
-        return false;
-    for (const Diagnostic& item : d.diagnostics)
-        if (item.severity == Severity::Error && item.code != "memory-fit")
-            return false;
-    return true;
-}
-
 /** The errors of an evaluation, one a line. */
 std::string errors(const DocumentEvaluation& d)
 {
@@ -151,7 +140,11 @@ TEST_CASE("MosaicML MPT on 8 H100 in BF16 (llm-foundry benchmark table), held ou
     // mosaicml/llm-foundry, scripts/train/benchmarking/README.md (commit 061f2c7), "H100 80GB
     // BF16": one node of 8 H100, PyTorch FSDP FULL_SHARD (ZeRO stage 3), amp_bf16, MPT's flash
     // attention; micro-batch, gradient accumulation, global batch and activation checkpointing
-    // as listed; published throughput in tokens per second per GPU.
+    // as listed; published throughput in tokens per second per GPU. MPT trains without dropout
+    // (llmfoundry/models/mpt/configuration_mpt.py at 061f2c7: attn_pdrop, resid_pdrop and
+    // emb_pdrop default to 0.0, and the pretraining yamls set none) and its loss is
+    // flash-attention's fused cross entropy on the bf16 logits (modeling_mpt.py,
+    // ComposerMPTCausalLM: loss_fn defaults to fused_crossentropy).
     struct Row
     {
         const char* model;
@@ -161,12 +154,12 @@ TEST_CASE("MosaicML MPT on 8 H100 in BF16 (llm-foundry benchmark table), held ou
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {"mpt-760m", 2048, 24, 384, false, 63147, 0.600},
-        {"mpt-1b", 2048, 14, 112, false, 45455, 0.487},
-        {"mpt-3b", 4096, 5, 240, false, 20964, 0.545},
-        {"mpt-7b", 2048, 6, 48, false, 10643, 0.417},
-        {"mpt-13b", 2048, 2, 16, false, 4792, 0.441},
-        {"mpt-30b", 2048, 3, 504, true, 2002, 0.392},
+        {"mpt-760m", 2048, 24, 384, false, 63147, 0.749},
+        {"mpt-1b", 2048, 14, 112, false, 45455, 0.579},
+        {"mpt-3b", 4096, 5, 240, false, 20964, 0.593},
+        {"mpt-7b", 2048, 6, 48, false, 10643, 0.439},
+        {"mpt-13b", 2048, 2, 16, false, 4792, 0.453},
+        {"mpt-30b", 2048, 3, 504, true, 2002, 0.399},
     };
     for (const Row& row : rows) {
         INFO(row.model << ": published " << row.tokensPerGpu << " tokens/s per GPU");
@@ -180,14 +173,16 @@ TEST_CASE("MosaicML MPT on 8 H100 in BF16 (llm-foundry benchmark table), held ou
                                {"flash_attention", true},
                                {"recompute", row.checkpointing ? "full" : "none"},
                                {"zero_stage", 3},
-                               {"overlap_fraction", 1.0}};
+                               {"overlap_fraction", 1.0},
+                               {"dropout", false},
+                               {"fused_cross_entropy", true}};
         const DocumentEvaluation d = evaluateDocument(dgxH100(8, workload), heldOutCatalog(), "m");
         INFO(errors(d));
-        REQUIRE(evaluatedButForMemory(d));
+        REQUIRE(d.ok());
         const double predicted = tokensPerGpuSecond(d, row.batch, row.sequence, 8);
         const double error = predicted / row.tokensPerGpu - 1.0;
         INFO("predicted " << predicted << " error " << error * 100.0 << "%");
-        // Known gap, held as it stands: every row 39-60% above the table (see the test case's
+        // Known gap, held as it stands: every row 40-75% above the table (see the test case's
         // notes in docs/references.md). A change that moves a row by more than 3 points shows.
         CHECK(error == Approx(row.modelError).margin(0.03));
     }
@@ -209,12 +204,12 @@ TEST_CASE("MosaicML MPT on 8 A100 80GB in BF16 (the same table, same stack), hel
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {"mpt-760m", 2048, 24, 384, false, 32434, 0.317},
-        {"mpt-1b", 2048, 14, 448, false, 20513, 0.284},
-        {"mpt-3b", 4096, 5, 240, false, 9457, 0.387},
-        {"mpt-7b", 2048, 6, 96, false, 4641, 0.238},
-        {"mpt-13b", 2048, 2, 48, false, 2262, 0.294},
-        {"mpt-30b", 2048, 3, 504, true, 916, 0.104},
+        {"mpt-760m", 2048, 24, 384, false, 32434, 0.400},
+        {"mpt-1b", 2048, 14, 448, false, 20513, 0.333},
+        {"mpt-3b", 4096, 5, 240, false, 9457, 0.416},
+        {"mpt-7b", 2048, 6, 96, false, 4641, 0.250},
+        {"mpt-13b", 2048, 2, 48, false, 2262, 0.301},
+        {"mpt-30b", 2048, 3, 504, true, 916, 0.107},
     };
     for (const Row& row : rows) {
         INFO(row.model << ": published " << row.tokensPerGpu << " tokens/s per GPU");
@@ -228,10 +223,12 @@ TEST_CASE("MosaicML MPT on 8 A100 80GB in BF16 (the same table, same stack), hel
                                {"flash_attention", true},
                                {"recompute", row.checkpointing ? "full" : "none"},
                                {"zero_stage", 3},
-                               {"overlap_fraction", 1.0}};
+                               {"overlap_fraction", 1.0},
+                               {"dropout", false},
+                               {"fused_cross_entropy", true}};
         const DocumentEvaluation d = evaluateDocument(dgxA100(workload), heldOutCatalog(), "a");
         INFO(errors(d));
-        REQUIRE(evaluatedButForMemory(d));
+        REQUIRE(d.ok());
         const double predicted = tokensPerGpuSecond(d, row.batch, row.sequence, 8);
         const double error = predicted / row.tokensPerGpu - 1.0;
         INFO("predicted " << predicted << " error " << error * 100.0 << "%");
@@ -247,7 +244,15 @@ TEST_CASE("NVIDIA NeMo 24.07 on DGX H100 in FP8 (performance summary), held out"
     // TP, PP, CP, VP as listed; published tokens per second per GPU. Not stated, so taken as
     // NeMo's performance recipes run them: sequence parallelism and tensor-parallel overlap
     // where TP > 1, the distributed optimizer, overlapped gradient reduce-scatter and weight
-    // all-gather, fused attention, no recomputation (selective where none does not fit).
+    // all-gather, fused attention, no recomputation (the launcher's 24.07 configurations set
+    // activations_checkpoint_granularity null).
+    // Gradients in BF16: NeMo-Framework-Launcher's FP8 GPT-3 175B configuration of the 24.07
+    // release (launcher_scripts/conf/training/gpt3/175b_fp8.yaml at tag 24.07) sets the
+    // distributed Adam's optim.grad_sync_dtype to bf16, as do its MLPerf GPT-3, Mixtral and
+    // Nemotron 340B configurations; the other models have no FP8 configuration there, so the
+    // same recipe is taken for them. Dropout: the Llama configurations of the same release set
+    // hidden_dropout, attention_dropout and ffn_dropout to 0.0 (llama/llama*.yaml); GPT-3's keep
+    // 0.1.
     struct Row
     {
         const char* model;
@@ -256,53 +261,53 @@ TEST_CASE("NVIDIA NeMo 24.07 on DGX H100 in FP8 (performance summary), held out"
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {"nemo-gpt3-5b", 64, 2048, 4, 2048, 1, 1, 1, 1, 22521, 0.374},
-        {"nemo-gpt3-20b", 64, 256, 2, 2048, 2, 1, 1, 1, 5851, 0.132},
-        {"gpt3-175b", 128, 256, 1, 2048, 4, 8, 1, 6, 726, 0.033},
-        {"gpt3-175b", 512, 2048, 2, 2048, 4, 8, 1, 6, 782, 0.129},
-        {"llama2-7b", 8, 128, 1, 4096, 1, 1, 1, 1, 16847, 0.244},
-        {"llama2-13b", 16, 128, 1, 4096, 1, 4, 1, 10, 8646, 0.052},
-        {"llama2-70b", 64, 128, 1, 4096, 4, 4, 1, 20, 1707, 0.056},
-        {"llama3-8b", 8, 128, 1, 8192, 1, 1, 2, 1, 12036, 0.229},
-        {"llama3-70b", 64, 128, 1, 8192, 4, 4, 2, 5, 1533, 0.139},
+        {"nemo-gpt3-5b", 64, 2048, 4, 2048, 1, 1, 1, 1, 22521, 0.384},
+        {"nemo-gpt3-20b", 64, 256, 2, 2048, 2, 1, 1, 1, 5851, 0.283},
+        {"gpt3-175b", 128, 256, 1, 2048, 4, 8, 1, 6, 726, 0.056},
+        {"gpt3-175b", 512, 2048, 2, 2048, 4, 8, 1, 6, 782, 0.156},
+        {"llama2-7b", 8, 128, 1, 4096, 1, 1, 1, 1, 16847, 0.259},
+        {"llama2-13b", 16, 128, 1, 4096, 1, 4, 1, 10, 8646, 0.061},
+        {"llama2-70b", 64, 128, 1, 4096, 4, 4, 1, 20, 1707, 0.078},
+        {"llama3-8b", 8, 128, 1, 8192, 1, 1, 2, 1, 12036, 0.322},
+        {"llama3-70b", 64, 128, 1, 8192, 4, 4, 2, 5, 1533, 0.154},
     };
     double absoluteErrors = 0.0;
     for (const Row& row : rows) {
         INFO(row.model << " on " << row.gpus << ": published " << row.tokensPerGpu
                        << " tokens/s per GPU");
-        json workload = {{"model", row.model},
-                         {"precision", "fp8"},
-                         {"tokens_billion", 1000},
-                         {"sequence_length", row.sequence},
-                         {"tensor_parallel", row.tp},
-                         {"pipeline_parallel", row.pp},
-                         {"context_parallel", row.cp},
-                         {"global_batch_sequences", row.batch},
-                         {"micro_batch_size", row.microBatch},
-                         {"pipeline_schedule", row.vp > 1 ? "interleaved" : "1f1b"},
-                         {"virtual_stages", row.vp},
-                         {"sequence_parallel", row.tp > 1},
-                         {"tp_comm_overlap", row.tp > 1},
-                         {"flash_attention", true},
-                         {"recompute", "none"},
-                         {"zero_stage", 1},
-                         {"overlap_fraction", 1.0}};
-        DocumentEvaluation d = evaluateDocument(dgxH100(row.gpus, workload), heldOutCatalog(), "n");
-        if (!d.ok()) {
-            workload["recompute"] = "selective";
-            d = evaluateDocument(dgxH100(row.gpus, workload), heldOutCatalog(), "n");
-        }
+        const json workload = {{"model", row.model},
+                               {"precision", "fp8"},
+                               {"tokens_billion", 1000},
+                               {"sequence_length", row.sequence},
+                               {"tensor_parallel", row.tp},
+                               {"pipeline_parallel", row.pp},
+                               {"context_parallel", row.cp},
+                               {"global_batch_sequences", row.batch},
+                               {"micro_batch_size", row.microBatch},
+                               {"pipeline_schedule", row.vp > 1 ? "interleaved" : "1f1b"},
+                               {"virtual_stages", row.vp},
+                               {"sequence_parallel", row.tp > 1},
+                               {"tp_comm_overlap", row.tp > 1},
+                               {"flash_attention", true},
+                               {"recompute", "none"},
+                               {"zero_stage", 1},
+                               {"overlap_fraction", 1.0},
+                               {"gradient_precision", "bf16"},
+                               {"dropout", std::string(row.model).rfind("llama", 0) != 0}};
+        const DocumentEvaluation d =
+            evaluateDocument(dgxH100(row.gpus, workload), heldOutCatalog(), "n");
         INFO(errors(d));
-        REQUIRE(evaluatedButForMemory(d));
+        REQUIRE(d.ok());
         const double predicted = tokensPerGpuSecond(d, row.batch, row.sequence, row.gpus);
         const double error = predicted / row.tokensPerGpu - 1.0;
-        INFO("predicted " << predicted << " error " << error * 100.0 << "% recompute "
-                          << workload["recompute"]);
+        INFO("predicted " << predicted << " error " << error * 100.0 << "%");
         CHECK(error == Approx(row.modelError).margin(0.03));
         absoluteErrors += std::fabs(error);
     }
     // With the attention and the output layer at FP8's rate and no casts (models-18) the mean
     // absolute error was 31.3%; with them in BF16, as Transformer Engine and Megatron-Core run
-    // them, and the casts of the GEMMs' inputs to FP8 (models-19), 15.4%.
-    CHECK(absoluteErrors / std::size(rows) < 0.17);
+    // them, and the casts of the GEMMs' inputs to FP8 (models-19), 15.4% with selective
+    // recomputation where fp32 gradients did not fit; stated as published (BF16 gradients, no
+    // dropout for Llama, no recomputation as NeMo's 24.07 configurations set), 19.5%.
+    CHECK(absoluteErrors / std::size(rows) < 0.21);
 }

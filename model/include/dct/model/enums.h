@@ -99,4 +99,12 @@ enum class Recompute
     Full       ///< Only each layer's input kept; the whole forward pass runs again.
 };
 
+/** The precision gradients are accumulated in, kept in and reduced across data-parallel ranks. */
+enum class GradientPrecision
+{
+    Auto, ///< fp32 for bf16, fp8, tf32 and fp64 training, 2 bytes for fp16 (Megatron-LM).
+    Fp32, ///< 4 bytes a gradient.
+    Bf16  ///< 2 bytes a gradient (NeMo's distributed Adam with grad_sync_dtype bf16).
+};
+
 } // namespace dct::model

@@ -156,7 +156,13 @@ struct WorkloadSection
     int zeroStage = 1; ///< 0 none, 1 optimizer states, 2 + gradients, 3 + weights (FSDP).
     Recompute recompute = Recompute::Selective;
     bool flashAttention = true; ///< Fused attention that never stores the s x s scores.
-    int sequenceLength = 0;     ///< 0 means the model's.
+    /// Gradients accumulated, kept and reduced in this precision; Auto: as Megatron-LM does.
+    GradientPrecision gradientPrecision = GradientPrecision::Auto;
+    /// The layers apply dropout (probability above 0), so its masks are written and kept.
+    bool dropout = true;
+    /// The loss is one fused kernel on the bf16 logits: no fp32 copy of the logits is kept.
+    bool fusedCrossEntropy = false;
+    int sequenceLength = 0; ///< 0 means the model's.
     int globalBatchSequences = 1024;
     double overlapFraction = 0.7; ///< Share of the gradient all-reduce hidden under compute.
     double jitterCv = 0.01;       ///< Coefficient of variation of a rank's step time.
