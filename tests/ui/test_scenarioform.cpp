@@ -188,7 +188,7 @@ nlohmann::json readJson(const QString& path)
 
 } // namespace
 
-TEST_CASE("the workload page edits gradient precision, dropout and the fused loss; a saved "
+TEST_CASE("the workload page edits gradient precision, dropout and the fused loss, a saved "
           "scenario reloads with them and the memory follows",
           "[ui][form][workload]")
 {
