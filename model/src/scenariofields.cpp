@@ -327,15 +327,19 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
             {{GradientPrecision::Auto, "auto"},
              {GradientPrecision::Fp32, "fp32"},
              {GradientPrecision::Bf16, "bf16"}},
-            "Precision the gradients are accumulated, kept and reduced in: auto (fp32, or 2 bytes "
-            "with fp16 precision, as Megatron-LM), fp32, or bf16 (NeMo's distributed Adam with "
-            "grad_sync_dtype bf16, Megatron-Core without grad_reduce_in_fp32)"),
+            "Bytes of a gradient in memory and in the data-parallel reduce-scatter or "
+            "all-reduce: auto (4-byte fp32 when training in bf16 or fp8, as Megatron-LM "
+            "accumulates and reduces them; 2 bytes in fp16 mixed precision), fp32, or bf16 (half "
+            "the memory and traffic: NeMo's distributed Adam with grad_sync_dtype bf16, "
+            "Megatron-Core without grad_reduce_in_fp32)"),
         f::boolean<S>("dropout", &S::dropout,
-                      "The layers apply dropout (a probability above 0): its masks are written and "
-                      "kept for the backward pass; false for models trained without dropout"),
+                      "The layers apply dropout (a probability above 0): its 1-byte masks are "
+                      "written forward and kept for the backward pass; false (no dropout, as "
+                      "NeMo's Llama and llm-foundry's MPT configurations) keeps and writes none"),
         f::boolean<S>("fused_cross_entropy", &S::fusedCrossEntropy,
-                      "The loss is one fused kernel reading the bf16 logits (flash-attention's "
-                      "cross entropy, as MPT's default loss): no fp32 copy of the logits is kept"),
+                      "The loss is one fused kernel on the bf16 logits (flash-attention's cross "
+                      "entropy, llm-foundry's fused loss for MPT): the logits and their gradient "
+                      "are kept at 2 bytes instead of fp32, and read once each way"),
         f::integer<S>("sequence_length", &S::sequenceLength, "tokens",
                       "Sequence length; 0 takes the model's", 0, 1e7),
         f::integer<S>("global_batch_sequences", &S::globalBatchSequences, "",

@@ -293,30 +293,49 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
             }
         }
 
-        // The calibration the collectives use: every measured size against the model.
+        // The calibration the collectives use: every measured size against the model. On a
+        // page of its own: the heading and its note would otherwise end the page the results
+        // end on, and the tables start the next.
         if (s.calibration) {
             const model::CalibrationProfile& c = *s.calibration;
-            out += "<h2>Calibration of the collectives</h2>\n";
-            out += "<p class=\"meta\">Calibration profile " + h(c.name) + ", fitted on " +
-                   h(std::to_string(c.points.size())) + " sizes of nccl-tests runs (" +
-                   h(c.createdAt) + "): rms busbw residual " +
-                   h(formatNumber(c.rmsResidualPercent)) + "%. Each collective is timed as " +
-                   h(c.timing.text()) + ", as the fit timed it.</p>\n";
-            out += head({"Parameter", "Factor", ""});
+            out += "<h2 style=\"page-break-before: always\">Calibration of the "
+                   "collectives</h2>\n";
+            // One nccl-tests program for every size (the usual case) is named once here
+            // rather than in a column that the PDF's narrow table wraps letter by letter.
+            std::string test = c.points.empty() ? std::string() : c.points.front().test;
+            for (const auto& p : c.points)
+                if (p.test != test)
+                    test.clear();
+            // "2026-11-26T13:02:25Z" as the report's own date reads: "2026-11-26 13:02 UTC".
+            std::string when = c.createdAt;
+            if (when.size() == 20 && when[10] == 'T' && when.back() == 'Z')
+                when = when.substr(0, 10) + " " + when.substr(11, 5) + " UTC";
+            out += "<p class=\"meta\">Calibration profile '" + h(c.name) + "', fitted " +
+                   (when.empty() ? std::string() : h(when) + " ") + "on " +
+                   h(std::to_string(c.points.size())) + " sizes of " +
+                   (test.empty() ? std::string("nccl-tests runs") : h(test) + " runs") +
+                   ": rms busbw residual " + h(formatNumber(c.rmsResidualPercent)) +
+                   "%. Each collective is timed with " + h(c.timing.text()) +
+                   ", as in the fit: the factors hold for that timing only.</p>\n";
+            out += head({"Parameter", "Factor", "In the fit"});
             for (std::size_t i = 0; i < model::CollectiveCalibration::count; ++i)
                 out += "<tr><td>" + h(model::CollectiveCalibration::label(i)) +
                        "</td><td class=\"num\">" + h(formatNumber(c.factors.at(i))) + "</td><td>" +
                        (c.fitted[i] ? "fitted" : "held at 1") + "</td></tr>\n";
             out += "</table>\n";
-            out += head({"Test", "Size", "Measured busbw (GB/s)", "Model busbw (GB/s)",
-                         "Residual (%)", "Model's choice"});
+            if (test.empty())
+                out += head({"Test", "Size", "Measured busbw (GB/s)", "Model busbw (GB/s)",
+                             "Residual (%)", "Timed with"});
+            else
+                out += head({"Size", "Measured busbw (GB/s)", "Model busbw (GB/s)", "Residual (%)",
+                             "Timed with"});
             for (const auto& p : c.points)
-                out += "<tr><td>" + h(p.test) + "</td><td class=\"num\">" +
-                       h(formatBytes(p.bytes)) + "</td><td class=\"num\">" +
+                out += "<tr>" + (test.empty() ? "<td>" + h(p.test) + "</td>" : std::string()) +
+                       "<td class=\"num\">" + h(formatBytes(p.bytes)) + "</td><td class=\"num\">" +
                        h(formatNumber(p.measuredBusbwGbytePerS)) + "</td><td class=\"num\">" +
                        h(formatNumber(p.modelBusbwGbytePerS)) + "</td><td class=\"num\">" +
-                       h(formatNumber(p.residualPercent())) + "</td><td>" + h(p.algorithm) +
-                       "</td></tr>\n";
+                       h(formatNumber(p.residualPercent())) +
+                       "</td><td style=\"white-space: nowrap\">" + h(p.algorithm) + "</td></tr>\n";
             out += "</table>\n";
         }
 

@@ -84,11 +84,11 @@ bool applyCalibrationProfile(model::ResolvedScenario& r, const EvaluateOptions& 
                                  factorsText(*profile) + "), fitted on " +
                                  (logs.empty() ? std::string("nccl-tests logs") : logs) +
                                  (profile->createdAt.empty() ? "" : " at " + profile->createdAt) +
-                                 ", rms busbw residual " + rms + "; each collective timed as " +
-                                 profile->timing.text() + ", as the fit timed it"};
+                                 ", rms busbw residual " + rms + "; each collective timed with " +
+                                 profile->timing.text() + ", as in the fit"};
     diagnostics.note(pointer,
                      "the collectives use the calibration profile '" + name + "' (" +
-                         factorsText(*profile) + ", rms busbw residual " + rms + "), timed as " +
+                         factorsText(*profile) + ", rms busbw residual " + rms + "), timed with " +
                          profile->timing.text(),
                      {}, "calibration-profile");
     applied = std::move(*profile);

@@ -180,7 +180,7 @@ TEST_CASE("A profile fitted on a release's picks is evaluated on them and says s
     const CliRun eval = runCli({"eval", file.string(), "--store", dir.store(), "-f", "json"});
     INFO(eval.err);
     CHECK(eval.code == cli::ExitOk);
-    CHECK_THAT(eval.out, Catch::Contains("timed as the algorithm and protocol NCCL 2.9.9's tuner "
+    CHECK_THAT(eval.out, Catch::Contains("timed with the algorithm and protocol NCCL 2.9.9's tuner "
                                          "picks, its tree pipelined as that release does"));
 }
 
@@ -292,10 +292,17 @@ TEST_CASE("The HTML report of a calibrated scenario shows measured against model
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     CHECK_THAT(text, Catch::Contains("Calibration of the collectives"));
     CHECK_THAT(text, Catch::Contains("Measured busbw (GB/s)"));
-    CHECK_THAT(text, Catch::Contains("Each collective is timed as the engine&#39;s fastest "
-                                     "algorithm and protocol") ||
-                         Catch::Contains("Each collective is timed as the engine's fastest "
-                                         "algorithm and protocol"));
+    CHECK_THAT(text, Catch::Contains("Each collective is timed with the engine&#39;s fastest "
+                                     "algorithm and protocol, as in the fit") ||
+                         Catch::Contains("Each collective is timed with the engine's fastest "
+                                         "algorithm and protocol, as in the fit"));
+    // One program for every size: named once in the note, not in a column of its own; the
+    // section starts a page, so that its heading never ends one.
+    CHECK_THAT(text, Catch::Contains("sizes of all_reduce_perf runs"));
+    CHECK_THAT(text, !Catch::Contains("<th>Test</th>"));
+    CHECK_THAT(text, Catch::Contains("<th>Timed with</th>"));
+    CHECK_THAT(text, Catch::Contains("<h2 style=\"page-break-before: always\">Calibration of the "
+                                     "collectives</h2>"));
     CHECK_THAT(text, Catch::Contains("calibration profile &#39;a3mega&#39;") ||
                          Catch::Contains("calibration profile 'a3mega'"));
 }

@@ -386,9 +386,10 @@ TEST_CASE("the 16k-GPU example draws its fabric from the network result", "[ui][
     CHECK(window.dashboard()->headline("TCO") != "n/a");
 }
 
-TEST_CASE("the screenshot writer shoots every view of the issue: start, each example's dashboard, "
-          "each fabric kind's topology, the floor plan, compare and diagnostics",
-          "[ui][window][screenshots]")
+TEST_CASE(
+    "the screenshot writer shoots every view of the issue: start, each example's dashboard, "
+    "each fabric kind's topology, the floor plan, compare, diagnostics and the workload editor",
+    "[ui][window][screenshots]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -410,7 +411,8 @@ TEST_CASE("the screenshot writer shoots every view of the issue: start, each exa
                             QStringLiteral("floorplan-16k.png"),
                             QStringLiteral("compare.png"),
                             QStringLiteral("find-best-layout.png"),
-                            QStringLiteral("diagnostics.png")};
+                            QStringLiteral("diagnostics.png"),
+                            QStringLiteral("form-workload.png")};
     for (const QString& example : QFileInfo(test::examplePath("seed-h100-dallas-d2c.json"))
                                       .dir()
                                       .entryList({QStringLiteral("*.json")}, QDir::Files))

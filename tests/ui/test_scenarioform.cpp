@@ -11,6 +11,8 @@
 #include <QFile>
 #include <QLabel>
 #include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
 #include <QUndoStack>
 #include <catch2/catch.hpp>
 
@@ -164,4 +166,130 @@ TEST_CASE("the form names choices and catalog entries, offers the protocol's swi
     CHECK(labels.contains(QStringLiteral("Parameters (billions)")));
     CHECK(labels.contains(QStringLiteral("Utilization (%)")));
     CHECK(labels.contains(QStringLiteral("UPS no load (%)")));
+}
+
+namespace {
+
+/** Returns the figure \a key of the latest evaluation of \a document; fails when it has none. */
+double figure(const ui::ScenarioDocument& document, const std::string& key)
+{
+    const solvers::Metric* m = document.outcome()->metric({key});
+    REQUIRE(m);
+    return m->value;
+}
+
+/** Reads the JSON of the file \a path. */
+nlohmann::json readJson(const QString& path)
+{
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    return nlohmann::json::parse(file.readAll().toStdString());
+}
+
+} // namespace
+
+TEST_CASE("the workload page edits gradient precision, dropout and the fused loss, a saved "
+          "scenario reloads with them and the memory follows",
+          "[ui][form][workload]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    // The seed example names none of the three: it takes the defaults (auto, dropout, an unfused
+    // loss).
+    const QString example = test::examplePath("seed-h100-dallas-d2c.json");
+    REQUIRE_FALSE(readJson(example)["workload"].contains("gradient_precision"));
+    ui::ScenarioDocument document(readJson(example), example);
+    ui::ScenarioForm form;
+    form.resize(520, 800);
+    form.show();
+    form.setDocument(&document);
+    document.evaluateNow();
+
+    auto* gradients = qobject_cast<QComboBox*>(form.editor("/workload/gradient_precision"));
+    auto* dropout = qobject_cast<QCheckBox*>(form.editor("/workload/dropout"));
+    auto* fused = qobject_cast<QCheckBox*>(form.editor("/workload/fused_cross_entropy"));
+    REQUIRE(gradients);
+    REQUIRE(dropout);
+    REQUIRE(fused);
+    CHECK(gradients->count() == 3);
+    CHECK(gradients->currentData().toString() == QStringLiteral("auto"));
+    // Not the collectives' "Automatic (the fastest)": the gradients' auto is a precision.
+    CHECK(gradients->currentText() == QStringLiteral("Automatic (FP32; FP16 in FP16 training)"));
+    CHECK(gradients->itemText(2) == QStringLiteral("BF16"));
+    CHECK(dropout->isChecked());
+    CHECK_FALSE(fused->isChecked());
+    // The tooltips say what each does to memory and traffic.
+    CHECK(gradients->toolTip().contains(QStringLiteral("reduce-scatter or all-reduce")));
+    CHECK(gradients->toolTip().contains(QStringLiteral("Megatron-LM")));
+    CHECK(dropout->toolTip().contains(QStringLiteral("masks")));
+    CHECK(fused->toolTip().contains(QStringLiteral("kept at 2 bytes")));
+    CHECK(fused->toolTip().contains(QStringLiteral("llm-foundry")));
+
+    // Saved unedited, the file states them at their defaults, as it states every field the
+    // example left out (the model writes the whole scenario at the current schema version).
+    const QString unedited = dir.filePath(QStringLiteral("unedited.json"));
+    REQUIRE(document.saveAs(unedited).isEmpty());
+    const nlohmann::json defaults = readJson(unedited)["workload"];
+    CHECK(defaults["gradient_precision"] == "auto");
+    CHECK(defaults["dropout"] == true);
+    CHECK(defaults["fused_cross_entropy"] == false);
+    CHECK(defaults["flash_attention"] == true);
+
+    // Each edit by keyboard, as a user makes it, and what it does to the per-GPU memory.
+    const double gradientsGb = figure(document, "step.memory_gradients_gb");
+    const double totalGb = figure(document, "step.memory_total_gb");
+    gradients->setFocus();
+    QTest::keyClick(gradients, Qt::Key_Down);
+    CHECK(document.value("/workload/gradient_precision") == "fp32");
+    QTest::keyClick(gradients, Qt::Key_Down);
+    CHECK(document.value("/workload/gradient_precision") == "bf16");
+    REQUIRE(test::waitForEvaluation(document));
+    // BF16 gradients take 2 bytes where auto kept fp32's 4 for this BF16 run.
+    CHECK(figure(document, "step.memory_gradients_gb") == Approx(gradientsGb / 2.0).epsilon(1e-9));
+    CHECK(figure(document, "step.memory_total_gb") < totalGb);
+
+    const double activationsGb = figure(document, "step.memory_activations_gb");
+    QTest::keyClick(dropout, Qt::Key_Space);
+    CHECK(document.value("/workload/dropout") == false);
+    REQUIRE(test::waitForEvaluation(document));
+    CHECK(figure(document, "step.memory_activations_gb") < activationsGb);
+
+    const double buffersGb = figure(document, "step.memory_buffers_gb");
+    QTest::keyClick(fused, Qt::Key_Space);
+    CHECK(document.value("/workload/fused_cross_entropy") == true);
+    REQUIRE(test::waitForEvaluation(document));
+    CHECK(figure(document, "step.memory_buffers_gb") < buffersGb);
+    CHECK(document.undoStack()->count() == 4); // fp32, bf16, dropout, fused
+
+    // Saved and opened again: the file holds the three values and the form shows them.
+    const QString edited = dir.filePath(QStringLiteral("edited.json"));
+    REQUIRE(document.saveAs(edited).isEmpty());
+    const nlohmann::json saved = readJson(edited);
+    CHECK(saved["workload"]["gradient_precision"] == "bf16");
+    CHECK(saved["workload"]["dropout"] == false);
+    CHECK(saved["workload"]["fused_cross_entropy"] == true);
+    CHECK(saved["workload"]["model"] == "llama2-13b"); // the rest as it was
+
+    ui::ScenarioDocument reloaded(readJson(edited), edited);
+    ui::ScenarioForm again;
+    again.setDocument(&reloaded);
+    reloaded.evaluateNow();
+    const auto* gradientsAgain =
+        qobject_cast<QComboBox*>(again.editor("/workload/gradient_precision"));
+    REQUIRE(gradientsAgain);
+    CHECK(gradientsAgain->currentData().toString() == QStringLiteral("bf16"));
+    CHECK_FALSE(qobject_cast<QCheckBox*>(again.editor("/workload/dropout"))->isChecked());
+    CHECK(qobject_cast<QCheckBox*>(again.editor("/workload/fused_cross_entropy"))->isChecked());
+    CHECK(figure(reloaded, "step.memory_total_gb") ==
+          Approx(figure(document, "step.memory_total_gb")).epsilon(1e-9));
+
+    // Undo takes each back, to the values the unedited file states.
+    for (int i = 0; i < 4; ++i)
+        document.undoStack()->undo();
+    CHECK(gradients->currentData().toString() == QStringLiteral("auto"));
+    CHECK(dropout->isChecked());
+    CHECK_FALSE(fused->isChecked());
+    CHECK(document.value("/workload/gradient_precision") == "auto");
+    REQUIRE(test::waitForEvaluation(document));
+    CHECK(figure(document, "step.memory_total_gb") == Approx(totalGb).epsilon(1e-9));
 }

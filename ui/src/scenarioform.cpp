@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStyle>
@@ -71,9 +72,15 @@ QString labelOf(const FieldInfo& field)
     return label;
 }
 
-/** Returns the name people read for the choice \a value of an enum field. */
-QString choiceName(const std::string& value)
+/** Returns the name people read for the choice \a value of the enum field at \a pointer. */
+QString choiceName(const std::string& pointer, const std::string& value)
 {
+    // Where a field's choice means something of its own: the gradients' "auto" is a precision
+    // that follows the matrix math's, not the fastest of several algorithms.
+    static const std::map<std::pair<std::string, std::string>, const char*> byField = {
+        {{"/workload/gradient_precision", "auto"}, "Automatic (FP32; FP16 in FP16 training)"}};
+    if (const auto own = byField.find({pointer, value}); own != byField.end())
+        return QObject::tr(own->second);
     static const std::map<std::string, const char*> names = {
         {"roce_v2", "RoCE v2 (Ethernet)"},
         {"infiniband", "InfiniBand"},
@@ -92,10 +99,16 @@ QString choiceName(const std::string& value)
         {"dense", "Dense (nodes fill the rack)"},
         {"spread", "Spread (to the cooling capacity)"},
         {"fp8", "FP8"},
+        {"fp32", "FP32"},
         {"bf16", "BF16"},
         {"fp16", "FP16"},
         {"tf32", "TF32"},
-        {"fp64", "FP64"}};
+        {"fp64", "FP64"},
+        {"1f1b", "1F1B"},
+        {"interleaved", "Interleaved"},
+        {"none", "None"},
+        {"selective", "Selective (attention)"},
+        {"full", "Full"}};
     const auto it = names.find(value);
     return it == names.end() ? qstr(value) : QObject::tr(it->second);
 }
@@ -172,7 +185,9 @@ ScenarioForm::ScenarioForm(QWidget* parent) : QWidget(parent), m_pages(new QTool
         auto* page = new QWidget(scroll);
         auto* form = new QFormLayout(page);
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-        form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+        // In a dock narrower than a label and its editor side by side, the editor goes below
+        // its label instead of out of sight to the right.
+        form->setRowWrapPolicy(QFormLayout::WrapLongRows);
         form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
         std::string section;
         for (const auto& field : groups[g].fields) {
@@ -268,7 +283,7 @@ QWidget* ScenarioForm::makeEditor(const FieldInfo& field)
     case FieldKind::Enum: {
         auto* combo = new QComboBox(this);
         for (const auto& c : field.choices) {
-            combo->addItem(choiceName(c), qstr(c));
+            combo->addItem(choiceName(pointer, c), qstr(c));
             combo->setItemData(combo->count() - 1, qstr(c), Qt::ToolTipRole);
         }
         connect(combo, &QComboBox::activated, this, [this, pointer, combo](int) {
@@ -512,6 +527,8 @@ bool ScenarioForm::focusField(const QString& pointer)
         return false;
     m_pages->setCurrentIndex(it->second.page);
     it->second.scroll->ensureWidgetVisible(it->second.editor);
+    // Never at the cost of the label: a form wider than its dock scrolls back to its left edge.
+    it->second.scroll->horizontalScrollBar()->setValue(0);
     it->second.editor->setFocus(Qt::OtherFocusReason);
     return true;
 }

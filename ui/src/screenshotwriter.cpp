@@ -5,6 +5,7 @@
 #include "dct/ui/layoutplandialog.h"
 #include "dct/ui/mainwindow.h"
 #include "dct/ui/scenariodocument.h"
+#include "dct/ui/scenarioform.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -143,6 +144,11 @@ QStringList ScreenshotWriter::write(MainWindow& window, const QString& directory
         window.focusFirstDiagnostic();
         shoot(MainWindow::DashboardView, QStringLiteral("diagnostics.png"));
     }
+    // The workload editor of the seed: the layout and, below it, what the training stack keeps
+    // in memory (gradient precision, dropout, the fused loss).
+    window.setCurrentDocument(seed);
+    window.form()->focusField(QStringLiteral("/workload/gradient_precision"));
+    shoot(MainWindow::DashboardView, QStringLiteral("form-workload.png"));
     return written;
 }
 

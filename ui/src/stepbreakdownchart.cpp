@@ -75,6 +75,8 @@ void StepBreakdownChart::setOutcome(const EvaluationOutcome& outcome)
     series->append(communication);
     series->append(losses);
     c->addSeries(series);
+    // A band of a label's height for every part: in a thinner one Qt elides the names to "...".
+    setMinimumHeight(std::max(380, 150 + 24 * static_cast<int>(parts.size())));
     auto* axisY = new QBarCategoryAxis;
     axisY->append(categories);
     // Twelve parts or more: a smaller font keeps every name whole (Qt elides what does not fit).

@@ -576,7 +576,7 @@ TEST_CASE("A profile fitted on a release's picks is evaluated on them", "[calibr
     CHECK(world.ncclMinor == 9);
     const auto& provenance = document.resolved->provenance.at("/network/calibration_profile");
     CHECK_THAT(provenance.source,
-               Catch::Contains("timed as the algorithm and protocol NCCL 2.9.9's tuner picks"));
+               Catch::Contains("timed with the algorithm and protocol NCCL 2.9.9's tuner picks"));
     int differs = 0;
     for (const auto& pt : fit->points) {
         INFO(pt.bytes << " B, fitted as " << pt.algorithm);

@@ -5,12 +5,10 @@
 // and the errors as they stand: docs/references.md, "Held-out runs". Nothing is fitted to them; the
 // bounds below hold the model where it stands so that a change that moves these figures shows.
 #include "dct/solvers/documentevaluation.h"
-#include "testsupport.h"
+#include "trainingsupport.h"
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
+#include <span>
 
 using namespace dct;
 using namespace dct::solvers;
@@ -64,22 +62,9 @@ double value(const DocumentEvaluation& d, const std::string& key)
 /** The bundled catalog plus the benchmark models that are not in it. */
 const model::Catalog& heldOutCatalog()
 {
-    static const auto loaded = [] {
-        const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                          ("dctwin-heldout-catalog-" + std::to_string(::getpid()));
-        std::filesystem::remove_all(dir);
-        std::filesystem::copy(test::dataDir() / "catalog", dir,
-                              std::filesystem::copy_options::recursive);
-        std::ifstream in(dir / "models.json");
-        json models = json::parse(in);
-        in.close();
-        const struct
+    static const auto loaded = test::catalogWithBenchmarkModels(
+        "dctwin-heldout-catalog",
         {
-            const char* id;
-            const char* source;
-            int heads, hidden, layers, vocab, sequence;
-            bool tied;
-        } shapes[] = {
             // mosaicml/llm-foundry, scripts/train/yamls/pretrain/mpt-*.yaml (d_model, n_heads,
             // n_layers; vocab_size 50,368; expansion_ratio 4; MPT ties the embedding and the
             // output layer and has no biases).
@@ -95,25 +80,8 @@ const model::Catalog& heldOutCatalog()
             // multiple of 128, 50,304; embeddings shared with the output layer, as GPT-3).
             {"nemo-gpt3-5b", "NeMo gpt3 5b.yaml", 32, 4096, 24, 50304, 2048, true},
             {"nemo-gpt3-20b", "NeMo gpt3 20b.yaml", 48, 6144, 44, 50304, 2048, true},
-        };
-        for (const auto& m : shapes)
-            models["entries"].push_back({{"id", m.id},
-                                         {"name", m.id},
-                                         {"source", m.source},
-                                         {"layers", m.layers},
-                                         {"hidden_size", m.hidden},
-                                         {"heads", m.heads},
-                                         {"ffn_hidden_size", 4 * m.hidden},
-                                         {"vocab_size", m.vocab},
-                                         {"sequence_length", m.sequence},
-                                         {"gated_mlp", false},
-                                         {"tied_embeddings", m.tied}});
-        std::ofstream(dir / "models.json") << models.dump(1);
-        return model::Catalog::load(dir);
-    }();
-    if (!loaded)
-        FAIL("catalog: " << loaded.error().toString());
-    return *loaded;
+        });
+    return test::loadedCatalog(loaded);
 }
 
 /** The errors of an evaluation, one a line. */
@@ -132,6 +100,57 @@ double tokensPerGpuSecond(const DocumentEvaluation& d, int batch, int sequence, 
     return static_cast<double>(batch) * sequence / value(d, "step.seconds") / gpus;
 }
 
+/** A row of MosaicML's llm-foundry benchmark tables (one node of 8 GPUs). */
+struct MptRow
+{
+    const char* model;
+    int sequence, microBatch, batch;
+    bool checkpointing;
+    double tokensPerGpu;
+    double modelError; ///< The model's error as it stands (docs/references.md).
+};
+
+/** The node an MPT table ran on. */
+enum class MptGpu
+{
+    H100,
+    A100
+};
+
+/**
+ * Evaluates every row of an MPT table on one node of 8 \a gpu as llm-foundry runs it: PyTorch
+ * FSDP FULL_SHARD (ZeRO stage 3), flash attention, no dropout, the fused cross entropy; checks
+ * each row's error against the error the model has as it stands, within 3 points.
+ */
+void checkMptRows(std::span<const MptRow> rows, MptGpu gpu)
+{
+    for (const MptRow& row : rows) {
+        INFO(row.model << ": published " << row.tokensPerGpu << " tokens/s per GPU");
+        const json workload = {{"model", row.model},
+                               {"tokens_billion", 100},
+                               {"sequence_length", row.sequence},
+                               {"tensor_parallel", 1},
+                               {"pipeline_parallel", 1},
+                               {"global_batch_sequences", row.batch},
+                               {"micro_batch_size", row.microBatch},
+                               {"flash_attention", true},
+                               {"recompute", row.checkpointing ? "full" : "none"},
+                               {"zero_stage", 3},
+                               {"overlap_fraction", 1.0},
+                               {"dropout", false},
+                               {"fused_cross_entropy", true}};
+        const DocumentEvaluation d =
+            gpu == MptGpu::H100 ? evaluateDocument(dgxH100(8, workload), heldOutCatalog(), "m")
+                                : evaluateDocument(dgxA100(workload), heldOutCatalog(), "a");
+        INFO(errors(d));
+        REQUIRE(d.ok());
+        const double predicted = tokensPerGpuSecond(d, row.batch, row.sequence, 8);
+        const double error = predicted / row.tokensPerGpu - 1.0;
+        INFO("predicted " << predicted << " error " << error * 100.0 << "%");
+        CHECK(error == Approx(row.modelError).margin(0.03));
+    }
+}
+
 } // namespace
 
 TEST_CASE("MosaicML MPT on 8 H100 in BF16 (llm-foundry benchmark table), held out",
@@ -145,15 +164,9 @@ TEST_CASE("MosaicML MPT on 8 H100 in BF16 (llm-foundry benchmark table), held ou
     // emb_pdrop default to 0.0, and the pretraining yamls set none) and its loss is
     // flash-attention's fused cross entropy on the bf16 logits (modeling_mpt.py,
     // ComposerMPTCausalLM: loss_fn defaults to fused_crossentropy).
-    struct Row
-    {
-        const char* model;
-        int sequence, microBatch, batch;
-        bool checkpointing;
-        double tokensPerGpu;
-        double modelError; ///< The model's error as it stands (docs/references.md).
-    };
-    const Row rows[] = {
+    // Known gap, held as it stands: every row 40-75% above the table (see the test case's notes
+    // in docs/references.md). A change that moves a row by more than 3 points shows.
+    const MptRow rows[] = {
         {"mpt-760m", 2048, 24, 384, false, 63147, 0.749},
         {"mpt-1b", 2048, 14, 112, false, 45455, 0.579},
         {"mpt-3b", 4096, 5, 240, false, 20964, 0.593},
@@ -161,31 +174,7 @@ TEST_CASE("MosaicML MPT on 8 H100 in BF16 (llm-foundry benchmark table), held ou
         {"mpt-13b", 2048, 2, 16, false, 4792, 0.453},
         {"mpt-30b", 2048, 3, 504, true, 2002, 0.399},
     };
-    for (const Row& row : rows) {
-        INFO(row.model << ": published " << row.tokensPerGpu << " tokens/s per GPU");
-        const json workload = {{"model", row.model},
-                               {"tokens_billion", 100},
-                               {"sequence_length", row.sequence},
-                               {"tensor_parallel", 1},
-                               {"pipeline_parallel", 1},
-                               {"global_batch_sequences", row.batch},
-                               {"micro_batch_size", row.microBatch},
-                               {"flash_attention", true},
-                               {"recompute", row.checkpointing ? "full" : "none"},
-                               {"zero_stage", 3},
-                               {"overlap_fraction", 1.0},
-                               {"dropout", false},
-                               {"fused_cross_entropy", true}};
-        const DocumentEvaluation d = evaluateDocument(dgxH100(8, workload), heldOutCatalog(), "m");
-        INFO(errors(d));
-        REQUIRE(d.ok());
-        const double predicted = tokensPerGpuSecond(d, row.batch, row.sequence, 8);
-        const double error = predicted / row.tokensPerGpu - 1.0;
-        INFO("predicted " << predicted << " error " << error * 100.0 << "%");
-        // Known gap, held as it stands: every row 40-75% above the table (see the test case's
-        // notes in docs/references.md). A change that moves a row by more than 3 points shows.
-        CHECK(error == Approx(row.modelError).margin(0.03));
-    }
+    checkMptRows(rows, MptGpu::H100);
 }
 
 TEST_CASE("MosaicML MPT on 8 A100 80GB in BF16 (the same table, same stack), held out",
@@ -195,15 +184,7 @@ TEST_CASE("MosaicML MPT on 8 A100 80GB in BF16 (the same table, same stack), hel
     // same models at the same sequence lengths on one node of 8 A100 80GB. The same software
     // reaches 57-64% MFU here against 35-46% on H100. The model over-predicts this stack on
     // A100 too (10-39%), but less: the H100 rows are 11-26% further off than the A100 rows.
-    struct Row
-    {
-        const char* model;
-        int sequence, microBatch, batch;
-        bool checkpointing;
-        double tokensPerGpu;
-        double modelError; ///< The model's error as it stands (docs/references.md).
-    };
-    const Row rows[] = {
+    const MptRow rows[] = {
         {"mpt-760m", 2048, 24, 384, false, 32434, 0.400},
         {"mpt-1b", 2048, 14, 448, false, 20513, 0.333},
         {"mpt-3b", 4096, 5, 240, false, 9457, 0.416},
@@ -211,29 +192,7 @@ TEST_CASE("MosaicML MPT on 8 A100 80GB in BF16 (the same table, same stack), hel
         {"mpt-13b", 2048, 2, 48, false, 2262, 0.301},
         {"mpt-30b", 2048, 3, 504, true, 916, 0.107},
     };
-    for (const Row& row : rows) {
-        INFO(row.model << ": published " << row.tokensPerGpu << " tokens/s per GPU");
-        const json workload = {{"model", row.model},
-                               {"tokens_billion", 100},
-                               {"sequence_length", row.sequence},
-                               {"tensor_parallel", 1},
-                               {"pipeline_parallel", 1},
-                               {"global_batch_sequences", row.batch},
-                               {"micro_batch_size", row.microBatch},
-                               {"flash_attention", true},
-                               {"recompute", row.checkpointing ? "full" : "none"},
-                               {"zero_stage", 3},
-                               {"overlap_fraction", 1.0},
-                               {"dropout", false},
-                               {"fused_cross_entropy", true}};
-        const DocumentEvaluation d = evaluateDocument(dgxA100(workload), heldOutCatalog(), "a");
-        INFO(errors(d));
-        REQUIRE(d.ok());
-        const double predicted = tokensPerGpuSecond(d, row.batch, row.sequence, 8);
-        const double error = predicted / row.tokensPerGpu - 1.0;
-        INFO("predicted " << predicted << " error " << error * 100.0 << "%");
-        CHECK(error == Approx(row.modelError).margin(0.03));
-    }
+    checkMptRows(rows, MptGpu::A100);
 }
 
 TEST_CASE("NVIDIA NeMo 24.07 on DGX H100 in FP8 (performance summary), held out",

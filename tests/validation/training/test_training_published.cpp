@@ -3,12 +3,10 @@
 // and the model-state memory of Rajbhandari et al., SC'20 Figure 1. Published figures and the
 // layout inputs taken from the papers' text: docs/references.md. Nothing is fitted to them.
 #include "dct/solvers/documentevaluation.h"
-#include "testsupport.h"
+#include "trainingsupport.h"
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
+#include <vector>
 
 using namespace dct;
 using namespace dct::solvers;
@@ -224,19 +222,11 @@ namespace {
 /** The bundled catalog plus models that exist only as published benchmark shapes. */
 const model::Catalog& benchmarkCatalog()
 {
+    // Megatron-LM README (NVIDIA/Megatron-LM, commit f2e5db4 of July 2024 onwards,
+    // images/model_table.png): GPT models of vocabulary 131,072 and sequence 4,096, hidden
+    // size, heads and layers as listed, FFN 4h, untied embeddings.
     static const auto loaded = [] {
-        const std::filesystem::path dir =
-            std::filesystem::temp_directory_path() /
-            ("dctwin-validation-catalog-" + std::to_string(::getpid()));
-        std::filesystem::remove_all(dir);
-        std::filesystem::copy(test::dataDir() / "catalog", dir,
-                              std::filesystem::copy_options::recursive);
-        std::ifstream in(dir / "models.json");
-        json models = json::parse(in);
-        in.close();
-        // Megatron-LM README (NVIDIA/Megatron-LM, commit f2e5db4 of July 2024 onwards,
-        // images/model_table.png): GPT models of vocabulary 131,072 and sequence 4,096, hidden
-        // size, heads and layers as listed, FFN 4h, untied embeddings.
+        const char* source = "Megatron-LM README weak-scaling table";
         const struct
         {
             const char* id;
@@ -246,24 +236,12 @@ const model::Catalog& benchmarkCatalog()
                       {"mcore-gpt-70b", 64, 8192, 84},    {"mcore-gpt-119b", 80, 10240, 92},
                       {"mcore-gpt-177b", 96, 12288, 96},  {"mcore-gpt-314b", 128, 16384, 96},
                       {"mcore-gpt-462b", 144, 18432, 112}};
+        std::vector<test::BenchmarkShape> models;
         for (const auto& m : shapes)
-            models["entries"].push_back({{"id", m.id},
-                                         {"name", m.id},
-                                         {"source", "Megatron-LM README weak-scaling table"},
-                                         {"layers", m.layers},
-                                         {"hidden_size", m.hidden},
-                                         {"heads", m.heads},
-                                         {"ffn_hidden_size", 4 * m.hidden},
-                                         {"vocab_size", 131072},
-                                         {"sequence_length", 4096},
-                                         {"gated_mlp", false},
-                                         {"tied_embeddings", false}});
-        std::ofstream(dir / "models.json") << models.dump(1);
-        return model::Catalog::load(dir);
+            models.push_back({m.id, source, m.heads, m.hidden, m.layers, 131072, 4096, false});
+        return test::catalogWithBenchmarkModels("dctwin-validation-catalog", models);
     }();
-    if (!loaded)
-        FAIL("catalog: " << loaded.error().toString());
-    return *loaded;
+    return test::loadedCatalog(loaded);
 }
 
 /** FLOPs per step as Megatron-LM counts them (megatron/training/training.py,
