@@ -26,6 +26,11 @@ struct GridWeights
     Eigen::ArrayXXd monthHours;  ///< Hours of each entry in each month (entries x 12).
     Eigen::ArrayXXd carbonHours; ///< The same, each hour weighted by its carbon shape.
     Eigen::ArrayXXd peakHours;   ///< Of them, the hours at the tariff's peak price.
+    // Their sums over the months, as solveGrid() takes them (the same expressions, once).
+    Eigen::ArrayXd carbonEntryHours;  ///< carbonHours.rowwise().sum().
+    double carbonYearHours = 0.0;     ///< carbonHours.sum().
+    Eigen::ArrayXd peakEntryHours;    ///< peakHours.rowwise().sum().
+    Eigen::ArrayXd offPeakEntryHours; ///< (monthHours - peakHours).rowwise().sum().
 };
 
 GridWeights gridWeights(const SiteYear& year, const model::SiteSpec& site)
@@ -58,6 +63,10 @@ GridWeights gridWeights(const SiteYear& year, const model::SiteSpec& site)
             w.peakHours.row(e) += peak / 12.0;
         }
     }
+    w.carbonEntryHours = w.carbonHours.rowwise().sum();
+    w.carbonYearHours = w.carbonHours.sum();
+    w.peakEntryHours = w.peakHours.rowwise().sum();
+    w.offPeakEntryHours = (w.monthHours - w.peakHours).rowwise().sum();
     return w;
 }
 
@@ -107,9 +116,9 @@ GridResult solveGrid(const model::ResolvedScenario& r, const PowerResult& power,
 
     // Carbon: the cited annual mean shaped by the month and the hour of day, the shape scaled so
     // that its time-average over the year is the annual mean again (a flat load pays the mean).
-    const double shapeMean = w.carbonHours.sum() / year.totalHours;
+    const double shapeMean = w.carbonYearHours / year.totalHours;
     const double scale = site.carbonKgPerKwh / (shapeMean > 0.0 ? shapeMean : 1.0);
-    out.hourlyCarbonKgPerKwh = scale * w.carbonHours.rowwise().sum() / hours;
+    out.hourlyCarbonKgPerKwh = scale * w.carbonEntryHours / hours;
     double carbonKg = 0.0;
     for (Eigen::Index m = 0; m < 12; ++m) {
         const double kg = scale * (w.carbonHours.col(m) * kw).sum();
@@ -128,9 +137,8 @@ GridResult solveGrid(const model::ResolvedScenario& r, const PowerResult& power,
     out.hasTariff = t.present;
     const double peakPrice = t.present ? t.peakUsdPerKwh : site.electricityPriceUsdPerKwh;
     const double offPeakPrice = t.present ? t.offPeakUsdPerKwh : site.electricityPriceUsdPerKwh;
-    out.hourlyPriceUsdPerKwh = (peakPrice * w.peakHours.rowwise().sum() +
-                                offPeakPrice * (w.monthHours - w.peakHours).rowwise().sum()) /
-                               hours;
+    out.hourlyPriceUsdPerKwh =
+        (peakPrice * w.peakEntryHours + offPeakPrice * w.offPeakEntryHours) / hours;
     for (Eigen::Index m = 0; m < 12; ++m) {
         const auto k = static_cast<std::size_t>(m);
         const double peakKwh = (w.peakHours.col(m) * kw).sum();

@@ -1,6 +1,9 @@
 #include "dct/solvers/heatrejectionwater.h"
 
+#include "climatestatehours.h"
+
 #include <algorithm>
+#include <limits>
 
 namespace dct::solvers {
 
@@ -143,40 +146,87 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
         out.monthlyL[static_cast<std::size_t>(m)] =
             ((1.0 + blowdown) * evaporation.col(m) + driftPerHour * hoursByMonth.col(m)).sum();
     // The peak hour at its own air (its humidity ratio and enthalpy, or its dry and wet bulb),
-    // not its state's mean: one pass over the hours with each hour's state plant. The pass runs
-    // on the arrays' data and a local maximum, so that the compiler keeps them in registers
-    // (a store into out each hour made it reload every array's address).
+    // not its state's mean: each hour with its state's plant. A state's hours draw at most what
+    // its extreme hour would (towers: the highest enthalpy and the lowest humidity ratio of its
+    // hours; pads: the largest dry-bulb depression), the same expression at those values, which
+    // rounds no lower than any of its hours'. So the state of the highest bound is run first,
+    // then every state whose bound beats the peak found; the others cannot move it. The peak is
+    // a maximum (taken in any order), so it comes out bit for bit as a pass over every hour
+    // (which a grouped year without its state hours still takes). The passes run on the arrays'
+    // data and a local maximum, so that the compiler keeps them in registers.
     const SiteYear& hourly = *year.source;
-    const Eigen::Index hourCount = year.hourEntry.size();
-    const int* entry = year.hourEntry.data();
+    const ClimateStateHours* stateHours = climateStateHours(year);
     const double* drift = driftPerHour.data();
     const double purge = 1.0 + blowdown;
+    Eigen::ArrayXd bound(stateHours ? n : 0);
     double peak = 0.0;
+    auto runStates = [&](auto&& hourL) {
+        if (!stateHours) {
+            const int* entry = year.hourEntry.data();
+            for (Eigen::Index i = 0; i < year.hourEntry.size(); ++i) {
+                const int state = entry[i];
+                peak = std::max(peak, purge * hourL(state, static_cast<int>(i)) + drift[state]);
+            }
+            return;
+        }
+        // The state of the highest bound first (its hours most likely hold the peak), then the
+        // states that could still beat it. A NaN bound never compares below the peak: run.
+        const int* hours = stateHours->hours.data();
+        const int* begin = stateHours->begin.data();
+        Eigen::Index top = 0;
+        for (Eigen::Index e = 1; e < n; ++e)
+            if (bound(e) > bound(top))
+                top = e;
+        auto run = [&](Eigen::Index e) {
+            const auto state = static_cast<int>(e);
+            for (int j = begin[e]; j < begin[e + 1]; ++j)
+                peak = std::max(peak, purge * hourL(state, hours[j]) + drift[state]);
+        };
+        if (n > 0)
+            run(top);
+        for (Eigen::Index e = 0; e < n; ++e)
+            if (e != top && !(bound(e) <= peak))
+                run(e);
+    };
     if (sys.evaporativeHeatRejection) {
         const double* towerL = towerLPerHour.data();
         const double* exhaustH = exhaustEnthalpy.data();
         const double* exhaustWater = exhaustW.data();
         const double* hourH = hourly.enthalpyKjPerKg.data();
         const double* hourW = hourly.humidityRatio.data();
-        for (Eigen::Index i = 0; i < hourCount; ++i) {
-            const int state = entry[i];
-            const double hourRise =
-                std::max(kMinimumEnthalpyRiseKjPerKg, exhaustH[state] - hourH[i]);
-            const double evaporationL =
-                towerL[state] / hourRise * std::max(0.0, exhaustWater[state] - hourW[i]);
-            peak = std::max(peak, purge * evaporationL + drift[state]);
+        auto towerHourL = [&](int state, double h, double w) {
+            const double hourRise = std::max(kMinimumEnthalpyRiseKjPerKg, exhaustH[state] - h);
+            return towerL[state] / hourRise * std::max(0.0, exhaustWater[state] - w);
+        };
+        for (Eigen::Index e = 0; e < bound.size(); ++e) {
+            const auto state = static_cast<int>(e);
+            // Monotone in h and w only while the heat is not negative; else no bound.
+            bound(e) = towerL[state] >= 0.0
+                           ? purge * towerHourL(state, stateHours->maxEnthalpyKjPerKg(e),
+                                                year.minHumidityRatio(e)) +
+                                 drift[state]
+                           : std::numeric_limits<double>::infinity();
         }
+        runStates([&](int state, int hour) { return towerHourL(state, hourH[hour], hourW[hour]); });
     } else {
         const double* padL = padLPerK.data();
         const double* dryBulb = hourly.dryBulbC.data();
         const double* wetBulb = hourly.wetBulbC.data();
-        for (Eigen::Index i = 0; i < hourCount; ++i) {
-            const int state = entry[i];
-            double evaporationL = 0.0;
-            if (padL[state] > 0.0 && dryBulb[i] > sys.adiabaticThresholdC)
-                evaporationL = padL[state] * sys.adiabaticEffectiveness * (dryBulb[i] - wetBulb[i]);
-            peak = std::max(peak, purge * evaporationL + drift[state]);
+        const double eff = sys.adiabaticEffectiveness;
+        for (Eigen::Index e = 0; e < bound.size(); ++e) {
+            const auto state = static_cast<int>(e);
+            // padL > 0 only with pads (eff > 0): monotone in the depression.
+            const double evaporationL =
+                padL[state] > 0.0 ? padL[state] * eff * std::max(0.0, stateHours->maxDepressionK(e))
+                                  : 0.0;
+            bound(e) = purge * evaporationL + drift[state];
         }
+        runStates([&](int state, int hour) {
+            double evaporationL = 0.0;
+            if (padL[state] > 0.0 && dryBulb[hour] > sys.adiabaticThresholdC)
+                evaporationL = padL[state] * eff * (dryBulb[hour] - wetBulb[hour]);
+            return evaporationL;
+        });
     }
     out.peakLPerHour = peak;
     return out;

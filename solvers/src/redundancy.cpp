@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <vector>
 
 namespace dct::solvers {
 
@@ -120,7 +121,13 @@ const char* redundancyName(model::Redundancy r)
     return "N";
 }
 
-double kOutOfN(int k, int n, double a)
+namespace {
+
+/**
+ * kOutOfN(k, n, a) with the log of each term's binomial coefficient, log C(n, down), from
+ * \a logBinomial(down): every term adds the same values in the same order.
+ */
+template <class LogBinomial> double kOutOfNSum(int k, int n, double a, LogBinomial&& logBinomial)
 {
     if (k <= 0)
         return 1.0;
@@ -135,18 +142,47 @@ double kOutOfN(int k, int n, double a)
         return 0.0;
     // The failures the design tolerates are few: summing the complement (more than n - k units
     // down) keeps the precision of probabilities near 1.
-    // The terms' common logs are taken once (lgamma sets signgam, so the compiler does not
-    // hoist it out of the loop itself); each term adds the same values in the same order.
-    const double logFactorialN = std::lgamma(n + 1.0);
     const double logQ = std::log(q);
     const double logA = std::log(a);
     double failed = 0.0;
     for (int down = n - k + 1; down <= n; ++down) {
-        const double logTerm = logFactorialN - std::lgamma(down + 1.0) -
-                               std::lgamma(n - down + 1.0) + down * logQ + (n - down) * logA;
+        const double logTerm = logBinomial(down) + down * logQ + (n - down) * logA;
         failed += std::exp(logTerm);
     }
     return std::clamp(1.0 - failed, 0.0, 1.0);
+}
+
+/** subsystemAvailability() with its k-out-of-n availability from \a kOutOfNOf(k, n, a). */
+template <class KOutOfN>
+double availabilityFrom(const SubsystemDesign& d, double unitUp, KOutOfN&& kOutOfNOf)
+{
+    const int n = d.requiredUnits;
+    if (n <= 0)
+        return 0.0;
+    switch (d.redundancy) {
+    case model::Redundancy::N:
+    case model::Redundancy::NPlus1:
+    case model::Redundancy::NPlus2:
+        return kOutOfNOf(n, d.installedUnits, unitUp);
+    default: {
+        // Each of the m systems stands only with all its units; any m - 1 carry the load.
+        const int m = d.systems;
+        const int perSystem = d.installedUnits / m;
+        return kOutOfNOf(m - 1, m, std::pow(unitUp, perSystem));
+    }
+    }
+}
+
+} // namespace
+
+double kOutOfN(int k, int n, double a)
+{
+    // The terms' common log is taken once (lgamma sets signgam, so the compiler does not hoist
+    // it out of the loop itself).
+    const double logFactorialN = k > 0 && k <= n ? std::lgamma(n + 1.0) : 0.0;
+    return kOutOfNSum(k, n, a, [&](int down) {
+        return logFactorialN - std::lgamma(down + 1.0) - std::lgamma(n - down + 1.0);
+    });
 }
 
 SubsystemDesign designSubsystem(double loadKw, double designLoadFraction,
@@ -207,21 +243,7 @@ SubsystemDesign designSubsystem(double loadKw, double designLoadFraction,
 
 double subsystemAvailability(const SubsystemDesign& d, double unitUp)
 {
-    const int n = d.requiredUnits;
-    if (n <= 0)
-        return 0.0;
-    switch (d.redundancy) {
-    case model::Redundancy::N:
-    case model::Redundancy::NPlus1:
-    case model::Redundancy::NPlus2:
-        return kOutOfN(n, d.installedUnits, unitUp);
-    default: {
-        // Each of the m systems stands only with all its units; any m - 1 carry the load.
-        const int m = d.systems;
-        const int perSystem = d.installedUnits / m;
-        return kOutOfN(m - 1, m, std::pow(unitUp, perSystem));
-    }
-    }
+    return availabilityFrom(d, unitUp, kOutOfN);
 }
 
 double carryProbability(const SubsystemDesign& d, double hours)
@@ -241,9 +263,37 @@ double generatorUncoveredShare(const SubsystemDesign& d, double meanOutageHours)
     // are exact to about 1e-10 for any rate x mean below 1 (an outage shorter than a set's
     // mean running life), at 32 evaluations.
     static const LaguerreRule rule = laguerreRule();
+    // Every node's carry is the same k-out-of-n at another unit availability: the binomial
+    // coefficients' logs are taken once (kOutOfN's expressions, in its order) for the 32.
+    std::vector<double> logBinomial;
+    int tableN = -1;
+    int tableFirst = 0;
+    auto cachedKOutOfN = [&](int k, int n, double a) {
+        if (tableN != n || tableFirst != n - k + 1) {
+            tableN = n;
+            tableFirst = n - k + 1;
+            logBinomial.clear();
+            if (k > 0 && k <= n) {
+                const double logFactorialN = std::lgamma(n + 1.0);
+                logBinomial.reserve(static_cast<std::size_t>(k));
+                for (int down = tableFirst; down <= n; ++down)
+                    logBinomial.push_back(logFactorialN - std::lgamma(down + 1.0) -
+                                          std::lgamma(n - down + 1.0));
+            }
+        }
+        return kOutOfNSum(k, n, a, [&](int down) {
+            return logBinomial[static_cast<std::size_t>(down - tableFirst)];
+        });
+    };
     double sum = 0.0;
-    for (std::size_t i = 0; i < rule.nodes.size(); ++i)
-        sum += rule.weights[i] * (1.0 - carryProbability(d, meanOutageHours * rule.nodes[i]));
+    for (std::size_t i = 0; i < rule.nodes.size(); ++i) {
+        // carryProbability(d, meanOutageHours x node), with the coefficients kept.
+        const double hours = meanOutageHours * rule.nodes[i];
+        const double carry = availabilityFrom(
+            d, d.unitAvailability * std::exp(-d.runFailuresPerHour * std::max(0.0, hours)),
+            cachedKOutOfN);
+        sum += rule.weights[i] * (1.0 - carry);
+    }
     return std::clamp(sum, 0.0, 1.0);
 }
 

@@ -1,5 +1,7 @@
 #include "dct/solvers/siteyear.h"
 
+#include "climatestatehours.h"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -7,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <numeric>
 #include <random>
@@ -506,7 +509,8 @@ bool ClimateKey::operator<(const ClimateKey& o) const
 
 namespace {
 
-SiteYear groupStates(const std::shared_ptr<const SiteYear>& source, const ClimateKey& key)
+SiteYear groupStates(const std::shared_ptr<const SiteYear>& source, const ClimateKey& key,
+                     ClimateStateHours& stateHours)
 {
     const SiteYear& year = *source;
     const Eigen::Index hoursN = year.hours.size();
@@ -546,6 +550,9 @@ SiteYear groupStates(const std::shared_ptr<const SiteYear>& source, const Climat
     out.monthDryBulbC = Eigen::ArrayXXd::Zero(n, 12);
     out.minHumidityRatio = Eigen::ArrayXd::Constant(n, 1e300);
     out.maxDryBulbC = Eigen::ArrayXd::Constant(n, -1e300);
+    stateHours.maxEnthalpyKjPerKg = Eigen::ArrayXd::Constant(n, -1e300);
+    stateHours.maxDepressionK = Eigen::ArrayXd::Constant(n, -1e300);
+    stateHours.begin = Eigen::ArrayXi::Zero(n + 1);
     for (Eigen::Index i = 0; i < hoursN; ++i) {
         const Eigen::Index e = index[lattice(i)];
         hourEntry(i) = static_cast<int>(e);
@@ -559,6 +566,13 @@ SiteYear groupStates(const std::shared_ptr<const SiteYear>& source, const Climat
         out.outdoorC(e) += h * seen(i);
         out.minHumidityRatio(e) = std::min(out.minHumidityRatio(e), year.humidityRatio(i));
         out.maxDryBulbC(e) = std::max(out.maxDryBulbC(e), year.dryBulbC(i));
+        // A NaN enthalpy stays (a bound on the hours' tower water must not pass over it).
+        double& topEnthalpy = stateHours.maxEnthalpyKjPerKg(e);
+        if (!std::isnan(topEnthalpy) && !(year.enthalpyKjPerKg(i) <= topEnthalpy))
+            topEnthalpy = year.enthalpyKjPerKg(i);
+        stateHours.maxDepressionK(e) =
+            std::max(stateHours.maxDepressionK(e), year.dryBulbC(i) - year.wetBulbC(i));
+        ++stateHours.begin(e + 1);
         const int m = year.month(i);
         if (m >= 0 && m < 12) {
             out.monthHours(e, m) += h;
@@ -579,6 +593,15 @@ SiteYear groupStates(const std::shared_ptr<const SiteYear>& source, const Climat
     out.humidityRatio *= weight;
     out.enthalpyKjPerKg *= weight;
     out.outdoorC *= weight;
+    // Each entry's hours, in hour order (a counting sort over the entries).
+    for (Eigen::Index e = 0; e < n; ++e)
+        stateHours.begin(e + 1) += stateHours.begin(e);
+    stateHours.hours = Eigen::ArrayXi(hoursN);
+    {
+        Eigen::ArrayXi next = stateHours.begin.head(n);
+        for (Eigen::Index i = 0; i < hoursN; ++i)
+            stateHours.hours(next(hourEntry(i))++) = static_cast<int>(i);
+    }
     out.hourEntry = std::move(hourEntry);
     out.month = Eigen::ArrayXi::Constant(n, -1);
     out.hourOfDay = Eigen::ArrayXi::Constant(n, -1);
@@ -598,6 +621,24 @@ SiteYear groupStates(const std::shared_ptr<const SiteYear>& source, const Climat
 
 } // namespace
 
+namespace {
+
+/** The grouped years' state hours (climateStateHours()), by the grouped year climateStates()
+ *  keeps for the process: an address in here is never freed, so never reused. */
+struct StateHoursTable
+{
+    std::mutex mutex;
+    std::map<const SiteYear*, std::unique_ptr<const ClimateStateHours>> byYear;
+};
+
+StateHoursTable& stateHoursTable()
+{
+    static StateHoursTable table;
+    return table;
+}
+
+} // namespace
+
 std::shared_ptr<const SiteYear> climateStates(const std::shared_ptr<const SiteYear>& year,
                                               const ClimateKey& key)
 {
@@ -613,9 +654,24 @@ std::shared_ptr<const SiteYear> climateStates(const std::shared_ptr<const SiteYe
         if (it != cache.end())
             return it->second;
     }
-    auto made = std::make_shared<const SiteYear>(groupStates(year, key));
+    auto stateHours = std::make_unique<ClimateStateHours>();
+    auto made = std::make_shared<const SiteYear>(groupStates(year, key, *stateHours));
     const std::lock_guard<std::mutex> lock(mutex);
-    return cache.emplace(k, std::move(made)).first->second;
+    const auto [it, inserted] = cache.emplace(k, std::move(made));
+    if (inserted) {
+        StateHoursTable& table = stateHoursTable();
+        const std::lock_guard<std::mutex> tableLock(table.mutex);
+        table.byYear.emplace(it->second.get(), std::move(stateHours));
+    }
+    return it->second;
+}
+
+const ClimateStateHours* climateStateHours(const SiteYear& grouped)
+{
+    StateHoursTable& table = stateHoursTable();
+    const std::lock_guard<std::mutex> lock(table.mutex);
+    const auto it = table.byYear.find(&grouped);
+    return it != table.byYear.end() ? it->second.get() : nullptr;
 }
 
 Eigen::ArrayXd hourByHour(const SiteYear& entries, const Eigen::ArrayXd& perEntry)

@@ -1,6 +1,7 @@
 #include "dct/solvers/coolingsolver.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/gridsolver.h"
+#include "dct/solvers/heatrejectionwater.h"
 #include "dct/solvers/powersolver.h"
 #include "dct/solvers/siteyear.h"
 #include "facilitysupport.h"
@@ -137,4 +138,54 @@ TEST_CASE("Climate states: each system keys on the temperature its plant sees",
     const Eigen::ArrayXd back = hourByHour(*dry, dry->outdoorC);
     REQUIRE(back.size() == kHoursPerYear);
     CHECK((back - year->dryBulbC).abs().maxCoeff() <= kClimateStateStepK);
+}
+
+TEST_CASE("Climate states: the peak hour's water skips only states that cannot beat it",
+          "[siteyear][states][water]")
+{
+    // The peak-hour pass bounds each state by its extreme hour and runs only the states that
+    // could beat the peak found. A copy of the grouped year has no state hours kept for it, so
+    // it runs every hour: both must give the same peak, bit for bit, on every site, for
+    // towers and for dry coolers with pads, whatever heat each state rejects.
+    int towers = 0;
+    int pads = 0;
+    for (const auto& [siteId, site] : test::catalog().sites().entries) {
+        const auto year = siteYear(site, 20.0, 15.0);
+        if (!year->hourly)
+            continue;
+        for (const auto& [sysId, entry] : test::catalog().coolingSystems().entries) {
+            model::CoolingSystemSpec sys = entry;
+            ClimateKey key;
+            key.wet = sys.evaporativeHeatRejection;
+            if (!sys.evaporativeHeatRejection) {
+                // The catalog's dry coolers given pads (test values, not a product's).
+                sys.adiabaticEffectiveness = 0.7;
+                sys.adiabaticThresholdC = 20.0;
+                if (sys.dryCoolerAirRiseC <= 0.0)
+                    sys.dryCoolerAirRiseC = 10.0;
+                key.adiabaticEffectiveness = sys.adiabaticEffectiveness;
+                key.adiabaticThresholdC = sys.adiabaticThresholdC;
+            }
+            (sys.evaporativeHeatRejection ? towers : pads) += 1;
+            const auto grouped = climateStates(year, key);
+            const SiteYear copy = *grouped;
+            const Eigen::Index n = grouped->hours.size();
+            // Heat that varies from state to state, one state rejecting none and one (towers)
+            // a negative heat, which has no bound and is always run.
+            Eigen::ArrayXd rejectedKw =
+                1000.0 + 400.0 * Eigen::ArrayXd::LinSpaced(n, 0.0, 7.0).sin();
+            rejectedKw(n / 3) = 0.0;
+            if (sys.evaporativeHeatRejection)
+                rejectedKw(n / 2) = -50.0;
+            INFO(siteId << " with " << sysId);
+            const auto bounded =
+                heatRejectionWater(sys, *grouped, rejectedKw, grouped->pressureKpa);
+            const auto every = heatRejectionWater(sys, copy, rejectedKw, copy.pressureKpa);
+            CHECK(bounded.peakLPerHour > 0.0);
+            CHECK(bounded.peakLPerHour == every.peakLPerHour);
+            CHECK(bounded.monthlyL == every.monthlyL);
+        }
+    }
+    CHECK(towers > 0);
+    CHECK(pads > 0);
 }
