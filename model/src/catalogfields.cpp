@@ -88,6 +88,12 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
                      "Achievable share of the dense peak on large matrix multiplications "
                      "(measured GEMM throughput / datasheet peak)",
                      0.05, 1.0),
+        // 0 (the default): not measured, the BF16 share is taken; otherwise floor 0.05 as above.
+        f::numberOrZero<S>("matmul_efficiency_fp8", &S::matmulEfficiencyFp8, "",
+                           "Achievable share of the dense FP8 peak on large FP8 matrix "
+                           "multiplications (measured throughput / datasheet peak); 0: "
+                           "matmul_efficiency",
+                           0.05, 1.0),
         f::integer<S>("sm_count", &S::smCount, "",
                       "Streaming multiprocessors: one wave of GEMM output tiles; 0 leaves matrix "
                       "shapes out of the step model",

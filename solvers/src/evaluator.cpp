@@ -204,7 +204,7 @@ void addComputeMetrics(Evaluation& e)
         metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tokens_billion",
                      "/workload/mfu", "/workload/tensor_parallel", "/workload/pipeline_parallel",
                      "/compute/gpu/peak_tflops_bf16", "/compute/gpu/matmul_efficiency",
-                     "/compute/node_count", "/network">();
+                     "/compute/gpu/matmul_efficiency_fp8", "/compute/node_count", "/network">();
     e.add("compute.gpus", "GPUs", c.gpuCount, "", MetricTraits{Better::Neither, 1},
           metricInputs<"/compute/node_count", "/compute/node">());
     e.add("compute.peak_tflops_per_gpu", "Peak per GPU", c.peakTflopsPerGpu, "TFLOP/s",

@@ -12,8 +12,9 @@ void addStepMetrics(Evaluation& e)
         "/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
         "/workload/pipeline_parallel", "/workload/context_parallel", "/workload/expert_parallel",
         "/workload/micro_batch_size", "/workload/global_batch_sequences", "/workload/recompute",
-        "/compute/gpu/matmul_efficiency", "/compute/gpu/attention_forward_efficiency",
-        "/compute/gpu/attention_backward_efficiency", "/workload/flash_attention", "/network">();
+        "/compute/gpu/matmul_efficiency", "/compute/gpu/matmul_efficiency_fp8",
+        "/compute/gpu/attention_forward_efficiency", "/compute/gpu/attention_backward_efficiency",
+        "/workload/flash_attention", "/network">();
     const MetricInputs memory =
         metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
                      "/workload/pipeline_parallel", "/workload/zero_stage", "/workload/recompute",
@@ -37,6 +38,7 @@ void addStepMetrics(Evaluation& e)
           s.achievedTflopsPerGpu, "TFLOP/s", Better::Higher, layout);
     e.add("step.compute_seconds", "Matrix math per step", s.computeSeconds, "s", Better::Lower,
           metricInputs<"/workload/model", "/compute/gpu/matmul_efficiency",
+                       "/compute/gpu/matmul_efficiency_fp8",
                        "/compute/gpu/attention_forward_efficiency",
                        "/compute/gpu/attention_backward_efficiency", "/workload/flash_attention",
                        "/workload/recompute">());

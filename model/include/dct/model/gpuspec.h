@@ -31,6 +31,9 @@ struct GpuSpec : CatalogEntry
     /// Achievable share of the dense peak on large matrix multiplications (measured GEMM
     /// throughput over the datasheet peak): the one efficiency input of the step model.
     double matmulEfficiency = 0.8;
+    /// Achievable share of the FP8 peak on large FP8 matrix multiplications (measured the same
+    /// way); 0: not measured, and the BF16 share (matmulEfficiency) is taken.
+    double matmulEfficiencyFp8 = 0.0;
     /// Streaming multiprocessors (compute units): the width of one wave of GEMM output tiles.
     /// 0 leaves the shape of matrix multiplications out of the step model.
     int smCount = 0;
