@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
-#include <utility>
 
 namespace dct::model {
 
@@ -14,25 +13,6 @@ struct CatalogRef
 {
     std::string id;
     nlohmann::json overrides = nlohmann::json::object();
-
-    CatalogRef() = default;
-    CatalogRef(std::string id_, nlohmann::json overrides_ = nlohmann::json::object())
-        : id(std::move(id_)), overrides(std::move(overrides_))
-    {}
-    CatalogRef(const CatalogRef&) = default;
-    CatalogRef(CatalogRef&&) noexcept = default;
-    CatalogRef& operator=(CatalogRef&&) noexcept = default;
-    /** Copies \a other; the overrides' JSON only when it differs (copying even an empty object
-     *  allocates), so assigning an equal reference, as a memo's key is assigned, allocates
-     *  nothing. The result equals \a other either way. */
-    CatalogRef& operator=(const CatalogRef& other)
-    {
-        id = other.id;
-        if (!(overrides == other.overrides))
-            overrides = other.overrides;
-        return *this;
-    }
-    ~CatalogRef() = default;
 
     bool empty() const { return id.empty(); }
     bool operator==(const CatalogRef& other) const = default;
