@@ -390,8 +390,11 @@ TEST_CASE("A FabricMemo solves the fabric and the hall again when an input they 
              for (CableSpec& c : r.cables)
                  c.priceUsd *= 1.5;
          }},
-        {"catalog cables: the first dropped",
-         [](ResolvedScenario& r) { r.cables.erase(r.cables.begin()); }},
+        {"catalog cables: every power",
+         [](ResolvedScenario& r) {
+             for (CableSpec& c : r.cables)
+                 c.powerW *= 2.0;
+         }},
     };
     for (const auto lengths : {CableLengthModel::Layout, CableLengthModel::Typical}) {
         ResolvedScenario base = resolvedExample("multiplane-16k-h100.json");
@@ -418,11 +421,16 @@ TEST_CASE("A FabricMemo solves the fabric and the hall again when an input they 
                 CHECK_FALSE(solveNetwork(variant, 35e9, second, net, memo));
                 // The change reaches the figures (else this tests nothing) and the hall is laid
                 // out again for it.
-                CHECK((!sameBits(a.topology.costUsd, baseFresh.topology.costUsd) ||
-                       !sameBits(a.hall.cableCostUsd, baseFresh.hall.cableCostUsd) ||
-                       a.hall.racks.size() != baseFresh.hall.racks.size() ||
-                       a.hall.cdus != baseFresh.hall.cdus ||
-                       !sameBits(a.fabricAlphaUs, baseFresh.fabricAlphaUs)));
+                bool moved = !sameBits(a.topology.costUsd, baseFresh.topology.costUsd) ||
+                             !sameBits(a.topology.powerW, baseFresh.topology.powerW) ||
+                             !sameBits(a.hall.cableCostUsd, baseFresh.hall.cableCostUsd) ||
+                             a.hall.racks.size() != baseFresh.hall.racks.size() ||
+                             a.hall.cdus != baseFresh.hall.cdus ||
+                             !sameBits(a.fabricAlphaUs, baseFresh.fabricAlphaUs);
+                for (std::size_t i = 0; i < a.hall.racks.size() && !moved; ++i)
+                    moved = !sameBits(a.hall.racks[i].coolingLimitKw,
+                                      baseFresh.hall.racks[i].coolingLimitKw);
+                CHECK(moved);
                 CHECK_FALSE(memo.hallKept());
                 CHECK(memo.hallLayouts() == layouts + 1);
                 requireSameNetwork(net, a);
