@@ -781,12 +781,22 @@ CollectiveLatency calibrated(const CollectiveLatency& l, CollectiveProtocol p, c
     return c;
 }
 
+/** calibrated(l, p, s).totalUs: uncalibrated (every factor 1, exact) the parts' sum as total()
+ *  adds them, without the scaled copy. */
+double calibratedTotalUs(const CollectiveLatency& l, CollectiveProtocol p, const Shape& s)
+{
+    if (s.launchFactor == 1.0 && s.fabricLatencyFactor == 1.0 &&
+        s.protocolLatencyFactor[index(p)] == 1.0)
+        return l.launchUs + l.softwareUs + l.nvlinkUs + l.pcieUs + l.nicUs + l.switchUs + l.cableUs;
+    return calibrated(l, p, s).totalUs;
+}
+
 /** Seconds of \a m by protocol \a p on \a bytes, as fillTiming() computes them. */
 double secondsOf(const Model& m, CollectiveProtocol p, double bytes, const Shape& s)
 {
     if (s.n == 1)
         return 0.0;
-    return (calibrated(m.latency, p, s).totalUs + m.pipelineUs) * 1e-6 +
+    return (calibratedTotalUs(m.latency, p, s) + m.pipelineUs) * 1e-6 +
            (m.algbw > 0.0 ? bytes / (m.algbw * gbyte) : 0.0);
 }
 

@@ -235,7 +235,15 @@ MediumBill billMedium(const MediumChoice& m, const LinkSockets& k, long long lin
     return b;
 }
 
-void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnostics& diagnostics)
+namespace {
+
+/**
+ * priceTopology(), each run's medium from \a choose(sockets, lengthM). Without \a lines the
+ * figures alone: no cable lines, no diagnostics (a hall that prices the fabric replaces both).
+ */
+template <bool lines, class Choose>
+void priceTopologyWith(TopologyResult& t, const model::ResolvedScenario& r,
+                       Diagnostics& diagnostics, Choose&& choose)
 {
     const model::NetworkSection& n = r.scenario.network;
     const double nicRate = std::min(r.nic.rateGbps, r.fabricPortRateGbps());
@@ -260,13 +268,15 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
         classes[classCount++] = {"spine-core", core.linksDown, r.fabricPortRateGbps(),
                                  n.cableLengthAcrossRowsM};
     t.cables.clear();
-    t.cables.reserve(classCount);
+    if (lines)
+        t.cables.reserve(classCount);
     t.cablePowerW = 0.0;
     t.cableCostUsd = 0.0;
     for (std::size_t i = 0; i < classCount; ++i) {
         const LinkClass& lc = classes[i];
         CableLine line;
-        line.linkClass = lc.name;
+        if (lines)
+            line.linkClass = lc.name;
         line.links = lc.links;
         line.rateGbps = lc.rate;
         line.lengthM = lc.length;
@@ -278,17 +288,19 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
                                   n.protocol,
                                   r.fabricPortRateGbps(),
                                   r.fabricSwitch.portsPerCage > 1};
-        const MediumChoice m = chooseMedium(r.cables, sockets, lc.length);
+        const MediumChoice m = choose(sockets, lc.length);
         if (m.cable) {
-            line.cableId = m.cable->id;
-            line.cableKind = cableKindName(m.cable->cableKind);
+            if (lines) {
+                line.cableId = m.cable->id;
+                line.cableKind = cableKindName(m.cable->cableKind);
+            }
             const MediumBill b =
                 billMedium(m, sockets, lc.links, static_cast<double>(lc.links) * lc.length);
             line.cables = b.cables;
             line.transceivers = b.transceivers;
             line.powerW = b.powerW;
             line.costUsd = b.costUsd;
-        } else if (lc.links > 0) {
+        } else if (lines && lc.links > 0) {
             diagnostics.warning(
                 "/network/cable_length_" +
                     std::string(lc.length == n.cableLengthInRowM ? "in_row_m" : "across_rows_m"),
@@ -301,7 +313,8 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
         }
         t.cablePowerW += line.powerW;
         t.cableCostUsd += line.costUsd;
-        t.cables.push_back(std::move(line));
+        if (lines)
+            t.cables.push_back(std::move(line));
     }
     t.switchPowerW = static_cast<double>(t.switches) * r.fabricSwitch.powerW;
     t.switchCostUsd = static_cast<double>(t.switches) * r.fabricSwitch.priceUsd;
@@ -309,6 +322,15 @@ void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnost
     t.nicCostUsd = static_cast<double>(t.nics) * r.nic.priceUsd;
     t.powerW = t.switchPowerW + t.nicPowerW + t.cablePowerW;
     t.costUsd = t.switchCostUsd + t.nicCostUsd + t.cableCostUsd;
+}
+
+} // namespace
+
+void priceTopology(TopologyResult& t, const model::ResolvedScenario& r, Diagnostics& diagnostics)
+{
+    priceTopologyWith<true>(t, r, diagnostics, [&r](const LinkSockets& sockets, double lengthM) {
+        return chooseMedium(r.cables, sockets, lengthM);
+    });
 }
 
 CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const NetworkResult& net,
@@ -389,6 +411,8 @@ void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnosti
 {
     // What a memo may keep of the last solve, taken out before the result is reset.
     HallResult keptHall = memo ? std::move(net.hall) : HallResult{};
+    std::vector<CableLine> keptCableLines =
+        memo ? std::move(net.topology.cables) : std::vector<CableLine>{};
     std::vector<CollectiveTiming> keptCollectives =
         memo ? std::move(net.collectives) : std::vector<CollectiveTiming>{};
     net = NetworkResult{};
@@ -402,17 +426,30 @@ void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnosti
         // lengths unless the scenario asks for them (/hall/cable_lengths).
         const bool typical = r.scenario.hall.cableLengths == model::CableLengthModel::Typical;
         Diagnostics quiet;
-        priceTopology(net.topology, r, typical ? diagnostics : quiet);
+        if (memo) {
+            auto kept = [&](const LinkSockets& sockets, double lengthM) {
+                return memo->medium(r, sockets, lengthM);
+            };
+            // The hall's bill replaces the typical lines: their figures alone are wanted here.
+            if (typical)
+                priceTopologyWith<true>(net.topology, r, diagnostics, kept);
+            else
+                priceTopologyWith<false>(net.topology, r, quiet, kept);
+        } else {
+            priceTopology(net.topology, r, typical ? diagnostics : quiet);
+        }
         // The switches and optics as the evaluator adds them to the IT power (before the hall's
         // own cables): the cooling units on the floor are counted for the same heat.
         const double networkKw = (net.topology.powerW - net.topology.nicPowerW) / 1000.0;
+        bool hallKept = false;
         if (memo) {
             // The hall is a stage of its own: laid out again only when what it reads changed
             // (the racks' nodes and the IT heat its cooling units are counted for among it).
-            const PowerResult power = solvePower(r, PowerInputs{1.0, networkKw});
+            const RackFit power = rackFit(r, networkKw);
             if (memo->replayHall(r, net.spec, power.nodesPerRack, power.itDesignPowerKw,
                                  diagnostics)) {
                 net.hall = std::move(keptHall);
+                hallKept = true;
             } else {
                 const std::size_t from = diagnostics.size();
                 net.hall = layoutHall(r, plan, diagnostics, HallCabling::ByRackPair, networkKw);
@@ -422,8 +459,21 @@ void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnosti
         } else {
             net.hall = layoutHall(r, plan, diagnostics, HallCabling::ByRackPair, networkKw);
         }
-        if (!typical)
+        if (!typical && hallKept && net.hall.valid && net.hall.pricesFabric) {
+            // The hall kept priced the fabric in the last solve (the same hall section, hence
+            // the same cable_lengths): its lines are the ones applyHallCables() gave then.
+            TopologyResult& t = net.topology;
+            t.cables = std::move(keptCableLines);
+            t.cablePowerW = net.hall.cablePowerW;
+            t.cableCostUsd = net.hall.cableCostUsd;
+            t.powerW = t.switchPowerW + t.nicPowerW + t.cablePowerW;
+            t.costUsd = t.switchCostUsd + t.nicCostUsd + t.cableCostUsd;
+        } else if (!typical && memo && !net.hall.valid) {
+            // No hall to price the fabric: the typical lines stay, as without a memo.
+            priceTopology(net.topology, r, quiet);
+        } else if (!typical) {
             applyHallCables(net.topology, net.hall);
+        }
     } else if (memo) {
         memo->dropHall();
     }
@@ -446,8 +496,11 @@ void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnosti
     net.leafUplinkFlows =
         n.topology == TopologyKind::RailOptimized ? 1 : std::min(railsPerPlane, down);
     const int uplinks = std::max(1, up);
-    net.ecmpShare = ecmpThroughputShare(uplinks, net.leafUplinkFlows, 1);
-    net.multiRailShare = ecmpThroughputShare(uplinks, net.leafUplinkFlows, std::max(1, r.rails));
+    const int rails = std::max(1, r.rails);
+    net.ecmpShare = memo ? memo->ecmpShare(uplinks, net.leafUplinkFlows, 1)
+                         : ecmpThroughputShare(uplinks, net.leafUplinkFlows, 1);
+    net.multiRailShare = memo ? memo->ecmpShare(uplinks, net.leafUplinkFlows, rails)
+                              : ecmpThroughputShare(uplinks, net.leafUplinkFlows, rails);
     net.pinnedShare = 1.0;
     net.adaptiveShare = adaptiveEfficiency;
     // Static ECMP delivers ecmpShare, just computed (the binomial sum is the costly part).
@@ -509,16 +562,32 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
     return net;
 }
 
+bool SharedFabricInputs::sameAs(const model::ResolvedScenario& r) const
+{
+    const model::Scenario& s = r.scenario;
+    // The catalog's cables last: the longest to compare.
+    return portBreakout == r.portBreakout && hall == s.hall && facility == s.facility &&
+           fabricSwitch == r.fabricSwitch && coolingSystem == r.cooling && cables == r.cables;
+}
+
+void SharedFabricInputs::assign(const model::ResolvedScenario& r)
+{
+    assignKey(hall, r.scenario.hall);
+    assignKey(facility, r.scenario.facility);
+    assignKey(fabricSwitch, r.fabricSwitch);
+    assignKey(coolingSystem, r.cooling);
+    assignKey(cables, r.cables);
+    portBreakout = r.portBreakout;
+}
+
 bool FabricInputs::sameAs(const model::ResolvedScenario& r) const
 {
     const model::Scenario& s = r.scenario;
-    // The cheap counts first, the catalog's cables last.
-    return gpusPerNode == r.gpusPerNode && rails == r.rails && portBreakout == r.portBreakout &&
-           compute == s.compute && network == s.network && storage == s.storage &&
-           facility == s.facility && cooling == s.cooling && hall == s.hall &&
+    // The cheap counts first.
+    return gpusPerNode == r.gpusPerNode && rails == r.rails && compute == s.compute &&
+           network == s.network && storage == s.storage && cooling == s.cooling &&
            calibration == r.collectiveCalibration && calibrationTiming == r.collectiveTiming &&
-           gpu == r.gpu && node == r.node && nic == r.nic && fabricSwitch == r.fabricSwitch &&
-           coolingSystem == r.cooling && cables == r.cables;
+           gpu == r.gpu && node == r.node && nic == r.nic;
 }
 
 void FabricInputs::assign(const model::ResolvedScenario& r)
@@ -527,25 +596,42 @@ void FabricInputs::assign(const model::ResolvedScenario& r)
     assignKey(compute, s.compute);
     assignKey(network, s.network);
     assignKey(storage, s.storage);
-    assignKey(facility, s.facility);
     assignKey(cooling, s.cooling);
-    assignKey(hall, s.hall);
     assignKey(gpu, r.gpu);
     assignKey(node, r.node);
     assignKey(nic, r.nic);
-    assignKey(fabricSwitch, r.fabricSwitch);
-    assignKey(coolingSystem, r.cooling);
-    assignKey(cables, r.cables);
     gpusPerNode = r.gpusPerNode;
     rails = r.rails;
-    portBreakout = r.portBreakout;
     assignKey(calibration, r.collectiveCalibration);
     calibrationTiming = r.collectiveTiming;
 }
 
+bool FabricMemo::sharedSame(const model::ResolvedScenario& r)
+{
+    if (m_sharedState == SharedState::Unchecked) {
+        m_sharedState =
+            m_sharedValid && m_shared.sameAs(r) ? SharedState::Same : SharedState::Differs;
+        // The media kept were chosen in other cables: forget them.
+        if (m_sharedState == SharedState::Differs)
+            m_mediaCount = 0;
+    }
+    return m_sharedState == SharedState::Same;
+}
+
+void FabricMemo::keepShared(const model::ResolvedScenario& r)
+{
+    if (m_sharedState == SharedState::Same)
+        return;
+    m_sharedValid = false;
+    m_shared.assign(r);
+    m_sharedValid = true;
+    m_sharedState = SharedState::Same;
+}
+
 bool FabricMemo::replay(const model::ResolvedScenario& r, Diagnostics& diagnostics)
 {
-    if (!m_valid || !m_inputs.sameAs(r))
+    m_sharedState = SharedState::Unchecked;
+    if (!m_valid || !m_inputs.sameAs(r) || !sharedSame(r))
         return false;
     // The fabric kept keeps the hall it was solved around (and its collectives, if timed).
     m_hallKept = m_hallValid;
@@ -559,9 +645,46 @@ void FabricMemo::keep(const model::ResolvedScenario& r, const Diagnostics& diagn
 {
     m_valid = false;
     m_inputs.assign(r);
+    keepShared(r);
     m_diagnostics.assign(diagnostics.begin() + static_cast<std::ptrdiff_t>(from),
                          diagnostics.end());
     m_valid = true;
+}
+
+MediumChoice FabricMemo::medium(const model::ResolvedScenario& r, const LinkSockets& sockets,
+                                double lengthM)
+{
+    const model::CableSpec* const first = r.cables.data();
+    if (sharedSame(r))
+        for (std::size_t i = 0; i < m_mediaCount; ++i) {
+            const KeptMedium& k = m_media[i];
+            if (k.lengthM == lengthM && k.sockets == sockets)
+                return MediumChoice{k.cable >= 0 ? first + k.cable : nullptr,
+                                    k.shared >= 0 ? first + k.shared : nullptr, k.costPerLinkUsd};
+        }
+    const MediumChoice m = chooseMedium(r.cables, sockets, lengthM);
+    // Kept by index: the same cables of another scenario object are the same choice. The cables
+    // are the scenario's: kept as shared inputs by the end of this solve.
+    KeptMedium& k = m_media[m_nextMedium];
+    m_nextMedium = (m_nextMedium + 1) % kKeptMedia;
+    m_mediaCount = std::min(kKeptMedia, m_mediaCount + 1);
+    k.sockets = sockets;
+    k.lengthM = lengthM;
+    k.cable = m.cable ? m.cable - first : -1;
+    k.shared = m.shared ? m.shared - first : -1;
+    k.costPerLinkUsd = m.costPerLinkUsd;
+    return m;
+}
+
+double FabricMemo::ecmpShare(int uplinks, int flows, int rails)
+{
+    for (const KeptShare& k : m_shares)
+        if (k.uplinks == uplinks && k.flows == flows && k.rails == rails)
+            return k.share;
+    KeptShare& k = m_shares[m_nextShare];
+    m_nextShare = (m_nextShare + 1) % 2;
+    k = KeptShare{uplinks, flows, rails, ecmpThroughputShare(uplinks, flows, rails)};
+    return k.share;
 }
 
 bool solveNetwork(const model::ResolvedScenario& r, double gradientBytes, Diagnostics& diagnostics,
@@ -593,11 +716,8 @@ void solveReportedCollectives(NetworkResult& net, FabricMemo& memo)
 bool HallInputs::sameAs(const model::ResolvedScenario& r, const FabricSpec& fabric, int racked,
                         double itDesignKw) const
 {
-    const model::Scenario& s = r.scenario;
     return nodesPerRack == racked && itDesignPowerKw == itDesignKw &&
-           portBreakout == r.portBreakout && protocol == s.network.protocol && spec == fabric &&
-           hall == s.hall && facility == s.facility && fabricSwitch == r.fabricSwitch &&
-           coolingSystem == r.cooling && cables == r.cables;
+           protocol == r.scenario.network.protocol && spec == fabric;
 }
 
 void HallInputs::assign(const model::ResolvedScenario& r, const FabricSpec& fabric, int racked,
@@ -606,19 +726,14 @@ void HallInputs::assign(const model::ResolvedScenario& r, const FabricSpec& fabr
     spec = fabric;
     nodesPerRack = racked;
     itDesignPowerKw = itDesignKw;
-    assignKey(hall, r.scenario.hall);
-    assignKey(facility, r.scenario.facility);
     protocol = r.scenario.network.protocol;
-    assignKey(fabricSwitch, r.fabricSwitch);
-    assignKey(coolingSystem, r.cooling);
-    assignKey(cables, r.cables);
-    portBreakout = r.portBreakout;
 }
 
 bool FabricMemo::replayHall(const model::ResolvedScenario& r, const FabricSpec& spec,
                             int nodesPerRack, double itDesignPowerKw, Diagnostics& diagnostics)
 {
-    m_hallKept = m_hallValid && m_hallInputs.sameAs(r, spec, nodesPerRack, itDesignPowerKw);
+    m_hallKept =
+        m_hallValid && m_hallInputs.sameAs(r, spec, nodesPerRack, itDesignPowerKw) && sharedSame(r);
     if (m_hallKept)
         for (const Diagnostic& d : m_hallDiagnostics)
             diagnostics.add(d);
@@ -632,6 +747,7 @@ void FabricMemo::keepHall(const model::ResolvedScenario& r, const FabricSpec& sp
     m_hallValid = false;
     m_hallKept = false;
     m_hallInputs.assign(r, spec, nodesPerRack, itDesignPowerKw);
+    keepShared(r);
     m_hallDiagnostics.assign(diagnostics.begin() + static_cast<std::ptrdiff_t>(from),
                              diagnostics.end());
     ++m_hallLayouts;

@@ -74,52 +74,91 @@ double stageLossKw(double loadKw, double ratedKw, double noLoadFraction,
 
 namespace {
 
+/** What solvePower() and rackFit() both work out: the node's design and nameplate power, the
+ *  IT design power and how many nodes a rack holds (by power, units and cooling). */
+struct RackFigures
+{
+    int nodes = 0;
+    double nodeDesignPowerKw = 0.0;
+    double nodeNameplateKw = 0.0;
+    double networkPowerKw = 0.0;
+    double itDesignPowerKw = 0.0;
+    int byPower = 0;
+    int byUnits = 0;
+    int byCooling = 0;
+    int dense = 0;
+    bool coolingLimited = false; ///< rack_layout 'spread' packs fewer nodes for the cooling.
+    int nodesPerRack = 0;
+};
+
+RackFigures rackFigures(const model::ResolvedScenario& r, double networkPowerKw)
+{
+    RackFigures f;
+    const auto& fac = r.scenario.facility;
+    f.nodes = std::max(0, r.scenario.compute.nodeCount);
+    const int nodes = f.nodes;
+    const double u = r.scenario.compute.utilization;
+    f.nodeDesignPowerKw = r.node.basePowerKw + r.gpusPerNode * gpuPowerW(r.gpu, u, 1.0) / 1000.0;
+    f.nodeNameplateKw = r.node.maxPowerKw;
+    f.networkPowerKw = std::max(0.0, networkPowerKw);
+    f.itDesignPowerKw = nodes * f.nodeDesignPowerKw + f.networkPowerKw + r.scenario.storage.powerKw;
+    // Rack layout. Feeds and breakers are provisioned for the nameplate; cooling removes the
+    // sustained heat, so the cooling limit uses the design heat (utilization, full clocks).
+    const double capacityKw = r.cooling.maxRackKw;
+    f.byPower = f.nodeNameplateKw > 0.0
+                    ? static_cast<int>(std::floor(fac.rackPowerLimitKw / f.nodeNameplateKw + 1e-9))
+                    : nodes;
+    f.byUnits = r.node.heightU > 0 ? fac.rackUnits / r.node.heightU : nodes;
+    f.byCooling = f.nodeDesignPowerKw > 0.0
+                      ? static_cast<int>(std::floor(capacityKw / f.nodeDesignPowerKw + 1e-9))
+                      : nodes;
+    f.dense = std::max(1, std::min(f.byPower, f.byUnits));
+    f.nodesPerRack = f.dense;
+    if (fac.rackLayout == model::RackLayout::Spread && f.byCooling < f.dense) {
+        f.nodesPerRack = std::max(1, f.byCooling);
+        f.coolingLimited = true;
+    }
+    f.nodesPerRack = std::min(f.nodesPerRack, std::max(1, nodes));
+    return f;
+}
+
 /** solvePower(); diagnostics only when \a diagnostics is not null (they cost strings). */
 PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
                         Diagnostics* diagnostics)
 {
     PowerResult out;
     const auto& fac = r.scenario.facility;
-    const int nodes = std::max(0, r.scenario.compute.nodeCount);
+    const RackFigures rack = rackFigures(r, in.networkPowerKw);
+    const int nodes = rack.nodes;
     const double u = r.scenario.compute.utilization;
     out.clockFactor = std::clamp(in.clockFactor, 0.0, 1.0);
 
     // Node power: its GPUs at the utilization and clock, plus the rest of the chassis at load.
     out.gpuPowerW = gpuPowerW(r.gpu, u, out.clockFactor);
     out.nodePowerKw = r.node.basePowerKw + r.gpusPerNode * out.gpuPowerW / 1000.0;
-    out.nodeDesignPowerKw = r.node.basePowerKw + r.gpusPerNode * gpuPowerW(r.gpu, u, 1.0) / 1000.0;
-    out.nodeNameplateKw = r.node.maxPowerKw;
+    out.nodeDesignPowerKw = rack.nodeDesignPowerKw;
+    out.nodeNameplateKw = rack.nodeNameplateKw;
     out.nodesPowerKw = nodes * out.nodePowerKw;
-    out.networkPowerKw = std::max(0.0, in.networkPowerKw);
+    out.networkPowerKw = rack.networkPowerKw;
     out.storagePowerKw = r.scenario.storage.powerKw;
     out.itPowerKw = out.nodesPowerKw + out.networkPowerKw + out.storagePowerKw;
     // Nameplate: every node at its rated maximum (what feeds and breakers are sized for).
     out.itNameplateKw = nodes * out.nodeNameplateKw + out.networkPowerKw + out.storagePowerKw;
-    out.itDesignPowerKw = nodes * out.nodeDesignPowerKw + out.networkPowerKw + out.storagePowerKw;
+    out.itDesignPowerKw = rack.itDesignPowerKw;
 
-    // Rack layout. Feeds and breakers are provisioned for the nameplate; cooling removes the
-    // sustained heat, so the cooling limit uses the design heat (utilization, full clocks).
+    // Rack layout (rackFigures()).
     const double capacityKw = r.cooling.maxRackKw;
     out.rackCoolingCapacityKw = capacityKw;
-    out.nodesPerRackByPower =
-        out.nodeNameplateKw > 0.0
-            ? static_cast<int>(std::floor(fac.rackPowerLimitKw / out.nodeNameplateKw + 1e-9))
-            : nodes;
-    out.nodesPerRackByUnits = r.node.heightU > 0 ? fac.rackUnits / r.node.heightU : nodes;
-    out.nodesPerRackByCooling =
-        out.nodeDesignPowerKw > 0.0
-            ? static_cast<int>(std::floor(capacityKw / out.nodeDesignPowerKw + 1e-9))
-            : nodes;
-    const int dense = std::max(1, std::min(out.nodesPerRackByPower, out.nodesPerRackByUnits));
-    out.rackLimit = out.nodesPerRackByPower <= out.nodesPerRackByUnits ? "power" : "units";
+    out.nodesPerRackByPower = rack.byPower;
+    out.nodesPerRackByUnits = rack.byUnits;
+    out.nodesPerRackByCooling = rack.byCooling;
+    const int dense = rack.dense;
+    out.rackLimit = rack.coolingLimited                                  ? "cooling"
+                    : out.nodesPerRackByPower <= out.nodesPerRackByUnits ? "power"
+                                                                         : "units";
     const bool spread = fac.rackLayout == model::RackLayout::Spread;
     out.rackLayout = fac.rackLayout;
-    out.nodesPerRack = dense;
-    if (spread && out.nodesPerRackByCooling < dense) {
-        out.nodesPerRack = std::max(1, out.nodesPerRackByCooling);
-        out.rackLimit = "cooling";
-    }
-    out.nodesPerRack = std::min(out.nodesPerRack, std::max(1, nodes));
+    out.nodesPerRack = rack.nodesPerRack;
     out.racks = nodes > 0 ? (nodes + out.nodesPerRack - 1) / out.nodesPerRack : 0;
     out.rows = out.racks > 0 ? (out.racks + fac.racksPerRow - 1) / fac.racksPerRow : 0;
     out.floorM2 = out.racks * fac.floorM2PerRack;
@@ -219,6 +258,12 @@ PowerResult solvePower(const model::ResolvedScenario& r, const PowerInputs& in,
 PowerResult solvePower(const model::ResolvedScenario& r, const PowerInputs& in)
 {
     return powerResult(r, in, nullptr);
+}
+
+RackFit rackFit(const model::ResolvedScenario& r, double networkPowerKw)
+{
+    const RackFigures f = rackFigures(r, networkPowerKw);
+    return RackFit{f.nodesPerRack, f.itDesignPowerKw};
 }
 
 PowerResult completeFacilityPower(const model::ResolvedScenario& r, PowerResult p,

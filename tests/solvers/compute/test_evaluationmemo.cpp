@@ -332,6 +332,157 @@ TEST_CASE("A network solve with a FabricMemo times the gradient again and keeps 
 
 namespace {
 
+/** Requires the network \a net solved with a memo to hold what the fresh solve \a fresh holds:
+ *  the fabric's price, power and cable lines, the hall's bill and the gradient all-reduce. */
+void requireSameNetwork(const NetworkResult& net, const NetworkResult& fresh)
+{
+    CHECK(sameBits(net.topology.costUsd, fresh.topology.costUsd));
+    CHECK(sameBits(net.topology.powerW, fresh.topology.powerW));
+    CHECK(sameBits(net.topology.cableCostUsd, fresh.topology.cableCostUsd));
+    CHECK(sameBits(net.topology.cablePowerW, fresh.topology.cablePowerW));
+    REQUIRE(net.topology.cables.size() == fresh.topology.cables.size());
+    for (std::size_t i = 0; i < fresh.topology.cables.size(); ++i) {
+        const CableLine& a = net.topology.cables[i];
+        const CableLine& b = fresh.topology.cables[i];
+        CHECK(a.linkClass == b.linkClass);
+        CHECK(a.cableId == b.cableId);
+        CHECK(a.cableKind == b.cableKind);
+        CHECK(a.cables == b.cables);
+        CHECK(a.transceivers == b.transceivers);
+        CHECK(sameBits(a.costUsd, b.costUsd));
+        CHECK(sameBits(a.powerW, b.powerW));
+    }
+    CHECK(net.hall.valid == fresh.hall.valid);
+    CHECK(net.hall.racks.size() == fresh.hall.racks.size());
+    CHECK(net.hall.cdus == fresh.hall.cdus);
+    CHECK(sameBits(net.hall.cableCostUsd, fresh.hall.cableCostUsd));
+    CHECK(sameBits(net.fabricAlphaUs, fresh.fabricAlphaUs));
+    CHECK(sameBits(net.routingShare, fresh.routingShare));
+    CHECK(sameBits(net.multiRailShare, fresh.multiRailShare));
+    CHECK(sameBits(net.gradientAllReduce.seconds, fresh.gradientAllReduce.seconds));
+}
+
+} // namespace
+
+TEST_CASE("A FabricMemo solves the fabric and the hall again when an input they share changes",
+          "[network][memo]")
+{
+    // The hall and facility sections, the switch, the cooling system, the catalog's cables and
+    // the port breakout are held once for the fabric and the hall and compared once a solve;
+    // the typical-length runs' media are kept while they stay the same. Each change, alone or
+    // with a change of the fabric alone (the routing), must give a fresh solve's figures.
+    struct SharedChange
+    {
+        const char* what;
+        std::function<void(ResolvedScenario&)> apply;
+    };
+    const std::vector<SharedChange> changes = {
+        {"hall section: racks per row",
+         [](ResolvedScenario& r) { r.scenario.hall.racksPerRow = 12; }},
+        {"facility section: racks per row",
+         [](ResolvedScenario& r) { r.scenario.facility.racksPerRow = 6; }},
+        {"switch entry: price", [](ResolvedScenario& r) { r.fabricSwitch.priceUsd *= 2.0; }},
+        {"switch entry: latency", [](ResolvedScenario& r) { r.fabricSwitch.latencyUs += 0.4; }},
+        {"cooling system entry: rack capacity",
+         [](ResolvedScenario& r) { r.cooling.maxRackKw = 20.0; }},
+        {"catalog cables: every price",
+         [](ResolvedScenario& r) {
+             for (CableSpec& c : r.cables)
+                 c.priceUsd *= 1.5;
+         }},
+        {"catalog cables: every power",
+         [](ResolvedScenario& r) {
+             for (CableSpec& c : r.cables)
+                 c.powerW *= 2.0;
+         }},
+    };
+    for (const auto lengths : {CableLengthModel::Layout, CableLengthModel::Typical}) {
+        ResolvedScenario base = resolvedExample("multiplane-16k-h100.json");
+        base.scenario.hall.cableLengths = lengths;
+        for (const SharedChange& change : changes)
+            for (const bool routingToo : {false, true}) {
+                INFO(change.what << (routingToo ? ", with the routing" : "")
+                                 << (lengths == CableLengthModel::Typical ? ", typical lengths"
+                                                                          : ""));
+                ResolvedScenario variant = base;
+                change.apply(variant);
+                if (routingToo)
+                    variant.scenario.network.routing =
+                        base.scenario.network.routing == Routing::Ecmp ? Routing::Adaptive
+                                                                       : Routing::Ecmp;
+                NetworkResult net;
+                FabricMemo memo;
+                Diagnostics first, second, third, fresh, freshBase;
+                const NetworkResult baseFresh = solveNetwork(base, 35e9, freshBase);
+                solveNetwork(base, 35e9, first, net, memo);
+                requireSameNetwork(net, baseFresh);
+                const long long layouts = memo.hallLayouts();
+                const NetworkResult a = solveNetwork(variant, 35e9, fresh);
+                CHECK_FALSE(solveNetwork(variant, 35e9, second, net, memo));
+                // The change reaches the figures (else this tests nothing) and the hall is laid
+                // out again for it.
+                bool moved = !sameBits(a.topology.costUsd, baseFresh.topology.costUsd) ||
+                             !sameBits(a.topology.powerW, baseFresh.topology.powerW) ||
+                             !sameBits(a.hall.cableCostUsd, baseFresh.hall.cableCostUsd) ||
+                             a.hall.racks.size() != baseFresh.hall.racks.size() ||
+                             a.hall.cdus != baseFresh.hall.cdus ||
+                             !sameBits(a.fabricAlphaUs, baseFresh.fabricAlphaUs);
+                for (std::size_t i = 0; i < a.hall.racks.size() && !moved; ++i)
+                    moved = !sameBits(a.hall.racks[i].coolingLimitKw,
+                                      baseFresh.hall.racks[i].coolingLimitKw);
+                CHECK(moved);
+                CHECK_FALSE(memo.hallKept());
+                CHECK(memo.hallLayouts() == layouts + 1);
+                requireSameNetwork(net, a);
+                REQUIRE(second.size() == fresh.size());
+                auto d = fresh.begin();
+                for (const auto& item : second)
+                    CHECK(item.toString() == (d++)->toString());
+                // The variant again: kept whole; the base again: laid out again.
+                CHECK(solveNetwork(variant, 35e9, third, net, memo));
+                requireSameNetwork(net, a);
+                Diagnostics back;
+                CHECK_FALSE(solveNetwork(base, 35e9, back, net, memo));
+                CHECK_FALSE(memo.hallKept());
+                requireSameNetwork(net, baseFresh);
+            }
+    }
+}
+
+TEST_CASE("A FabricMemo keeps the hall's cable lines and the typical runs' media across scenario "
+          "objects",
+          "[network][memo]")
+{
+    // Two scenario objects whose cables are equal but live apart, alternated as an editor flips
+    // the routing: the memo keeps the media by position in the catalog's cables, and the hall's
+    // lines by the hall kept.
+    for (const auto lengths : {CableLengthModel::Layout, CableLengthModel::Typical}) {
+        ResolvedScenario ecmp = resolvedExample("multiplane-16k-h100.json");
+        ecmp.scenario.hall.cableLengths = lengths;
+        ecmp.scenario.network.routing = Routing::Ecmp;
+        ResolvedScenario adaptive = ecmp;
+        adaptive.scenario.network.routing = Routing::Adaptive;
+        Diagnostics quiet;
+        const NetworkResult freshEcmp = solveNetwork(ecmp, 35e9, quiet);
+        const NetworkResult freshAdaptive = solveNetwork(adaptive, 35e9, quiet);
+        CHECK_FALSE(sameBits(freshEcmp.routingShare, freshAdaptive.routingShare));
+        NetworkResult net;
+        FabricMemo memo;
+        for (int i = 0; i < 4; ++i) {
+            Diagnostics d;
+            const bool even = i % 2 == 0;
+            CHECK_FALSE(solveNetwork(even ? ecmp : adaptive, 35e9, d, net, memo));
+            CHECK(memo.hallKept() == (i > 0));
+            CHECK(memo.hallLayouts() == 1);
+            requireSameNetwork(net, even ? freshEcmp : freshAdaptive);
+            for (const CableLine& line : net.topology.cables)
+                CHECK_FALSE(line.cableId.empty());
+        }
+    }
+}
+
+namespace {
+
 /** What the last evaluation into \a e kept, stage by stage. */
 struct Kept
 {

@@ -3,6 +3,8 @@
 #include "dct/solvers/powersolver.h"
 #include "facilitysupport.h"
 
+#include <cstring>
+
 using namespace dct;
 using namespace dct::solvers;
 
@@ -145,4 +147,29 @@ TEST_CASE("Nameplate design load: every node at its maximum in the peak hour", "
                                                           p.itNameplateKw / p.itPowerKw)
                                     .epsilon(1e-12));
     REQUIRE(e.metric("power.design_facility_kw") != nullptr);
+}
+
+TEST_CASE("rackFit gives solvePower's nodes per rack and IT design power, bit for bit", "[power]")
+{
+    // The network solve asks rackFit() for the two figures the hall reads; they must be the
+    // power solve's own, for dense and spread rack layouts and any network power.
+    for (const char* name :
+         {"seed-h100-dallas-d2c", "dgx-superpod-4su", "gb200-nvl72-liquid",
+          "legacy-air-h100-dallas", "overpacked-air-h100-dallas", "multiplane-16k-h100"})
+        for (const auto layout : {model::RackLayout::Dense, model::RackLayout::Spread})
+            for (const double networkKw : {0.0, 37.5, 1234.0}) {
+                INFO(name << ", network " << networkKw << " kW");
+                auto r = test::resolvedExample(name);
+                r.scenario.facility.rackLayout = layout;
+                const PowerResult p = solvePower(r, PowerInputs{0.9, networkKw});
+                const RackFit f = rackFit(r, networkKw);
+                CHECK(f.nodesPerRack == p.nodesPerRack);
+                CHECK(std::memcmp(&f.itDesignPowerKw, &p.itDesignPowerKw, sizeof(double)) == 0);
+            }
+    // A spread layout that the cooling limits: the fit follows it.
+    auto r = test::resolvedExample("overpacked-air-h100-dallas");
+    r.scenario.facility.rackLayout = model::RackLayout::Spread;
+    const PowerResult p = solvePower(r, PowerInputs{1.0, 10.0});
+    CHECK(p.rackLimit == "cooling");
+    CHECK(rackFit(r, 10.0).nodesPerRack == p.nodesPerRack);
 }

@@ -5,6 +5,7 @@
 #include "dct/model/resolvedscenario.h"
 #include "dct/solvers/networkresult.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct LinkSockets
     /// The cage is a twin-port OSFP (two ports by design): only plugs of its rate fit. A
     /// single-port cage broken out takes breakout cables, priced here leg by leg.
     bool twinPortCage = false;
+
+    bool operator==(const LinkSockets&) const = default;
 };
 
 /** The medium of a link: a cable, or a transceiver at each end and the fiber between. */
@@ -107,28 +110,45 @@ NetworkResult solveNetwork(const model::ResolvedScenario& scenario, double gradi
                            Diagnostics& diagnostics);
 
 /**
- * Every input the fabric part of solveNetwork() reads (all but the gradient all-reduce): the
- * scenario's compute, network, storage, facility, cooling and hall sections, the catalog entries
- * they resolve to and the derived counts. The hall reads the node's power (solvePower), hence the
- * compute, storage, facility and cooling inputs. Compared field by field, never by name.
+ * The inputs the fabric part of solveNetwork() and the hall's layout (layoutHall) both read: the
+ * hall and facility sections, the switch, the cooling system, the catalog's cables and the port
+ * breakout. A FabricMemo holds them once for both stages and compares them once a solve.
+ * Compared field by field, never by name.
+ */
+struct SharedFabricInputs
+{
+    model::HallSection hall;
+    model::FacilitySection facility;
+    model::SwitchSpec fabricSwitch;
+    model::CoolingSystemSpec coolingSystem;
+    std::vector<model::CableSpec> cables;
+    int portBreakout = 0;
+
+    /** Returns whether \a scenario has exactly these inputs. */
+    bool sameAs(const model::ResolvedScenario& scenario) const;
+    /** Takes the inputs of \a scenario. */
+    void assign(const model::ResolvedScenario& scenario);
+};
+
+/**
+ * The inputs the fabric part of solveNetwork() reads (all but the gradient all-reduce) besides
+ * the shared ones (SharedFabricInputs): the scenario's compute, network, storage and cooling
+ * sections, the catalog entries they resolve to and the derived counts. The hall reads the
+ * node's power (solvePower), hence the compute, storage, facility and cooling inputs. The
+ * sections' catalog references are compared as they are: the entries they resolve to are
+ * compared too. Compared field by field, never by name.
  */
 struct FabricInputs
 {
     model::ComputeSection compute;
     model::NetworkSection network;
     model::StorageSection storage;
-    model::FacilitySection facility;
     model::CoolingSection cooling;
-    model::HallSection hall;
     model::GpuSpec gpu;
     model::NodeSpec node;
     model::NicSpec nic;
-    model::SwitchSpec fabricSwitch;
-    model::CoolingSystemSpec coolingSystem;
-    std::vector<model::CableSpec> cables;
     int gpusPerNode = 0;
     int rails = 0;
-    int portBreakout = 0;
     model::CollectiveCalibration calibration;
     model::CalibrationTiming calibrationTiming;
 
@@ -139,10 +159,9 @@ struct FabricInputs
 };
 
 /**
- * Every input the hall's layout (layoutHall) reads: the fabric's shape (its plan follows from
- * it), the nodes a compute rack holds (solvePower's rack layout), the hall and facility sections,
- * the switch, the cooling system, the catalog's cables, the protocol and the port breakout.
- * Compared field by field, never by name.
+ * The inputs the hall's layout (layoutHall) reads besides the shared ones (SharedFabricInputs):
+ * the fabric's shape (its plan follows from it), the nodes a compute rack holds (solvePower's
+ * rack layout), the IT design heat and the protocol. Compared field by field, never by name.
  */
 struct HallInputs
 {
@@ -150,13 +169,7 @@ struct HallInputs
     int nodesPerRack = 0;
     /** The IT design heat (kW) the hall's cooling units are counted for (designCduCount). */
     double itDesignPowerKw = 0.0;
-    model::HallSection hall;
-    model::FacilitySection facility;
     model::Protocol protocol = model::Protocol::Infiniband;
-    model::SwitchSpec fabricSwitch;
-    model::CoolingSystemSpec coolingSystem;
-    std::vector<model::CableSpec> cables;
-    int portBreakout = 0;
 
     /** Returns whether \a scenario, whose fabric is \a spec, whose compute racks hold
      *  \a nodesPerRack nodes and whose IT design heat is \a itDesignPowerKw, has exactly these
@@ -170,28 +183,35 @@ struct HallInputs
 
 /**
  * The fabric part of the last network solve into one NetworkResult, kept while its inputs
- * (FabricInputs) stay the same: a sweep over the workload plans the fabric once. Within it the
- * hall is a stage of its own, kept while HallInputs stay the same (a change of the routing, the
- * NIC or a price of the fabric solves the fabric again around the same hall), and so are the
- * reported collectives (kept while the world's collective inputs stay the same). What it keeps
- * is the NetworkResult it last solved into, so it is used with that one NetworkResult only (an
+ * (FabricInputs and SharedFabricInputs) stay the same: a sweep over the workload plans the
+ * fabric once. Within it the hall is a stage of its own, kept while HallInputs and the shared
+ * inputs stay the same (a change of the routing, the NIC or a price of the fabric solves the
+ * fabric again around the same hall), and so are the reported collectives (kept while the
+ * world's collective inputs stay the same). The shared inputs are held once and compared once a
+ * solve. While they stay the same it also keeps the media of the typical-length cable runs
+ * (priceTopology) and the ECMP shares of the last leaf shapes. What it keeps is the
+ * NetworkResult it last solved into, so it is used with that one NetworkResult only (an
  * Evaluation holds both).
  */
 class FabricMemo
 {
 public:
     /** Returns whether the NetworkResult last solved with this memo holds the fabric of
-     *  \a scenario; appends the diagnostics its fabric part gave then. */
+     *  \a scenario; appends the diagnostics its fabric part gave then. Starts a solve: the
+     *  shared inputs are compared at most once from here on. */
     bool replay(const model::ResolvedScenario& scenario, Diagnostics& diagnostics);
     /** Records that the fabric of \a scenario was solved and gave diagnostics[from, end). */
     void keep(const model::ResolvedScenario& scenario, const Diagnostics& diagnostics,
               std::size_t from);
-    /** Forgets what was kept (the fabric, the hall and the reported collectives). */
+    /** Forgets what was kept (the fabric, the hall, the media and the reported collectives). */
     void clear()
     {
         m_valid = false;
         m_hallValid = false;
         m_collectivesValid = false;
+        m_sharedValid = false;
+        m_sharedState = SharedState::Unchecked;
+        m_mediaCount = 0;
     }
     /** Returns whether something is kept. */
     bool valid() const { return m_valid; }
@@ -201,6 +221,10 @@ public:
     long long hallLayouts() const { return m_hallLayouts; }
     /** Returns whether the last solveReportedCollectives() kept the collectives. */
     bool collectivesKept() const { return m_collectivesKept; }
+
+    /** Returns whether the shared inputs (SharedFabricInputs) kept are those of \a scenario;
+     *  compared once a solve (replay() starts one), the answer remembered until it ends. */
+    bool sharedSame(const model::ResolvedScenario& scenario);
 
     /** The hall stage (solveNetwork): returns whether the hall last laid out holds the layout
      *  of \a scenario; appends the diagnostics its layout gave then. */
@@ -220,10 +244,31 @@ public:
     /** Records that the reported collectives were timed on \a inputs. */
     void keepCollectives(const CollectiveInputs& inputs);
 
+    /** The typical-length runs (priceTopology): returns the medium chooseMedium() gives for a
+     *  run of \a lengthM between \a sockets in the cables of \a scenario, chosen once while
+     *  the shared inputs stay the same. */
+    MediumChoice medium(const model::ResolvedScenario& scenario, const LinkSockets& sockets,
+                        double lengthM);
+    /** Returns ecmpThroughputShare(uplinks, flows, rails), kept for the last two shapes. */
+    double ecmpShare(int uplinks, int flows, int rails);
+
 private:
+    enum class SharedState
+    {
+        Unchecked, ///< Not compared in this solve yet.
+        Same,      ///< The shared inputs kept are the scenario's.
+        Differs    ///< They are not (until the hall or the fabric keeps the scenario's).
+    };
+    /** Takes the shared inputs of \a scenario unless they are known to be the same. */
+    void keepShared(const model::ResolvedScenario& scenario);
+
     bool m_valid = false;
     FabricInputs m_inputs;
     std::vector<Diagnostic> m_diagnostics;
+    // The inputs the fabric and the hall share.
+    bool m_sharedValid = false;
+    SharedState m_sharedState = SharedState::Unchecked;
+    SharedFabricInputs m_shared;
     // The hall stage.
     bool m_hallValid = false;
     bool m_hallKept = false;
@@ -234,6 +279,29 @@ private:
     bool m_collectivesValid = false;
     bool m_collectivesKept = false;
     CollectiveInputs m_collectiveInputs;
+    // The media of the typical-length runs, valid with the shared inputs (cables by index).
+    struct KeptMedium
+    {
+        LinkSockets sockets;
+        double lengthM = 0.0;
+        std::ptrdiff_t cable = -1;
+        std::ptrdiff_t shared = -1;
+        double costPerLinkUsd = 0.0;
+    };
+    static constexpr std::size_t kKeptMedia = 4;
+    KeptMedium m_media[kKeptMedia];
+    std::size_t m_mediaCount = 0;
+    std::size_t m_nextMedium = 0;
+    // The ECMP shares of the last two leaf shapes (a pure function of three counts).
+    struct KeptShare
+    {
+        int uplinks = -1;
+        int flows = -1;
+        int rails = -1;
+        double share = 0.0;
+    };
+    KeptShare m_shares[2];
+    std::size_t m_nextShare = 0;
 };
 
 /**

@@ -39,6 +39,17 @@ PowerResult solvePower(const model::ResolvedScenario& scenario, const PowerInput
 /** Returns solvePower() without its diagnostics (the thermal loop's passes discard them). */
 PowerResult solvePower(const model::ResolvedScenario& scenario, const PowerInputs& inputs);
 
+/** The two figures of solvePower() the hall's layout reads, as solvePower() gives them. */
+struct RackFit
+{
+    int nodesPerRack = 0;         ///< PowerResult::nodesPerRack.
+    double itDesignPowerKw = 0.0; ///< PowerResult::itDesignPowerKw.
+};
+
+/** Returns solvePower(scenario, {any clock, networkPowerKw})'s rack fit, without the rest of
+ *  the power chain (the network solve asks it of every fabric edit). */
+RackFit rackFit(const model::ResolvedScenario& scenario, double networkPowerKw);
+
 /**
  * Adds the transformer losses, cooling and facility power, PUE and annual energy to \a power,
  * hour by hour of the site's year in \a cooling.
