@@ -220,15 +220,15 @@ TEST_CASE("NVIDIA NeMo 24.07 on DGX H100 in FP8 (performance summary), held out"
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {"nemo-gpt3-5b", 64, 2048, 4, 2048, 1, 1, 1, 1, 22521, 0.384},
-        {"nemo-gpt3-20b", 64, 256, 2, 2048, 2, 1, 1, 1, 5851, 0.283},
-        {"gpt3-175b", 128, 256, 1, 2048, 4, 8, 1, 6, 726, 0.056},
-        {"gpt3-175b", 512, 2048, 2, 2048, 4, 8, 1, 6, 782, 0.156},
-        {"llama2-7b", 8, 128, 1, 4096, 1, 1, 1, 1, 16847, 0.259},
-        {"llama2-13b", 16, 128, 1, 4096, 1, 4, 1, 10, 8646, 0.061},
-        {"llama2-70b", 64, 128, 1, 4096, 4, 4, 1, 20, 1707, 0.078},
-        {"llama3-8b", 8, 128, 1, 8192, 1, 1, 2, 1, 12036, 0.322},
-        {"llama3-70b", 64, 128, 1, 8192, 4, 4, 2, 5, 1533, 0.154},
+        {"nemo-gpt3-5b", 64, 2048, 4, 2048, 1, 1, 1, 1, 22521, 0.286},
+        {"nemo-gpt3-20b", 64, 256, 2, 2048, 2, 1, 1, 1, 5851, 0.214},
+        {"gpt3-175b", 128, 256, 1, 2048, 4, 8, 1, 6, 726, -0.014},
+        {"gpt3-175b", 512, 2048, 2, 2048, 4, 8, 1, 6, 782, 0.074},
+        {"llama2-7b", 8, 128, 1, 4096, 1, 1, 1, 1, 16847, 0.178},
+        {"llama2-13b", 16, 128, 1, 4096, 1, 4, 1, 10, 8646, 0.001},
+        {"llama2-70b", 64, 128, 1, 4096, 4, 4, 1, 20, 1707, 0.021},
+        {"llama3-8b", 8, 128, 1, 8192, 1, 1, 2, 1, 12036, 0.252},
+        {"llama3-70b", 64, 128, 1, 8192, 4, 4, 2, 5, 1533, 0.094},
     };
     double absoluteErrors = 0.0;
     for (const Row& row : rows) {
@@ -267,6 +267,8 @@ TEST_CASE("NVIDIA NeMo 24.07 on DGX H100 in FP8 (performance summary), held out"
     // absolute error was 31.3%; with them in BF16, as Transformer Engine and Megatron-Core run
     // them, and the casts of the GEMMs' inputs to FP8 (models-19), 15.4% with selective
     // recomputation where fp32 gradients did not fit; stated as published (BF16 gradients, no
-    // dropout for Llama, no recomputation as NeMo's 24.07 configurations set), 19.5%.
-    CHECK(absoluteErrors / std::size(rows) < 0.21);
+    // dropout for Llama, no recomputation as NeMo's 24.07 configurations set), 19.5%; with the
+    // FP8 GEMMs at their own measured share of the FP8 peak (matmul_efficiency_fp8, H100 SXM
+    // 70.9%, not BF16's 80.1%; models-21), 12.6%, five rows of nine within 10%.
+    CHECK(absoluteErrors / std::size(rows) < 0.14);
 }
