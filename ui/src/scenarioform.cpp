@@ -427,6 +427,8 @@ void ScenarioForm::setOutcome(const EvaluationOutcome& outcome)
                     ? QStringLiteral("%1 (%2 %)")
                           .arg(text, QString::number(m->value * 100.0, 'f', 1))
                     : text);
+            // The longer text widens the editor, or wraps its row below the label.
+            spin->updateGeometry();
         }
 }
 
