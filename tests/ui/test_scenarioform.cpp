@@ -293,3 +293,96 @@ TEST_CASE("the workload page edits gradient precision, dropout and the fused los
     REQUIRE(test::waitForEvaluation(document));
     CHECK(figure(document, "step.memory_total_gb") == Approx(totalGb).epsilon(1e-9));
 }
+
+TEST_CASE("an MFU of 0 reads \"predicted\", not the 1 % minimum, and an override is undoable",
+          "[ui][form][mfu]")
+{
+    // The seed example leaves /workload/mfu out, at its default 0: the step model predicts it.
+    const QString example = test::examplePath("seed-h100-dallas-d2c.json");
+    REQUIRE_FALSE(readJson(example)["workload"].contains("mfu"));
+    ui::ScenarioDocument document(readJson(example), example);
+    ui::ScenarioForm form;
+    form.setDocument(&document);
+    auto* mfu = qobject_cast<QDoubleSpinBox*>(form.editor("/workload/mfu"));
+    REQUIRE(mfu);
+    CHECK(mfu->value() == 0.0);
+    CHECK(mfu->text() == QStringLiteral("predicted"));
+    // Loading shows the scenario as it is: no command, nothing modified.
+    CHECK_FALSE(document.isModified());
+    CHECK(document.undoStack()->count() == 0);
+    CHECK(document.value("/workload/mfu") == 0);
+
+    // After the evaluation the text says what the prediction came to.
+    document.evaluateNow();
+    form.setOutcome(*document.outcome());
+    const double predicted = figure(document, "step.mfu");
+    REQUIRE(predicted > 0.05);
+    CHECK(mfu->text() ==
+          QStringLiteral("predicted (%1 %)").arg(QString::number(predicted * 100.0, 'f', 1)));
+    CHECK_FALSE(document.isModified());
+    const auto overrides = [&document] {
+        int n = 0;
+        for (const auto& d : document.outcome()->diagnostics)
+            n += d.code == "mfu-override" && d.path == "/workload/mfu";
+        return n;
+    };
+    CHECK(overrides() == 0);
+
+    // 45 % overrides the prediction, as one undoable command.
+    mfu->setValue(45.0);
+    CHECK(document.value("/workload/mfu").get<double>() == Approx(0.45));
+    CHECK(document.isModified());
+    CHECK(document.undoStack()->count() == 1);
+    document.evaluateNow();
+    CHECK(overrides() == 1);
+    CHECK(mfu->text() == QStringLiteral("45.00 %"));
+
+    // Back to 0: the prediction again.
+    mfu->setValue(0.0);
+    CHECK(document.value("/workload/mfu") == 0);
+    document.evaluateNow();
+    CHECK(overrides() == 0);
+    CHECK(figure(document, "step.mfu") == Approx(predicted));
+    CHECK(mfu->text().startsWith(QStringLiteral("predicted")));
+
+    // A value between 0 and the 1 % floor asks for an override: the smallest one, 1 %, is
+    // committed and shown, never something the field does not accept.
+    mfu->setValue(0.5);
+    CHECK(document.value("/workload/mfu").get<double>() == Approx(0.01));
+    CHECK(mfu->value() == Approx(1.0));
+    document.evaluateNow();
+    CHECK(overrides() == 1);
+
+    // Undo walks back through the prediction to the loaded scenario.
+    document.undoStack()->undo();
+    CHECK(document.value("/workload/mfu") == 0);
+    CHECK(mfu->text().startsWith(QStringLiteral("predicted")));
+    document.undoStack()->undo();
+    CHECK(document.value("/workload/mfu").get<double>() == Approx(0.45));
+    CHECK(mfu->value() == Approx(45.0));
+    document.undoStack()->undo();
+    CHECK(document.value("/workload/mfu") == 0);
+    CHECK_FALSE(document.isModified());
+}
+
+TEST_CASE("number fields whose 0 means none accept it and name it", "[ui][form][mfu]")
+{
+    ui::ScenarioForm form;
+    int zeroAllowed = 0;
+    for (const auto& group : ui::scenarioFieldGroups())
+        for (const auto& field : group.fields) {
+            if (field.kind != model::FieldKind::Number || !field.zeroAllowed)
+                continue;
+            ++zeroAllowed;
+            INFO(field.pointer);
+            auto* spin =
+                qobject_cast<QDoubleSpinBox*>(form.editor(QString::fromStdString(field.pointer)));
+            REQUIRE(spin);
+            CHECK(spin->minimum() == 0.0);
+            CHECK_FALSE(spin->specialValueText().isEmpty());
+        }
+    CHECK(zeroAllowed >= 1);
+    auto* mfu = qobject_cast<QDoubleSpinBox*>(form.editor("/workload/mfu"));
+    REQUIRE(mfu);
+    CHECK(mfu->specialValueText() == QStringLiteral("predicted"));
+}

@@ -153,6 +153,20 @@ const std::vector<AutomaticValue>& automaticValues()
     return list;
 }
 
+/** What the 0 of a number field that accepts it besides its range means, from its description:
+ * "predicted" for the MFU, "automatic" where 0 takes a derived value, else "none". */
+QString zeroText(const FieldInfo& field)
+{
+    const std::string& d = field.description;
+    if (d.rfind("0 predicts", 0) == 0)
+        return ScenarioForm::tr("predicted");
+    if (d.find("; 0 takes") != std::string::npos || d.find("; 0: ") != std::string::npos)
+        return ScenarioForm::tr("automatic");
+    if (d.find("0 leaves it unchecked") != std::string::npos)
+        return ScenarioForm::tr("unchecked");
+    return ScenarioForm::tr("none");
+}
+
 } // namespace
 
 ScenarioForm::ScenarioForm(QWidget* parent) : QWidget(parent), m_pages(new QToolBox(this))
@@ -243,7 +257,11 @@ QWidget* ScenarioForm::makeEditor(const FieldInfo& field)
         if (field.exclusiveMinimum)
             minimum += std::pow(10.0, -decimals);
         spin->setDecimals(decimals);
-        spin->setRange(minimum, maximum);
+        // A field whose 0 means "none" or "predicted" accepts the 0 and names it, rather than
+        // clamping it to the minimum (an MFU of 0, "predict it", read as a 1 % override).
+        spin->setRange(field.zeroAllowed ? 0.0 : minimum, maximum);
+        if (field.zeroAllowed)
+            spin->setSpecialValueText(zeroText(field));
         spin->setGroupSeparatorShown(true);
         if (scale > 1.0)
             spin->setSuffix(QStringLiteral(" %"));
@@ -251,8 +269,20 @@ QWidget* ScenarioForm::makeEditor(const FieldInfo& field)
         spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
         spin->setKeyboardTracking(false);
         spin->setAccelerated(true);
+        const double lowest = field.zeroAllowed ? minimum : 0.0;
         connect(spin, &QDoubleSpinBox::valueChanged, this,
-                [this, pointer, scale](double v) { commit(pointer, v / scale); });
+                [this, pointer, scale, lowest, spin](double v) {
+                    // Between 0 and the minimum lies no accepted value: a typed 0.5 % MFU, or a
+                    // step up from "predicted", asks for an override, and the smallest accepted one
+                    // is taken (as the spin box clamps any other value out of range); only 0 itself
+                    // means 0.
+                    if (v > 0.0 && v < lowest) {
+                        v = lowest;
+                        const QSignalBlocker blocker(spin);
+                        spin->setValue(v);
+                    }
+                    commit(pointer, v / scale);
+                });
         return spin;
     }
     case FieldKind::Integer: {
@@ -381,6 +411,25 @@ void ScenarioForm::setOutcome(const EvaluationOutcome& outcome)
                                       ? QStringLiteral("%1 (%2)").arg(text, formatNumber(chosen))
                                       : text);
     }
+    // An MFU left at 0 shows the predicted one: "predicted (41.2 %)".
+    auto mfu = m_slots.find("/workload/mfu");
+    if (mfu != m_slots.end())
+        if (auto* spin = qobject_cast<QDoubleSpinBox*>(mfu->second.editor);
+            spin && !spin->specialValueText().isEmpty()) {
+            QString text = spin->property(kAutomaticProperty).toString();
+            if (text.isEmpty()) {
+                text = spin->specialValueText();
+                spin->setProperty(kAutomaticProperty, text);
+            }
+            const solvers::Metric* m = outcome.metric({"step.mfu"});
+            spin->setSpecialValueText(
+                m && std::isfinite(m->value) && m->value > 0.0
+                    ? QStringLiteral("%1 (%2 %)")
+                          .arg(text, QString::number(m->value * 100.0, 'f', 1))
+                    : text);
+            // The longer text widens the editor, or wraps its row below the label.
+            spin->updateGeometry();
+        }
 }
 
 void ScenarioForm::commit(const std::string& pointer, const nlohmann::json& value)

@@ -21,6 +21,7 @@ struct FieldInfo
     std::optional<double> minimum;
     std::optional<double> maximum;
     bool exclusiveMinimum = false;
+    bool zeroAllowed = false;         ///< 0 is accepted besides the range ("none", "predicted").
     std::vector<std::string> choices; ///< Accepted strings of an Enum field.
     std::string catalogKind;          ///< Catalog kind of a CatalogRef field.
     bool required = false;
@@ -46,6 +47,7 @@ std::vector<FieldInfo> describeFields(const model::FieldTable<S>& table, const s
         info.minimum = field.minimum;
         info.maximum = field.maximum;
         info.exclusiveMinimum = field.exclusiveMinimum;
+        info.zeroAllowed = field.zeroAllowed;
         info.choices = field.choices;
         info.catalogKind = field.catalogKind;
         info.required = field.required;
