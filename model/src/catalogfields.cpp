@@ -93,7 +93,7 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
                            "Achievable share of the dense FP8 peak on large FP8 matrix "
                            "multiplications (measured throughput / datasheet peak); 0: "
                            "matmul_efficiency",
-                           0.05, 1.0),
+                           0.05, 1.0, ZeroMeaning::Automatic),
         f::integer<S>("sm_count", &S::smCount, "",
                       "Streaming multiprocessors: one wave of GEMM output tiles; 0 leaves matrix "
                       "shapes out of the step model",

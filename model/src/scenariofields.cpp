@@ -282,7 +282,7 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
             "mfu", &S::mfu, "",
             "0 predicts the model FLOPs utilization from the GPU, the fabric and the "
             "layout; a value overrides the prediction",
-            0.01, 1.0),
+            0.01, 1.0, ZeroMeaning::Predicted),
         f::integer<S>("data_parallel", &S::dataParallel, "",
                       "Data-parallel size; 0 derives it from the GPUs", 0, 1e7),
         f::integer<S>("tensor_parallel", &S::tensorParallel, "", "Tensor-parallel size", 1, 1024),

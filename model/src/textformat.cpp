@@ -94,7 +94,7 @@ std::string humanLabel(const std::string& key, const std::string& unit)
     static const std::set<std::string> acronyms = {
         "mtu", "ups",  "pdu",  "mfu",  "hvdc", "pfc", "ecn", "wan", "tcp",    "cv",   "iops",
         "rtt", "rdma", "gpu",  "nic",  "it",   "tdp", "hbm", "pue", "cdu",    "rdhx", "bf16",
-        "fp8", "fp16", "gemm", "ecmp", "sm",   "tco", "cue", "wue", "tflops", "hfu"};
+        "fp8", "fp16", "gemm", "ecmp", "sm",   "tco", "cue", "wue", "tflops", "hfu",  "mda"};
     std::string stem = key;
     if (!unit.empty()) {
         for (const char* suffix : unitSuffixes) {

@@ -412,7 +412,8 @@ TEST_CASE(
                             QStringLiteral("compare.png"),
                             QStringLiteral("find-best-layout.png"),
                             QStringLiteral("diagnostics.png"),
-                            QStringLiteral("form-workload.png")};
+                            QStringLiteral("form-workload.png"),
+                            QStringLiteral("form-hall.png")};
     for (const QString& example : QFileInfo(test::examplePath("seed-h100-dallas-d2c.json"))
                                       .dir()
                                       .entryList({QStringLiteral("*.json")}, QDir::Files))

@@ -21,9 +21,10 @@ using namespace dct;
 TEST_CASE("form groups hold every field of the scenario tables", "[ui][form]")
 {
     const auto& groups = ui::scenarioFieldGroups();
-    REQUIRE(groups.size() == 6);
+    REQUIRE(groups.size() == 7);
     CHECK(groups[0].title == "Site");
-    CHECK(groups[5].title == "Economics");
+    CHECK(groups[5].title == "Hall");
+    CHECK(groups[6].title == "Economics");
     std::size_t fields = 0;
     for (const auto& g : groups)
         fields += g.fields.size();
@@ -31,7 +32,7 @@ TEST_CASE("form groups hold every field of the scenario tables", "[ui][form]")
         3 + model::ComputeSection::fields().size() + model::StorageSection::fields().size() +
         model::NetworkSection::fields().size() + model::FacilitySection::fields().size() +
         model::CoolingSection::fields().size() + model::WorkloadSection::fields().size() +
-        model::EconomicsSection::fields().size();
+        model::HallSection::fields().size() + model::EconomicsSection::fields().size();
     CHECK(fields == expected);
     const ui::FieldInfo* rack = ui::findFieldInfo("/facility/rack_power_limit_kw");
     REQUIRE(rack);
@@ -385,4 +386,59 @@ TEST_CASE("number fields whose 0 means none accept it and name it", "[ui][form][
     auto* mfu = qobject_cast<QDoubleSpinBox*>(form.editor("/workload/mfu"));
     REQUIRE(mfu);
     CHECK(mfu->specialValueText() == QStringLiteral("predicted"));
+    // Each 0 reads as what the field declares it stands for, whatever its description says.
+    const std::vector<std::pair<const char*, const char*>> expected = {
+        {"/hall/rack_pitch_m", "automatic"},
+        {"/hall/row_busway_kw", "automatic"},
+        {"/hall/floor_area_m2", "unchecked"}};
+    for (const auto& [pointer, text] : expected) {
+        INFO(pointer);
+        auto* spin = qobject_cast<QDoubleSpinBox*>(form.editor(QString::fromLatin1(pointer)));
+        REQUIRE(spin);
+        CHECK(spin->specialValueText() == QString::fromLatin1(text));
+    }
+}
+
+TEST_CASE("the hall page edits the floor a scenario without a hall section takes by default",
+          "[ui][form][hall]")
+{
+    // The seed example states no hall: the form shows the defaults the model lays it out with.
+    const QString example = test::examplePath("seed-h100-dallas-d2c.json");
+    REQUIRE_FALSE(readJson(example).contains("hall"));
+    ui::ScenarioDocument document(readJson(example), example);
+    ui::ScenarioForm form;
+    form.setDocument(&document);
+    auto* area = qobject_cast<QDoubleSpinBox*>(form.editor("/hall/floor_area_m2"));
+    auto* pitch = qobject_cast<QDoubleSpinBox*>(form.editor("/hall/rack_pitch_m"));
+    auto* containment = qobject_cast<QComboBox*>(form.editor("/hall/containment"));
+    auto* lengths = qobject_cast<QComboBox*>(form.editor("/hall/cable_lengths"));
+    REQUIRE(area);
+    REQUIRE(pitch);
+    REQUIRE(containment);
+    REQUIRE(lengths);
+    CHECK(area->text() == QStringLiteral("unchecked"));
+    CHECK(pitch->text() == QStringLiteral("automatic"));
+    CHECK(lengths->currentText() == QStringLiteral("From the floor plan"));
+    CHECK(containment->findText(QStringLiteral("Hot-aisle containment")) >= 0);
+    CHECK_FALSE(document.isModified());
+
+    // A floor smaller than the racks need: one undoable edit, and the evaluation says so on it.
+    document.evaluateNow();
+    const double floorM2 = figure(document, "hall.floor_m2");
+    REQUIRE(floorM2 > 10.0);
+    area->setValue(10.0);
+    CHECK(document.value("/hall/floor_area_m2").get<double>() == Approx(10.0));
+    CHECK(document.undoStack()->count() == 1);
+    document.evaluateNow();
+    const auto onArea = [&document] {
+        int n = 0;
+        for (const auto& d : document.outcome()->diagnostics)
+            n += d.path == "/hall/floor_area_m2";
+        return n;
+    };
+    CHECK(onArea() == 1);
+    document.undoStack()->undo();
+    document.evaluateNow();
+    CHECK(onArea() == 0);
+    CHECK(area->text() == QStringLiteral("unchecked"));
 }

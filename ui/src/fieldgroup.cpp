@@ -43,7 +43,7 @@ template <class S> void append(std::vector<FieldInfo>& to, const std::string& se
 const std::vector<FieldGroup>& scenarioFieldGroups()
 {
     static const std::vector<FieldGroup> groups = [] {
-        std::vector<FieldGroup> g(6);
+        std::vector<FieldGroup> g(7);
         g[0].title = "Site";
         g[0].fields = topLevelFields();
         g[1].title = "Compute";
@@ -56,8 +56,10 @@ const std::vector<FieldGroup>& scenarioFieldGroups()
         append<model::FacilitySection>(g[3].fields, "/facility");
         g[4].title = "Workload";
         append<model::WorkloadSection>(g[4].fields, "/workload");
-        g[5].title = "Economics";
-        append<model::EconomicsSection>(g[5].fields, "/economics");
+        g[5].title = "Hall";
+        append<model::HallSection>(g[5].fields, "/hall");
+        g[6].title = "Economics";
+        append<model::EconomicsSection>(g[6].fields, "/economics");
         return g;
     }();
     return groups;

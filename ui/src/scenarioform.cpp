@@ -108,7 +108,18 @@ QString choiceName(const std::string& pointer, const std::string& value)
         {"interleaved", "Interleaved"},
         {"none", "None"},
         {"selective", "Selective (attention)"},
-        {"full", "Full"}};
+        {"full", "Full"},
+        {"cold_aisle", "Cold-aisle containment"},
+        {"hot_aisle", "Hot-aisle containment"},
+        {"end_of_row", "End of row"},
+        {"middle_of_row", "Middle of row"},
+        {"central", "Central (in the MDA)"},
+        {"center", "Centre of the hall"},
+        {"front", "Along the front wall"},
+        {"back", "Along the back wall"},
+        {"side", "Beside the row blocks"},
+        {"layout", "From the floor plan"},
+        {"typical", "Typical lengths (network section)"}};
     const auto it = names.find(value);
     return it == names.end() ? qstr(value) : QObject::tr(it->second);
 }
@@ -153,17 +164,19 @@ const std::vector<AutomaticValue>& automaticValues()
     return list;
 }
 
-/** What the 0 of a number field that accepts it besides its range means, from its description:
- * "predicted" for the MFU, "automatic" where 0 takes a derived value, else "none". */
+/** The word the editor of a number field shows for its 0 (model::ZeroMeaning). */
 QString zeroText(const FieldInfo& field)
 {
-    const std::string& d = field.description;
-    if (d.rfind("0 predicts", 0) == 0)
+    switch (field.zeroMeans) {
+    case model::ZeroMeaning::Predicted:
         return ScenarioForm::tr("predicted");
-    if (d.find("; 0 takes") != std::string::npos || d.find("; 0: ") != std::string::npos)
+    case model::ZeroMeaning::Automatic:
         return ScenarioForm::tr("automatic");
-    if (d.find("0 leaves it unchecked") != std::string::npos)
+    case model::ZeroMeaning::Unchecked:
         return ScenarioForm::tr("unchecked");
+    case model::ZeroMeaning::None:
+        break;
+    }
     return ScenarioForm::tr("none");
 }
 

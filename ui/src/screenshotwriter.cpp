@@ -149,6 +149,10 @@ QStringList ScreenshotWriter::write(MainWindow& window, const QString& directory
     window.setCurrentDocument(seed);
     window.form()->focusField(QStringLiteral("/workload/gradient_precision"));
     shoot(MainWindow::DashboardView, QStringLiteral("form-workload.png"));
+    // The hall page of the 16k-GPU example: the floor's dimensions, limits and cable lengths.
+    window.setCurrentDocument(large);
+    window.form()->focusField(QStringLiteral("/hall/floor_area_m2"));
+    shoot(MainWindow::DashboardView, QStringLiteral("form-hall.png"));
     return written;
 }
 

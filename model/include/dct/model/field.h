@@ -26,6 +26,15 @@ enum class FieldKind
     Custom
 };
 
+/** What the 0 of a number field that accepts it besides its range stands for. */
+enum class ZeroMeaning
+{
+    None,      ///< Nothing of the kind ("0 when the GPU has none").
+    Automatic, ///< A value derived from the rest ("0 takes the rack width").
+    Predicted, ///< The model predicts it ("0 predicts the MFU").
+    Unchecked  ///< No limit is checked ("0 leaves it unchecked").
+};
+
 /**
  * Describes one JSON key of a struct: its type, unit, range and meaning, and how to read it from
  * and write it to JSON. One table of fields per struct drives parsing, writing, the JSON Schema,
@@ -40,11 +49,12 @@ template <class S> struct Field
     std::optional<double> minimum;
     std::optional<double> maximum;
     bool exclusiveMinimum = false;
-    bool zeroAllowed = false;         ///< 0 is accepted besides the range: it means "none".
-    std::vector<std::string> choices; ///< Accepted strings of an Enum field.
-    std::string catalogKind;          ///< Catalog kind of a CatalogRef field ("gpu", "node", ...).
-    nlohmann::json schema;            ///< JSON Schema fragment of a Custom field.
-    bool required = false;            ///< Must be present in the JSON object.
+    bool zeroAllowed = false;                  ///< 0 is accepted besides the range (see zeroMeans).
+    ZeroMeaning zeroMeans = ZeroMeaning::None; ///< What a zeroAllowed field's 0 stands for.
+    std::vector<std::string> choices;          ///< Accepted strings of an Enum field.
+    std::string catalogKind; ///< Catalog kind of a CatalogRef field ("gpu", "node", ...).
+    nlohmann::json schema;   ///< JSON Schema fragment of a Custom field.
+    bool required = false;   ///< Must be present in the JSON object.
     /** Returns the field's value as JSON. */
     std::function<nlohmann::json(const S&)> get;
     /** Sets the field from JSON; returns "" on success or a description of what is accepted. */
@@ -204,16 +214,18 @@ Field<S> number(std::string key, double S::*member, std::string unit, std::strin
 }
 
 /**
- * A number field bound to \a member that is either 0, meaning "none" (an A100 has no FP8
- * peak), or inside [\a minimum, \a maximum].
+ * A number field bound to \a member that is either 0, standing for \a zeroMeans ("none": an
+ * A100 has no FP8 peak; "automatic": a derived value; "predicted"; "unchecked"), or inside
+ * [\a minimum, \a maximum].
  */
 template <class S>
 Field<S> numberOrZero(std::string key, double S::*member, std::string unit, std::string description,
-                      double minimum, double maximum)
+                      double minimum, double maximum, ZeroMeaning zeroMeans = ZeroMeaning::None)
 {
     Field<S> f = number<S>(std::move(key), member, std::move(unit), std::move(description), minimum,
                            maximum);
     f.zeroAllowed = true;
+    f.zeroMeans = zeroMeans;
     f.set = numberSetter(member, f);
     return f;
 }

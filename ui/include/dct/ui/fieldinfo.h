@@ -21,9 +21,10 @@ struct FieldInfo
     std::optional<double> minimum;
     std::optional<double> maximum;
     bool exclusiveMinimum = false;
-    bool zeroAllowed = false;         ///< 0 is accepted besides the range ("none", "predicted").
-    std::vector<std::string> choices; ///< Accepted strings of an Enum field.
-    std::string catalogKind;          ///< Catalog kind of a CatalogRef field.
+    bool zeroAllowed = false; ///< 0 is accepted besides the range ("none", "predicted").
+    model::ZeroMeaning zeroMeans = model::ZeroMeaning::None; ///< What that 0 stands for.
+    std::vector<std::string> choices;                        ///< Accepted strings of an Enum field.
+    std::string catalogKind; ///< Catalog kind of a CatalogRef field.
     bool required = false;
     std::string rangeText; ///< What the table accepts, as text.
 };
@@ -48,6 +49,7 @@ std::vector<FieldInfo> describeFields(const model::FieldTable<S>& table, const s
         info.maximum = field.maximum;
         info.exclusiveMinimum = field.exclusiveMinimum;
         info.zeroAllowed = field.zeroAllowed;
+        info.zeroMeans = field.zeroMeans;
         info.choices = field.choices;
         info.catalogKind = field.catalogKind;
         info.required = field.required;
