@@ -195,6 +195,15 @@ const CollectiveLatency& worstOf(const Shape& s)
     return s.paths[static_cast<std::size_t>(s.worstPath)];
 }
 
+/** Sets the bandwidth terms of \a s from \a in: the only parts of a shape they reach. */
+void setBandwidths(Shape& s, const CollectiveInputs& in)
+{
+    const model::CollectiveCalibration& cal = in.calibration;
+    s.nvlink = std::max(0.0, in.scaleUpGbytePerS) * cal.scaleUpBandwidthFactor;
+    s.net = std::max(0.0, in.fabricGbytePerS) * nccl::netTransportEfficiency *
+            cal.fabricBandwidthFactor;
+}
+
 Shape shapeOf(const CollectiveInputs& in)
 {
     Shape s;
@@ -204,9 +213,7 @@ Shape shapeOf(const CollectiveInputs& in)
     // The calibration's factors (docs/collectives.md, "Calibration") scale the engine's free
     // parameters here and in fillTiming(); all 1 uncalibrated.
     const model::CollectiveCalibration& cal = in.calibration;
-    s.nvlink = std::max(0.0, in.scaleUpGbytePerS) * cal.scaleUpBandwidthFactor;
-    s.net = std::max(0.0, in.fabricGbytePerS) * nccl::netTransportEfficiency *
-            cal.fabricBandwidthFactor;
+    setBandwidths(s, in);
     s.gen = static_cast<std::size_t>(nccl::generationIndex(in.generation));
     s.nodeIdx = static_cast<std::size_t>(nccl::nodeIndex(s.nodes));
     s.nvlinkScale =
@@ -1077,6 +1084,23 @@ std::string CollectiveReason::text() const
 CollectiveEngine::CollectiveEngine(const CollectiveInputs& inputs)
     : m_inputs(inputs), m_shape(shapeOf(inputs))
 {}
+
+bool CollectiveEngine::reset(const CollectiveInputs& inputs)
+{
+    if (inputs == m_inputs)
+        return false;
+    // Equal but for the bandwidths: compared with the new bandwidths put in the engine's inputs
+    // (which become the new inputs either way).
+    m_inputs.scaleUpGbytePerS = inputs.scaleUpGbytePerS;
+    m_inputs.fabricGbytePerS = inputs.fabricGbytePerS;
+    if (inputs == m_inputs) {
+        setBandwidths(m_shape, m_inputs);
+        return true;
+    }
+    m_inputs = inputs;
+    m_shape = shapeOf(inputs);
+    return true;
+}
 
 CollectiveTiming CollectiveEngine::time(CollectiveOp op, CollectiveAlgorithm algorithm,
                                         CollectiveProtocol protocol, double bytes) const

@@ -541,11 +541,17 @@ void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnosti
         net.collectives = reportedCollectives(net.worldInputs);
 }
 
-/** Times the gradient all-reduce of the workload on the fabric \a net holds. */
+/** gradientAllReduce() on the engine \a memo keeps (defined below). */
+CollectiveTiming keptGradientAllReduce(const model::ResolvedScenario& r, const NetworkResult& net,
+                                       double bytes, Diagnostics* diagnostics, FabricMemo& memo);
+
+/** Times the gradient all-reduce of the workload on the fabric \a net holds; with \a memo on
+ *  the engine it keeps. */
 void timeGradient(const model::ResolvedScenario& r, double gradientBytes, NetworkResult& net,
-                  Diagnostics& diagnostics)
+                  Diagnostics& diagnostics, FabricMemo* memo)
 {
-    net.gradientAllReduce = gradientAllReduce(r, net, gradientBytes, &diagnostics);
+    net.gradientAllReduce = memo ? keptGradientAllReduce(r, net, gradientBytes, &diagnostics, *memo)
+                                 : gradientAllReduce(r, net, gradientBytes, &diagnostics);
     net.gradientRanksPerNode =
         std::max(1, r.gpusPerNode / std::min(std::max(1, r.scenario.workload.tensorParallel),
                                              std::max(1, r.gpusPerNode)));
@@ -558,7 +564,7 @@ NetworkResult solveNetwork(const model::ResolvedScenario& r, double gradientByte
 {
     NetworkResult net;
     solveFabric(r, net, diagnostics, nullptr);
-    timeGradient(r, gradientBytes, net, diagnostics);
+    timeGradient(r, gradientBytes, net, diagnostics, nullptr);
     return net;
 }
 
@@ -701,7 +707,7 @@ bool solveNetwork(const model::ResolvedScenario& r, double gradientBytes, Diagno
         }
         memo.keep(r, diagnostics, from);
     }
-    timeGradient(r, gradientBytes, net, diagnostics);
+    timeGradient(r, gradientBytes, net, diagnostics, &memo);
     return kept;
 }
 
@@ -780,8 +786,15 @@ std::vector<CollectiveTiming> reportedCollectives(const CollectiveInputs& worldI
     return out;
 }
 
-CollectiveTiming gradientAllReduce(const model::ResolvedScenario& r, const NetworkResult& net,
-                                   double bytes, Diagnostics* diagnostics)
+namespace {
+
+/**
+ * gradientAllReduce() on the engine \a engineFor gives for the collective's inputs: a fresh one,
+ * or one a FabricMemo keeps (FabricMemo::gradientEngine()).
+ */
+template <class EngineFor>
+CollectiveTiming gradientAllReduceOn(const model::ResolvedScenario& r, const NetworkResult& net,
+                                     double bytes, Diagnostics* diagnostics, EngineFor&& engineFor)
 {
     CollectiveTiming none;
     none.bytes = bytes;
@@ -793,16 +806,16 @@ CollectiveTiming gradientAllReduce(const model::ResolvedScenario& r, const Netwo
     // groups' all-reduces at the same time, on their own rails.
     const int tp = std::max(1, r.scenario.workload.tensorParallel);
     const int perNode = std::max(1, r.gpusPerNode / std::min(tp, r.gpusPerNode));
-    const CollectiveInputs in = collectiveInputs(r, net, ranks, perNode);
+    const CollectiveEngine& engine = engineFor(collectiveInputs(r, net, ranks, perNode));
     const model::CollectiveChoice choice = r.scenario.network.allReduceAlgorithm;
     if (choice == model::CollectiveChoice::Auto) {
         // As NCCL's tuner: the fastest algorithm that applies at this size.
-        CollectiveTiming best = bestCollective(CollectiveOp::AllReduce, bytes, in);
+        CollectiveTiming best = engine.best(CollectiveOp::AllReduce, bytes);
         best.bytes = bytes;
         return best.available ? best : none;
     }
     const CollectiveAlgorithm pinned = pinnedAlgorithm(choice);
-    const CollectiveTiming t = collectiveTime(CollectiveOp::AllReduce, pinned, bytes, in);
+    const CollectiveTiming t = engine.time(CollectiveOp::AllReduce, pinned, bytes);
     if (!t.available) {
         if (diagnostics)
             diagnostics->error(
@@ -817,6 +830,36 @@ CollectiveTiming gradientAllReduce(const model::ResolvedScenario& r, const Netwo
         return none;
     }
     return t;
+}
+
+CollectiveTiming keptGradientAllReduce(const model::ResolvedScenario& r, const NetworkResult& net,
+                                       double bytes, Diagnostics* diagnostics, FabricMemo& memo)
+{
+    return gradientAllReduceOn(r, net, bytes, diagnostics,
+                               [&memo](const CollectiveInputs& in) -> const CollectiveEngine& {
+                                   return memo.gradientEngine(in);
+                               });
+}
+
+} // namespace
+
+CollectiveTiming gradientAllReduce(const model::ResolvedScenario& r, const NetworkResult& net,
+                                   double bytes, Diagnostics* diagnostics)
+{
+    std::optional<CollectiveEngine> engine;
+    return gradientAllReduceOn(r, net, bytes, diagnostics,
+                               [&engine](const CollectiveInputs& in) -> const CollectiveEngine& {
+                                   return engine.emplace(in);
+                               });
+}
+
+const CollectiveEngine& FabricMemo::gradientEngine(const CollectiveInputs& inputs)
+{
+    if (m_gradientEngine)
+        m_gradientEngine->reset(inputs);
+    else
+        m_gradientEngine.emplace(inputs);
+    return *m_gradientEngine;
 }
 
 double gradientAllReduceSeconds(const model::ResolvedScenario& r, const NetworkResult& net,

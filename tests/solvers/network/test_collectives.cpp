@@ -558,3 +558,54 @@ TEST_CASE("A transport without LL128 (or LL) between nodes runs them on NVLink o
     in.ranks = 8;
     CHECK(bestCollective(CollectiveOp::AllReduce, 64.0, in).protocol == CollectiveProtocol::LL);
 }
+
+TEST_CASE("An engine reset to new bandwidths times every collective as a fresh engine does",
+          "[network][collectives][memo]")
+{
+    // A 3-tier fabric of 64 nodes over several leaves and pods: every path class in play.
+    CollectiveInputs in = eightGpus();
+    in.ranks = 512;
+    in.ranksPerNode = 8;
+    in.fabricTiers = 3;
+    in.nodesPerLeaf = 8;
+    in.nodesPerPod = 32;
+    in.inNetworkReduction = true;
+    in.nvls = true;
+    CollectiveEngine kept(in);
+    const auto same = [](const CollectiveEngine& a, const CollectiveEngine& b) {
+        for (auto op : {CollectiveOp::AllReduce, CollectiveOp::ReduceScatter,
+                        CollectiveOp::AllGather, CollectiveOp::AllToAll, CollectiveOp::SendRecv})
+            for (double bytes : {8.0, 65536.0, 16777216.0, 35e9}) {
+                INFO(collectiveOpName(op) << " " << bytes);
+                const CollectiveTiming x = a.best(op, bytes);
+                const CollectiveTiming y = b.best(op, bytes);
+                CHECK(x.seconds == y.seconds);
+                CHECK(x.algorithm == y.algorithm);
+                CHECK(x.protocol == y.protocol);
+                CHECK(x.latency.totalUs == y.latency.totalUs);
+                CHECK(x.reason.text() == y.reason.text());
+                for (auto alg : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::DoubleBinaryTree,
+                                 CollectiveAlgorithm::InNetwork}) {
+                    CHECK(a.time(op, alg, bytes).seconds == b.time(op, alg, bytes).seconds);
+                }
+            }
+    };
+    // The same inputs: nothing worked out again.
+    CHECK_FALSE(kept.reset(in));
+    // Only the bandwidths (a routing or oversubscription change): the paths kept.
+    CollectiveInputs slower = in;
+    slower.fabricGbytePerS = 31.5;
+    slower.scaleUpGbytePerS = 80.0;
+    CHECK(kept.reset(slower));
+    CHECK(kept.inputs() == slower);
+    same(kept, CollectiveEngine(slower));
+    // Anything else (the latency of a switch, the ranks): all of it again.
+    CollectiveInputs other = slower;
+    other.switchLatencyUs = 0.6;
+    other.ranks = 128;
+    CHECK(kept.reset(other));
+    same(kept, CollectiveEngine(other));
+    // And back, bandwidths and latency together.
+    CHECK(kept.reset(in));
+    same(kept, CollectiveEngine(in));
+}

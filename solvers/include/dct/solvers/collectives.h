@@ -280,6 +280,14 @@ public:
 
     explicit CollectiveEngine(const CollectiveInputs& inputs);
 
+    /**
+     * Makes this the engine of \a inputs, as a fresh CollectiveEngine(inputs) would be. When only
+     * the two bandwidths (scaleUpGbytePerS, fabricGbytePerS) differ from the engine's inputs, as
+     * when a fabric's routing or oversubscription changes, the paths and the tree levels are
+     * kept and only the bandwidth terms set again. Returns whether anything was worked out again.
+     */
+    bool reset(const CollectiveInputs& inputs);
+
     /** Returns the inputs the engine was built from. */
     const CollectiveInputs& inputs() const { return m_inputs; }
     /** As collectiveTime(op, algorithm, bytes, inputs()). */

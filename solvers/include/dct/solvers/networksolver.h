@@ -6,6 +6,7 @@
 #include "dct/solvers/networkresult.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -212,6 +213,7 @@ public:
         m_sharedValid = false;
         m_sharedState = SharedState::Unchecked;
         m_mediaCount = 0;
+        m_gradientEngine.reset();
     }
     /** Returns whether something is kept. */
     bool valid() const { return m_valid; }
@@ -251,6 +253,9 @@ public:
                         double lengthM);
     /** Returns ecmpThroughputShare(uplinks, flows, rails), kept for the last two shapes. */
     double ecmpShare(int uplinks, int flows, int rails);
+    /** The gradient all-reduce's engine: CollectiveEngine(inputs), the last one kept and
+     *  reset() to \a inputs (its paths kept when only the bandwidths changed). */
+    const CollectiveEngine& gradientEngine(const CollectiveInputs& inputs);
 
 private:
     enum class SharedState
@@ -302,6 +307,8 @@ private:
     };
     KeptShare m_shares[2];
     std::size_t m_nextShare = 0;
+    // The gradient all-reduce's engine of the last solve.
+    std::optional<CollectiveEngine> m_gradientEngine;
 };
 
 /**
