@@ -8,6 +8,7 @@
 #include "dct/report/svgchart.h"
 #include "dct/solvers/hourlyyear.h"
 #include "dct/solvers/metricsection.h"
+#include "reportnumber.h"
 
 #include <algorithm>
 #include <cctype>
@@ -68,7 +69,7 @@ std::string siteYearCharts(const ReportScenario& s,
 
 std::string valueWithUnit(const solvers::Metric& m)
 {
-    return formatQuantity(m.value, m.unit);
+    return reportQuantity(m.value, m.unit);
 }
 
 /** The parts of the facility's power, from the power solver's typed result. */
@@ -314,13 +315,13 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
                    (when.empty() ? std::string() : h(when) + " ") + "on " +
                    h(std::to_string(c.points.size())) + " sizes of " +
                    (test.empty() ? std::string("nccl-tests runs") : h(test) + " runs") +
-                   ": rms busbw residual " + h(formatNumber(c.rmsResidualPercent)) +
+                   ": rms busbw residual " + h(reportNumber(c.rmsResidualPercent)) +
                    "%. Each collective is timed with " + h(c.timing.text()) +
                    ", as in the fit: the factors hold for that timing only.</p>\n";
             out += head({"Parameter", "Factor", "In the fit"});
             for (std::size_t i = 0; i < model::CollectiveCalibration::count; ++i)
                 out += "<tr><td>" + h(model::CollectiveCalibration::label(i)) +
-                       "</td><td class=\"num\">" + h(formatNumber(c.factors.at(i))) + "</td><td>" +
+                       "</td><td class=\"num\">" + h(reportNumber(c.factors.at(i))) + "</td><td>" +
                        (c.fitted[i] ? "fitted" : "held at 1") + "</td></tr>\n";
             out += "</table>\n";
             if (test.empty())
@@ -332,9 +333,9 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
             for (const auto& p : c.points)
                 out += "<tr>" + (test.empty() ? "<td>" + h(p.test) + "</td>" : std::string()) +
                        "<td class=\"num\">" + h(formatBytes(p.bytes)) + "</td><td class=\"num\">" +
-                       h(formatNumber(p.measuredBusbwGbytePerS)) + "</td><td class=\"num\">" +
-                       h(formatNumber(p.modelBusbwGbytePerS)) + "</td><td class=\"num\">" +
-                       h(formatNumber(p.residualPercent())) +
+                       h(reportNumber(p.measuredBusbwGbytePerS)) + "</td><td class=\"num\">" +
+                       h(reportNumber(p.modelBusbwGbytePerS)) + "</td><td class=\"num\">" +
+                       h(reportNumber(p.residualPercent())) +
                        "</td><td style=\"white-space: nowrap\">" + h(p.algorithm) + "</td></tr>\n";
             out += "</table>\n";
         }
@@ -400,12 +401,12 @@ std::string ReportRenderer::comparisonSummary(const std::string& table) const
                 cheapestTco = m->value;
             }
     }
-    std::string decision = formatNumber(static_cast<double>(feasible)) + " of " +
-                           formatNumber(static_cast<double>(m_scenarios.size())) +
+    std::string decision = reportNumber(static_cast<double>(feasible)) + " of " +
+                           reportNumber(static_cast<double>(m_scenarios.size())) +
                            " designs can be built as described.";
     if (cheapest)
         decision += " The lowest total cost of ownership among them: " + displayName(*cheapest) +
-                    ", " + formatQuantity(cheapestTco, "USD/year") + ".";
+                    ", " + reportQuantity(cheapestTco, "USD/year") + ".";
     else
         decision += " None can be built as described: see the reasons below.";
     out += "<p class=\"decision\">" + h(decision) + "</p>\n";
@@ -492,7 +493,7 @@ std::string ReportRenderer::comparisonRow(const solvers::Metric& first) const
             const char* cls = direction == 0 ? "change" : better ? "better" : "worse";
             std::string change = m->unit == "yes/no"
                                      ? std::string("changed")
-                                     : (delta > 0 ? "+" : "") + formatQuantity(delta, m->unit);
+                                     : (delta > 0 ? "+" : "") + reportQuantity(delta, m->unit);
             if (first.value != 0.0 && m->unit != "yes/no") {
                 char text[32];
                 std::snprintf(text, sizeof text, ", %+.1f%%",
@@ -541,7 +542,7 @@ std::string ReportRenderer::decisionText(const ReportScenario& s, const solvers:
             std::count_if(s.diagnostics.begin(), s.diagnostics.end(),
                           [](const Diagnostic& d) { return d.severity != Severity::Note; });
         return "Decision: the design can be built, but " +
-               formatNumber(static_cast<double>(findings)) +
+               reportNumber(static_cast<double>(findings)) +
                (findings == 1 ? " warning below needs" : " warnings below need") +
                " a decision first.";
     }

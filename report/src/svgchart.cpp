@@ -1,6 +1,7 @@
 #include "dct/report/svgchart.h"
 
 #include "dct/model/textformat.h"
+#include "reportnumber.h"
 
 #include <algorithm>
 #include <cmath>
@@ -85,7 +86,7 @@ std::string horizontalBarChartSvg(const std::string& title, const std::vector<Ch
         svg += line;
         std::snprintf(line, sizeof line, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#222\">",
                       labelWidth + barWidth + 6, y + 16);
-        svg += line + escapeXml(formatQuantity(bars[i].value, unit)) + "</text>\n";
+        svg += line + escapeXml(reportQuantity(bars[i].value, unit)) + "</text>\n";
     }
     svg += "</svg>\n";
     return svg;

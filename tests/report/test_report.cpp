@@ -1,4 +1,5 @@
 // Reports as a reader gets them: self-contained HTML with every section, and a real PDF.
+#include "dct/model/calibrationprofile.h"
 #include "dct/model/catalog.h"
 #include "dct/model/resolver.h"
 #include "dct/model/scenarioio.h"
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <unistd.h>
 
 using namespace dct;
@@ -201,6 +203,47 @@ TEST_CASE("chart labels and values are escaped and figures formatted", "[report]
     CHECK(svg.find("1,234,567 kW") != std::string::npos);
     CHECK(dct::formatNumber(0.5) == "0.5");
     CHECK(dct::formatNumber(19.4123) == "19.41");
+}
+
+TEST_CASE("the collectives table prints small and large figures without an exponent",
+          "[report][html][calibration]")
+{
+    // Busbw at the smallest nccl-tests sizes is a few hundred-thousandths of a GB/s: a planner
+    // reads 0.00001234, not 1.234e-05 (which is what formatNumber() alone writes).
+    report::ReportScenario s = load("seed-h100-dallas-d2c.json");
+    model::CalibrationProfile c;
+    c.name = "tiny";
+    c.rmsResidualPercent = 0.0000071;
+    c.factors.fabricLatencyFactor = 0.00004;
+    c.factors.scaleUpBandwidthFactor = 2.5e15;
+    for (const double busbw : {0.00001234, 0.0000005, 3.1e-9, 250.0}) {
+        model::CalibrationPoint p;
+        p.test = "all_reduce_perf";
+        p.bytes = 8.0;
+        p.measuredBusbwGbytePerS = busbw;
+        p.modelBusbwGbytePerS = busbw * 1.00002;
+        c.points.push_back(p);
+    }
+    s.calibration = c;
+    const std::string html = report::ReportRenderer({std::move(s)}).html();
+    const auto begin = html.find("Calibration of the collectives");
+    REQUIRE(begin != std::string::npos);
+    const auto end = html.find("</table>", html.find("Measured busbw", begin));
+    REQUIRE(end != std::string::npos);
+    const std::string section = html.substr(begin, end - begin);
+    const std::regex scientific("[0-9][eE][-+]?[0-9]");
+    std::smatch match;
+    const bool found = std::regex_search(section, match, scientific);
+    INFO("scientific notation: " << match.str());
+    CHECK_FALSE(found);
+    CHECK(section.find(">0.00001234<") != std::string::npos);
+    CHECK(section.find(">0.0000005<") != std::string::npos);
+    CHECK(section.find(">0.000000003100<") == std::string::npos); // trailing zeros dropped
+    CHECK(section.find(">0.0000000031<") != std::string::npos);
+    CHECK(section.find(">0.00004<") != std::string::npos);
+    CHECK(section.find(">2,500,000,000,000,000<") != std::string::npos);
+    CHECK(section.find("residual 0.0000071%") != std::string::npos);
+    CHECK(section.find(">250<") != std::string::npos);
 }
 
 TEST_CASE("report scenarios are read, resolved and evaluated from a file or JSON",

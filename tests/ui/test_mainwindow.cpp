@@ -368,6 +368,33 @@ TEST_CASE("an opened file is listed as open and remembered as recent", "[ui][win
     REQUIRE(waitForEvaluation(*document));
 }
 
+TEST_CASE("the tests' settings land in a temporary folder, not the user's home", "[ui][settings]")
+{
+    const QString home = test::isolatedHome();
+    REQUIRE_FALSE(home.isEmpty());
+    CHECK(QDir(home).exists());
+    const QString key =
+        QStringLiteral("settingsIsolationProbe%1").arg(QCoreApplication::applicationPid());
+    {
+        QSettings settings;
+        settings.setValue(key, true);
+        settings.sync();
+        CHECK(settings.status() == QSettings::NoError);
+        // Where the window's recent files and last folders go.
+        const QString file = QFileInfo(settings.fileName()).absoluteFilePath();
+        CHECK(file.startsWith(QDir(home).absolutePath() + QLatin1Char('/')));
+        CHECK_FALSE(file.startsWith(QDir::homePath() + QLatin1Char('/')));
+        CHECK(QFileInfo::exists(file));
+    }
+    // The user's own settings file of this organisation and application never gets the key.
+    const QSettings user(QDir::homePath() + QStringLiteral("/.config/") +
+                             QCoreApplication::organizationName() + QLatin1Char('/') +
+                             QCoreApplication::applicationName() + QStringLiteral(".conf"),
+                         QSettings::IniFormat);
+    CHECK_FALSE(user.contains(key));
+    QSettings().remove(key);
+}
+
 TEST_CASE("the 16k-GPU example draws its fabric from the network result", "[ui][topology]")
 {
     ui::MainWindow window;

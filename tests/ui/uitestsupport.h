@@ -10,6 +10,16 @@
 
 namespace dct::test {
 
+/**
+ * Returns the temporary folder the test runner points XDG_CONFIG_HOME, XDG_DATA_HOME,
+ * XDG_CACHE_HOME and XDG_STATE_HOME into before the application exists (set by uimain.cpp).
+ */
+inline QString& isolatedHome()
+{
+    static QString path;
+    return path;
+}
+
 /** Returns the path of bundled example \a name. */
 inline QString examplePath(const char* name)
 {
