@@ -541,17 +541,16 @@ void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnosti
         net.collectives = reportedCollectives(net.worldInputs);
 }
 
-/** gradientAllReduce() on the engine \a memo keeps (defined below). */
-CollectiveTiming keptGradientAllReduce(const model::ResolvedScenario& r, const NetworkResult& net,
-                                       double bytes, Diagnostics* diagnostics, FabricMemo& memo);
+/** gradientAllReduce(), on the engine \a memo keeps when there is one (defined below). */
+CollectiveTiming gradientAllReduceOn(const model::ResolvedScenario& r, const NetworkResult& net,
+                                     double bytes, Diagnostics* diagnostics, FabricMemo* memo);
 
 /** Times the gradient all-reduce of the workload on the fabric \a net holds; with \a memo on
  *  the engine it keeps. */
 void timeGradient(const model::ResolvedScenario& r, double gradientBytes, NetworkResult& net,
                   Diagnostics& diagnostics, FabricMemo* memo)
 {
-    net.gradientAllReduce = memo ? keptGradientAllReduce(r, net, gradientBytes, &diagnostics, *memo)
-                                 : gradientAllReduce(r, net, gradientBytes, &diagnostics);
+    net.gradientAllReduce = gradientAllReduceOn(r, net, gradientBytes, &diagnostics, memo);
     net.gradientRanksPerNode =
         std::max(1, r.gpusPerNode / std::min(std::max(1, r.scenario.workload.tensorParallel),
                                              std::max(1, r.gpusPerNode)));
@@ -788,13 +787,8 @@ std::vector<CollectiveTiming> reportedCollectives(const CollectiveInputs& worldI
 
 namespace {
 
-/**
- * gradientAllReduce() on the engine \a engineFor gives for the collective's inputs: a fresh one,
- * or one a FabricMemo keeps (FabricMemo::gradientEngine()).
- */
-template <class EngineFor>
 CollectiveTiming gradientAllReduceOn(const model::ResolvedScenario& r, const NetworkResult& net,
-                                     double bytes, Diagnostics* diagnostics, EngineFor&& engineFor)
+                                     double bytes, Diagnostics* diagnostics, FabricMemo* memo)
 {
     CollectiveTiming none;
     none.bytes = bytes;
@@ -806,7 +800,9 @@ CollectiveTiming gradientAllReduceOn(const model::ResolvedScenario& r, const Net
     // groups' all-reduces at the same time, on their own rails.
     const int tp = std::max(1, r.scenario.workload.tensorParallel);
     const int perNode = std::max(1, r.gpusPerNode / std::min(tp, r.gpusPerNode));
-    const CollectiveEngine& engine = engineFor(collectiveInputs(r, net, ranks, perNode));
+    const CollectiveInputs in = collectiveInputs(r, net, ranks, perNode);
+    std::optional<CollectiveEngine> fresh;
+    const CollectiveEngine& engine = memo ? memo->gradientEngine(in) : fresh.emplace(in);
     const model::CollectiveChoice choice = r.scenario.network.allReduceAlgorithm;
     if (choice == model::CollectiveChoice::Auto) {
         // As NCCL's tuner: the fastest algorithm that applies at this size.
@@ -832,25 +828,12 @@ CollectiveTiming gradientAllReduceOn(const model::ResolvedScenario& r, const Net
     return t;
 }
 
-CollectiveTiming keptGradientAllReduce(const model::ResolvedScenario& r, const NetworkResult& net,
-                                       double bytes, Diagnostics* diagnostics, FabricMemo& memo)
-{
-    return gradientAllReduceOn(r, net, bytes, diagnostics,
-                               [&memo](const CollectiveInputs& in) -> const CollectiveEngine& {
-                                   return memo.gradientEngine(in);
-                               });
-}
-
 } // namespace
 
 CollectiveTiming gradientAllReduce(const model::ResolvedScenario& r, const NetworkResult& net,
                                    double bytes, Diagnostics* diagnostics)
 {
-    std::optional<CollectiveEngine> engine;
-    return gradientAllReduceOn(r, net, bytes, diagnostics,
-                               [&engine](const CollectiveInputs& in) -> const CollectiveEngine& {
-                                   return engine.emplace(in);
-                               });
+    return gradientAllReduceOn(r, net, bytes, diagnostics, nullptr);
 }
 
 const CollectiveEngine& FabricMemo::gradientEngine(const CollectiveInputs& inputs)
