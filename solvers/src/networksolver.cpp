@@ -45,6 +45,23 @@ bool sameRate(double a, double b)
     return std::fabs(a - b) < 1e-6;
 }
 
+/**
+ * Sets \a kept to the diagnostics of \a diagnostics from index \a from on, copying them only
+ * when they differ from those kept: an edit of the fabric mostly gives the same notes again, and
+ * copying their text allocates.
+ */
+void keepDiagnostics(std::vector<Diagnostic>& kept, const Diagnostics& diagnostics,
+                     std::size_t from)
+{
+    const auto first = diagnostics.begin() + static_cast<std::ptrdiff_t>(from);
+    const auto same = [](const Diagnostic& a, const Diagnostic& b) {
+        return a.severity == b.severity && a.path == b.path && a.message == b.message &&
+               a.hint == b.hint && a.code == b.code && a.file == b.file;
+    };
+    if (!std::equal(kept.begin(), kept.end(), first, diagnostics.end(), same))
+        kept.assign(first, diagnostics.end());
+}
+
 } // namespace
 
 FabricSpec fabricSpec(const model::ResolvedScenario& r)
@@ -651,8 +668,7 @@ void FabricMemo::keep(const model::ResolvedScenario& r, const Diagnostics& diagn
     m_valid = false;
     m_inputs.assign(r);
     keepShared(r);
-    m_diagnostics.assign(diagnostics.begin() + static_cast<std::ptrdiff_t>(from),
-                         diagnostics.end());
+    keepDiagnostics(m_diagnostics, diagnostics, from);
     m_valid = true;
 }
 
@@ -753,8 +769,7 @@ void FabricMemo::keepHall(const model::ResolvedScenario& r, const FabricSpec& sp
     m_hallKept = false;
     m_hallInputs.assign(r, spec, nodesPerRack, itDesignPowerKw);
     keepShared(r);
-    m_hallDiagnostics.assign(diagnostics.begin() + static_cast<std::ptrdiff_t>(from),
-                             diagnostics.end());
+    keepDiagnostics(m_hallDiagnostics, diagnostics, from);
     ++m_hallLayouts;
     m_hallValid = true;
 }

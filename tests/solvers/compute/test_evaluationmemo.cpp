@@ -328,6 +328,14 @@ TEST_CASE("A network solve with a FabricMemo times the gradient again and keeps 
     r.scenario.network.protocol = Protocol::RoceV2;
     check(35e9, false);
     check(35e9, true);
+    // The warning gone again: the diagnostics kept are replaced, not kept because they begin
+    // alike, nor left as they were.
+    r.scenario.network.pfcWatchdog = true;
+    check(35e9, false);
+    check(35e9, true);
+    r.scenario.network.pfcWatchdog = false;
+    check(35e9, false);
+    check(35e9, true);
 }
 
 namespace {
