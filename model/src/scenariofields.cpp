@@ -116,6 +116,10 @@ const FieldTable<NetworkSection>& NetworkSection::fields()
                                         {CollectiveChoice::InNetwork, "in_network"}},
                                        "Algorithm of the gradient all-reduce: auto picks the "
                                        "fastest that applies, as NCCL's tuner does"),
+        f::boolean<S>("in_network_reduction", &S::inNetworkReduction,
+                      "Reduce in the fabric switches (SHARP: NCCL CollNet, NVLink SHARP across "
+                      "nodes): needs a switch that has it, its aggregation manager and the "
+                      "SHARP plugin with NCCL_COLLNET_ENABLE=1; off, as NCCL runs by default"),
         f::text<S>("calibration_profile", &S::calibrationProfile,
                    "Calibration profile of the scenario library (dctwin-cli calibrate "
                    "nccl-tests) whose fitted latencies and efficiencies the collectives use; "

@@ -195,6 +195,11 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                     (r.fabricSwitch.protocol == Protocol::Infiniband ? "InfiniBand" : "Ethernet") +
                     " but the fabric is " + (ib ? "InfiniBand" : "RoCE v2"),
                 "a switch of the fabric's protocol", "protocol");
+    if (n.inNetworkReduction && !r.fabricSwitch.inNetworkReduction)
+        d.error("/network/in_network_reduction",
+                "the switch '" + r.fabricSwitch.id + "' does not reduce in the network",
+                "false, or a switch with in-network reduction (SHARP), such as \"qm9700\"",
+                "in-network-reduction");
     if (r.rails % n.planes != 0 && n.topology == TopologyKind::MultiPlane)
         d.error("/network/planes",
                 num(n.planes) + " planes do not divide the " + num(r.rails) + " rails per node",

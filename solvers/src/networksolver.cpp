@@ -366,7 +366,11 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     in.fabricAlphaUs = net.fabricAlphaUs;
     in.fabricSwitchHops = net.worstSwitchHops;
     in.switchLatencyUs = r.fabricSwitch.latencyUs;
-    in.inNetworkReduction = r.fabricSwitch.inNetworkReduction;
+    // The switches reduce only when the scenario turns it on (NCCL leaves CollNet off unless
+    // NCCL_COLLNET_ENABLE=1: src/init.cc, NCCL_PARAM(CollNetEnable, "COLLNET_ENABLE", 0)) on
+    // a switch that can (the resolver refuses it on one that cannot).
+    in.inNetworkReduction =
+        r.fabricSwitch.inNetworkReduction && r.scenario.network.inNetworkReduction;
     // The parts of the collectives engine's latency and the fabric's layout (same leaf, across
     // leaves, across spine blocks), as solveNetwork counts nodes per leaf.
     const model::NetworkSection& n = r.scenario.network;
@@ -833,8 +837,13 @@ CollectiveTiming gradientAllReduceOn(const model::ResolvedScenario& r, const Net
                 "/network/allreduce_algorithm",
                 std::string("the gradient all-reduce cannot run as '") +
                     collectiveAlgorithmName(pinned) + "' here" +
-                    (pinned == CollectiveAlgorithm::InNetwork && !r.fabricSwitch.inNetworkReduction
+                    (pinned != CollectiveAlgorithm::InNetwork
+                         ? std::string(" (its ranks do not span nodes)")
+                     : !r.fabricSwitch.inNetworkReduction
                          ? ": the switch '" + r.fabricSwitch.id + "' does not reduce in the network"
+                     : !r.scenario.network.inNetworkReduction
+                         ? std::string(
+                               ": in-network reduction is off (/network/in_network_reduction)")
                          : std::string(" (its ranks do not span nodes)")),
                 "\"auto\", or an algorithm this fabric and layout support",
                 "collective-unavailable");
@@ -922,7 +931,7 @@ std::string ncclEnvironment(const model::ResolvedScenario& r, const NetworkResul
         out << "NCCL_IB_QPS_PER_CONNECTION=4   # more queue pairs, more ECMP hashes\n";
     if (n.routing == Routing::Adaptive && n.protocol == Protocol::Infiniband)
         out << "NCCL_IB_ADAPTIVE_ROUTING=1\n";
-    if (r.fabricSwitch.inNetworkReduction)
+    if (r.fabricSwitch.inNetworkReduction && n.inNetworkReduction)
         out << "NCCL_COLLNET_ENABLE=1    # in-network reduction (SHARP)\n";
     return out.str();
 }

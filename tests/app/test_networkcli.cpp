@@ -180,6 +180,17 @@ std::string superPodWithNodes(int nodes)
     return path;
 }
 
+/** The SuperPOD example with its switches' in-network reduction (SHARP) turned on. */
+std::string superPodWithSharp()
+{
+    std::ifstream in(example("dgx-superpod-4su.json"));
+    json doc = json::parse(in);
+    doc["network"]["in_network_reduction"] = true;
+    const std::string path = std::string(DCT_TEST_BINARY_DIR) + "/superpod-sharp.json";
+    std::ofstream(path) << doc.dump(2);
+    return path;
+}
+
 } // namespace
 
 TEST_CASE("collectives: every point names its algorithm, protocol and why", "[cli][collectives]")
@@ -208,13 +219,19 @@ TEST_CASE("collectives: every point names its algorithm, protocol and why", "[cl
     CHECK(protocols.count("LL") == 1);
     CHECK(protocols.size() >= 2);
 
-    // Best: with SHARP switches and NVSwitch nodes NCCL's NVLS (43 us: 25 NVLink + 18 network
-    // steps, tuning.cc) beats a 127-node tree even at 8 B; the table says so.
+    // Best, as NCCL runs by default (CollNet off): no reduction in the switches across nodes,
+    // trees and rings; NVLS runs inside the nodes only (NVLS tree).
     const CliRun table = runCli({"collectives", example("dgx-superpod-4su.json")});
     REQUIRE(table.code == cli::ExitOk);
     CHECK_THAT(table.out, Catch::Contains("protocol") && Catch::Contains("why:") &&
-                              Catch::Contains("nvls") && Catch::Contains("NVLink SHARP") &&
-                              Catch::Contains("next best"));
+                              Catch::Contains("tree") && Catch::Contains("next best"));
+    CHECK_THAT(table.out, !Catch::Contains("in_network") && !Catch::Contains(" nvls "));
+
+    // With the switches' SHARP turned on, NCCL's NVLS across nodes (43 us: 25 NVLink + 18
+    // network steps, tuning.cc) beats a 127-node tree even at 8 B; the table says so.
+    const CliRun sharp = runCli({"collectives", superPodWithSharp()});
+    REQUIRE(sharp.code == cli::ExitOk);
+    CHECK_THAT(sharp.out, Catch::Contains(" nvls ") && Catch::Contains("NVLink SHARP"));
 }
 
 TEST_CASE("collectives: on one node nvls and in_network run NVLink SHARP", "[cli][collectives]")

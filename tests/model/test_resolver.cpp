@@ -127,6 +127,24 @@ TEST_CASE("Impossible clusters are validation errors", "[model][validate]")
         auto d = validateScenario(*resolveJson(j).resolved);
         CHECK(d.hasCode("mtu"));
     }
+    SECTION("in-network reduction asked of a switch that has none")
+    {
+        json j = baseScenario();
+        j["network"]["in_network_reduction"] = true;
+        CHECK_FALSE(validateScenario(*resolveJson(j).resolved).hasCode("in-network-reduction"));
+        j["network"] = {{"switch", "sn5600"},
+                        {"protocol", "roce_v2"},
+                        {"nic", "connectx-7-400g"},
+                        {"in_network_reduction", true}};
+        auto d = validateScenario(*resolveJson(j).resolved);
+        REQUIRE(d.hasCode("in-network-reduction"));
+        for (const auto& item : d)
+            if (item.code == "in-network-reduction") {
+                CHECK(item.severity == Severity::Error);
+                CHECK(item.path == "/network/in_network_reduction");
+                CHECK(item.message.find("sn5600") != std::string::npos);
+            }
+    }
 }
 
 TEST_CASE("Every example resolves and validates without errors", "[model][validate][examples]")

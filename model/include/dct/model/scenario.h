@@ -39,6 +39,12 @@ struct NetworkSection
     int portBreakout = 0;
     Routing routing = Routing::Ecmp;
     CollectiveChoice allReduceAlgorithm = CollectiveChoice::Auto; ///< Gradient all-reduce.
+    /**
+     * The collectives use the fabric switches' in-network reduction (SHARP: NCCL's CollNet and
+     * NVLS across nodes). Off by default, as NCCL runs (NCCL_COLLNET_ENABLE defaults to 0); a
+     * switch that has none cannot be asked for it.
+     */
+    bool inNetworkReduction = false;
     /** Calibration profile of the scenario library the collectives use; empty for none. */
     std::string calibrationProfile;
     int mtuBytes = 4096;                  ///< RDMA path MTU (payload bytes per packet).
