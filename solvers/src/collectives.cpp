@@ -1,11 +1,11 @@
 #include "dct/solvers/collectives.h"
 
+#include "dct/model/textformat.h"
 #include "dct/solvers/nccltuner.h"
 #include "nccltuning.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <utility>
 
@@ -1062,12 +1062,11 @@ std::string CollectiveReason::text() const
         std::string s = std::string(algorithmWhy(algorithm, op)) + "; " + protocolWhy(protocol);
         if (ncclReleaseMinor > 0)
             s += "; as NCCL 2." + std::to_string(ncclReleaseMinor) + "'s own tuner picks";
-        if (hasRunnerUp) {
-            char micros[32];
-            std::snprintf(micros, sizeof micros, "%.3g", runnerUpSeconds * 1e6);
+        if (hasRunnerUp)
+            // As every face prints a number (6,320 us, not 6.32e+03).
             s += std::string("; next best ") + collectiveAlgorithmName(runnerUpAlgorithm) + "/" +
-                 collectiveProtocolName(runnerUpProtocol) + " takes " + micros + " us";
-        }
+                 collectiveProtocolName(runnerUpProtocol) + " takes " +
+                 formatNumber(runnerUpSeconds * 1e6) + " us";
         return s;
     }
     case Kind::Unavailable:

@@ -438,6 +438,10 @@ TEST_CASE("The engine's reasons are codes worded on demand, as the strings they 
     const std::string text = best.reason;
     CHECK(text == best.reason.text());
     CHECK_THAT(text, Catch::Contains("Simple") && Catch::Contains("next best"));
+    // The runner-up's time as every face prints a number: thousands separated, no exponent
+    // (1 GiB over 32 GPUs takes milliseconds: "4,321 us", not "4.32e+03 us").
+    CHECK_THAT(text, Catch::Matches(".* takes [0-9]{1,3}(,[0-9]{3})+ us.*"));
+    CHECK_THAT(text, !Catch::Contains("e+"));
     // Pinned, unavailable, and point to point.
     const auto pinned = engine.time(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
                                     CollectiveProtocol::LL, 64.0);
