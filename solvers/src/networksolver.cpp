@@ -368,7 +368,7 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     in.switchLatencyUs = r.fabricSwitch.latencyUs;
     // The switches reduce only when the scenario turns it on (NCCL leaves CollNet off unless
     // NCCL_COLLNET_ENABLE=1: src/init.cc, NCCL_PARAM(CollNetEnable, "COLLNET_ENABLE", 0)) on
-    // a switch that can (the resolver refuses it on one that cannot).
+    // a switch that can (validateScenario refuses it on one that cannot).
     in.inNetworkReduction =
         r.fabricSwitch.inNetworkReduction && r.scenario.network.inNetworkReduction;
     // The parts of the collectives engine's latency and the fabric's layout (same leaf, across
