@@ -46,6 +46,17 @@ bool sameRate(double a, double b)
 }
 
 /**
+ * Returns whether the fabric switches reduce in the network: the switch can, and the scenario
+ * turns it on (NCCL leaves CollNet off unless NCCL_COLLNET_ENABLE=1: src/init.cc,
+ * NCCL_PARAM(CollNetEnable, "COLLNET_ENABLE", 0)). validateScenario refuses the setting on a
+ * switch that cannot.
+ */
+bool reducesInNetwork(const model::ResolvedScenario& r)
+{
+    return r.fabricSwitch.inNetworkReduction && r.scenario.network.inNetworkReduction;
+}
+
+/**
  * Sets \a kept to the diagnostics of \a diagnostics from index \a from on, copying them only
  * when they differ from those kept: an edit of the fabric mostly gives the same notes again, and
  * copying their text allocates.
@@ -366,11 +377,7 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     in.fabricAlphaUs = net.fabricAlphaUs;
     in.fabricSwitchHops = net.worstSwitchHops;
     in.switchLatencyUs = r.fabricSwitch.latencyUs;
-    // The switches reduce only when the scenario turns it on (NCCL leaves CollNet off unless
-    // NCCL_COLLNET_ENABLE=1: src/init.cc, NCCL_PARAM(CollNetEnable, "COLLNET_ENABLE", 0)) on
-    // a switch that can (validateScenario refuses it on one that cannot).
-    in.inNetworkReduction =
-        r.fabricSwitch.inNetworkReduction && r.scenario.network.inNetworkReduction;
+    in.inNetworkReduction = reducesInNetwork(r);
     // The parts of the collectives engine's latency and the fabric's layout (same leaf, across
     // leaves, across spine blocks), as solveNetwork counts nodes per leaf.
     const model::NetworkSection& n = r.scenario.network;
@@ -832,21 +839,17 @@ CollectiveTiming gradientAllReduceOn(const model::ResolvedScenario& r, const Net
     const CollectiveAlgorithm pinned = pinnedAlgorithm(choice);
     const CollectiveTiming t = engine.time(CollectiveOp::AllReduce, pinned, bytes);
     if (!t.available) {
+        std::string why = " (its ranks do not span nodes)";
+        if (pinned == CollectiveAlgorithm::InNetwork && !r.fabricSwitch.inNetworkReduction)
+            why = ": the switch '" + r.fabricSwitch.id + "' does not reduce in the network";
+        else if (pinned == CollectiveAlgorithm::InNetwork && !reducesInNetwork(r))
+            why = ": in-network reduction is off (/network/in_network_reduction)";
         if (diagnostics)
-            diagnostics->error(
-                "/network/allreduce_algorithm",
-                std::string("the gradient all-reduce cannot run as '") +
-                    collectiveAlgorithmName(pinned) + "' here" +
-                    (pinned != CollectiveAlgorithm::InNetwork
-                         ? std::string(" (its ranks do not span nodes)")
-                     : !r.fabricSwitch.inNetworkReduction
-                         ? ": the switch '" + r.fabricSwitch.id + "' does not reduce in the network"
-                     : !r.scenario.network.inNetworkReduction
-                         ? std::string(
-                               ": in-network reduction is off (/network/in_network_reduction)")
-                         : std::string(" (its ranks do not span nodes)")),
-                "\"auto\", or an algorithm this fabric and layout support",
-                "collective-unavailable");
+            diagnostics->error("/network/allreduce_algorithm",
+                               std::string("the gradient all-reduce cannot run as '") +
+                                   collectiveAlgorithmName(pinned) + "' here" + why,
+                               "\"auto\", or an algorithm this fabric and layout support",
+                               "collective-unavailable");
         return none;
     }
     return t;
@@ -931,7 +934,7 @@ std::string ncclEnvironment(const model::ResolvedScenario& r, const NetworkResul
         out << "NCCL_IB_QPS_PER_CONNECTION=4   # more queue pairs, more ECMP hashes\n";
     if (n.routing == Routing::Adaptive && n.protocol == Protocol::Infiniband)
         out << "NCCL_IB_ADAPTIVE_ROUTING=1\n";
-    if (r.fabricSwitch.inNetworkReduction && n.inNetworkReduction)
+    if (reducesInNetwork(r))
         out << "NCCL_COLLNET_ENABLE=1    # in-network reduction (SHARP)\n";
     return out.str();
 }
