@@ -4,6 +4,7 @@
 #include "dct/solvers/coolingsolver.h"
 #include "dct/solvers/networksolver.h"
 #include "dct/solvers/powersolver.h"
+#include "dct/solvers/redundancy.h"
 #include "nccltuning.h"
 
 #include <algorithm>
@@ -457,15 +458,18 @@ void HallBuilder::placeRacks()
     const int mdaRows =
         mdaRacks > 0 ? static_cast<int>((mdaRacks + longestRow - 1) / longestRow) : 0;
 
-    // The cooling plant's floor units (docs/hall.md, "Cooling units"): as many CDUs as the
-    // cooling plant counts for the liquid loop (designCduCount), room air units (CRAH/CRAC) for
+    // The cooling plant's floor units (docs/hall.md, "Cooling units"): the CDUs the plant
+    // installs for the liquid loop (designCduCount carry it, plus the spares of
+    // cooling.cdu_redundancy, as the redundancy design counts them), room air units (CRAH/CRAC) for
     // the heat an air-cooled hall gives off (designCrahCount), and a rear door on every rack of
     // a cold-plate hall as depth added to the rack. Footprints from the cooling system's entry.
     const model::CoolingSystemSpec& sys = m_r.cooling;
     const bool liquid = sys.type == model::CoolingType::LiquidD2cRdhx;
     const double rdhx = liquid ? sys.rdhxDepthM : 0.0;
     m_rackDepth = m_hall.rackDepthM + rdhx;
-    const int cdus = designCduCount(sys, power.itDesignPowerKw);
+    const int cdusCarrying = designCduCount(sys, power.itDesignPowerKw);
+    const int cdus =
+        cdusCarrying > 0 ? installedUnits(cdusCarrying, m_r.scenario.cooling.cduRedundancy) : 0;
     const int crahs = designCrahCount(sys, power.itDesignPowerKw);
     // More cooling units than four for every compute rack is no plant but a unit capacity far
     // below any CDU or room unit (tens to thousands of kW): said, not drawn.
@@ -1787,8 +1791,9 @@ void checkHall(HallResult& hall, const model::ResolvedScenario& r, const PowerRe
                 " row(s) stand in row blocks whose CDUs cannot carry their cold plates' heat (" +
                 rackList(shortRows) + "; " + worst + ")";
             const std::string hint =
-                "the plant counts " + std::to_string(hall.cdus) +
-                " CDUs for the hall as one loop, but a block's rows share only its own CDUs: "
+                "the plant installs " + std::to_string(hall.cdus) +
+                " CDUs (spares included) for the hall as one loop, but a block's rows share only "
+                "its own CDUs: "
                 "a larger CDU (cdu_capacity_kw of /cooling/system), fewer row blocks "
                 "(/hall/row_blocks), or a secondary loop joining the blocks";
             if (poolShort)

@@ -65,11 +65,7 @@ void keepDiagnostics(std::vector<Diagnostic>& kept, const Diagnostics& diagnosti
                      std::size_t from)
 {
     const auto first = diagnostics.begin() + static_cast<std::ptrdiff_t>(from);
-    const auto same = [](const Diagnostic& a, const Diagnostic& b) {
-        return a.severity == b.severity && a.path == b.path && a.message == b.message &&
-               a.hint == b.hint && a.code == b.code && a.file == b.file;
-    };
-    if (!std::equal(kept.begin(), kept.end(), first, diagnostics.end(), same))
+    if (!std::equal(kept.begin(), kept.end(), first, diagnostics.end()))
         kept.assign(first, diagnostics.end());
 }
 
@@ -749,6 +745,7 @@ bool HallInputs::sameAs(const model::ResolvedScenario& r, const FabricSpec& fabr
                         double itDesignKw) const
 {
     return nodesPerRack == racked && itDesignPowerKw == itDesignKw &&
+           cduRedundancy == r.scenario.cooling.cduRedundancy &&
            protocol == r.scenario.network.protocol && spec == fabric;
 }
 
@@ -758,6 +755,7 @@ void HallInputs::assign(const model::ResolvedScenario& r, const FabricSpec& fabr
     spec = fabric;
     nodesPerRack = racked;
     itDesignPowerKw = itDesignKw;
+    cduRedundancy = r.scenario.cooling.cduRedundancy;
     protocol = r.scenario.network.protocol;
 }
 

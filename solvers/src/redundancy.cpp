@@ -185,6 +185,23 @@ double kOutOfN(int k, int n, double a)
     });
 }
 
+int installedUnits(int requiredUnits, model::Redundancy redundancy)
+{
+    const int n = std::max(0, requiredUnits);
+    switch (redundancy) {
+    case model::Redundancy::N:
+        return n;
+    case model::Redundancy::NPlus1:
+        return n + 1;
+    case model::Redundancy::NPlus2:
+        return n + 2;
+    default: {
+        const int m = systemsOf(redundancy);
+        return m * ((n + m - 2) / (m - 1));
+    }
+    }
+}
+
 SubsystemDesign designSubsystem(double loadKw, double designLoadFraction,
                                 const model::PlantUnitSpec& unit, double fixedSizeKw,
                                 model::Redundancy redundancy)
@@ -214,25 +231,7 @@ SubsystemDesign designSubsystem(double loadKw, double designLoadFraction,
     if (!(needed <= kMostUnits))
         return SubsystemDesign{redundancy, d.loadKw, d.capacityKw};
     d.requiredUnits = std::max(1, static_cast<int>(needed));
-    const int n = d.requiredUnits;
-    switch (redundancy) {
-    case model::Redundancy::N:
-        d.installedUnits = n;
-        break;
-    case model::Redundancy::NPlus1:
-        d.installedUnits = n + 1;
-        break;
-    case model::Redundancy::NPlus2:
-        d.installedUnits = n + 2;
-        break;
-    default: {
-        // 2N and distributed redundancy: m systems, any m - 1 of which carry the load; each
-        // system holds ceil(N / (m - 1)) units.
-        const int m = d.systems;
-        d.installedUnits = m * ((n + m - 2) / (m - 1));
-        break;
-    }
-    }
+    d.installedUnits = installedUnits(d.requiredUnits, redundancy);
     d.availability = subsystemAvailability(d, d.unitAvailability);
     d.runFailuresPerHour = std::max(0.0, unit.runFailuresPerMillionHours) * 1e-6;
     d.loadFraction = d.loadKw / (d.installedUnits * d.unitSizeKw);

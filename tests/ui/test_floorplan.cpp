@@ -204,9 +204,14 @@ TEST_CASE("the floor plan shows the cooling units and the MDA room with their ho
     CHECK(plan->legendText().contains(QStringLiteral("CRAH/CRAC (29 kW)")));
     CHECK(plan->summaryText().contains(QStringLiteral(" CRAH/CRAC unit")));
 
-    // One unit is counted in the singular: the seed's hall has one CDU.
+    // The seed's hall draws the CDU that carries its loop and the spare of N+1; without the
+    // spare, one unit is counted in the singular.
     ui::ScenarioDocument* seed = window.openFile(examplePath("seed-h100-dallas-d2c.json"));
     REQUIRE(seed);
+    REQUIRE(waitForEvaluation(*seed));
+    REQUIRE(plan->hall().cdus == 2);
+    CHECK(plan->summaryText().endsWith(QStringLiteral("; 2 CDUs")));
+    seed->applyValue("/cooling/cdu_redundancy", nlohmann::json("N"));
     REQUIRE(waitForEvaluation(*seed));
     REQUIRE(plan->hall().cdus == 1);
     CHECK(plan->summaryText().endsWith(QStringLiteral("; 1 CDU")));

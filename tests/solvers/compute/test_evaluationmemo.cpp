@@ -575,6 +575,10 @@ TEST_CASE("Each stage of a reused Evaluation is solved again only when its own i
          [](ResolvedScenario& r) { r.gpu.tdpW += 100.0; },
          {false, false, true, false, false},
          true},
+        {"the CDUs' redundancy: the hall draws the spares again",
+         [](ResolvedScenario& r) { r.scenario.cooling.cduRedundancy = Redundancy::TwoN; },
+         {false, false, true, false, false},
+         true},
         {"the catalog's cables: the hall prices its runs again",
          [](ResolvedScenario& r) {
              for (CableSpec& c : r.cables)

@@ -72,7 +72,7 @@ void checkOnFloor(const HallResult& h)
 
 } // namespace
 
-TEST_CASE("CDUs stand at the row ends, as many as the cooling plant counts", "[hall][units]")
+TEST_CASE("CDUs stand at the row ends, as many as the cooling plant installs", "[hall][units]")
 {
     for (const char* name : {"seed-h100-dallas-d2c.json", "multiplane-16k-h100.json"}) {
         INFO(name);
@@ -81,8 +81,12 @@ TEST_CASE("CDUs stand at the row ends, as many as the cooling plant counts", "[h
         const Evaluation& ev = *e.evaluation;
         const HallResult& h = ev.network.hall;
         REQUIRE(h.valid);
-        // One sizing: the floor's CDUs are the cooling plant's (designCduCount).
-        CHECK(h.cdus == ev.cooling.cduCount);
+        // One sizing: the floor's CDUs are those the redundancy design installs, the CDUs that
+        // carry the loop (designCduCount) and the spare of the default N+1.
+        REQUIRE(ev.cooling.cduCount > 0);
+        CHECK(ev.redundancy.cdus.requiredUnits == ev.cooling.cduCount);
+        CHECK(h.cdus == ev.redundancy.cdus.installedUnits);
+        CHECK(h.cdus == ev.cooling.cduCount + 1);
         CHECK(unitsOf(h, HallUnitKind::Cdu) == h.cdus);
         CHECK(unitsOf(h, HallUnitKind::Crah) == 0);
         CHECK(h.cduCapacityKw == Approx(1350.0));
@@ -112,12 +116,15 @@ TEST_CASE("CDUs stand at the row ends, as many as the cooling plant counts", "[h
                        Catch::Contains("block ") && Catch::Contains("CDU(s) of 1350 kW"));
         }
     }
-    // The seed: 32 nodes in one row, 266 kW on cold plates: one CDU at the end of R01.
+    // The seed: 32 nodes in one row, 266 kW on cold plates: one CDU carries it and the spare of
+    // N+1 stands beside it, both at the end of R01.
     const DocumentEvaluation seed = evaluateJson(exampleJson("seed-h100-dallas-d2c.json"));
     const HallResult& s = seed.evaluation->network.hall;
-    REQUIRE(s.units.size() == 1);
+    REQUIRE(s.units.size() == 2);
     CHECK(s.units[0].name == "CDU01");
-    CHECK(s.rows[static_cast<std::size_t>(s.units[0].row)].name == "R01");
+    CHECK(s.units[1].name == "CDU02");
+    for (const HallUnit& u : s.units)
+        CHECK(s.rows[static_cast<std::size_t>(u.row)].name == "R01");
     // The 16k example: 35 rows in 5 blocks; the CDUs over the blocks by their racks.
     const DocumentEvaluation big = evaluateJson(exampleJson("multiplane-16k-h100.json"));
     const HallResult& b = big.evaluation->network.hall;
@@ -127,6 +134,42 @@ TEST_CASE("CDUs stand at the row ends, as many as the cooling plant counts", "[h
         perBlock[static_cast<std::size_t>(u.block)] += 1;
     for (const int n : perBlock)
         CHECK(n >= b.cdus / b.rowBlocks);
+}
+
+TEST_CASE("The floor draws the spare CDUs cdu_redundancy asks for", "[hall][units]")
+{
+    nlohmann::json doc = exampleJson("seed-h100-dallas-d2c.json");
+    const DocumentEvaluation base = evaluateJson(doc);
+    REQUIRE(base.evaluated());
+    const int carrying = base.evaluation->cooling.cduCount;
+    REQUIRE(carrying > 0);
+    struct Case
+    {
+        const char* redundancy;
+        int installed;
+    };
+    for (const Case& c : {Case{"N", carrying}, Case{"N+1", carrying + 1}, Case{"N+2", carrying + 2},
+                          Case{"2N", 2 * carrying}}) {
+        INFO(c.redundancy);
+        doc["cooling"]["cdu_redundancy"] = c.redundancy;
+        const DocumentEvaluation e = evaluateJson(doc);
+        REQUIRE(e.evaluated());
+        const HallResult& h = e.evaluation->network.hall;
+        CHECK(h.cdus == c.installed);
+        CHECK(unitsOf(h, HallUnitKind::Cdu) == c.installed);
+        CHECK(h.cdus == e.evaluation->redundancy.cdus.installedUnits);
+        // The same cold-plate heat, shared by every unit standing on the floor.
+        double loadKw = 0.0;
+        for (const HallUnit& u : h.units)
+            if (u.kind == HallUnitKind::Cdu) {
+                loadKw += u.loadKw;
+                CHECK(u.loadKw == Approx(h.units.front().loadKw));
+            }
+        double baseKw = 0.0;
+        for (const HallUnit& u : base.evaluation->network.hall.units)
+            baseKw += u.loadKw;
+        CHECK(loadKw == Approx(baseKw));
+    }
 }
 
 TEST_CASE("An air hall's room units stand along the side walls and widen the hall", "[hall][units]")
@@ -163,9 +206,11 @@ TEST_CASE("An air hall's room units stand along the side walls and widen the hal
 
 TEST_CASE("A block whose CDUs cannot carry its rows' heat names the rows", "[hall][units][checks]")
 {
-    // The seed on 100 kW CDUs over two blocks of rows: a block of the rows short of its share.
+    // The seed on 100 kW CDUs without spares (N) over four blocks of rows: a block of the rows
+    // short of its share.
     nlohmann::json doc = exampleJson("seed-h100-dallas-d2c.json");
     doc["cooling"]["system"] = {{"id", "d2c-rdhx"}, {"cdu_capacity_kw", 100}};
+    doc["cooling"]["cdu_redundancy"] = "N";
     doc["hall"]["racks_per_row"] = 2;
     doc["hall"]["row_blocks"] = 4;
     const DocumentEvaluation e = evaluateJson(doc);

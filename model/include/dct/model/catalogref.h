@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 namespace dct::model {
 
@@ -13,6 +14,22 @@ struct CatalogRef
 {
     std::string id;
     nlohmann::json overrides = nlohmann::json::object();
+
+    CatalogRef() = default;
+    CatalogRef(std::string catalogId, nlohmann::json fieldOverrides)
+        : id(std::move(catalogId)), overrides(std::move(fieldOverrides))
+    {}
+    CatalogRef(const CatalogRef&) = default;
+    CatalogRef(CatalogRef&&) noexcept = default;
+    CatalogRef& operator=(CatalogRef&&) noexcept = default;
+    /** Copies \a other; equal overrides are left as they are (a json copy allocates anew). */
+    CatalogRef& operator=(const CatalogRef& other)
+    {
+        id = other.id;
+        if (overrides != other.overrides)
+            overrides = other.overrides;
+        return *this;
+    }
 
     bool empty() const { return id.empty(); }
     bool operator==(const CatalogRef& other) const = default;

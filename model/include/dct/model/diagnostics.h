@@ -28,6 +28,9 @@ struct Diagnostic
 
     /** Returns "file: severity: /path: message (hint)". */
     std::string toString() const;
+
+    /** Same severity, path, message, hint, code and file. */
+    bool operator==(const Diagnostic&) const = default;
 };
 
 /** An ordered list of diagnostics. */

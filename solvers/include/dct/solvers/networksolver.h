@@ -162,7 +162,8 @@ struct FabricInputs
 /**
  * The inputs the hall's layout (layoutHall) reads besides the shared ones (SharedFabricInputs):
  * the fabric's shape (its plan follows from it), the nodes a compute rack holds (solvePower's
- * rack layout), the IT design heat and the protocol. Compared field by field, never by name.
+ * rack layout), the IT design heat, the CDUs' redundancy and the protocol. Compared field by
+ * field, never by name.
  */
 struct HallInputs
 {
@@ -170,6 +171,8 @@ struct HallInputs
     int nodesPerRack = 0;
     /** The IT design heat (kW) the hall's cooling units are counted for (designCduCount). */
     double itDesignPowerKw = 0.0;
+    /** The spares installed beside the CDUs that carry the liquid loop (installedUnits). */
+    model::Redundancy cduRedundancy = model::Redundancy::NPlus1;
     model::Protocol protocol = model::Protocol::Infiniband;
 
     /** Returns whether \a scenario, whose fabric is \a spec, whose compute racks hold

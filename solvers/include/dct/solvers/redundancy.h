@@ -92,6 +92,13 @@ double carryProbability(const SubsystemDesign& design, double hours);
 double generatorUncoveredShare(const SubsystemDesign& design, double meanOutageHours);
 
 /**
+ * Returns the units installed when \a requiredUnits carry the load under \a redundancy: N, N+1,
+ * N+2; 2N and distributed redundancy build m systems, any m - 1 of which carry the load, of
+ * ceil(N / (m - 1)) units each. The plant's design and the hall's floor plan count them so.
+ */
+int installedUnits(int requiredUnits, model::Redundancy redundancy);
+
+/**
  * Returns the design of one subsystem carrying \a loadKw with units of \a unit (sizes from its
  * module_sizes_kw, else \a fixedSizeKw) at most \a designLoadFraction loaded when N units carry
  * the load, under \a redundancy.
