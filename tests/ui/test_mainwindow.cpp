@@ -440,7 +440,8 @@ TEST_CASE(
                             QStringLiteral("find-best-layout.png"),
                             QStringLiteral("diagnostics.png"),
                             QStringLiteral("form-workload.png"),
-                            QStringLiteral("form-hall.png")};
+                            QStringLiteral("form-hall.png"),
+                            QStringLiteral("form-network.png")};
     for (const QString& example : QFileInfo(test::examplePath("seed-h100-dallas-d2c.json"))
                                       .dir()
                                       .entryList({QStringLiteral("*.json")}, QDir::Files))

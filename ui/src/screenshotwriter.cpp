@@ -153,6 +153,11 @@ QStringList ScreenshotWriter::write(MainWindow& window, const QString& directory
     window.setCurrentDocument(large);
     window.form()->focusField(QStringLiteral("/hall/floor_area_m2"));
     shoot(MainWindow::DashboardView, QStringLiteral("form-hall.png"));
+    // The network page of the SuperPOD: its QM9700 switches can reduce in the network, which
+    // NCCL leaves off unless asked (in_network_reduction).
+    window.setCurrentDocument(superpod);
+    window.form()->focusField(QStringLiteral("/network/in_network_reduction"));
+    shoot(MainWindow::DashboardView, QStringLiteral("form-network.png"));
     return written;
 }
 
