@@ -459,17 +459,17 @@ void HallBuilder::placeRacks()
         mdaRacks > 0 ? static_cast<int>((mdaRacks + longestRow - 1) / longestRow) : 0;
 
     // The cooling plant's floor units (docs/hall.md, "Cooling units"): the CDUs the plant
-    // installs for the liquid loop (designCduCount carry it, plus the spares of
-    // cooling.cdu_redundancy, as the redundancy design counts them), room air units (CRAH/CRAC) for
-    // the heat an air-cooled hall gives off (designCrahCount), and a rear door on every rack of
-    // a cold-plate hall as depth added to the rack. Footprints from the cooling system's entry.
+    // installs for the liquid loop (the designCduCount that carry it and the spares of
+    // cooling.cdu_redundancy, counted as the redundancy design counts them), room air units
+    // (CRAH/CRAC) for the heat an air-cooled hall gives off (designCrahCount), and a rear door on
+    // every rack of a cold-plate hall as depth added to the rack. Footprints from the cooling
+    // system's entry.
     const model::CoolingSystemSpec& sys = m_r.cooling;
     const bool liquid = sys.type == model::CoolingType::LiquidD2cRdhx;
     const double rdhx = liquid ? sys.rdhxDepthM : 0.0;
     m_rackDepth = m_hall.rackDepthM + rdhx;
-    const int cdusCarrying = designCduCount(sys, power.itDesignPowerKw);
-    const int cdus =
-        cdusCarrying > 0 ? installedUnits(cdusCarrying, m_r.scenario.cooling.cduRedundancy) : 0;
+    const int cdus = installedUnits(designCduCount(sys, power.itDesignPowerKw),
+                                    m_r.scenario.cooling.cduRedundancy);
     const int crahs = designCrahCount(sys, power.itDesignPowerKw);
     // More cooling units than four for every compute rack is no plant but a unit capacity far
     // below any CDU or room unit (tens to thousands of kW): said, not drawn.

@@ -188,6 +188,8 @@ double kOutOfN(int k, int n, double a)
 int installedUnits(int requiredUnits, model::Redundancy redundancy)
 {
     const int n = std::max(0, requiredUnits);
+    if (n == 0)
+        return 0; // nothing to carry: no spare either
     switch (redundancy) {
     case model::Redundancy::N:
         return n;
