@@ -361,3 +361,70 @@ TEST_CASE("Megatron-Bridge 25.11 on DGX H100 and DGX B200 in FP8 (performance su
     }
     CHECK(h100Errors / 3.0 < 0.07);
 }
+
+TEST_CASE(
+    "Megatron-Bridge 26.04.01 on DGX H100 and DGX B200, dense and mixture of experts, held out",
+    "[validation][training][heldout][nemo][moe]")
+{
+    // NVIDIA-NeMo/Megatron-Bridge, docs/performance-summary-archive.md (commit 067f987),
+    // "26.04.01 NeMo Container", pre-training: the DGX-H100 and DGX-B200 rows the model can lay
+    // out. Dense: Llama 3 70B and Llama 3.1 405B on H100 in FP8, the recipes of the 25.11 test
+    // above with larger batches (256 and 1,536). Mixture of experts: Qwen3-30B-A3B (128 experts
+    // of 768, top 8) and Qwen3-235B-A22B (128 of 1,536, top 8), data/catalog/models.json. The
+    // B200 MoE rows ran MXFP8 (1 x 32 block scales); the model has one FP8 (per-tensor scales):
+    // in the 25.11 table MXFP8 ran 4-6% below FP8-CS on the same B200 layouts, so those two
+    // rows carry that much of their error. Not stated, so taken as the 25.11 test does: fused
+    // attention, no recomputation, BF16 gradients, no dropout (the Qwen3 providers set 0), the
+    // distributed optimizer (FSDP 0), and the 235B's embedding and loss counted as pipeline
+    // layers (94 + 2 over PP 8).
+    //
+    // What it shows (docs/references.md, "Megatron-Bridge 26.04.01"): the dense H100 rows are
+    // within 2% on the newest stack. The fine-grained MoE rows on B200 are not: the model times
+    // the GPUs' work, and these layers' many small kernels leave the GPUs waiting for the host
+    // (the CPU issuing PyTorch and Transformer Engine operations; NVIDIA's DeepSeek-V3 on GB200
+    // write-up, NVIDIA/Megatron-LM docs/discussions/deepseek-v3-gb200-optimization, names it
+    // the largest cost). The model has no host-side time yet, so its MoE throughputs are upper
+    // bounds: a change that makes any of them slower than published shows here, as does one that
+    // moves them.
+    struct Row
+    {
+        bool b200;
+        const char* model;
+        int gpus, batch, microBatch, tp, pp, cp, vp, ep;
+        bool layersSplitWithEnds;
+        double tokensPerGpu;
+        double modelError; ///< The model's error as it stands (docs/references.md).
+    };
+    const Row rows[] = {
+        {false, "llama3-70b", 64, 256, 1, 4, 8, 1, 5, 1, false, 1664, -0.011},
+        {false, "llama3-405b", 1024, 1536, 1, 8, 8, 2, 8, 1, true, 328, -0.003},
+        {false, "qwen3-30b-a3b", 16, 1024, 1, 1, 1, 1, 1, 16, false, 8960, 0.004},
+        {true, "qwen3-30b-a3b", 8, 512, 4, 1, 1, 1, 1, 8, false, 27136, 0.424},
+        {true, "qwen3-235b-a22b", 256, 8192, 1, 1, 8, 1, 1, 8, true, 3776, 0.782},
+    };
+    for (const Row& row : rows) {
+        const bool moe = row.ep > 1;
+        const int sequence = moe ? 4096 : 8192;
+        INFO(row.model << " on " << row.gpus << (row.b200 ? " B200" : " H100") << ": published "
+                       << row.tokensPerGpu << " tokens/s per GPU");
+        const NemoLayout layout{row.model, sequence, row.batch, row.microBatch,         1, row.tp,
+                                row.pp,    row.cp,   row.vp,    row.layersSplitWithEnds};
+        json workload = nemoFp8Workload(layout);
+        workload["expert_parallel"] = row.ep;
+        workload["dropout"] = false;
+        const json scenario = row.b200 ? dgxB200(row.gpus, workload) : dgxH100(row.gpus, workload);
+        const DocumentEvaluation d = evaluateDocument(scenario, heldOutCatalog(), "m");
+        INFO(errors(d));
+        REQUIRE(d.ok());
+        const double predicted = tokensPerGpuSecond(d, row.batch, sequence, row.gpus);
+        const double error = predicted / row.tokensPerGpu - 1.0;
+        INFO("predicted " << predicted << " error " << error * 100.0 << "%");
+        CHECK(error == Approx(row.modelError).margin(0.03));
+        if (!moe) {
+            CHECK(std::fabs(error) < 0.05);
+        } else {
+            // No host time: the model's MoE throughput is never below what was published.
+            CHECK(error > -0.05);
+        }
+    }
+}
