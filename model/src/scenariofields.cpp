@@ -296,8 +296,15 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
                       "Context-parallel size: ranks sharing one sequence", 1, 1024),
         f::integer<S>("expert_parallel", &S::expertParallel, "",
                       "Expert-parallel size: ranks among which an MoE layer's experts are spread "
-                      "(within the data-parallel ranks)",
+                      "(expert_parallel x expert_tensor_parallel divides the tensor x context x "
+                      "data-parallel ranks of a pipeline stage)",
                       1, 100000),
+        f::integer<S>("expert_tensor_parallel", &S::expertTensorParallel, "",
+                      "Ranks that split each expert's weights; 0 takes the tensor-parallel size "
+                      "(Megatron-Core's default), 1 keeps experts whole and folds the "
+                      "expert-parallel group over the tensor-parallel ranks (MoE parallel "
+                      "folding)",
+                      0, 1024),
         f::boolean<S>("sequence_parallel", &S::sequenceParallel,
                       "Sequence parallelism beside tensor parallelism (Korthikanti et al. 2022)"),
         f::boolean<S>("tp_comm_overlap", &S::tpCommOverlap,

@@ -152,13 +152,30 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                     num(m.experts) + " experts are not divisible by expert_parallel " +
                         num(w.expertParallel),
                     "an expert-parallel size that divides " + num(m.experts), "layout");
-        if ((static_cast<long long>(r.dataParallel) * cp) % w.expertParallel != 0)
-            d.error("/workload/expert_parallel",
-                    "expert_parallel " + num(w.expertParallel) +
-                        " does not divide data x context parallel " +
-                        num(static_cast<double>(r.dataParallel * cp)),
-                    "an expert-parallel size that divides the data x context parallel ranks",
+        // Megatron-Core lays the experts out on a grid of their own over the same ranks as
+        // tensor x context x data parallelism (MoE parallel folding: expert tensor x expert x
+        // expert data parallel, megatron/core/parallel_state.py, the expert RankGenerator of
+        // order tp-ep-dp-pp); with expert_tensor_parallel at its default (the tensor-parallel
+        // size) the expert-parallel group lies within the data x context ranks.
+        const int etp = w.effectiveExpertTensorParallel();
+        const long long stageRanks =
+            static_cast<long long>(r.dataParallel) * cp * std::max(1, w.tensorParallel);
+        const long long expertGrid = static_cast<long long>(w.expertParallel) * etp;
+        if (stageRanks > 0 && stageRanks % expertGrid != 0)
+            d.error(w.expertTensorParallel > 0 ? "/workload/expert_tensor_parallel"
+                                               : "/workload/expert_parallel",
+                    "expert_parallel " + num(w.expertParallel) + " x expert_tensor_parallel " +
+                        num(etp) + " = " + num(static_cast<double>(expertGrid)) +
+                        " does not divide tensor x context x data parallel " +
+                        num(static_cast<double>(stageRanks)),
+                    "expert-parallel and expert-tensor-parallel sizes whose product divides the "
+                    "tensor x context x data-parallel ranks",
                     "layout");
+        if (m.expertFfnHiddenSize > 0 && m.expertFfnHiddenSize % etp != 0)
+            d.error("/workload/expert_tensor_parallel",
+                    "the experts' FFN size " + num(m.expertFfnHiddenSize) +
+                        " does not split over expert_tensor_parallel " + num(etp),
+                    "an expert-tensor-parallel size that divides the experts' FFN size", "layout");
         if (m.activeExperts < 1 || m.activeExperts > m.experts)
             d.error(modelPath + "/active_experts",
                     num(m.activeExperts) + " active experts of " + num(m.experts),

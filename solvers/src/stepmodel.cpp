@@ -99,6 +99,7 @@ double gradientBytes(const model::WorkloadSection& w)
 struct Layout
 {
     int t = 1, p = 1, d = 1, c = 1, e = 1, v = 1;
+    int et = 1; ///< Expert tensor parallelism: ranks that split each expert's weights.
     double b = 1.0;
     double s = 1.0;
     double m = 1.0; ///< Micro-batches per pipeline per step.
@@ -120,6 +121,7 @@ Layout layoutOf(const model::ResolvedScenario& r)
     l.d = std::max(1, r.dataParallel);
     l.c = std::max(1, w.contextParallel);
     l.e = std::max(1, w.expertParallel);
+    l.et = w.effectiveExpertTensorParallel();
     l.v = w.pipelineSchedule == model::PipelineSchedule::Interleaved ? std::max(1, w.virtualStages)
                                                                      : 1;
     l.b = std::max(1, w.microBatchSize);
@@ -397,9 +399,9 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
                  l.t) +
         embedding;
     const double experts = layersPerStage * moeShare * (static_cast<double>(m.experts) / l.e) *
-                           m.expertParameters() / l.t;
+                           m.expertParameters() / l.et;
     const double denseRanks = static_cast<double>(l.d) * l.c;
-    const double expertRanks = std::max(1.0, denseRanks / l.e);
+    const double expertRanks = std::max(1.0, denseRanks * l.t / (static_cast<double>(l.e) * l.et));
     const int zero = w.zeroStage;
     auto sharded = [&](int stage) {
         return zero >= stage ? dense / denseRanks + experts / expertRanks : dense + experts;
@@ -609,7 +611,12 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // Tensor parallelism on the scale-up domain (or across nodes when it outgrows one).
     const double activationBytes = kBf16Bytes * l.b * l.s / l.c * h;
     const int tpPerNode = std::min(l.t, l.gpusPerNode);
-    const double tpCallsPerLayer = (full ? 6.0 : 4.0);
+    // Each block (attention, MLP) gathers and scatters once each way, again when recomputed.
+    // With experts whole on each rank (expert_tensor_parallel 1) an MoE layer's MLP has none:
+    // the dispatcher's all-to-all moves its sequence-parallel tokens to the experts and back
+    // (Megatron-Core's MoEAlltoAllTokenDispatcher).
+    const double moeMlpGathered = l.et > 1 ? moeShare : 0.0;
+    const double tpCallsPerLayer = (full ? 3.0 : 2.0) * (2.0 - moeShare + moeMlpGathered);
     double tpPerLayer = 0.0;
     if (l.t > 1) {
         if (l.sp) {
@@ -631,7 +638,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
             layer.forward += o.forwardGemmDelta;
             layer.backward += o.backwardGemmDelta;
             // The MLP of an MoE layer (experts routed at run time) keeps its collectives exposed.
-            const double moeMlp = moeShare * out.tensorParallel.seconds;
+            const double moeMlp = moeMlpGathered * out.tensorParallel.seconds;
             tpPerLayer =
                 (full ? 2.0 : 1.0) * (o.forwardExposed + moeMlp) + o.backwardExposed + moeMlp;
         }
@@ -769,7 +776,9 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
                                   ? std::min<double>(m.activeExperts, m.routingMaxNodes)
                                   : m.activeExperts;
         const double bytes = epTokens * copies * h * kBf16Bytes;
-        const int perNode = ranksPerNode(l.e, static_cast<long long>(l.t) * l.c, l.gpusPerNode);
+        // The expert-parallel ranks are expert_tensor_parallel apart: Megatron-Core orders the
+        // expert grid tp-ep-dp-pp (megatron/core/parallel_state.py, initialize_model_parallel).
+        const int perNode = ranksPerNode(l.e, l.et, l.gpusPerNode);
         out.expertDispatch = timed(r, net, CollectiveOp::AllToAll, bytes, l.e, perNode, 0.0);
         epPerLayer = (full ? 6.0 : 4.0) * moeShare * out.expertDispatch.seconds;
     }
@@ -829,7 +838,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         (m.parameters() - m.moeLayers() * static_cast<double>(m.experts) * m.expertParameters()) /
         (static_cast<double>(l.t) * l.p);
     const double expertParameters = m.moeLayers() * static_cast<double>(m.experts) *
-                                    m.expertParameters() / (static_cast<double>(l.t) * l.p * l.e);
+                                    m.expertParameters() / (static_cast<double>(l.et) * l.p * l.e);
     const int zero = w.zeroStage;
     auto reduction = [&](double parameters, int ranks, int perNode, StepCollective& record) {
         const double bytes = gradBytes * parameters;
@@ -858,13 +867,15 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const int dpRanks = l.d * l.c;
     const double dpSeconds = reduction(denseParameters, dpRanks,
                                        ranksPerNode(dpRanks, l.t, l.gpusPerNode), out.dataParallel);
-    const int expertRanks = std::max(1, dpRanks / l.e);
+    // Experts over their data-parallel replicas: the expert grid (expert tensor x expert x
+    // expert data parallel) covers the tensor x context x data ranks of a stage.
+    const int expertRanks = std::max(1, dpRanks * l.t / (l.e * l.et));
     const double expertSeconds =
-        m.moe()
-            ? reduction(expertParameters, expertRanks,
-                        ranksPerNode(expertRanks, static_cast<long long>(l.t) * l.e, l.gpusPerNode),
-                        out.expertDataParallel)
-            : 0.0;
+        m.moe() ? reduction(
+                      expertParameters, expertRanks,
+                      ranksPerNode(expertRanks, static_cast<long long>(l.et) * l.e, l.gpusPerNode),
+                      out.expertDataParallel)
+                : 0.0;
     out.dataParallelTotalSeconds = dpSeconds + expertSeconds;
     // Bucketed reduction: overlap_fraction of it can run under compute, the last micro-batch's
     // backward for stages 0 and 1, every micro-batch's for stages 2 and 3; with a sharded

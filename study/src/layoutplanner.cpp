@@ -4,7 +4,8 @@
 // parallelism divides the heads and divides or is a multiple of the key/value heads, pipeline
 // stages (times virtual stages) divide the layers, the interleaved schedule needs a multiple of
 // the stages in micro-batches, context parallelism splits the sequence into 2c chunks, expert
-// parallelism divides the experts and the data x context ranks. Beyond the validator, the
+// parallelism divides the experts and, times expert tensor parallelism, the tensor x context x
+// data ranks. Beyond the validator, the
 // search keeps the global batch whole (it splits exactly into micro-batches over the
 // data-parallel ranks) and tensor parallelism within the scale-up domain.
 #include "dct/study/layoutplanner.h"
@@ -225,8 +226,11 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
                     continue;
                 const int d = static_cast<int>(gpus / modelParallel);
                 for (int e : eps) {
+                    // The expert grid (the scenario's expert tensor parallelism, the tensor
+                    // size by default, times e) tiles the tensor x context x data ranks.
+                    const int et = w.expertTensorParallel > 0 ? w.expertTensorParallel : t;
                     if (e < 1 || (!m.moe() && e > 1) || (m.moe() && m.experts % e != 0) ||
-                        (static_cast<long long>(d) * c) % e != 0)
+                        (static_cast<long long>(d) * c * t) % (static_cast<long long>(e) * et) != 0)
                         continue;
                     Branch branch;
                     branch.base = LayoutChoice{t, p, d, c, e, 1, 1, 3, Recompute::Full};

@@ -217,6 +217,52 @@ TEST_CASE("expert parallelism puts all-to-all traffic on the fabric", "[compute]
           metric(d, "step.expert_parallel_seconds"));
 }
 
+TEST_CASE("expert tensor parallelism folds the expert-parallel group over the tensor ranks",
+          "[compute][step][moe]")
+{
+    // Qwen3-235B-A22B as Megatron-Bridge lays it out on 256 H100: TP 2, PP 8, VP 4, EP 32 with
+    // experts whole on each rank (expert_tensor_parallel 1). The data-parallel size is 16: EP 32
+    // is folded over TP 2 x DP 16 (MoE parallel folding).
+    json workload = {{"model", "qwen3-235b-a22b"},
+                     {"precision", "fp8"},
+                     {"tensor_parallel", 2},
+                     {"pipeline_parallel", 8},
+                     {"pipeline_schedule", "interleaved"},
+                     {"virtual_stages", 4},
+                     {"embedding_and_loss_as_layers", true},
+                     {"expert_parallel", 32},
+                     {"global_batch_sequences", 2048},
+                     {"sequence_length", 4096},
+                     {"recompute", "none"},
+                     {"dropout", false}};
+    // At the default (expert tensor parallelism = TP 2) the grid 32 x 2 does not divide 2 x 16.
+    const auto unfolded = run(workload, 32);
+    CHECK(findError(unfolded, "/workload/expert_parallel", "layout"));
+    workload["expert_tensor_parallel"] = 1;
+    const auto folded = run(workload, 32);
+    INFO(folded.diagnostics.size());
+    REQUIRE(folded.ok());
+    CHECK(metric(folded, "step.expert_parallel_seconds") > 0.0);
+
+    // The same layout on EP 16 both ways: whole experts hold twice the expert weights of
+    // experts split over the two tensor ranks, and their MLP has no tensor-parallel collective.
+    workload["expert_parallel"] = 16;
+    workload["expert_tensor_parallel"] = 0;
+    const auto split = run(workload, 32);
+    REQUIRE(split.ok());
+    workload["expert_tensor_parallel"] = 1;
+    const auto whole = run(workload, 32);
+    REQUIRE(whole.ok());
+    CHECK(metric(whole, "step.memory_weights_gb") > metric(split, "step.memory_weights_gb"));
+    CHECK(metric(whole, "step.tensor_parallel_seconds") <
+          metric(split, "step.tensor_parallel_seconds"));
+
+    // An expert tensor parallelism that does not split the experts' FFN (1,536) is an error.
+    workload["expert_tensor_parallel"] = 5;
+    const auto uneven = run(workload, 32);
+    CHECK(findError(uneven, "/workload/expert_tensor_parallel", "layout"));
+}
+
 TEST_CASE("matrix multiplies by shape: partial tiles and waves cost whole ones, unfused attention "
           "scores are bound by HBM",
           "[compute][step][gemm]")

@@ -5,6 +5,7 @@
 #include "dct/model/field.h"
 #include "dct/model/hallsection.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -147,6 +148,11 @@ struct WorkloadSection
     int pipelineParallel = 1;
     int contextParallel = 1;
     int expertParallel = 1;
+    /// Ranks that split each expert's weights; 0: the tensor-parallel size (Megatron-Core's
+    /// default). Below it the expert-parallel group is folded over the tensor-parallel ranks
+    /// (MoE parallel folding: expert_tensor_parallel x expert_parallel divides tensor x context x
+    /// data parallel).
+    int expertTensorParallel = 0;
     bool sequenceParallel = true; ///< Megatron-LM sequence parallelism with tensor parallelism.
     /// Tensor-parallel all-gathers and reduce-scatters split into chunks pipelined with the
     /// GEMMs they feed or drain (Megatron-LM --tp-comm-overlap, Transformer Engine userbuffers);
@@ -183,6 +189,13 @@ struct WorkloadSection
     int hotSpareNodes = 0;        ///< Idle nodes that replace a failed node at once.
 
     static const FieldTable<WorkloadSection>& fields();
+
+    /// The expert-tensor-parallel size in force: expertTensorParallel, or the tensor-parallel
+    /// size when it is 0.
+    int effectiveExpertTensorParallel() const
+    {
+        return expertTensorParallel > 0 ? expertTensorParallel : std::max(1, tensorParallel);
+    }
 
     bool operator==(const WorkloadSection&) const = default;
 };
