@@ -596,13 +596,37 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double ffn = static_cast<double>(m.effectiveFfn());
     layer.add(Gemm{tokens, (m.gatedMlp ? 2.0 : 1.0) * ffn / t, h, 1.0}, rates, 1.0 - moeShare);
     layer.add(Gemm{tokens, h, ffn / t, 1.0}, rates, 1.0 - moeShare);
-    // Experts: their tokens are routed at run time, so their GEMMs are taken at the matrix rate.
-    const double expertFlops =
-        std::max(0.0, f.mlp - (1.0 - moeShare) * 2.0 * l.b * l.s * m.denseMlpParameters());
-    const double expertMatmulSeconds = expertFlops / split / rate;
-    layer.forward += scores.forward + expertMatmulSeconds;
-    layer.backward += scores.backward + 2.0 * expertMatmulSeconds;
-    layer.ideal += scores.ideal + 3.0 * expertMatmulSeconds;
+    // Experts by shape, as the dense MLP: each of the rank's experts / EP local experts multiplies
+    // the tokens routed to it (balanced routing: top-k copies of the expert-parallel group's
+    // tokens spread evenly over the experts) by its share of the weights (expert_ffn /
+    // expert_tensor_parallel), the local experts' tiles sharing the waves as one grouped GEMM
+    // (Transformer Engine's GroupedLinear runs them as one cuBLAS GEMM each over four streams,
+    // common/gemm/cublaslt_gemm.cu, multi_stream_cublas_gemm). Small experts with few tokens each
+    // run below the matrix rate: partial tiles, and their weights streamed for few rows (the
+    // roofline). Shared experts see every token, split over the tensor ranks as a dense MLP; the
+    // router's GEMM is counted at the matrix rate.
+    if (moeShare > 0.0) {
+        const double gate = m.gatedMlp ? 2.0 : 1.0;
+        const double expertFfn = static_cast<double>(m.expertFfnHiddenSize);
+        const double localExperts = std::max(1.0, static_cast<double>(m.experts) / l.e);
+        const double routed = tokens * m.activeExperts * l.e * l.et /
+                              (t * std::max(1.0, static_cast<double>(m.experts)));
+        layer.add(Gemm{routed, gate * expertFfn / l.et, h, localExperts}, rates, moeShare);
+        layer.add(Gemm{routed, h, expertFfn / l.et, localExperts}, rates, moeShare);
+        if (m.sharedExperts > 0) {
+            const double sharedFfn = m.sharedExperts * expertFfn;
+            layer.add(Gemm{tokens, gate * sharedFfn / t, h, 1.0}, rates, moeShare);
+            layer.add(Gemm{tokens, h, sharedFfn / t, 1.0}, rates, moeShare);
+        }
+        const double routerSeconds =
+            moeShare * 2.0 * l.b * l.s * h * static_cast<double>(m.experts) / split / rate;
+        layer.forward += routerSeconds;
+        layer.backward += 2.0 * routerSeconds;
+        layer.ideal += 3.0 * routerSeconds;
+    }
+    layer.forward += scores.forward;
+    layer.backward += scores.backward;
+    layer.ideal += scores.ideal;
     GemmTimes logits;
     GemmRates logitRates = rates;
     logitRates.flopsPerSecond = bf16Rate;

@@ -409,10 +409,10 @@ TEST_CASE(
     const Row rows[] = {
         {false, "llama3-70b", 64, 256, 1, 4, 8, 1, 5, 1, false, 1664, -0.011},
         {false, "llama3-405b", 1024, 1536, 1, 8, 8, 2, 8, 1, true, 328, -0.003},
-        {false, "qwen3-30b-a3b", 16, 1024, 1, 1, 1, 1, 1, 16, false, 8960, 0.004},
-        {true, "qwen3-30b-a3b", 8, 512, 4, 1, 1, 1, 1, 8, false, 27136, 0.424},
-        {true, "qwen3-235b-a22b", 256, 8192, 1, 1, 8, 1, 1, 8, true, 3776, 0.782},
-        {false, "qwen3-235b-a22b", 256, 8192, 1, 2, 8, 1, 4, 32, true, 1712, -0.081},
+        {false, "qwen3-30b-a3b", 16, 1024, 1, 1, 1, 1, 1, 16, false, 8960, 0.002},
+        {true, "qwen3-30b-a3b", 8, 512, 4, 1, 1, 1, 1, 8, false, 27136, 0.417},
+        {true, "qwen3-235b-a22b", 256, 8192, 1, 1, 8, 1, 1, 8, true, 3776, 0.777},
+        {false, "qwen3-235b-a22b", 256, 8192, 1, 2, 8, 1, 4, 32, true, 1712, -0.083},
     };
     for (const Row& row : rows) {
         const bool moe = row.ep > 1;
@@ -455,7 +455,7 @@ TEST_CASE("Megatron MoE Model Zoo: Qwen3-235B-A22B on 256 H100 in BF16 (all-to-a
     // (2,048 x 4,096 / 24.2 / 256 = 1,354 tokens/s per GPU). Taken: sequence parallelism with TP
     // overlap, no recomputation (the row recomputes the norms and the activation, a few percent of
     // the layer's element-wise work), the distributed optimizer, BF16 gradients, no dropout,
-    // embedding and loss as pipeline layers (94 + 2 over PP 32 x VPP 3). The model is +42.6%
+    // embedding and loss as pipeline layers (94 + 2 over PP 32 x VPP 3). The model is +42.1%
     // fast: in-node all-to-all, small per-rank work (PP 32), the host-bound regime of the
     // Megatron-Bridge B200 rows above (docs/references.md).
     const NemoLayout layout{"qwen3-235b-a22b", 4096, 2048, 1, 1, 2, 32, 1, 3, true};
@@ -466,6 +466,6 @@ TEST_CASE("Megatron MoE Model Zoo: Qwen3-235B-A22B on 256 H100 in BF16 (all-to-a
     workload["dropout"] = false;
     const double error = nemoRowError(workload, false, 256, 2048, 4096, 1354);
     INFO("error " << error * 100.0 << "%");
-    CHECK(error == Approx(0.426).margin(0.03));
+    CHECK(error == Approx(0.421).margin(0.03));
     CHECK(error > -0.10);
 }
