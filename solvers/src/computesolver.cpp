@@ -146,6 +146,20 @@ ComputeResult solveCompute(const model::ResolvedScenario& r, const ComputeInputs
         // Everything else on the critical path: matrix math, element-wise work, the bubble and
         // the optimizer update.
         out.computeSecondsPerStep = out.step.stepSeconds - out.exposedCommSecondsPerStep;
+        // The step is the GPUs' time. A mixture of experts launches many small kernels a layer
+        // (six GEMMs per local expert, the router's and the dispatcher's) behind one host
+        // synchronization a layer, and published Megatron-Core runs of such layers on B200 ran
+        // 1.4-1.8 times slower than the GPUs' time (docs/references.md, Megatron-Bridge
+        // 26.04.01): the planner is told the figure is a bound there.
+        if (r.model.moe())
+            diagnostics.note(
+                "/workload/model",
+                "the predicted step is the GPUs' time; the host's (the CPU issuing each kernel) "
+                "is not modelled, and published runs of fine-grained mixture-of-experts layers "
+                "ran up to 1.8 times slower than their GPUs' time",
+                "larger micro-batches, fewer local experts a GPU and CUDA graphs of the router "
+                "and dispatcher shrink the host's share (docs/references.md)",
+                "host-time");
     }
     out.idealTrainingDays = out.trainingFlops / (clusterPeak * out.mfu) / 86400.0;
 

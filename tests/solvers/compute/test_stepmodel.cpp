@@ -293,6 +293,29 @@ TEST_CASE("routed experts are timed by shape: few tokens an expert run below the
     CHECK(shape(4, 96) >= narrow);
 }
 
+TEST_CASE("a mixture of experts' predicted step says the host's time is not in it",
+          "[compute][step][moe]")
+{
+    auto hostNote = [](const DocumentEvaluation& d) {
+        return std::any_of(d.diagnostics.begin(), d.diagnostics.end(), [](const Diagnostic& x) {
+            return x.severity == Severity::Note && x.code == "host-time" &&
+                   x.path == "/workload/model";
+        });
+    };
+    const auto moe = run({{"model", "mixtral-8x7b"},
+                          {"tensor_parallel", 1},
+                          {"pipeline_parallel", 4},
+                          {"expert_parallel", 8},
+                          {"global_batch_sequences", 512},
+                          {"sequence_length", 4096},
+                          {"recompute", "full"}});
+    REQUIRE(moe.ok());
+    CHECK(hostNote(moe));
+    const auto dense = run({{"model", "llama2-7b"}, {"tensor_parallel", 8}});
+    REQUIRE(dense.ok());
+    CHECK_FALSE(hostNote(dense));
+}
+
 TEST_CASE("matrix multiplies by shape: partial tiles and waves cost whole ones, unfused attention "
           "scores are bound by HBM",
           "[compute][step][gemm]")
