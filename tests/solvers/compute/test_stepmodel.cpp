@@ -53,6 +53,14 @@ double metric(const DocumentEvaluation& d, const std::string& key)
     return m->value;
 }
 
+/** Mixtral 8x7B on 4 pipeline stages and 8 expert-parallel ranks, \a model its catalog entry. */
+json mixtralWorkload(const json& model = "mixtral-8x7b")
+{
+    return {{"model", model},       {"tensor_parallel", 1},          {"pipeline_parallel", 4},
+            {"expert_parallel", 8}, {"global_batch_sequences", 512}, {"sequence_length", 4096},
+            {"recompute", "full"}};
+}
+
 } // namespace
 
 TEST_CASE("a layout that does not split the architecture is an error naming the field",
@@ -193,25 +201,13 @@ TEST_CASE("catalog models have the sizes their papers state", "[compute][step][m
 
 TEST_CASE("expert parallelism puts all-to-all traffic on the fabric", "[compute][step][moe]")
 {
-    const auto d = run({{"model", "mixtral-8x7b"},
-                        {"tensor_parallel", 1},
-                        {"pipeline_parallel", 4},
-                        {"expert_parallel", 8},
-                        {"global_batch_sequences", 512},
-                        {"sequence_length", 4096},
-                        {"recompute", "full"}});
+    const auto d = run(mixtralWorkload());
     REQUIRE(d.ok());
     CHECK(metric(d, "step.expert_parallel_seconds") > 0.0);
     CHECK(metric(d, "step.bubble_seconds") > 0.0);
     CHECK(metric(d, "step.pipeline_sendrecv_seconds") > 0.0);
     // Node-limited routing (at most M nodes per token) moves less than top-k copies would.
-    const auto limited = run({{"model", {{"id", "mixtral-8x7b"}, {"routing_max_nodes", 1}}},
-                              {"tensor_parallel", 1},
-                              {"pipeline_parallel", 4},
-                              {"expert_parallel", 8},
-                              {"global_batch_sequences", 512},
-                              {"sequence_length", 4096},
-                              {"recompute", "full"}});
+    const auto limited = run(mixtralWorkload({{"id", "mixtral-8x7b"}, {"routing_max_nodes", 1}}));
     REQUIRE(limited.ok());
     CHECK(metric(limited, "step.expert_parallel_seconds") <
           metric(d, "step.expert_parallel_seconds"));
@@ -302,13 +298,7 @@ TEST_CASE("a mixture of experts' predicted step says the host's time is not in i
                    x.path == "/workload/model";
         });
     };
-    const auto moe = run({{"model", "mixtral-8x7b"},
-                          {"tensor_parallel", 1},
-                          {"pipeline_parallel", 4},
-                          {"expert_parallel", 8},
-                          {"global_batch_sequences", 512},
-                          {"sequence_length", 4096},
-                          {"recompute", "full"}});
+    const auto moe = run(mixtralWorkload());
     REQUIRE(moe.ok());
     CHECK(hostNote(moe));
     const auto dense = run({{"model", "llama2-7b"}, {"tensor_parallel", 8}});
