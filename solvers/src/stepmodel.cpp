@@ -110,6 +110,10 @@ struct Layout
     double lastStageLayers = 1.0;  ///< Of the last stage, which also runs the output and loss.
     double firstStageLayers = 1.0; ///< Of the first stage, which also holds the embedding.
     int f = 0; ///< 1: the embedding and the loss each take a layer's slot in the split.
+
+    /// Replicas of each expert shard: the expert grid (expert tensor x expert x expert data
+    /// parallel) covers the tensor x context x data ranks of a stage.
+    int expertReplicas() const { return std::max(1, d * c * t / (e * et)); }
 };
 
 Layout layoutOf(const model::ResolvedScenario& r)
@@ -401,7 +405,7 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
     const double experts = layersPerStage * moeShare * (static_cast<double>(m.experts) / l.e) *
                            m.expertParameters() / l.et;
     const double denseRanks = static_cast<double>(l.d) * l.c;
-    const double expertRanks = std::max(1.0, denseRanks * l.t / (static_cast<double>(l.e) * l.et));
+    const double expertRanks = l.expertReplicas();
     const int zero = w.zeroStage;
     auto sharded = [&](int stage) {
         return zero >= stage ? dense / denseRanks + experts / expertRanks : dense + experts;
@@ -891,9 +895,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const int dpRanks = l.d * l.c;
     const double dpSeconds = reduction(denseParameters, dpRanks,
                                        ranksPerNode(dpRanks, l.t, l.gpusPerNode), out.dataParallel);
-    // Experts over their data-parallel replicas: the expert grid (expert tensor x expert x
-    // expert data parallel) covers the tensor x context x data ranks of a stage.
-    const int expertRanks = std::max(1, dpRanks * l.t / (l.e * l.et));
+    // Experts over their data-parallel replicas.
+    const int expertRanks = l.expertReplicas();
     const double expertSeconds =
         m.moe() ? reduction(
                       expertParameters, expertRanks,

@@ -5,9 +5,9 @@
 // stages (times virtual stages) divide the layers, the interleaved schedule needs a multiple of
 // the stages in micro-batches, context parallelism splits the sequence into 2c chunks, expert
 // parallelism divides the experts and, times expert tensor parallelism, the tensor x context x
-// data ranks. Beyond the validator, the
-// search keeps the global batch whole (it splits exactly into micro-batches over the
-// data-parallel ranks) and tensor parallelism within the scale-up domain.
+// data ranks. Beyond the validator, the search keeps the global batch whole (it splits exactly
+// into micro-batches over the data-parallel ranks) and tensor parallelism within the scale-up
+// domain.
 #include "dct/study/layoutplanner.h"
 
 #include "dct/model/textformat.h"
@@ -225,10 +225,10 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
                 if (gpus % modelParallel != 0)
                     continue;
                 const int d = static_cast<int>(gpus / modelParallel);
+                // The expert grid (the scenario's expert tensor parallelism, the tensor size
+                // by default, times e) tiles the tensor x context x data ranks.
+                const int et = w.expertTensorParallel > 0 ? w.expertTensorParallel : t;
                 for (int e : eps) {
-                    // The expert grid (the scenario's expert tensor parallelism, the tensor
-                    // size by default, times e) tiles the tensor x context x data ranks.
-                    const int et = w.expertTensorParallel > 0 ? w.expertTensorParallel : t;
                     if (e < 1 || (!m.moe() && e > 1) || (m.moe() && m.experts % e != 0) ||
                         (static_cast<long long>(d) * c * t) % (static_cast<long long>(e) * et) != 0)
                         continue;
