@@ -36,6 +36,7 @@ constexpr std::array<Parameter, CollectiveCalibration::count> parameters = {{
     {"chunk_step_factor", "chunk step (tree pipeline)", &CollectiveCalibration::chunkStepFactor},
     {"ll128_bandwidth_factor", "LL128 bandwidth (vs Simple)",
      &CollectiveCalibration::ll128BandwidthFactor},
+    {"proxy_post_factor", "proxy posts (per channel)", &CollectiveCalibration::proxyPostFactor},
 }};
 
 const char* protocolName(Protocol p)
@@ -104,7 +105,7 @@ const char* CollectiveCalibration::label(std::size_t i)
 bool CollectiveCalibration::identity() const
 {
     for (std::size_t i = 0; i < count; ++i)
-        if (at(i) != 1.0)
+        if (at(i) != heldValue(i))
             return false;
     return true;
 }
@@ -214,15 +215,18 @@ Result<CalibrationProfile> readCalibrationProfile(const std::string& text,
     for (std::size_t i = 0; i < CollectiveCalibration::count; ++i) {
         const char* key = CollectiveCalibration::key(i);
         const std::string pointer = std::string("/factors/") + key;
-        // A profile stored before the protocol factors existed lacks them: its engine ran
-        // every protocol at factor 1, so 1 keeps what it computed.
+        // A profile stored before the later parameters existed lacks them: its engine ran
+        // with their held values (1, the proxy's serial posts 0), which keep what it computed.
         if (!factors.contains(key) && i >= CollectiveCalibration::firstOptional)
             continue;
+        // The proxy's serial posts may be 0 (off); every factor multiplies and is above 0.
+        const bool mayBeZero = CollectiveCalibration::heldValue(i) == 0.0;
+        const char* accepted = mayBeZero ? "a number >= 0 and <= 1000" : "a number > 0 and <= 1000";
         if (!factors.contains(key) || !factors[key].is_number())
-            return bad(pointer, "a number > 0");
+            return bad(pointer, accepted);
         const double v = factors[key].get<double>();
-        if (!std::isfinite(v) || v <= 0.0 || v > 1e3)
-            return bad(pointer, "a number > 0 and <= 1000");
+        if (!std::isfinite(v) || v < 0.0 || (v == 0.0 && !mayBeZero) || v > 1e3)
+            return bad(pointer, accepted);
         p.factors.at(i) = v;
         for (const auto& name : j.value("fitted", json::array()))
             if (name.is_string() && name.get<std::string>() == key)

@@ -322,7 +322,11 @@ std::string ReportRenderer::body(const std::function<std::string(const std::stri
             for (std::size_t i = 0; i < model::CollectiveCalibration::count; ++i)
                 out += "<tr><td>" + h(model::CollectiveCalibration::label(i)) +
                        "</td><td class=\"num\">" + h(reportNumber(c.factors.at(i))) + "</td><td>" +
-                       (c.fitted[i] ? "fitted" : "held at 1") + "</td></tr>\n";
+                       (c.fitted[i] ? std::string("fitted")
+                        : model::CollectiveCalibration::heldValue(i) == 0.0
+                            ? std::string("held at 0 (off)")
+                            : std::string("held at 1")) +
+                       "</td></tr>\n";
             out += "</table>\n";
             if (test.empty())
                 out += head({"Test", "Size", "Measured busbw (GB/s)", "Model busbw (GB/s)",

@@ -17,7 +17,8 @@
 // size), hence Levenberg-Marquardt (Marquardt 1963) with a forward-difference Jacobian rather
 // than a closed-form linear solve. A weak prior (weight 0.01 per parameter on theta_j) keeps
 // factors that the sizes cannot tell apart (two latency parts in fixed proportion) at the
-// published engine's value instead of letting them drift along the valley.
+// published engine's value instead of letting them drift along the valley; the proxy's serial
+// posts, which the published engine does not have, it pulls towards off (the smallest value).
 
 namespace dct::solvers {
 
@@ -35,12 +36,44 @@ constexpr double thetaLimit = 4.6; ///< Factors between 0.01 and 100.
 constexpr double maxColumnCosine = 0.9999;
 /** The largest standard error of ln k a fitted factor may keep (about a factor 1.65). */
 constexpr double maxStandardError = 0.5;
+/** A parameter is held only where the fit without it costs at most this much more than the
+ *  fit without the parameter it can best do without: its large standard error may come from
+ *  the valley it shares with another, whose holding costs the fit little. */
+constexpr double holdCostTolerance = 0.1;
+
+/** ln of parameter \a j's held value: 0 for the factors held at 1, -infinity for the proxy's
+ *  serial posts held at 0 (exp gives the value back). */
+double heldTheta(std::size_t j)
+{
+    const double v = model::CollectiveCalibration::heldValue(j);
+    return v > 0.0 ? std::log(v) : -std::numeric_limits<double>::infinity();
+}
 
 struct Problem
 {
     const std::vector<MeasuredCollective>& measured;
     CollectiveInputs inputs;
     const CollectiveTimer& timer;
+    /** ln of every parameter that is not active: heldTheta(), or a value being scanned. */
+    Vector held;
+
+    Problem(const std::vector<MeasuredCollective>& m, const CollectiveInputs& in,
+            const CollectiveTimer& t)
+        : measured(m), inputs(in), timer(t), held(static_cast<Eigen::Index>(parameterCount))
+    {
+        inputs.calibration = model::CollectiveCalibration{};
+        for (std::size_t j = 0; j < parameterCount; ++j)
+            held(static_cast<Eigen::Index>(j)) = heldTheta(j);
+    }
+
+    /** The full parameter vector from the active ones; the others as held. */
+    Vector expand(const Vector& active, const std::vector<std::size_t>& index) const
+    {
+        Vector theta = held;
+        for (std::size_t a = 0; a < index.size(); ++a)
+            theta(static_cast<Eigen::Index>(index[a])) = active(static_cast<Eigen::Index>(a));
+        return theta;
+    }
 
     /** Times every measured size with the factors exp(theta). */
     std::vector<CollectiveTiming> timings(const Vector& theta) const
@@ -67,18 +100,20 @@ struct Problem
     }
 };
 
-/** The full parameter vector from the active ones. */
-Vector expand(const Vector& active, const std::vector<std::size_t>& index)
+/** Where the weak prior pulls each active parameter: ln 1 for the factors, the smallest value
+ *  (off, in effect) for the proxy's serial posts, which NCCL's tuner does not have. */
+Vector priorCentre(const std::vector<std::size_t>& index)
 {
-    Vector theta = Vector::Zero(static_cast<Eigen::Index>(parameterCount));
+    Vector c(static_cast<Eigen::Index>(index.size()));
     for (std::size_t a = 0; a < index.size(); ++a)
-        theta(static_cast<Eigen::Index>(index[a])) = active(static_cast<Eigen::Index>(a));
-    return theta;
+        c(static_cast<Eigen::Index>(a)) =
+            model::CollectiveCalibration::heldValue(index[a]) == 0.0 ? -thetaLimit : 0.0;
+    return c;
 }
 
-double cost(const Vector& r, const Vector& active)
+double cost(const Vector& r, const Vector& active, const Vector& centre)
 {
-    return r.squaredNorm() + priorWeight * priorWeight * active.squaredNorm();
+    return r.squaredNorm() + priorWeight * priorWeight * (active - centre).squaredNorm();
 }
 
 Matrix jacobian(const Problem& p, const Vector& active, const std::vector<std::size_t>& index,
@@ -88,7 +123,7 @@ Matrix jacobian(const Problem& p, const Vector& active, const std::vector<std::s
     for (Eigen::Index a = 0; a < active.size(); ++a) {
         Vector moved = active;
         moved(a) += step;
-        J.col(a) = (p.residuals(expand(moved, index)) - r0) / step;
+        J.col(a) = (p.residuals(p.expand(moved, index)) - r0) / step;
     }
     return J;
 }
@@ -97,8 +132,9 @@ Matrix jacobian(const Problem& p, const Vector& active, const std::vector<std::s
 Vector levenbergMarquardt(const Problem& p, Vector active, const std::vector<std::size_t>& index,
                           int& iterations)
 {
-    Vector r = p.residuals(expand(active, index));
-    double c = cost(r, active);
+    const Vector centre = priorCentre(index);
+    Vector r = p.residuals(p.expand(active, index));
+    double c = cost(r, active, centre);
     double mu = 1e-2;
     const auto n = active.size();
     for (int it = 0; it < 100; ++it) {
@@ -106,7 +142,7 @@ Vector levenbergMarquardt(const Problem& p, Vector active, const std::vector<std
         const Matrix J = jacobian(p, active, index, r, 1e-4);
         Matrix A = J.transpose() * J;
         A.diagonal().array() += priorWeight * priorWeight;
-        const Vector g = J.transpose() * r + priorWeight * priorWeight * active;
+        const Vector g = J.transpose() * r + priorWeight * priorWeight * (active - centre);
         bool improved = false;
         for (int tries = 0; tries < 12 && !improved; ++tries) {
             Matrix damped = A;
@@ -114,8 +150,8 @@ Vector levenbergMarquardt(const Problem& p, Vector active, const std::vector<std
             Vector next = active - damped.ldlt().solve(g);
             for (Eigen::Index a = 0; a < n; ++a)
                 next(a) = std::clamp(next(a), -thetaLimit, thetaLimit);
-            const Vector rn = p.residuals(expand(next, index));
-            const double cn = cost(rn, next);
+            const Vector rn = p.residuals(p.expand(next, index));
+            const double cn = cost(rn, next, centre);
             if (cn < c) {
                 const double gain = c - cn;
                 active = next;
@@ -133,6 +169,42 @@ Vector levenbergMarquardt(const Problem& p, Vector active, const std::vector<std
             break;
     }
     return active;
+}
+
+/**
+ * Fits the active parameters \a index from three starts (the published engine, and all
+ * latencies halved or doubled, against the local minima of a model whose protocol and algorithm
+ * change with size), the proxy's serial posts from \a proxyStart where active, and from \a warm
+ * when it has one entry per active parameter (the fit before one was held); returns the best and
+ * its cost in \a leastCost.
+ */
+Vector bestOfStarts(const Problem& p, const std::vector<std::size_t>& index, double proxyStart,
+                    const Vector& warm, int& iterations, double& leastCost)
+{
+    const auto n = static_cast<Eigen::Index>(index.size());
+    std::vector<Vector> starts;
+    for (double latencyStart : {0.0, std::log(2.0), std::log(0.5)}) {
+        Vector start = Vector::Zero(n);
+        for (std::size_t a = 0; a < index.size(); ++a)
+            start(static_cast<Eigen::Index>(a)) =
+                index[a] < 3
+                    ? latencyStart
+                    : (index[a] == model::CollectiveCalibration::proxyPostIndex ? proxyStart : 0.0);
+        starts.push_back(std::move(start));
+    }
+    if (warm.size() == n)
+        starts.push_back(warm);
+    Vector best = Vector::Zero(n);
+    leastCost = std::numeric_limits<double>::infinity();
+    for (const Vector& start : starts) {
+        const Vector found = levenbergMarquardt(p, start, index, iterations);
+        const double c = cost(p.residuals(p.expand(found, index)), found, priorCentre(index));
+        if (c < leastCost) {
+            leastCost = c;
+            best = found;
+        }
+    }
+    return best;
 }
 
 double rmsPercent(const std::vector<model::CalibrationPoint>& points)
@@ -192,9 +264,10 @@ CollectiveOp collectiveOpOf(model::NcclTest test)
 
 double measurementSpread(const MeasuredCollective& m)
 {
-    if (m.inPlaceUs <= 0.0 || m.timeUs <= 0.0)
+    const double outOfPlace = m.outOfPlaceUs > 0.0 ? m.outOfPlaceUs : m.timeUs;
+    if (m.inPlaceUs <= 0.0 || outOfPlace <= 0.0)
         return 0.0;
-    return std::fabs(m.inPlaceUs - m.timeUs) / m.timeUs;
+    return std::fabs(m.inPlaceUs - outOfPlace) / outOfPlace;
 }
 
 std::vector<MeasuredCollective> measuredCollectives(const model::NcclTestsLog& log)
@@ -206,8 +279,10 @@ std::vector<MeasuredCollective> measuredCollectives(const model::NcclTestsLog& l
         MeasuredCollective m;
         m.op = collectiveOpOf(log.test);
         m.bytes = row.bytes;
-        m.timeUs = row.outOfPlaceUs;
+        m.outOfPlaceUs = row.outOfPlaceUs;
         m.inPlaceUs = row.inPlaceUs;
+        m.timeUs =
+            row.inPlaceUs > 0.0 ? std::min(row.outOfPlaceUs, row.inPlaceUs) : row.outOfPlaceUs;
         m.test = model::ncclTestProgram(log.test);
         m.file = log.file;
         m.line = row.line;
@@ -249,10 +324,9 @@ Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollect
     if (measured.empty())
         return makeError("", "", "no measured sizes above 0 bytes to fit",
                          "nccl-tests logs with at least one size row");
-    Problem p{measured, inputs, timer};
-    p.inputs.calibration = model::CollectiveCalibration{};
-    const Vector zero = Vector::Zero(static_cast<Eigen::Index>(parameterCount));
-    const auto uncalibrated = p.timings(zero);
+    Problem p(measured, inputs, timer);
+    const Vector held = p.held;
+    const auto uncalibrated = p.timings(held);
     for (std::size_t i = 0; i < measured.size(); ++i)
         if (!uncalibrated[i].available || !(uncalibrated[i].seconds > 0.0))
             return makeError(measured[i].file, "",
@@ -273,14 +347,18 @@ Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollect
     // sizes in the same proportion, the sizes fix their product, and the tier's factor takes it
     // (LL128's is held at 1). The latency factors keep the weak prior and the standard-error
     // rule below, as fitted before LL128's bandwidth was a parameter.
-    const Vector r0 = p.residuals(zero);
+    // The proxy's serial posts, held at 0, are switched on at NCCL's post overhead instead
+    // (theta 0): they are determined when that moves some size by 2% of its time.
+    const Vector r0 = p.residuals(held);
     std::vector<std::size_t> index;
     std::vector<Vector> columns;
     for (std::size_t j = 0; j < parameterCount; ++j) {
-        Vector moved = zero;
-        moved(static_cast<Eigen::Index>(j)) = sensitivityStep;
+        const bool fromZero = model::CollectiveCalibration::heldValue(j) == 0.0;
+        Vector moved = held;
+        moved(static_cast<Eigen::Index>(j)) = fromZero ? 0.0 : sensitivityStep;
         const Vector column = p.residuals(moved) - r0;
-        if (column.cwiseAbs().maxCoeff() < sensitivityThreshold * sensitivityStep)
+        if (column.cwiseAbs().maxCoeff() <
+            sensitivityThreshold * (fromZero ? 1.0 : sensitivityStep))
             continue;
         fit.sensitive[j] = true;
         bool same = false;
@@ -295,49 +373,92 @@ Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollect
         fit.fitted[j] = true;
     }
 
-    // Fit; then a parameter whose standard error exceeds 0.5 in ln k (the sizes cannot tell it
-    // from another, e.g. the launch from the NVLink steps when both scale with one count) is
-    // held at 1 and the rest fitted again, the least determined first.
-    Vector best = Vector::Zero(static_cast<Eigen::Index>(index.size()));
-    while (!index.empty()) {
-        best = Vector::Zero(static_cast<Eigen::Index>(index.size()));
-        // Three starts: the published engine, and all latencies halved or doubled, against
-        // the local minima of a model whose protocol and algorithm change with size.
-        double bestCost = std::numeric_limits<double>::infinity();
-        for (double latencyStart : {0.0, std::log(2.0), std::log(0.5)}) {
-            Vector start = Vector::Zero(static_cast<Eigen::Index>(index.size()));
-            for (std::size_t a = 0; a < index.size(); ++a)
-                if (index[a] < 3)
-                    start(static_cast<Eigen::Index>(a)) = latencyStart;
-            const Vector found = levenbergMarquardt(p, start, index, fit.iterations);
-            const double c = cost(p.residuals(expand(found, index)), found);
-            if (c < bestCost) {
-                bestCost = c;
-                best = found;
+    // The proxy's serial posts move the time piecewise (NCCL's algorithm and protocol change
+    // where they add up), so Levenberg-Marquardt alone stops at the nearest kink: their cost is
+    // scanned first, off and from 1/16 to 16 posts' overhead by half octaves, the others fitted
+    // at each; the least cost starts the fit below, or holds them off.
+    constexpr std::size_t proxy = model::CollectiveCalibration::proxyPostIndex;
+    double proxyStart = 0.0;
+    if (const auto at = std::find(index.begin(), index.end(), proxy); at != index.end()) {
+        std::vector<std::size_t> others = index;
+        others.erase(others.begin() + (at - index.begin()));
+        Problem scan = p;
+        double leastCost = std::numeric_limits<double>::infinity();
+        double leastTheta = heldTheta(proxy);
+        for (int k = -9; k <= 8; ++k) {
+            const double theta = k < -8 ? heldTheta(proxy) : 0.5 * k * std::log(2.0);
+            scan.held(static_cast<Eigen::Index>(proxy)) = theta;
+            double c = 0.0;
+            bestOfStarts(scan, others, 0.0, Vector(), fit.iterations, c);
+            if (c < leastCost) {
+                leastCost = c;
+                leastTheta = theta;
             }
         }
+        if (std::isfinite(leastTheta)) {
+            proxyStart = leastTheta;
+        } else {
+            fit.fitted[proxy] = false;
+            index = others;
+        }
+    }
+
+    // Fit; then, while some parameter's standard error exceeds 0.5 in ln k (the sizes cannot
+    // tell it from another, e.g. the launch from the NVLink steps when both scale with one
+    // count), one of them is held (at 1, the proxy's posts at 0) and the rest fitted again: the
+    // least determined of those the fit does nearly as well without.
+    double bestCost = 0.0;
+    Vector best = bestOfStarts(p, index, proxyStart, Vector(), fit.iterations, bestCost);
+    while (!index.empty()) {
         // Standard errors from the Gauss-Newton covariance s^2 (J'J + prior)^-1.
-        const Vector r = p.residuals(expand(best, index));
+        const Vector r = p.residuals(p.expand(best, index));
         const Matrix J = jacobian(p, best, index, r, 1e-4);
         Matrix A = J.transpose() * J;
         A.diagonal().array() += priorWeight * priorWeight;
         const double dof = std::max(1.0, static_cast<double>(measured.size() - index.size()));
         const Matrix covariance = A.inverse() * (r.squaredNorm() / dof);
-        std::size_t worst = 0;
+        std::vector<std::size_t> undetermined;
         for (std::size_t a = 0; a < index.size(); ++a) {
             const auto at = static_cast<Eigen::Index>(a);
             fit.relativeError[index[a]] = std::sqrt(std::max(0.0, covariance(at, at)));
-            if (fit.relativeError[index[a]] > fit.relativeError[index[worst]])
-                worst = a;
+            if (!(fit.relativeError[index[a]] <= maxStandardError))
+                undetermined.push_back(a);
         }
-        if (fit.relativeError[index[worst]] <= maxStandardError)
+        if (undetermined.empty())
             break;
-        fit.fitted[index[worst]] = false;
-        fit.relativeError[index[worst]] = 0.0;
-        index.erase(index.begin() + static_cast<std::ptrdiff_t>(worst));
-        best = Vector::Zero(static_cast<Eigen::Index>(index.size()));
+        // Each refitted without it, from the fit so far less it: of those whose holding costs
+        // the fit at most 10% more than the cheapest's, the least determined is held.
+        std::vector<double> costs;
+        std::vector<Vector> fits;
+        for (std::size_t drop : undetermined) {
+            std::vector<std::size_t> rest = index;
+            rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(drop));
+            Vector warm(best.size() - 1);
+            for (Eigen::Index a = 0, w = 0; a < best.size(); ++a)
+                if (a != static_cast<Eigen::Index>(drop))
+                    warm(w++) = best(a);
+            double c = 0.0;
+            fits.push_back(bestOfStarts(p, rest, proxyStart, warm, fit.iterations, c));
+            costs.push_back(c);
+        }
+        const double cheapest = *std::min_element(costs.begin(), costs.end());
+        std::size_t pick = 0;
+        double pickError = -1.0;
+        for (std::size_t u = 0; u < undetermined.size(); ++u) {
+            const double error = fit.relativeError[index[undetermined[u]]];
+            if (costs[u] <= cheapest * (1.0 + holdCostTolerance) && error > pickError) {
+                pick = u;
+                pickError = error;
+            }
+        }
+        const std::size_t held = undetermined[pick];
+        Vector heldBest = std::move(fits[pick]);
+        fit.fitted[index[held]] = false;
+        fit.relativeError[index[held]] = 0.0;
+        index.erase(index.begin() + static_cast<std::ptrdiff_t>(held));
+        best = std::move(heldBest);
     }
-    const Vector theta = expand(best, index);
+    const Vector theta = p.expand(best, index);
     for (std::size_t j = 0; j < parameterCount; ++j)
         fit.factors.at(j) = std::exp(theta(static_cast<Eigen::Index>(j)));
     fit.points = pointsOf(measured, p.timings(theta), ranks);

@@ -225,6 +225,7 @@ Shape shapeOf(const CollectiveInputs& in)
     s.protocolLatencyFactor[1] = cal.ll128LatencyFactor;
     s.protocolLatencyFactor[2] = cal.simpleLatencyFactor;
     s.ll128BandwidthFactor = cal.ll128BandwidthFactor;
+    s.proxyPostUs = cal.proxyPostFactor * nccl::netPostOverheadUs;
     s.allReduceShare = busBandwidthFactor(CollectiveOp::AllReduce, s.n);
     s.share = busBandwidthFactor(CollectiveOp::ReduceScatter, s.n);
     for (auto p : {FabricPath::SameLeaf, FabricPath::CrossLeaf, FabricPath::CrossSpine})
@@ -283,6 +284,9 @@ struct Model
     int allChannels = 0; ///< ... of the communicator's (0: not tuned by size).
     /** A chunk-pipelined tree's fill and per-chunk step costs, us (calibrated already). */
     double pipelineUs = 0.0;
+    /** The channels' network posts one after the other on the proxy thread, us (calibrated
+     *  already; serialPosts()). */
+    double postUs = 0.0;
 };
 
 Model unavailable(CollectiveUnavailable why)
@@ -336,6 +340,22 @@ int channelsAtSize(int channels, bool ringLl, CollectiveProtocol p, double bytes
                               nccl::threadThresholdBytes[index(p)] * (ringLl ? ranks : 1);
     const double fit = std::floor(bytes / perChannel);
     return fit >= channels ? channels : std::max(1, static_cast<int>(fit));
+}
+
+/**
+ * Adds to \a m, once it runs its channels at size, the wait of its network posts one after the
+ * other (docs/collectives.md, "Calibration"). NCCL makes one proxy operation per channel
+ * (src/enqueue.cc) and appends them as the sub-operations of one (src/proxy.cc); its proxy
+ * thread posts each sub's send in turn (src/transport/net.cc, sendProxyProgress, a loop over
+ * args->nsubs calling the network's isend), so on each of \a networkSteps steps the last
+ * channel's data leaves (channels - 1) posts after the first's. Shape::proxyPostUs, a post's
+ * cost, is 0 uncalibrated (NCCL's tuner has no such term) and fitted where a log's sizes show
+ * it: time rising while the channels grow with the size at a constant share each.
+ */
+void addSerialPosts(Model& m, double networkSteps, const Shape& s)
+{
+    if (s.proxyPostUs > 0.0 && m.channels > 1)
+        m.postUs = s.proxyPostUs * (m.channels - 1) * networkSteps;
 }
 
 /**
@@ -411,6 +431,7 @@ Model ring(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
         l = scaled;
     }
     runChannelsAtSize(m, p == CollectiveProtocol::LL, p, bytes, s);
+    addSerialPosts(m, interSteps, s);
     return m;
 }
 
@@ -520,6 +541,7 @@ Model tree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
     runChannelsAtSize(m, false, p, bytes, s);
     if (pipelined)
         m.pipelineUs = treePipelineUs(p, bytes, m, in, s);
+    addSerialPosts(m, 2.0 * s.treeLevels, s);
     return m;
 }
 
@@ -547,10 +569,11 @@ Model hierarchical(CollectiveOp op, CollectiveProtocol p, double bytes, const Co
     CollectiveLatency& l = m.latency;
     l.launchUs = nccl::baseLatencyRingUs[index(p)];
     l.nvlinkUs = phases * (g - 1.0) * nccl::nvlinkStepRingUs[index(p)] * s.nvlinkScale;
-    if (s.nodes > 1)
-        addRingSteps(l, s, (ar ? 2.0 : 1.0) * (nodes - 1.0),
-                     softwarePart(nccl::netStepRingUs[index(p)]));
+    const double interSteps = s.nodes > 1 ? (ar ? 2.0 : 1.0) * (nodes - 1.0) : 0.0;
+    if (interSteps > 0.0)
+        addRingSteps(l, s, interSteps, softwarePart(nccl::netStepRingUs[index(p)]));
     runChannelsAtSize(m, p == CollectiveProtocol::LL, p, bytes, s);
+    addSerialPosts(m, interSteps, s);
     return m;
 }
 
@@ -803,7 +826,7 @@ double secondsOf(const Model& m, CollectiveProtocol p, double bytes, const Shape
 {
     if (s.n == 1)
         return 0.0;
-    return (calibratedTotalUs(m.latency, p, s) + m.pipelineUs) * 1e-6 +
+    return (calibratedTotalUs(m.latency, p, s) + m.pipelineUs + m.postUs) * 1e-6 +
            (m.algbw > 0.0 ? bytes / (m.algbw * gbyte) : 0.0);
 }
 
@@ -825,8 +848,8 @@ void fillTiming(CollectiveTiming& t, CollectiveOp op, CollectiveAlgorithm a, Col
     if (s.n == 1)
         return; // nothing moves: no time, no latency
     t.latency = calibrated(m.latency, p, s);
-    t.latency.softwareUs += m.pipelineUs;
-    t.latency.totalUs += m.pipelineUs;
+    t.latency.softwareUs += m.pipelineUs + m.postUs;
+    t.latency.totalUs += m.pipelineUs + m.postUs;
     t.seconds = t.latency.totalUs * 1e-6 + (m.algbw > 0.0 ? bytes / (m.algbw * gbyte) : 0.0);
     if (t.seconds > 0.0) {
         t.algbwGbytePerS = bytes / t.seconds / gbyte;

@@ -495,7 +495,7 @@ TEST_CASE("a calibration profile stored before the protocol latency factors load
     for (std::size_t i = CollectiveCalibration::firstOptional; i < CollectiveCalibration::count;
          ++i) {
         INFO(CollectiveCalibration::key(i));
-        CHECK(profile->factors.at(i) == 1.0);
+        CHECK(profile->factors.at(i) == CollectiveCalibration::heldValue(i));
         CHECK_FALSE(profile->fitted[i]);
     }
     // A factor of the first five missing is still an error naming it.
@@ -505,4 +505,28 @@ TEST_CASE("a calibration profile stored before the protocol latency factors load
     auto bad = dct::model::readCalibrationProfile(broken, "old.json");
     REQUIRE_FALSE(bad);
     CHECK_THAT(bad.error().toString(), Catch::Contains("/factors/fabric_latency_factor"));
+
+    // The proxy's serial posts may be stored as 0 (off) or above; a factor may not be 0, nor
+    // the posts below it; either error names the field and what is accepted.
+    const auto withFactor = [&](const std::string& key, const std::string& value) {
+        return std::string(legacy).replace(legacy.find("\"fabric_bandwidth_factor\": 0.93"),
+                                           std::string("\"fabric_bandwidth_factor\": 0.93").size(),
+                                           "\"fabric_bandwidth_factor\": 0.93, \"" + key +
+                                               "\": " + value);
+    };
+    auto posts = dct::model::readCalibrationProfile(withFactor("proxy_post_factor", "0.53"), "p");
+    REQUIRE(posts);
+    CHECK(posts->factors.proxyPostFactor == 0.53);
+    auto off = dct::model::readCalibrationProfile(withFactor("proxy_post_factor", "0"), "p");
+    REQUIRE(off);
+    CHECK(off->factors.identity() == false); // fabric factors of the legacy profile
+    CHECK(off->factors.proxyPostFactor == 0.0);
+    auto negative = dct::model::readCalibrationProfile(withFactor("proxy_post_factor", "-1"), "p");
+    REQUIRE_FALSE(negative);
+    CHECK_THAT(negative.error().toString(), Catch::Contains("/factors/proxy_post_factor") &&
+                                                Catch::Contains("a number >= 0 and <= 1000"));
+    auto zero = dct::model::readCalibrationProfile(withFactor("ll_latency_factor", "0"), "p");
+    REQUIRE_FALSE(zero);
+    CHECK_THAT(zero.error().toString(), Catch::Contains("/factors/ll_latency_factor") &&
+                                            Catch::Contains("a number > 0 and <= 1000"));
 }

@@ -272,8 +272,8 @@ int CalibrateCommand::run(const CommandContext& context, std::ostream& out, std:
                            fit->points.size(), target);
     if (noisy > 0)
         out << fmt::format("{} sizes (marked *) time in place and out of place more than {:g}% "
-                           "apart: the run itself repeats no better there; they are fitted "
-                           "all the same\n",
+                           "apart: the run itself repeats no better there; the faster of the "
+                           "two is fitted, as at every size\n",
                            noisy, target);
     out << "\n";
     out << fmt::format("{:<30}  {:>8}  {:>8}  {}\n", "Parameter", "Factor", "+/-", "");
@@ -283,8 +283,9 @@ int CalibrateCommand::run(const CommandContext& context, std::ostream& out, std:
                                model::CollectiveCalibration::label(i), fit->factors.at(i),
                                fit->relativeError[i] * 100.0);
         else
-            out << fmt::format("{:<30}  {:>8.4f}  {:>8}  held at 1: {}\n",
+            out << fmt::format("{:<30}  {:>8.4f}  {:>8}  held at {:g}: {}\n",
                                model::CollectiveCalibration::label(i), fit->factors.at(i), "",
+                               model::CollectiveCalibration::heldValue(i),
                                fit->sensitive[i]
                                    ? "the sizes cannot tell it from the other parameters"
                                    : "no measured size depends on it");

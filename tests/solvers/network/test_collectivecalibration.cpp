@@ -1,7 +1,7 @@
 // The fit of the collectives engine's free parameters to nccl-tests logs (docs/collectives.md,
 // "Calibration"): logs written from known parameters give them back; a published log's sizes
-// left out of the fit come out as close as the engine's mechanisms allow (6.6% rms on A3 Mega,
-// 13.4% on p4d, 4.4% on OCI with LL128 and Simple fitted apart; by size band in the warnings and
+// left out of the fit come out as close as the engine's mechanisms allow (3.0% rms on A3 Mega,
+// 8.6% on p4d, 4.3% on OCI, 6.3% on Nebius's InfiniBand; by size band in the warnings and
 // docs/collectives.md, "Accuracy"); a named NCCL release's tree is timed chunk by chunk
 // (docs/collectives.md, "Chunk pipeline").
 #include "dct/model/nccltestslog.h"
@@ -144,6 +144,56 @@ TEST_CASE("On one node the network's parameters are held at 1, not fitted", "[ca
     CHECK(fit.fitted[3]);
     CHECK(fit.factors.scaleUpBandwidthFactor == Approx(0.93).epsilon(0.02));
     CHECK(fit.rmsResidualPercent < 1.0);
+    // No network step: the proxy posts nothing, and its serial posts stay off.
+    CHECK_FALSE(fit.sensitive[model::CollectiveCalibration::proxyPostIndex]);
+    CHECK_FALSE(fit.fitted[model::CollectiveCalibration::proxyPostIndex]);
+    CHECK(fit.factors.proxyPostFactor == 0.0);
+}
+
+// The proxy thread posts each channel's network send in turn (src/transport/net.cc,
+// sendProxyProgress): where a transport's post is slow, the time of a call rises while NCCL
+// adds channels with its size (4 KiB a channel under a tree's LL) at a constant share each, as
+// the A3 Mega log does between 4 KiB and 64 KiB. A log written with such posts gives their cost
+// back; NCCL's tuner has no such term, so the engine holds it at 0 until a log shows it.
+TEST_CASE("A log written with the proxy's posts one channel after another gives their cost back",
+          "[calibration]")
+{
+    const CollectiveInputs in = twoH100Nodes();
+    CHECK(in.calibration.proxyPostFactor == 0.0);
+    CHECK(in.calibration.identity());
+    model::CollectiveCalibration truth;
+    truth.fabricBandwidthFactor = 0.85;
+    truth.proxyPostFactor = 2.5; // 2.5 us a post: a TCP-offload transport, not InfiniBand
+    CHECK_FALSE(truth.identity());
+
+    // The posts add (channels - 1) x 2.5 us on each of the tree's two network passes.
+    CollectiveInputs with = in;
+    with.calibration = truth;
+    CollectiveInputs without = with;
+    without.calibration.proxyPostFactor = 0.0;
+    const auto tree = [](const CollectiveInputs& i, double bytes) {
+        return collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::DoubleBinaryTree,
+                              CollectiveProtocol::LL, bytes, i);
+    };
+    const CollectiveTiming t64k = tree(with, 65536.0);
+    REQUIRE(t64k.channels == 16);
+    CHECK((t64k.seconds - tree(without, 65536.0).seconds) * 1e6 ==
+          Approx(15 * 2 * 2.5).epsilon(1e-9));
+    CHECK(tree(with, 4096.0).seconds == tree(without, 4096.0).seconds); // one channel
+
+    const CollectiveFit fit = fitLog(syntheticLog(in, truth), in);
+    REQUIRE(fit.fitted[model::CollectiveCalibration::proxyPostIndex]);
+    CHECK(fit.factors.proxyPostFactor == Approx(2.5).epsilon(0.05));
+    CHECK(fit.rmsResidualPercent < 0.5);
+    // Every size as the true engine times it (the sizes do not fix the network's bandwidth here:
+    // with the posts, the fit's and the truth's time every size within 1%).
+    CollectiveInputs fitIn = in;
+    fitIn.calibration = fit.factors;
+    for (double bytes = 8.0; bytes <= 8589934592.0; bytes *= 2.0) {
+        INFO(bytes << " B");
+        CHECK(bestCollective(CollectiveOp::AllReduce, bytes, fitIn).seconds ==
+              Approx(bestCollective(CollectiveOp::AllReduce, bytes, with).seconds).epsilon(0.01));
+    }
 }
 
 TEST_CASE("A log the engine cannot time on the scenario's fabric is refused", "[calibration]")
@@ -230,7 +280,8 @@ HeldOut heldOutResiduals(const char* logName, const char* scenarioName, bool byR
     calibrated.calibration = fit->factors;
     for (std::size_t j = 0; j < model::CollectiveCalibration::count; ++j)
         WARN(logName << ": " << model::CollectiveCalibration::key(j) << " = " << fit->factors.at(j)
-                     << (fit->fitted[j] ? " fitted" : " held"));
+                     << (fit->fitted[j] ? " fitted, +/- " : " held")
+                     << (fit->fitted[j] ? std::to_string(fit->relativeError[j]) : std::string()));
     WARN(logName << ": rms on the fitted sizes " << fit->rmsResidualPercent << "%, uncalibrated "
                  << fit->uncalibratedRmsResidualPercent << "%");
     HeldOut residuals;
@@ -249,6 +300,10 @@ HeldOut heldOutResiduals(const char* logName, const char* scenarioName, bool byR
                  << HeldOut::rms(residuals.band(0.0, 65536.0)) * 100.0 << "%, 128 KiB-16 MiB "
                  << HeldOut::rms(residuals.band(131072.0, 16777216.0)) * 100.0 << "%, from 32 MiB "
                  << HeldOut::rms(residuals.band(33554432.0, 1e15)) * 100.0 << "%");
+    WARN(logName << ": left-out sizes' rms residual " << HeldOut::rms(residuals.calibrated) * 100.0
+                 << "% calibrated, " << HeldOut::rms(residuals.uncalibrated) * 100.0
+                 << "% uncalibrated; largest " << HeldOut::maxAbs(residuals.calibrated) * 100.0
+                 << "%");
     return residuals;
 }
 
@@ -259,20 +314,18 @@ HeldOut heldOutResiduals(const char* logName, const char* scenarioName, bool byR
 // large-message algorithm with several times LL's latency. The adapters' transports carry LL but
 // not LL128 between nodes (catalog `ll128_across_nodes`: AWS EFA, aws-ofi-nccl issue 76; Google's
 // TCPXO plugin), and the protocols' latencies are fitted apart (`ll_latency_factor`,
-// `simple_latency_factor`), as NCCL's tuner tabulates them apart. The calibrated engine reaches
-// 5% at most sizes, not all (see the warnings the test prints; docs/collectives.md, "Accuracy"):
-// held-out rms 13.4% (p4d) and 6.6% (A3 Mega), against 300-500% uncalibrated.
-TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within 14%",
+// `simple_latency_factor`), as NCCL's tuner tabulates them apart; the proxy's posts, channel
+// after channel (`proxy_post_factor`), follow the time that rises with the channels. The
+// calibrated engine reaches 5% at most sizes, not all (see the warnings the test prints;
+// docs/collectives.md, "Accuracy"): held-out rms 8.6% (p4d) and 3.0% (A3 Mega), against 300-500%
+// uncalibrated.
+TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within 9%",
           "[calibration][published]")
 {
     const HeldOut r = heldOutResiduals("p4d-2x8-a100-efa-all_reduce_perf.log", "p4d-2x8-a100.json");
     REQUIRE(r.calibrated.size() == 15);
-    WARN("left-out sizes: rms residual " << HeldOut::rms(r.calibrated) * 100.0 << "% calibrated, "
-                                         << HeldOut::rms(r.uncalibrated) * 100.0
-                                         << "% uncalibrated; largest "
-                                         << HeldOut::maxAbs(r.calibrated) * 100.0 << "%");
     CHECK(HeldOut::rms(r.uncalibrated) > 1.0);
-    CHECK(HeldOut::rms(r.calibrated) < 0.14);
+    CHECK(HeldOut::rms(r.calibrated) < 0.09);
 }
 
 // The same log timed as NCCL 2.9.9 (its banner, line 25) picked: its tuner's tables (NCCL
@@ -280,10 +333,10 @@ TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within
 // pick trees at every size (LL to 64 KiB, LL128 to 64 MiB, Simple above); the engine times the
 // picks, the LL128 and Simple trees chunk by chunk as 2.9.9 pipelines them (its size rules for
 // the chunk; docs/collectives.md, "Chunk pipeline"), and the fit fixes one network bandwidth
-// and the per-chunk step cost. The sizes left out: 14.7% rms (18.7% with the tuner's size
-// correction instead of the pipeline), against 13.4% with the engine's fastest; the pipeline
-// follows the large sizes (8.7% from 32 MiB; 5.3% with LL128's bandwidth fitted apart from
-// Simple's: 14.3% over all), not the small ones (18.9% to 64 KiB).
+// and the per-chunk step cost. The sizes left out: 10.9% rms with the proxy's posts fitted
+// (14.3% without; 18.7% with the tuner's size correction instead of the pipeline), against 8.6%
+// with the engine's fastest; the pipeline follows the large sizes (6.1% from 32 MiB, LL128's
+// bandwidth fitted apart from Simple's).
 TEST_CASE("p4d, timed as NCCL 2.9.9's tuner picks and pipelines: the left-out sizes' rms "
           "within 15%",
           "[calibration][published]")
@@ -293,10 +346,10 @@ TEST_CASE("p4d, timed as NCCL 2.9.9's tuner picks and pipelines: the left-out si
     REQUIRE(r.calibrated.size() == 15);
     WARN("NCCL 2.9.9's picks: left-out rms " << HeldOut::rms(r.calibrated) * 100.0 << "%, largest "
                                              << HeldOut::maxAbs(r.calibrated) * 100.0 << "%");
-    CHECK(HeldOut::rms(r.calibrated) < 0.145);
+    CHECK(HeldOut::rms(r.calibrated) < 0.115);
     CHECK(HeldOut::rms(r.calibrated) > 0.05); // the 5% target is not met this way
-    // LL128 (to 64 MiB) and Simple (from 128 MiB) fitted apart: 8.7% -> 5.3% from 32 MiB.
-    CHECK(HeldOut::rms(r.band(33554432.0, 1e15)) < 0.06);
+    // LL128 (to 64 MiB) and Simple (from 128 MiB) fitted apart: 8.7% -> 6.1% from 32 MiB.
+    CHECK(HeldOut::rms(r.band(33554432.0, 1e15)) < 0.065);
 }
 
 namespace {
@@ -436,17 +489,13 @@ TEST_CASE("OCI 2 x 8 A100 (RoCE), every other size fitted: the others' rms withi
     const HeldOut r =
         heldOutResiduals("oci-2x8-a100-roce-all_reduce_perf.log", "oci-2x8-a100.json");
     REQUIRE(r.calibrated.size() == 15);
-    WARN("left-out sizes: rms residual " << HeldOut::rms(r.calibrated) * 100.0 << "% calibrated, "
-                                         << HeldOut::rms(r.uncalibrated) * 100.0
-                                         << "% uncalibrated; largest "
-                                         << HeldOut::maxAbs(r.calibrated) * 100.0 << "%");
     CHECK(HeldOut::rms(r.calibrated) < HeldOut::rms(r.uncalibrated));
-    // 6.8% while LL128 and Simple shared one bandwidth; 4.4% fitted apart (LL128 at 0.72 of
+    // 6.8% while LL128 and Simple shared one bandwidth; 4.3% fitted apart (LL128 at about 0.7 of
     // Simple's), NCCL's switch from tree/LL128 to tree/Simple at 1 GiB left as the largest.
     CHECK(HeldOut::rms(r.calibrated) < 0.05);
 }
 
-TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 7%",
+TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 5%",
           "[calibration][published]")
 {
     // tests/data/nccl-tests/a3mega-2x8-h100-all_reduce_perf.log (docs/references.md):
@@ -455,12 +504,32 @@ TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 7
     const HeldOut r =
         heldOutResiduals("a3mega-2x8-h100-all_reduce_perf.log", "a3mega-2x8-h100.json");
     REQUIRE(r.calibrated.size() == 15);
-    WARN("left-out sizes: rms residual " << HeldOut::rms(r.calibrated) * 100.0 << "% calibrated, "
-                                         << HeldOut::rms(r.uncalibrated) * 100.0
-                                         << "% uncalibrated; largest "
-                                         << HeldOut::maxAbs(r.calibrated) * 100.0 << "%");
     CHECK(HeldOut::rms(r.uncalibrated) > 1.0);
+    CHECK(HeldOut::rms(r.calibrated) < 0.05);
+}
+
+TEST_CASE("Nebius 2 x 8 H100 (InfiniBand), every other size fitted: the others' rms within 7%",
+          "[calibration][published]")
+{
+    // tests/data/nccl-tests/nebius-2x8-h100-ib-all_reduce_perf.log (docs/references.md):
+    // all_reduce_perf from 8 B to 8 GiB on two Nebius H100 nodes with eight 400G InfiniBand
+    // NICs each, the one full-range InfiniBand log found published; held out like the logs
+    // above (no release banner: the engine's fastest).
+    const HeldOut r =
+        heldOutResiduals("nebius-2x8-h100-ib-all_reduce_perf.log", "nebius-2x8-h100.json");
+    REQUIRE(r.calibrated.size() == 15);
+    CHECK(HeldOut::rms(r.calibrated) < HeldOut::rms(r.uncalibrated));
+    // 6.3%: the run repeats no better than 5% at 9 of its 31 sizes (in place against out of
+    // place up to 23% apart), and its 512 KiB (83.9 us at best) is slower than its 1 MiB (77.8
+    // us), which no time that grows with the size can follow; above the issue's 5%.
     CHECK(HeldOut::rms(r.calibrated) < 0.07);
+    // Uncalibrated, the largest sizes (NVLS tree, from 1 GiB) within 10% of the measured busbw
+    // (256 MiB comes out 12.6% fast: the engine's NVLS tree reaches its plateau sooner).
+    for (std::size_t i = 0; i < r.bytes.size(); ++i)
+        if (r.bytes[i] >= 1073741824.0) {
+            INFO(r.bytes[i] << " B: uncalibrated residual " << r.uncalibrated[i] * 100.0 << "%");
+            CHECK(std::fabs(r.uncalibrated[i]) < 0.10);
+        }
 }
 
 // NCCL 2.9.9's tuner (solvers/src/nccltuner.cpp, tuning.cc at v2.9.9-1) on the p4d of the

@@ -13,8 +13,9 @@ struct ResolvedScenario;
 
 /**
  * The collectives engine's free parameters for one fabric (docs/collectives.md,
- * "Calibration"). Each multiplies the named part of the engine it calibrates; 1 leaves the
- * engine as NCCL's tuner and the catalog describe it.
+ * "Calibration"). Each multiplies the named part of the engine it calibrates; heldValue() (1,
+ * and 0 for the proxy's serial posts) leaves the engine as NCCL's tuner and the catalog describe
+ * it.
  */
 struct CollectiveCalibration
 {
@@ -37,15 +38,25 @@ struct CollectiveCalibration
      *  bandwidth factors): fitted where a log's sizes run both; profiles stored before it
      *  existed load with 1 (docs/collectives.md, "Calibration"). */
     double ll128BandwidthFactor = 1.0;
+    /** The network posts of a call's channels, one after the other on NCCL's proxy thread, in
+     *  units of NCCL's network post overhead (1 us on Intel hosts, tuning.cc getNetOverhead):
+     *  each channel past the first delays every network step by this much. NCCL's tuner has no
+     *  such term, so it is 0 (off) unless a log's sizes fit it; profiles stored before it
+     *  existed load with 0 (docs/collectives.md, "Calibration"). */
+    double proxyPostFactor = 0.0;
 
     /** The number of parameters. */
-    static constexpr std::size_t count = 10;
+    static constexpr std::size_t count = 11;
     /** The index of chunkStepFactor, which only a release's timing reads. */
     static constexpr std::size_t chunkStepIndex = 8;
     /** The index of ll128BandwidthFactor. */
     static constexpr std::size_t ll128BandwidthIndex = 9;
-    /** Parameters from here on may be absent from a stored profile (read as 1). */
+    /** The index of proxyPostFactor, the one parameter held at 0. */
+    static constexpr std::size_t proxyPostIndex = 10;
+    /** Parameters from here on may be absent from a stored profile (read as heldValue()). */
     static constexpr std::size_t firstOptional = 5;
+    /** Returns the value parameter \a i has when not fitted: 1, or 0 for proxyPostFactor. */
+    static constexpr double heldValue(std::size_t i) { return i == proxyPostIndex ? 0.0 : 1.0; }
     /** Returns parameter \a i (in the order above). */
     double& at(std::size_t i);
     double at(std::size_t i) const;
@@ -53,7 +64,7 @@ struct CollectiveCalibration
     static const char* key(std::size_t i);
     /** Returns what parameter \a i calibrates, for tables. */
     static const char* label(std::size_t i);
-    /** Returns true when every factor is 1. */
+    /** Returns true when every parameter has its held value. */
     bool identity() const;
 
     bool operator==(const CollectiveCalibration&) const = default;
@@ -137,7 +148,8 @@ struct CalibrationProfile
      *  recorded read as the engine's fastest, unless they fitted the chunk step (only a
      *  release's timing reads it): those are refused, to be fitted again. */
     CalibrationTiming timing;
-    /** Per parameter: fitted (true) or held at 1 because the logs do not determine it. */
+    /** Per parameter: fitted (true) or held (CollectiveCalibration::heldValue()) because the
+     *  logs do not determine it. */
     std::array<bool, CollectiveCalibration::count> fitted = {};
     /** Per parameter: standard error of the factor, relative (0.02 = 2%). */
     std::array<double, CollectiveCalibration::count> relativeError = {};

@@ -20,8 +20,12 @@ CollectiveOp collectiveOpOf(model::NcclTest test);
 struct MeasuredCollective
 {
     CollectiveOp op = CollectiveOp::AllReduce;
-    double bytes = 0.0;  ///< The nccl-tests size S.
-    double timeUs = 0.0; ///< The out-of-place time.
+    double bytes = 0.0; ///< The nccl-tests size S.
+    /** The time fitted: the faster of the out-of-place and in-place times. nccl-tests times
+     *  the same collective twice, and what else runs on the hosts and the fabric only ever
+     *  adds time, so the faster is the nearer to the collective's own. */
+    double timeUs = 0.0;
+    double outOfPlaceUs = 0.0; ///< The out-of-place time (0: as timeUs).
     /** The in-place time of the same size (0: not printed): the run's own repeatability. */
     double inPlaceUs = 0.0;
     std::string test; ///< "all_reduce_perf", ...
@@ -36,7 +40,7 @@ struct MeasuredCollective
  */
 double measurementSpread(const MeasuredCollective& m);
 
-/** Returns the out-of-place sizes above 0 bytes of \a log as measurements. */
+/** Returns the sizes above 0 bytes of \a log as measurements (MeasuredCollective::timeUs). */
 std::vector<MeasuredCollective> measuredCollectives(const model::NcclTestsLog& log);
 
 /** How the engine times \a op on \a bytes for the fit: as the scenario's evaluation would. */

@@ -267,6 +267,8 @@ public:
         double protocolLatencyFactor[3] = {1.0, 1.0, 1.0};
         /** Calibration of LL128's bandwidth against Simple's. */
         double ll128BandwidthFactor = 1.0;
+        /** Each channel's network post after the first, per network step, us (0 uncalibrated). */
+        double proxyPostUs = 0.0;
         double allReduceShare = 0.0;    ///< 2(n-1)/n: all-reduce's bus factor.
         double share = 0.0;             ///< (n-1)/n: the other collectives' bus factor.
         CollectiveLatency paths[3];     ///< By FabricPath: same leaf, across leaves, across spines.
