@@ -56,6 +56,7 @@ void writeLayout(model::WorkloadSection& w, const LayoutChoice& l, bool derivedD
     w.pipelineParallel = l.pipelineParallel;
     w.contextParallel = l.contextParallel;
     w.expertParallel = l.expertParallel;
+    w.expertTensorParallel = l.expertTensorParallel;
     w.microBatchSize = l.microBatchSize;
     w.virtualStages = l.virtualStages;
     w.pipelineSchedule = l.virtualStages > 1 ? model::PipelineSchedule::Interleaved
@@ -83,8 +84,10 @@ bool better(const LayoutOutcome& a, const LayoutOutcome& b)
 
 std::string LayoutChoice::toString() const
 {
-    return fmt::format("TP {} PP {} DP {} CP {} EP {} mbs {} v {} ZeRO {} {}", tensorParallel,
+    return fmt::format("TP {} PP {} DP {} CP {} EP {}{} mbs {} v {} ZeRO {} {}", tensorParallel,
                        pipelineParallel, dataParallel, contextParallel, expertParallel,
+                       expertTensorParallel > 0 ? fmt::format(" ETP {}", expertTensorParallel)
+                                                : std::string(),
                        microBatchSize, virtualStages, zeroStage, recomputeName(recompute));
 }
 
@@ -97,6 +100,7 @@ LayoutChoice layoutOf(const model::ResolvedScenario& r)
     l.dataParallel = r.dataParallel;
     l.contextParallel = w.contextParallel;
     l.expertParallel = w.expertParallel;
+    l.expertTensorParallel = w.expertTensorParallel;
     l.microBatchSize = w.microBatchSize;
     l.virtualStages =
         w.pipelineSchedule == model::PipelineSchedule::Interleaved ? w.virtualStages : 1;
@@ -139,6 +143,9 @@ std::vector<std::pair<std::string, std::string>> layoutFields(const model::Workl
     };
     if (w.dataParallel != 0)
         out.emplace_back("/workload/data_parallel", std::to_string(l.dataParallel));
+    if (l.expertTensorParallel != 0 || w.expertTensorParallel != 0)
+        out.emplace_back("/workload/expert_tensor_parallel",
+                         std::to_string(l.expertTensorParallel));
     return out;
 }
 
@@ -175,6 +182,7 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
     w.mfu = 0.0;
     const bool derivedDataParallel = scenario.scenario.workload.dataParallel == 0;
     const model::ModelSpec& m = r.model;
+    plan.mixtureOfExperts = m.moe();
     const int gpus = r.gpuCount();
     const long long batch = w.globalBatchSequences;
     const int splitLayers = m.layers + (w.embeddingAndLossAsLayers ? 2 : 0);
@@ -197,6 +205,16 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
         orDefault(space.contextParallel, powersOfTwo(std::max(1, space.maxContextParallel)));
     const std::vector<int> eps = orDefault(
         space.expertParallel, m.moe() ? divisorsOf(m.experts, m.experts) : std::vector{1});
+    // The experts' tensor size: the scenario's, else Megatron-Core's default (the tensor size,
+    // 0) and whole experts (1), which drop the experts' tensor-parallel collectives and hold
+    // more expert weights (MoE parallel folding; Megatron-Core's recipes for fine-grained
+    // experts set 1).
+    const std::vector<int> ets =
+        orDefault(space.expertTensorParallel, !m.moe() ? std::vector{0}
+                                              : w.expertTensorParallel > 0
+                                                  ? std::vector{w.expertTensorParallel}
+                                                  : std::vector{0, 1});
+    const bool etsHaveDefault = std::find(ets.begin(), ets.end(), 0) != ets.end();
     const std::vector<int> mbss =
         orDefault(space.microBatchSize, powersOfTwo(std::max(1, space.maxMicroBatchSize)));
     const std::vector<int> zeros = orDefault(space.zeroStage, {0, 1, 2, 3});
@@ -225,44 +243,52 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
                 if (gpus % modelParallel != 0)
                     continue;
                 const int d = static_cast<int>(gpus / modelParallel);
-                // The expert grid (the scenario's expert tensor parallelism, the tensor size
-                // by default, times e) tiles the tensor x context x data ranks.
-                const int et = w.expertTensorParallel > 0 ? w.expertTensorParallel : t;
-                for (int e : eps) {
-                    if (e < 1 || (!m.moe() && e > 1) || (m.moe() && m.experts % e != 0) ||
-                        (static_cast<long long>(d) * c * t) % (static_cast<long long>(e) * et) != 0)
-                        continue;
-                    Branch branch;
-                    branch.base = LayoutChoice{t, p, d, c, e, 1, 1, 3, Recompute::Full};
-                    for (int b : mbss) {
-                        if (b < 1 || batch % (static_cast<long long>(d) * b) != 0)
+                for (int e : eps)
+                    for (int etChoice : ets) {
+                        // The expert grid (ETP x EP) tiles the tensor x context x data ranks, and
+                        // ETP splits each expert's FFN (the validator's rules). An ETP equal to
+                        // the tensor size is the default (0) already.
+                        const int et = etChoice > 0 ? etChoice : t;
+                        if (etChoice > 0 && etChoice == t && etsHaveDefault)
                             continue;
-                        const long long microBatches = batch / (static_cast<long long>(d) * b);
-                        const std::vector<int> vs = orDefault(
-                            space.virtualStages, divisorsOf(splitLayers / p, splitLayers / p));
-                        for (int v : vs) {
-                            if (v < 1 || (v > 1 && p == 1) || splitLayers % (p * v) != 0 ||
-                                (v > 1 && microBatches % p != 0))
+                        if (e < 1 || (!m.moe() && e > 1) || (m.moe() && m.experts % e != 0) ||
+                            (static_cast<long long>(d) * c * t) %
+                                    (static_cast<long long>(e) * et) !=
+                                0 ||
+                            (m.moe() && m.expertFfnHiddenSize % et != 0))
+                            continue;
+                        Branch branch;
+                        branch.base =
+                            LayoutChoice{t, p, d, c, e, 1, 1, 3, Recompute::Full, etChoice};
+                        for (int b : mbss) {
+                            if (b < 1 || batch % (static_cast<long long>(d) * b) != 0)
                                 continue;
-                            // The embedding and the loss as layers need a real layer beside
-                            // them on the first and last stages (validator.cpp).
-                            if (w.embeddingAndLossAsLayers && p > 1 && v == 1 &&
-                                splitLayers / p < 2)
-                                continue;
-                            for (int z : zeros) {
-                                if (z < 0 || z > 3)
+                            const long long microBatches = batch / (static_cast<long long>(d) * b);
+                            const std::vector<int> vs = orDefault(
+                                space.virtualStages, divisorsOf(splitLayers / p, splitLayers / p));
+                            for (int v : vs) {
+                                if (v < 1 || (v > 1 && p == 1) || splitLayers % (p * v) != 0 ||
+                                    (v > 1 && microBatches % p != 0))
                                     continue;
-                                for (Recompute rc : recomputes) {
-                                    branch.leaves.push_back(
-                                        LayoutChoice{t, p, d, c, e, b, v, z, rc});
-                                    ++plan.candidates;
+                                // The embedding and the loss as layers need a real layer beside
+                                // them on the first and last stages (validator.cpp).
+                                if (w.embeddingAndLossAsLayers && p > 1 && v == 1 &&
+                                    splitLayers / p < 2)
+                                    continue;
+                                for (int z : zeros) {
+                                    if (z < 0 || z > 3)
+                                        continue;
+                                    for (Recompute rc : recomputes) {
+                                        branch.leaves.push_back(
+                                            LayoutChoice{t, p, d, c, e, b, v, z, rc, etChoice});
+                                        ++plan.candidates;
+                                    }
                                 }
                             }
                         }
+                        if (!branch.leaves.empty())
+                            branches.push_back(std::move(branch));
                     }
-                    if (!branch.leaves.empty())
-                        branches.push_back(std::move(branch));
-                }
             }
         }
 

@@ -5,6 +5,7 @@
 #include "dct/model/scenarioio.h"
 #include "dct/model/validator.h"
 #include "dct/solvers/evaluator.h"
+#include "dct/solvers/stepbreakdown.h"
 #include "dct/study/layoutplanner.h"
 #include "testsupport.h"
 
@@ -185,4 +186,76 @@ TEST_CASE("layoutFields() names every field applyLayout() sets", "[study][plan]"
     CHECK(layoutFields(fixed, l).size() == 10);
     applyLayout(fixed, l);
     CHECK(fixed.dataParallel == 16);
+}
+
+TEST_CASE("for a mixture of experts the search tries whole experts beside the tensor size",
+          "[study][plan][moe]")
+{
+    // Qwen3-30B-A3B (128 experts of FFN 768) on the seed example's 32 H100 nodes: where the
+    // scenario sets no experts' tensor size the search tries Megatron-Core's default (the tensor
+    // size) and whole experts (ETP 1, MoE parallel folding), which drop the experts' tensor
+    // collectives; each layout it returns is what eval computes for it.
+    model::ResolvedScenario r = resolvedExample("seed-h100-dallas-d2c.json");
+    model::Scenario s = r.scenario;
+    s.workload.model.id = "qwen3-30b-a3b";
+    s.workload.globalBatchSequences = 512;
+    auto resolved = model::resolveScenario(s, test::catalog());
+    REQUIRE(resolved.resolved);
+    r = *resolved.resolved;
+    REQUIRE(r.model.moe());
+    LayoutPlanOptions options;
+    options.top = 200;
+    options.space.tensorParallel = {2, 4};
+    options.space.pipelineParallel = {1};
+    options.space.contextParallel = {1};
+    options.space.expertParallel = {8};
+    options.space.microBatchSize = {1};
+    options.space.zeroStage = {1};
+    options.space.recompute = {model::Recompute::Selective};
+    const LayoutPlan plan = planLayouts(r, options);
+    REQUIRE_FALSE(plan.best.empty());
+    CHECK(plan.candidates == 4); // TP 2 and 4, each with ETP = TP and ETP 1
+    const auto find = [&](int tp, int etp) -> const LayoutOutcome* {
+        for (const auto& o : plan.best)
+            if (o.layout.tensorParallel == tp && o.layout.expertTensorParallel == etp)
+                return &o;
+        return nullptr;
+    };
+    for (int tp : {2, 4}) {
+        INFO("TP " << tp);
+        const LayoutOutcome* byDefault = find(tp, 0);
+        const LayoutOutcome* whole = find(tp, 1);
+        REQUIRE(byDefault);
+        REQUIRE(whole);
+        CHECK(byDefault->layout.effectiveExpertTensorParallel() == tp);
+        // Whole experts: no tensor-parallel collectives in the experts' MLP, so less exposed
+        // tensor-parallel time than with the experts split like the attention.
+        const auto tpSeconds = [](const LayoutOutcome& o) {
+            for (const auto& part : solvers::stepBreakdown(o.compute))
+                if (part.key == "tensor_parallel")
+                    return part.seconds;
+            return 0.0;
+        };
+        CHECK(tpSeconds(*whole) < tpSeconds(*byDefault));
+        CHECK(whole->compute.step.memory.weightsGb > byDefault->compute.step.memory.weightsGb);
+        // What eval computes for the layout, saved with its experts' tensor size.
+        const solvers::Evaluation e = solvers::evaluate(withLayout(r, whole->layout));
+        CHECK(e.compute.stepSeconds == Approx(whole->compute.stepSeconds).epsilon(1e-9));
+        CHECK_THAT(whole->layout.toString(), Catch::Contains("ETP 1"));
+    }
+    const auto fields = layoutFields(r.scenario.workload, find(2, 1)->layout);
+    CHECK(std::find(fields.begin(), fields.end(),
+                    std::pair<std::string, std::string>{"/workload/expert_tensor_parallel", "1"}) !=
+          fields.end());
+
+    // A scenario that sets the experts' tensor size keeps it; 5 splits neither an expert's FFN
+    // (768) nor the GPUs: no layout.
+    model::ResolvedScenario set = r;
+    set.scenario.workload.expertTensorParallel = 1;
+    for (const auto& o : planLayouts(set, options).best)
+        CHECK(o.layout.expertTensorParallel == 1);
+    LayoutPlanOptions five = options;
+    five.space.tensorParallel = {1};
+    five.space.expertTensorParallel = {5};
+    CHECK(planLayouts(r, five).best.empty());
 }

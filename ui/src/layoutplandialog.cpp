@@ -33,7 +33,11 @@ constexpr PartColumn kParts[] = {
     {"data_parallel", "DP s"},    {"bubble", "Bubble s"},      {"optimizer", "Optim. s"},
     {"stragglers", "Strag. s"},
 };
-constexpr int kLayoutColumns = 14;
+/** The columns before the step's parts: rank, the layout (TP ... recompute), step, MFU,
+ *  memory and the change against the scenario's own layout. */
+constexpr int kLayoutColumns = 15;
+/** The recompute column, the one layout column of words (left-aligned). */
+constexpr int kRecomputeColumn = 10;
 
 QString seconds(double s)
 {
@@ -55,9 +59,9 @@ LayoutPlanDialog::LayoutPlanDialog(ScenarioDocument* document, QWidget* parent)
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
     layout->addWidget(m_progress);
-    QStringList headers = {tr("#"),      tr("TP"),  tr("PP"),        tr("DP"),    tr("CP"),
-                           tr("EP"),     tr("mbs"), tr("v"),         tr("ZeRO"),  tr("Recompute"),
-                           tr("Step s"), tr("MFU"), tr("Memory GB"), tr("vs now")};
+    QStringList headers = {tr("#"),         tr("TP"),     tr("PP"),  tr("DP"),        tr("CP"),
+                           tr("EP"),        tr("ETP"),    tr("mbs"), tr("v"),         tr("ZeRO"),
+                           tr("Recompute"), tr("Step s"), tr("MFU"), tr("Memory GB"), tr("vs now")};
     for (const auto& part : kParts)
         headers << tr(part.title);
     m_table = new QTableWidget(0, static_cast<int>(headers.size()), this);
@@ -234,6 +238,8 @@ void LayoutPlanDialog::showPlan()
             QString::number(l.dataParallel),
             QString::number(l.contextParallel),
             QString::number(l.expertParallel),
+            m_plan.mixtureOfExperts ? QString::number(l.effectiveExpertTensorParallel())
+                                    : QStringLiteral("-"),
             QString::number(l.microBatchSize),
             QString::number(l.virtualStages),
             QString::number(l.zeroStage),
@@ -246,7 +252,7 @@ void LayoutPlanDialog::showPlan()
                 : QString()};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
-            if (c > 0 && c != 9)
+            if (c > 0 && c != kRecomputeColumn)
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             m_table->setItem(row, c, item);
         }

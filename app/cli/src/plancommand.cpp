@@ -38,26 +38,36 @@ std::string seconds(double s)
     return fmt::format("{:.3f}", s);
 }
 
-json layoutJson(const study::LayoutChoice& l)
+/** The experts' tensor size of \a l as the outputs print it: for a mixture of experts the size
+ *  in effect, else \a none (a dense model has no experts to split). */
+std::string expertTensorText(const study::LayoutChoice& l, bool moe, const char* none)
 {
-    return {{"tensor_parallel", l.tensorParallel},
-            {"pipeline_parallel", l.pipelineParallel},
-            {"data_parallel", l.dataParallel},
-            {"context_parallel", l.contextParallel},
-            {"expert_parallel", l.expertParallel},
-            {"micro_batch_size", l.microBatchSize},
-            {"virtual_stages", l.virtualStages},
-            {"zero_stage", l.zeroStage},
-            {"recompute", study::recomputeName(l.recompute)}};
+    return moe ? std::to_string(l.effectiveExpertTensorParallel()) : std::string(none);
 }
 
-json outcomeJson(const study::LayoutOutcome& o)
+json layoutJson(const study::LayoutChoice& l, bool moe)
+{
+    json j = {{"tensor_parallel", l.tensorParallel},
+              {"pipeline_parallel", l.pipelineParallel},
+              {"data_parallel", l.dataParallel},
+              {"context_parallel", l.contextParallel},
+              {"expert_parallel", l.expertParallel},
+              {"micro_batch_size", l.microBatchSize},
+              {"virtual_stages", l.virtualStages},
+              {"zero_stage", l.zeroStage},
+              {"recompute", study::recomputeName(l.recompute)}};
+    if (moe)
+        j["expert_tensor_parallel"] = l.effectiveExpertTensorParallel();
+    return j;
+}
+
+json outcomeJson(const study::LayoutOutcome& o, bool moe)
 {
     json breakdown = json::object();
     for (const auto& part : solvers::stepBreakdown(o.compute))
         breakdown[part.key] = part.seconds;
     const auto& mem = o.compute.step.memory;
-    return {{"layout", layoutJson(o.layout)},
+    return {{"layout", layoutJson(o.layout, moe)},
             {"step_seconds", o.compute.stepSeconds},
             {"layout_step_seconds", o.compute.step.stepSeconds},
             {"mfu", o.compute.step.mfu},
@@ -94,13 +104,14 @@ double partSeconds(const std::vector<solvers::StepPart>& parts, const char* key)
     return 0.0;
 }
 
-std::string row(const std::string& rank, const study::LayoutOutcome& o, double reference)
+std::string row(const std::string& rank, const study::LayoutOutcome& o, double reference, bool moe)
 {
     const auto& l = o.layout;
-    std::string s = fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>4} {:>3} {:>5}  {:<10}",
-                                rank, l.tensorParallel, l.pipelineParallel, l.dataParallel,
-                                l.contextParallel, l.expertParallel, l.microBatchSize,
-                                l.virtualStages, l.zeroStage, study::recomputeName(l.recompute));
+    std::string s =
+        fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>3} {:>4} {:>3} {:>5}  {:<10}", rank,
+                    l.tensorParallel, l.pipelineParallel, l.dataParallel, l.contextParallel,
+                    l.expertParallel, expertTensorText(l, moe, "-"), l.microBatchSize,
+                    l.virtualStages, l.zeroStage, study::recomputeName(l.recompute));
     const double mfu = o.compute.step.mfu * 100.0;
     s += fmt::format("{:>8} {:>6} {:>7}", seconds(o.compute.stepSeconds),
                      fmt::format("{:.1f}%", mfu),
@@ -117,8 +128,9 @@ std::string row(const std::string& rank, const study::LayoutOutcome& o, double r
 
 std::string header()
 {
-    std::string s = fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>4} {:>3} {:>5}  {:<10}",
-                                "#", "TP", "PP", "DP", "CP", "EP", "mbs", "v", "ZeRO", "recompute");
+    std::string s =
+        fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>3} {:>4} {:>3} {:>5}  {:<10}", "#",
+                    "TP", "PP", "DP", "CP", "EP", "ETP", "mbs", "v", "ZeRO", "recompute");
     s += fmt::format("{:>8} {:>6} {:>7} {:>7}", "step s", "MFU", "mem GB", "vs now");
     for (const auto& c : kColumns)
         s += fmt::format(" {:>6}", c.head);
@@ -128,21 +140,22 @@ std::string header()
 std::string csvHeader()
 {
     std::string s = "rank,tensor_parallel,pipeline_parallel,data_parallel,context_parallel,"
-                    "expert_parallel,micro_batch_size,virtual_stages,zero_stage,recompute,"
-                    "step_seconds,mfu,memory_gb";
+                    "expert_parallel,expert_tensor_parallel,micro_batch_size,virtual_stages,"
+                    "zero_stage,recompute,step_seconds,mfu,memory_gb";
     for (const auto& c : kColumns)
         s += std::string(",") + c.key + "_seconds";
     return s + "\n";
 }
 
-std::string csvRow(const std::string& rank, const study::LayoutOutcome& o)
+std::string csvRow(const std::string& rank, const study::LayoutOutcome& o, bool moe)
 {
     const auto& l = o.layout;
-    std::string s = fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{}", rank, l.tensorParallel, l.pipelineParallel,
-        l.dataParallel, l.contextParallel, l.expertParallel, l.microBatchSize, l.virtualStages,
-        l.zeroStage, study::recomputeName(l.recompute), formatExact(o.compute.stepSeconds),
-        formatExact(o.compute.step.mfu), formatExact(o.compute.step.memory.totalGb));
+    std::string s =
+        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}", rank, l.tensorParallel,
+                    l.pipelineParallel, l.dataParallel, l.contextParallel, l.expertParallel,
+                    expertTensorText(l, moe, ""), l.microBatchSize, l.virtualStages, l.zeroStage,
+                    study::recomputeName(l.recompute), formatExact(o.compute.stepSeconds),
+                    formatExact(o.compute.step.mfu), formatExact(o.compute.step.memory.totalGb));
     const auto parts = solvers::stepBreakdown(o.compute);
     for (const auto& c : kColumns)
         s += "," + formatExact(partSeconds(parts, c.key));
@@ -186,6 +199,12 @@ PlanCommand::PlanCommand(CLI::App& app)
     m_command
         ->add_option("--ep,--expert-parallel", m_expertParallel,
                      "Expert-parallel sizes to try (default: divisors of the experts)")
+        ->check(positive)
+        ->delimiter(',');
+    m_command
+        ->add_option("--etp,--expert-tensor-parallel", m_expertTensorParallel,
+                     "Experts' tensor-parallel sizes to try (default: the scenario's, else the "
+                     "tensor size and 1 for a mixture of experts)")
         ->check(positive)
         ->delimiter(',');
     m_command
@@ -251,6 +270,7 @@ int PlanCommand::run(const CommandContext& context, std::ostream& out, std::ostr
     space.pipelineParallel = m_pipelineParallel;
     space.contextParallel = m_contextParallel;
     space.expertParallel = m_expertParallel;
+    space.expertTensorParallel = m_expertTensorParallel;
     space.microBatchSize = m_microBatchSize;
     space.virtualStages = m_virtualStages;
     space.zeroStage = m_zeroStage;
@@ -290,10 +310,11 @@ int PlanCommand::run(const CommandContext& context, std::ostream& out, std::ostr
                            "dominated, {} over memory, {} timed\n",
                            plan.candidates, plan.seconds, plan.prunedByMemoryBound,
                            plan.prunedAsDominated, plan.overflowing, plan.evaluated);
+    const bool moe = plan.mixtureOfExperts;
     if (m_json) {
         json layouts = json::array();
         for (std::size_t i = 0; i < plan.best.size(); ++i) {
-            json entry = outcomeJson(plan.best[i]);
+            json entry = outcomeJson(plan.best[i], moe);
             entry["rank"] = i + 1;
             json fields = json::object();
             for (const auto& [pointer, value] :
@@ -315,7 +336,7 @@ int PlanCommand::run(const CommandContext& context, std::ostream& out, std::ostr
                       {"seconds", plan.seconds}}},
                     {"layouts", layouts}};
         if (plan.hasCurrent) {
-            doc["current"] = outcomeJson(plan.current);
+            doc["current"] = outcomeJson(plan.current, moe);
             doc["current"]["fits"] = plan.currentFits;
         }
         out << model::jsonText(doc) << "\n";
@@ -324,9 +345,9 @@ int PlanCommand::run(const CommandContext& context, std::ostream& out, std::ostr
     if (m_csv) {
         out << csvHeader();
         if (plan.hasCurrent)
-            out << csvRow("current", plan.current);
+            out << csvRow("current", plan.current, moe);
         for (std::size_t i = 0; i < plan.best.size(); ++i)
-            out << csvRow(std::to_string(i + 1), plan.best[i]);
+            out << csvRow(std::to_string(i + 1), plan.best[i], moe);
         return ExitOk;
     }
     out << fmt::format("{}\n", printableText(r.scenario.name));
@@ -337,10 +358,10 @@ int PlanCommand::run(const CommandContext& context, std::ostream& out, std::ostr
     out << "Fastest layouts that fit (step time with stragglers; parts in seconds per step)\n\n";
     out << header();
     if (plan.hasCurrent)
-        out << row("now", plan.current, 0.0).substr(0, std::string::npos)
+        out << row("now", plan.current, 0.0, moe).substr(0, std::string::npos)
             << (plan.currentFits ? "" : "    (the current layout does not fit in memory)\n");
     for (std::size_t i = 0; i < plan.best.size(); ++i)
-        out << row(std::to_string(i + 1), plan.best[i], reference);
+        out << row(std::to_string(i + 1), plan.best[i], reference, moe);
     // The fields to set for the best, as the scenario file spells them, wrapped at 100 columns.
     out << "\nTo apply #1, set in \"workload\":\n";
     std::string line = " ";

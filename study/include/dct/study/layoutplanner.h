@@ -24,9 +24,18 @@ struct LayoutChoice
     int virtualStages = 1; ///< > 1: the interleaved schedule.
     int zeroStage = 1;
     model::Recompute recompute = model::Recompute::Selective;
+    /** The experts' tensor-parallel size (workload.expert_tensor_parallel); 0: the tensor size,
+     *  Megatron-Core's default. */
+    int expertTensorParallel = 0;
 
     bool operator==(const LayoutChoice&) const = default;
-    /** Returns "TP 8 PP 16 DP 128 CP 1 EP 1 mbs 1 v 8 ZeRO 1 full". */
+    /** Returns the experts' tensor-parallel size in effect (the tensor size for 0). */
+    int effectiveExpertTensorParallel() const
+    {
+        return expertTensorParallel > 0 ? expertTensorParallel : tensorParallel;
+    }
+    /** Returns "TP 8 PP 16 DP 128 CP 1 EP 1 mbs 1 v 8 ZeRO 1 full", with "ETP 1" after EP where
+     *  the experts' tensor size is set. */
     std::string toString() const;
 };
 
@@ -59,7 +68,8 @@ struct LayoutOutcome
  * The values the search tries for each field; an empty list means the default: every size the
  * model and the cluster allow (tensor parallel within the scale-up domain, divisors of heads,
  * layers, experts and the global batch), micro-batches of 1 to 8, ZeRO 0 to 3, every
- * recomputation.
+ * recomputation; for a mixture of experts the experts' tensor size the scenario sets, or both
+ * Megatron-Core's default (the tensor size) and whole experts (1) where it sets none.
  */
 struct LayoutSearchSpace
 {
@@ -67,6 +77,8 @@ struct LayoutSearchSpace
     std::vector<int> pipelineParallel;
     std::vector<int> contextParallel;
     std::vector<int> expertParallel;
+    /** Experts' tensor-parallel sizes (0: the tensor size of the layout). */
+    std::vector<int> expertTensorParallel;
     std::vector<int> microBatchSize;
     std::vector<int> virtualStages;
     std::vector<int> zeroStage;
@@ -109,6 +121,8 @@ struct LayoutPlan
     std::uint64_t evaluated = 0;           ///< Step model run.
     bool stopped = false;
     double seconds = 0.0;
+    /** The model is a mixture of experts: the layouts' experts' tensor size means something. */
+    bool mixtureOfExperts = false;
     Diagnostics diagnostics; ///< Why nothing could be searched, and notes.
 };
 

@@ -38,6 +38,7 @@ private:
     std::vector<int> m_pipelineParallel;
     std::vector<int> m_contextParallel;
     std::vector<int> m_expertParallel;
+    std::vector<int> m_expertTensorParallel;
     std::vector<int> m_microBatchSize;
     std::vector<int> m_virtualStages;
     std::vector<int> m_zeroStage;
