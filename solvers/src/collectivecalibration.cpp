@@ -451,12 +451,11 @@ Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollect
                 pickError = error;
             }
         }
-        const std::size_t held = undetermined[pick];
-        Vector heldBest = std::move(fits[pick]);
-        fit.fitted[index[held]] = false;
-        fit.relativeError[index[held]] = 0.0;
-        index.erase(index.begin() + static_cast<std::ptrdiff_t>(held));
-        best = std::move(heldBest);
+        const std::size_t dropped = undetermined[pick];
+        fit.fitted[index[dropped]] = false;
+        fit.relativeError[index[dropped]] = 0.0;
+        index.erase(index.begin() + static_cast<std::ptrdiff_t>(dropped));
+        best = std::move(fits[pick]);
     }
     const Vector theta = p.expand(best, index);
     for (std::size_t j = 0; j < parameterCount; ++j)
