@@ -385,8 +385,10 @@ Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollect
         Problem scan = p;
         double leastCost = std::numeric_limits<double>::infinity();
         double leastTheta = heldTheta(proxy);
-        for (int k = -9; k <= 8; ++k) {
-            const double theta = k < -8 ? heldTheta(proxy) : 0.5 * k * std::log(2.0);
+        std::vector<double> thetas = {heldTheta(proxy)}; // off
+        for (int k = -8; k <= 8; ++k)
+            thetas.push_back(0.5 * k * std::log(2.0)); // 1/16 to 16, half octaves
+        for (const double theta : thetas) {
             scan.held(static_cast<Eigen::Index>(proxy)) = theta;
             double c = 0.0;
             bestOfStarts(scan, others, 0.0, Vector(), fit.iterations, c);

@@ -248,18 +248,18 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
                         // The expert grid (ETP x EP) tiles the tensor x context x data ranks, and
                         // ETP splits each expert's FFN (the validator's rules). An ETP equal to
                         // the tensor size is the default (0) already.
-                        const int et = etChoice > 0 ? etChoice : t;
                         if (etChoice > 0 && etChoice == t && etsHaveDefault)
                             continue;
+                        Branch branch;
+                        branch.base =
+                            LayoutChoice{t, p, d, c, e, 1, 1, 3, Recompute::Full, etChoice};
+                        const int et = branch.base.effectiveExpertTensorParallel();
                         if (e < 1 || (!m.moe() && e > 1) || (m.moe() && m.experts % e != 0) ||
                             (static_cast<long long>(d) * c * t) %
                                     (static_cast<long long>(e) * et) !=
                                 0 ||
                             (m.moe() && m.expertFfnHiddenSize % et != 0))
                             continue;
-                        Branch branch;
-                        branch.base =
-                            LayoutChoice{t, p, d, c, e, 1, 1, 3, Recompute::Full, etChoice};
                         for (int b : mbss) {
                             if (b < 1 || batch % (static_cast<long long>(d) * b) != 0)
                                 continue;
