@@ -282,7 +282,8 @@ struct Model
     CollectiveLatency latency;
     int channels = 0;    ///< Channels run at this size ...
     int allChannels = 0; ///< ... of the communicator's (0: not tuned by size).
-    /** A chunk-pipelined tree's fill and per-chunk step costs, us (calibrated already). */
+    /** A chunk-pipelined tree's fill and per-chunk step costs, or the NVLS tree's fill across
+     *  nodes, us (calibrated already). */
     double pipelineUs = 0.0;
     /** The channels' network posts one after the other on the proxy thread, us (calibrated
      *  already; serialPosts()). */
@@ -619,7 +620,49 @@ Model nvls(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& in, co
     return m;
 }
 
-Model nvlsTree(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& in, const Shape& s)
+/** The NVLS tree's channels and largest chunk on the nodes of \a s (nccl::nvlsTreeTuning()). */
+nccl::NvlsTreeTuning nvlsTreeTuningOf(const CollectiveInputs& in, const Shape& s)
+{
+    // NCCL reads the NIC's speed; without it, the fabric's share per rank spread back on the
+    // node's NICs.
+    const double nic = in.nicGbytePerS > 0.0
+                           ? in.nicGbytePerS
+                           : in.fabricGbytePerS * s.g / std::max(1, in.railsPerNode);
+    return nccl::nvlsTreeTuning(s.gen == 2, s.nodes, s.g, nic);
+}
+
+/** The stages' rates of an NVLS tree across nodes, algorithm GB/s (nvlsTreeFillUs()). */
+struct NvlsTreeStages
+{
+    double nvls = 0.0;    ///< The NVSwitch reduction, and the multicast after the tree.
+    double network = 0.0; ///< One hop of the tree, up or down: the node's NICs one way.
+    double slowest = 0.0; ///< The pipeline's rate: the collective's algorithm bandwidth.
+};
+
+/**
+ * The fill of the NVLS tree's chunk pipeline across nodes, us (docs/collectives.md, "NVLS tree
+ * across nodes"). NCCL runs channels x heads operations at once, each on its share of the
+ * buffer in chunks (nccl::nvlsTreeChunkBytes()); a chunk goes through the NVSwitch reduction,
+ * the tree's levels up and down and the multicast. A pipeline of stages of rates B_s moving N
+ * chunks takes sum_s c / B_s + (N - 1) c / B_min: its bandwidth term plus a fill of
+ * c (sum_s 1 / B_s - 1 / B_min), c the chunk of all operations at once.
+ */
+double nvlsTreeFillUs(double bytes, const NvlsTreeStages& stage, double heads,
+                      const nccl::NvlsTreeTuning& t, const Shape& s)
+{
+    const auto rate = [](double b) { return b > 0.0 && std::isfinite(b); };
+    if (!rate(stage.slowest) || !rate(stage.nvls) || !rate(stage.network) || bytes <= 0.0)
+        return 0.0;
+    const double ops = t.channels * std::max(1.0, heads);
+    const double chunk =
+        std::min(nccl::nvlsTreeChunkBytes(bytes, ops, t.maxChunkBytes), bytes / ops);
+    const double perByte =
+        2.0 / stage.nvls + 2.0 * s.treeLevels / stage.network - 1.0 / stage.slowest;
+    return std::max(0.0, chunk * ops * perByte / gbyte * 1e6);
+}
+
+Model nvlsTree(CollectiveOp op, CollectiveProtocol p, double bytes, const CollectiveInputs& in,
+               const Shape& s)
 {
     if (op != CollectiveOp::AllReduce)
         return unavailable(CollectiveUnavailable::NvlsTreeAllReduceOnly);
@@ -641,6 +684,9 @@ Model nvlsTree(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& in
     const double cap = capBus > 0.0 ? capBus * n / (2.0 * (n - 1.0)) : unbounded;
     m.algbw = std::min({inside.algbw, net, cap});
     addTreeLevels(m.latency, s, softwarePart(nccl::netStepNvlsTreeUs), 2.0);
+    const nccl::NvlsTreeTuning tuning = nvlsTreeTuningOf(in, s);
+    m.channels = tuning.channels;
+    m.pipelineUs = nvlsTreeFillUs(bytes, {inside.algbw, g * s.net, m.algbw}, heads, tuning, s);
     return m;
 }
 
@@ -775,7 +821,7 @@ Model modelOf(CollectiveOp op, CollectiveAlgorithm a, CollectiveProtocol p, doub
     case CollectiveAlgorithm::Nvls:
         return nvls(op, p, in, s);
     case CollectiveAlgorithm::NvlsTree:
-        return nvlsTree(op, p, in, s);
+        return nvlsTree(op, p, bytes, in, s);
     }
     return unavailable(CollectiveUnavailable::NoAlgorithm);
 }

@@ -8,6 +8,7 @@
 
 #include "dct/solvers/collectives.h"
 
+#include <algorithm>
 #include <array>
 
 namespace dct::solvers::nccl {
@@ -96,9 +97,87 @@ inline constexpr std::array<std::array<double, 24>, 3> treeCorrection = {
      {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5,
       .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9}}};
 
-/** NVLS channels on Hopper (src/transport/nvls.cc NVLS_NCHANNELS_SM90); Blackwell 24. */
+/**
+ * NVLS channels (src/transport/nvls.cc, NCCL master 5067397): NVLS_NCHANNELS_SM90 16 on Hopper;
+ * on Blackwell NVLS_NCHANNELS_SM100_NVL 24 inside one node and NVLS_NCHANNELS_SM100 32 across
+ * nodes, before nvlsTreeTuning()'s adjustment.
+ */
 inline constexpr int nvlsChannelsHopper = 16;
 inline constexpr int nvlsChannelsBlackwell = 24;
+inline constexpr int nvlsChannelsBlackwellMultiNode = 32;
+
+/** NCCL_NVLS_CHUNKSIZE's default, bytes (src/transport/nvls.cc). */
+inline constexpr double nvlsChunkBytes = 131072.0;
+
+/** The NVLS tree's channels and largest chunk across nodes (nvlsTreeTuning()). */
+struct NvlsTreeTuning
+{
+    int channels = nvlsChannelsHopper;
+    double maxChunkBytes = nvlsChunkBytes;
+};
+
+/**
+ * The NVLS tree's channels and largest chunk across \a nodes nodes of \a ranksPerNode GPUs
+ * whose NICs run at \a nicGbytePerS (NCCL's minNetBw, GB/s): src/transport/nvls.cc,
+ * ncclNvlsTuning and ncclNvlsTreeSm100Tuning (NCCL master 5067397). The chunk is 128 KiB,
+ * 64 KiB from four nodes; on Blackwell, two nodes with NICs of 48 GB/s (400G) or more run 32
+ * channels with 128 KiB chunks (256 KiB at four GPUs a node or fewer; 64 KiB at 16 or more, or
+ * with 400G NICs on the GPU's PCIe switch); more nodes run 24 channels, with 256 KiB chunks over
+ * 800G NICs (96 GB/s) at up to eight GPUs a node, else 64 KiB over 400G NICs on the GPU's PCIe
+ * switch. The GPU's NIC is taken to sit on its PCIe switch (PATH_PXB), as on HGX and DGX boards.
+ */
+inline NvlsTreeTuning nvlsTreeTuning(bool blackwell, int nodes, int ranksPerNode,
+                                     double nicGbytePerS)
+{
+    NvlsTreeTuning t;
+    double chunk = nvlsChunkBytes;
+    double treeMax = 0.0;
+    if (blackwell) {
+        t.channels = nvlsChannelsBlackwellMultiNode;
+        if (nodes == 2 && nicGbytePerS >= 48.0) {
+            t.channels = 32;
+            treeMax = 131072.0;
+            if (ranksPerNode <= 4)
+                chunk = treeMax = 262144.0;
+            else if (ranksPerNode >= 16 || (ranksPerNode <= 8 && nicGbytePerS < 96.0))
+                treeMax = 65536.0;
+        } else if (nicGbytePerS >= 96.0) {
+            if (ranksPerNode <= 8) {
+                t.channels = 24;
+                chunk = treeMax = 262144.0;
+            } else {
+                t.channels = 32;
+                treeMax = ranksPerNode < 32 ? 131072.0 : 65536.0;
+            }
+        } else if (nicGbytePerS >= 48.0) {
+            t.channels = 24;
+            treeMax = 65536.0;
+        }
+    }
+    if (treeMax <= 0.0)
+        treeMax = nodes >= 4 ? 65536.0 : chunk;
+    t.maxChunkBytes = std::min(chunk, treeMax);
+    return t;
+}
+
+/**
+ * The NVLS tree's chunk at \a bytes (src/enqueue.cc, calcCollChunking, NVLS_TREE): the
+ * largest chunk, cut to 256 KiB under 32, 128 KiB under 16, 64 KiB under 4 and 32 KiB under 1 x
+ * the \a concurrentOps operations' chunk (channels x NVLS heads).
+ */
+inline double nvlsTreeChunkBytes(double bytes, double concurrentOps, double maxChunkBytes)
+{
+    double chunk = maxChunkBytes;
+    const auto cut = [&](double times, double to) {
+        if (bytes < times * concurrentOps * chunk && chunk > to)
+            chunk = to;
+    };
+    cut(32.0, 262144.0);
+    cut(16.0, 131072.0);
+    cut(4.0, 65536.0);
+    cut(1.0, 32768.0);
+    return chunk;
+}
 
 /**
  * NCCL's achievable bandwidth over one NDR 400G NIC: "For NDR @ 400Gbps you should see

@@ -384,6 +384,7 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     in.cableAcrossRowsM = n.cableLengthAcrossRowsM;
     applyHallLatency(in, net.hall);
     in.railsPerNode = std::max(1, r.rails);
+    in.nicGbytePerS = net.nicRateGbps / 8.0;
     in.fabricTiers = std::max(1, net.topology.tiers);
     const int planes = std::max(1, net.topology.planes);
     const long long railsPerPlane = (in.railsPerNode + planes - 1) / planes;

@@ -1,7 +1,7 @@
 // The fit of the collectives engine's free parameters to nccl-tests logs (docs/collectives.md,
 // "Calibration"): logs written from known parameters give them back; a published log's sizes
-// left out of the fit come out as close as the engine's mechanisms allow (3.0% rms on A3 Mega,
-// 8.6% on p4d, 4.3% on OCI, 6.3% on Nebius's InfiniBand; by size band in the warnings and
+// left out of the fit come out as close as the engine's mechanisms allow (3.2% rms on A3 Mega,
+// 8.6% on p4d, 4.3% on OCI, 5.1% on Nebius's InfiniBand; by size band in the warnings and
 // docs/collectives.md, "Accuracy"); a named NCCL release's tree is timed chunk by chunk
 // (docs/collectives.md, "Chunk pipeline").
 #include "dct/model/nccltestslog.h"
@@ -99,11 +99,12 @@ TEST_CASE("A log written from known parameters gives them back", "[calibration]"
                              << fit.rmsResidualPercent << "%");
     CHECK(fit.uncalibratedRmsResidualPercent > 10.0);
     CHECK(fit.fitted[4]); // network bandwidth
-    CHECK(fit.factors.fabricBandwidthFactor == Approx(truth.fabricBandwidthFactor).epsilon(0.02));
-    // Only LL128's sizes load the network here (NVLS tree, NVLink-bound, runs Simple): LL128's
-    // bandwidth moves the sizes as the network's does and is held, the network's fitted.
+    // Only LL128's sizes load the network here (the NVLS tree, NVLink-bound, runs Simple; its
+    // pipeline's fill follows the NVLink bandwidth): they fix the network's bandwidth under
+    // LL128, the product of the two factors, and the fit's prior splits it between them.
     CHECK(fit.sensitive[model::CollectiveCalibration::ll128BandwidthIndex]);
-    CHECK_FALSE(fit.fitted[model::CollectiveCalibration::ll128BandwidthIndex]);
+    CHECK(fit.factors.fabricBandwidthFactor * fit.factors.ll128BandwidthFactor ==
+          Approx(truth.fabricBandwidthFactor * truth.ll128BandwidthFactor).epsilon(0.02));
     // The latency factors overlap (a protocol's factor multiplies the tiers' parts of its
     // calls), so one system's log fixes the latency of what runs at each size, not how the
     // factors split it: at every size the fitted engine runs what the true one runs, as fast.
@@ -317,7 +318,7 @@ HeldOut heldOutResiduals(const char* logName, const char* scenarioName, bool byR
 // `simple_latency_factor`), as NCCL's tuner tabulates them apart; the proxy's posts, channel
 // after channel (`proxy_post_factor`), follow the time that rises with the channels. The
 // calibrated engine reaches 5% at most sizes, not all (see the warnings the test prints;
-// docs/collectives.md, "Accuracy"): held-out rms 8.6% (p4d) and 3.0% (A3 Mega), against 300-500%
+// docs/collectives.md, "Accuracy"): held-out rms 8.6% (p4d) and 3.2% (A3 Mega), against 300-500%
 // uncalibrated.
 TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within 9%",
           "[calibration][published]")
@@ -508,7 +509,7 @@ TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 5
     CHECK(HeldOut::rms(r.calibrated) < 0.05);
 }
 
-TEST_CASE("Nebius 2 x 8 H100 (InfiniBand), every other size fitted: the others' rms within 7%",
+TEST_CASE("Nebius 2 x 8 H100 (InfiniBand), every other size fitted: the others' rms within 6%",
           "[calibration][published]")
 {
     // tests/data/nccl-tests/nebius-2x8-h100-ib-all_reduce_perf.log (docs/references.md):
@@ -519,16 +520,16 @@ TEST_CASE("Nebius 2 x 8 H100 (InfiniBand), every other size fitted: the others' 
         heldOutResiduals("nebius-2x8-h100-ib-all_reduce_perf.log", "nebius-2x8-h100.json");
     REQUIRE(r.calibrated.size() == 15);
     CHECK(HeldOut::rms(r.calibrated) < HeldOut::rms(r.uncalibrated));
-    // 6.3%: the run repeats no better than 5% at 9 of its 31 sizes (in place against out of
+    // 5.1%: the run repeats no better than 5% at 9 of its 31 sizes (in place against out of
     // place up to 23% apart), and its 512 KiB (83.9 us at best) is slower than its 1 MiB (77.8
     // us), which no time that grows with the size can follow; above the issue's 5%.
-    CHECK(HeldOut::rms(r.calibrated) < 0.07);
-    // Uncalibrated, the largest sizes (NVLS tree, from 1 GiB) within 10% of the measured busbw
-    // (256 MiB comes out 12.6% fast: the engine's NVLS tree reaches its plateau sooner).
+    CHECK(HeldOut::rms(r.calibrated) < 0.06);
+    // Uncalibrated, the largest sizes (NVLS tree with its pipeline's fill, from 128 MiB) within
+    // 3% of the measured busbw (before the fill, 256 MiB came out 12.6% fast).
     for (std::size_t i = 0; i < r.bytes.size(); ++i)
-        if (r.bytes[i] >= 1073741824.0) {
+        if (r.bytes[i] >= 134217728.0) {
             INFO(r.bytes[i] << " B: uncalibrated residual " << r.uncalibrated[i] * 100.0 << "%");
-            CHECK(std::fabs(r.uncalibrated[i]) < 0.10);
+            CHECK(std::fabs(r.uncalibrated[i]) < 0.03);
         }
 }
 

@@ -244,6 +244,70 @@ TEST_CASE("NVLS runs on one NVSwitch node and beats the ring for all-reduce",
     CHECK(collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, 1e9, in).available);
 }
 
+// NCCL src/enqueue.cc (calcCollChunking, NVLS_TREE) and src/transport/nvls.cc (ncclNvlsTuning,
+// ncclNvlsTreeSm100Tuning), master 5067397: channels x heads operations at once, each in chunks;
+// the first chunk's 2 x levels + 1 hops before the pipeline runs at its rate add to the latency.
+TEST_CASE(
+    "The NVLS tree across nodes fills a chunk pipeline, chunk and channels as NCCL tunes them",
+    "[network][collectives][nvls]")
+{
+    CollectiveInputs in = eightGpus();
+    in.ranks = 16;
+    in.scaleUpGbytePerS = 375.0;
+    in.scaleUpAlphaUs = 1.9;
+    in.fabricGbytePerS = 47.0;
+    in.railsPerNode = 8;
+    in.nvls = true;
+    const auto at = [&](double bytes) {
+        const auto t =
+            collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::NvlsTree, bytes, in);
+        REQUIRE(t.available);
+        return t;
+    };
+    // The fill at a size over the fill at 8 KiB (each operation's chunk then its 8 KiB / ops):
+    // proportional to the chunk, c x (sum over the stages of 1 / B_s - 1 / B_min).
+    const auto fillUs = [&](double bytes) {
+        return at(bytes).latency.totalUs - at(8192.0).latency.totalUs;
+    };
+    // Two nodes of Hopper: 16 channels x 8 heads = 128 operations, chunks of 128 KiB; under
+    // 4 x 128 x 128 KiB (64 MiB) 64 KiB, under 128 x 64 KiB (8 MiB) 32 KiB.
+    CHECK(at(1073741824.0).channels == 16);
+    const double small = 8192.0 / 128.0;
+    const double fillAt1GiB = fillUs(1073741824.0);
+    CHECK(fillAt1GiB > 50.0);
+    CHECK(fillUs(16777216.0) / fillAt1GiB ==
+          Approx((65536.0 - small) / (131072.0 - small)).epsilon(1e-9));
+    CHECK(fillUs(4194304.0) / fillAt1GiB ==
+          Approx((32768.0 - small) / (131072.0 - small)).epsilon(1e-9));
+    // The pipeline's bandwidth term is the collective's: the fill adds only to the latency.
+    CHECK(at(1073741824.0).bandwidthGbytePerS == Approx(at(16777216.0).bandwidthGbytePerS));
+
+    // Blackwell across nodes: chunk and channels follow the NIC's speed and GPUs per node (the
+    // fabric's bandwidth kept, only the speed NCCL reads changed).
+    in.generation = GpuGeneration::Blackwell;
+    in.scaleUpGbytePerS = 750.0;
+    const auto ratio = [&](double chunk, double otherChunk, double ops) {
+        return (chunk - 8192.0 / ops) / (otherChunk - 8192.0 / ops);
+    };
+    in.nicGbytePerS = 50.0; // two nodes, 400G NICs on the GPUs' PCIe switches: 32 x 64 KiB
+    CHECK(at(1073741824.0).channels == 32);
+    const double fill400 = fillUs(1073741824.0);
+    in.nicGbytePerS = 100.0; // 800G: 32 x 128 KiB
+    CHECK(at(1073741824.0).channels == 32);
+    CHECK(fillUs(1073741824.0) / fill400 == Approx(ratio(131072.0, 65536.0, 256.0)).epsilon(1e-9));
+    in.ranks = 32; // four nodes of 800G NICs, eight GPUs each: 24 channels x 256 KiB
+    CHECK(at(1073741824.0).channels == 24);
+    const double fill800 = fillUs(1073741824.0);
+    in.nicGbytePerS = 50.0; // of 400G NICs: 24 x 64 KiB
+    CHECK(at(1073741824.0).channels == 24);
+    CHECK(fill800 / fillUs(1073741824.0) == Approx(ratio(262144.0, 65536.0, 192.0)).epsilon(1e-9));
+    // Hopper from four nodes: 64 KiB chunks (nvlsTreeMaxChunkSize).
+    in.generation = GpuGeneration::Hopper;
+    in.scaleUpGbytePerS = 375.0;
+    CHECK(at(1073741824.0).channels == 16);
+    CHECK(fillUs(1073741824.0) / fillUs(33554432.0) == Approx(1.0).epsilon(1e-9));
+}
+
 TEST_CASE("In-network reduction needs capable switches and beats the ring",
           "[network][collectives]")
 {

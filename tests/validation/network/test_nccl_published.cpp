@@ -198,6 +198,33 @@ TEST_CASE("nccl-tests issue 309: 2 nodes of 8 H100 reach 470 GB/s, past the NICs
     CHECK(ring.busbwGbytePerS < 8 * 48.0);
 }
 
+TEST_CASE("Nebius 2 x 8 H100 over 400G InfiniBand: the NVLS tree runs 217 us + S / 250 GB/s",
+          "[validation][network][collectives][nccl][multinode][nvls]")
+{
+    // tests/data/nccl-tests/nebius-2x8-h100-ib-all_reduce_perf.log (dstackai/dstack,
+    // examples/clusters/nebius/README.md): from 64 MiB the run is a line, 472 us at 64 MiB,
+    // 4,512 us at 1 GiB, 34,381 us at 8 GiB: 217 us + S / 250 GB/s. NCCL's tuner puts 2 x 20.9
+    // us of latency on it; the rest is the fill of the NVLS tree's chunk pipeline (src/enqueue.cc
+    // calcCollChunking, NVLS_TREE: 16 channels x 8 heads, 128 KiB chunks through the NVSwitch
+    // reduction, the network each way and the multicast; docs/collectives.md, "NVLS tree across
+    // nodes"). Tolerance 15% on the intercept, 5% on the slope.
+    const CollectiveInputs in = dgx("h100-sxm5", 2, 8, 400.0);
+    const auto time = [&](double bytes) {
+        const auto t =
+            collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::NvlsTree, bytes, in);
+        REQUIRE(t.available);
+        return t.seconds * 1e6;
+    };
+    const double slope = (time(8 * GiB) - time(GiB)) / (7 * GiB);
+    const double interceptUs = time(GiB) - GiB * slope;
+    INFO("t = " << interceptUs << " us + S / " << 1e-3 / slope << " GB/s");
+    CHECK(1e-3 / slope == Approx(250.0).epsilon(0.05));
+    CHECK(interceptUs == Approx(217.0).epsilon(0.15));
+    // Below 4 x 128 operations x 128 KiB (64 MiB) the chunk halves, and with it the fill.
+    const double interceptAt16MiB = time(16.0 * 1048576.0) - 16.0 * 1048576.0 * slope;
+    CHECK(interceptAt16MiB < 0.8 * interceptUs);
+}
+
 TEST_CASE("NCCL GTC 2024 talk (NCCL issue 1649): multi-node ring all-reduce busbw about 380 GB/s",
           "[validation][network][collectives][nccl][multinode]")
 {

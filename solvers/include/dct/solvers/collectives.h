@@ -81,6 +81,7 @@ struct CollectiveInputs
     double cableInRowM = 3.0;       ///< Node to leaf.
     double cableAcrossRowsM = 30.0; ///< Leaf to spine and spine to core.
     int railsPerNode = 8;           ///< NICs (rails) per node; channels spread over all.
+    double nicGbytePerS = 0.0;      ///< One NIC's line rate (0: from the fabric's share).
     int fabricTiers = 2;            ///< Switch tiers of the fabric.
     int nodesPerLeaf = 0;           ///< Nodes under one leaf (0: every node).
     int nodesPerPod = 0;            ///< Nodes under one spine block (0: every node).
