@@ -431,8 +431,17 @@ namespace {
  * collectives are left to solveReportedCollectives() (kept in \a net while their inputs stay
  * the same); without, both are solved.
  */
-void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnostics& diagnostics,
-                 FabricMemo* memo)
+/**
+ * The fabric's rates on \a plan (solveFabric's last part, all that the routing, the MTU and
+ * the calibration reach): shares, path latency, the fabric's bandwidth per GPU and the
+ * collectives' inputs. Gives no diagnostics.
+ */
+void solveRates(const model::ResolvedScenario& r, const FabricPlan& plan, NetworkResult& net,
+                FabricMemo* memo);
+
+/** Solves the fabric part of the network of \a r into \a net; returns its plan. */
+FabricPlan solveFabric(const model::ResolvedScenario& r, NetworkResult& net,
+                       Diagnostics& diagnostics, FabricMemo* memo)
 {
     // What a memo may keep of the last solve, taken out before the result is reset.
     HallResult keptHall = memo ? std::move(net.hall) : HallResult{};
@@ -441,7 +450,6 @@ void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnosti
     std::vector<CollectiveTiming> keptCollectives =
         memo ? std::move(net.collectives) : std::vector<CollectiveTiming>{};
     net = NetworkResult{};
-    const model::NetworkSection& n = r.scenario.network;
     net.spec = fabricSpec(r);
     const FabricPlan plan = planFabric(net.spec, diagnostics);
     net.topology = topologyCounts(plan);
@@ -503,7 +511,18 @@ void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnosti
         memo->dropHall();
     }
     networkRiskDiagnostics(r, diagnostics);
+    solveRates(r, plan, net, memo);
+    if (memo)
+        net.collectives = std::move(keptCollectives); // solveReportedCollectives() checks them
+    else
+        net.collectives = reportedCollectives(net.worldInputs);
+    return plan;
+}
 
+void solveRates(const model::ResolvedScenario& r, const FabricPlan& plan, NetworkResult& net,
+                FabricMemo* memo)
+{
+    const model::NetworkSection& n = r.scenario.network;
     net.wire = wireOverhead(n.protocol, n.mtuBytes);
     net.nvlink = nvlinkEfficiency();
     net.nicRateGbps = net.spec.endpointRateGbps;
@@ -560,10 +579,6 @@ void solveFabric(const model::ResolvedScenario& r, NetworkResult& net, Diagnosti
     net.fabricGbytePerSPerGpu = net.fabricLineGbytePerSPerGpu * net.wire.efficiency * share;
 
     net.worldInputs = collectiveInputs(r, net, r.gpuCount(), r.gpusPerNode);
-    if (memo)
-        net.collectives = std::move(keptCollectives); // solveReportedCollectives() checks them
-    else
-        net.collectives = reportedCollectives(net.worldInputs);
 }
 
 /** gradientAllReduce(), on the engine \a memo keeps when there is one (defined below). */
@@ -612,12 +627,48 @@ void SharedFabricInputs::assign(const model::ResolvedScenario& r)
 
 bool FabricInputs::sameAs(const model::ResolvedScenario& r) const
 {
+    return sameShapeAs(r) && sameRatesAs(r);
+}
+
+bool FabricInputs::sameShapeAs(const model::ResolvedScenario& r) const
+{
     const model::Scenario& s = r.scenario;
     // The cheap counts first.
-    return gpusPerNode == r.gpusPerNode && rails == r.rails && compute == s.compute &&
-           network == s.network && storage == s.storage && cooling == s.cooling &&
-           calibration == r.collectiveCalibration && calibrationTiming == r.collectiveTiming &&
-           gpu == r.gpu && node == r.node && nic == r.nic;
+    if (gpusPerNode != r.gpusPerNode || rails != r.rails || !(compute == s.compute))
+        return false;
+    if (network.routing == s.network.routing && network.mtuBytes == s.network.mtuBytes &&
+        network.calibrationProfile == s.network.calibrationProfile) {
+        if (!(network == s.network))
+            return false;
+    } else {
+        // The section but for the fields only the rates read (sameRatesAs()).
+        model::NetworkSection shape = s.network;
+        shape.routing = network.routing;
+        shape.mtuBytes = network.mtuBytes;
+        shape.calibrationProfile = network.calibrationProfile;
+        if (!(network == shape))
+            return false;
+    }
+    return storage == s.storage && cooling == s.cooling && gpu == r.gpu && node == r.node &&
+           nic == r.nic;
+}
+
+bool FabricInputs::sameRatesAs(const model::ResolvedScenario& r) const
+{
+    const model::NetworkSection& n = r.scenario.network;
+    return network.routing == n.routing && network.mtuBytes == n.mtuBytes &&
+           calibrationTiming == r.collectiveTiming && calibration == r.collectiveCalibration &&
+           network.calibrationProfile == n.calibrationProfile;
+}
+
+void FabricInputs::assignRates(const model::ResolvedScenario& r)
+{
+    const model::NetworkSection& n = r.scenario.network;
+    network.routing = n.routing;
+    network.mtuBytes = n.mtuBytes;
+    network.calibrationProfile = n.calibrationProfile;
+    assignKey(calibration, r.collectiveCalibration);
+    calibrationTiming = r.collectiveTiming;
 }
 
 void FabricInputs::assign(const model::ResolvedScenario& r)
@@ -658,22 +709,25 @@ void FabricMemo::keepShared(const model::ResolvedScenario& r)
     m_sharedState = SharedState::Same;
 }
 
-bool FabricMemo::replay(const model::ResolvedScenario& r, Diagnostics& diagnostics)
+FabricReplay FabricMemo::replay(const model::ResolvedScenario& r, Diagnostics& diagnostics)
 {
     m_sharedState = SharedState::Unchecked;
-    if (!m_valid || !m_inputs.sameAs(r) || !sharedSame(r))
-        return false;
-    // The fabric kept keeps the hall it was solved around (and its collectives, if timed).
+    if (!m_valid || !m_inputs.sameShapeAs(r) || !sharedSame(r))
+        return FabricReplay::None;
+    // The fabric kept keeps the hall it was solved around (and its collectives, if timed); its
+    // diagnostics are all the shape's (the rates give none).
     m_hallKept = m_hallValid;
     for (const Diagnostic& d : m_diagnostics)
         diagnostics.add(d);
-    return true;
+    return m_inputs.sameRatesAs(r) ? FabricReplay::All : FabricReplay::Shape;
 }
 
-void FabricMemo::keep(const model::ResolvedScenario& r, const Diagnostics& diagnostics,
-                      std::size_t from)
+void FabricMemo::keep(const model::ResolvedScenario& r, const FabricPlan& plan,
+                      const Diagnostics& diagnostics, std::size_t from)
 {
     m_valid = false;
+    ++m_fabricPlans;
+    m_plan = plan;
     m_inputs.assign(r);
     keepShared(r);
     keepDiagnostics(m_diagnostics, diagnostics, from);
@@ -719,19 +773,22 @@ double FabricMemo::ecmpShare(int uplinks, int flows, int rails)
 bool solveNetwork(const model::ResolvedScenario& r, double gradientBytes, Diagnostics& diagnostics,
                   NetworkResult& net, FabricMemo& memo)
 {
-    const bool kept = memo.replay(r, diagnostics);
-    if (!kept) {
-        const std::size_t from = diagnostics.size();
-        try {
-            solveFabric(r, net, diagnostics, &memo);
-        } catch (...) {
-            memo.clear(); // net holds a part-solved fabric: keep nothing of it
-            throw;
+    const FabricReplay kept = memo.replay(r, diagnostics);
+    try {
+        if (kept == FabricReplay::None) {
+            const std::size_t from = diagnostics.size();
+            const FabricPlan plan = solveFabric(r, net, diagnostics, &memo);
+            memo.keep(r, plan, diagnostics, from);
+        } else if (kept == FabricReplay::Shape) {
+            solveRates(r, memo.plan(), net, &memo);
+            memo.keepRates(r);
         }
-        memo.keep(r, diagnostics, from);
+    } catch (...) {
+        memo.clear(); // net holds a part-solved fabric: keep nothing of it
+        throw;
     }
     timeGradient(r, gradientBytes, net, diagnostics, &memo);
-    return kept;
+    return kept == FabricReplay::All;
 }
 
 void solveReportedCollectives(NetworkResult& net, FabricMemo& memo)

@@ -123,18 +123,13 @@ void multiPlane16kNetworkSolveKept(benchmark::State& state)
 BENCHMARK(multiPlane16kNetworkSolveKept)->Unit(benchmark::kMicrosecond);
 
 /**
- * The network solve as a planner's edit of the fabric runs it in a reused Evaluation: the routing
- * changes every solve, so the fabric is solved again (plan, topology, prices, shares, latency,
- * the gradient all-reduce); the hall's inputs do not change, so its layout (its own stage,
- * BM_HallLayout16k) is kept, and the reported collectives are left to the view that shows them
- * (solveReportedCollectives, multiPlane16kNetworkCollectives).
+ * Solves the network of \a a and \a b in turn with one memo, as an editor flipping a setting
+ * does; counts the fabric's diagnostics, whether the hall was kept, its layouts and the fabric's
+ * plans per solve.
  */
-void multiPlane16kNetworkSolveHallKept(benchmark::State& state)
+void solveAlternating(benchmark::State& state, const model::ResolvedScenario& a,
+                      const model::ResolvedScenario& b)
 {
-    model::ResolvedScenario r = multiPlaneScenario();
-    model::ResolvedScenario adaptive = r;
-    adaptive.scenario.network.routing = model::Routing::Adaptive;
-    r.scenario.network.routing = model::Routing::Ecmp;
     NetworkResult n;
     FabricMemo memo;
     bool flip = false;
@@ -142,7 +137,7 @@ void multiPlane16kNetworkSolveHallKept(benchmark::State& state)
     for (auto _ : state) {
         Diagnostics d;
         flip = !flip;
-        const bool kept = solveNetwork(flip ? adaptive : r, 35e9, d, n, memo);
+        const bool kept = solveNetwork(flip ? b : a, 35e9, d, n, memo);
         benchmark::DoNotOptimize(kept);
         benchmark::DoNotOptimize(n.gradientAllReduce.seconds);
         diagnostics = d.size();
@@ -150,8 +145,41 @@ void multiPlane16kNetworkSolveHallKept(benchmark::State& state)
     state.counters["diagnostics"] = static_cast<double>(diagnostics);
     state.counters["hall_kept"] = memo.hallKept();
     state.counters["layouts"] = static_cast<double>(memo.hallLayouts());
+    state.counters["plans_per_solve"] =
+        static_cast<double>(memo.fabricPlans()) / static_cast<double>(state.iterations());
+}
+
+/**
+ * The network solve as a planner's edit of the fabric runs it in a reused Evaluation: the PFC
+ * watchdog flips every solve (a setting of the fabric's risk checks), so the fabric is planned
+ * and priced again (plan, topology, prices, diagnostics, shares, latency, the gradient
+ * all-reduce); the hall's inputs do not change, so its layout (its own stage,
+ * BM_HallLayout16k) is kept, and the reported collectives are left to the view that shows them
+ * (solveReportedCollectives, multiPlane16kNetworkCollectives).
+ */
+void multiPlane16kNetworkSolveHallKept(benchmark::State& state)
+{
+    const model::ResolvedScenario r = multiPlaneScenario();
+    model::ResolvedScenario other = r;
+    other.scenario.network.pfcWatchdog = !r.scenario.network.pfcWatchdog;
+    solveAlternating(state, r, other);
 }
 BENCHMARK(multiPlane16kNetworkSolveHallKept)->Unit(benchmark::kMicrosecond);
+
+/**
+ * The network solve as a planner's edit of the routing runs it (ECMP and adaptive in turn): the
+ * fabric's plan, counts, prices and hall are kept (FabricReplay::Shape), its rates (shares,
+ * latency, the collectives' inputs) solved again and the gradient all-reduce timed again.
+ */
+void multiPlane16kNetworkSolveRoutingEdit(benchmark::State& state)
+{
+    model::ResolvedScenario r = multiPlaneScenario();
+    model::ResolvedScenario adaptive = r;
+    adaptive.scenario.network.routing = model::Routing::Adaptive;
+    r.scenario.network.routing = model::Routing::Ecmp;
+    solveAlternating(state, r, adaptive);
+}
+BENCHMARK(multiPlane16kNetworkSolveRoutingEdit)->Unit(benchmark::kMicrosecond);
 
 /**
  * The collectives of one network solve on the 16k-GPU fabric, without the fabric, hall and cable

@@ -457,6 +457,68 @@ TEST_CASE("A FabricMemo solves the fabric and the hall again when an input they 
     }
 }
 
+TEST_CASE(
+    "A FabricMemo keeps the fabric's plan, prices and hall when only its rates' inputs change",
+    "[network][memo]")
+{
+    // The routing, the MTU and the calibration profile reach only the fabric's rates (shares,
+    // wire overhead, the collectives' inputs): the plan, counts, prices, hall and diagnostics
+    // kept, the rates solved again, every figure a fresh solve's.
+    struct Change
+    {
+        const char* what;
+        bool shape; ///< Reaches the plan: the fabric is planned again.
+        std::function<void(ResolvedScenario&)> apply;
+    };
+    const std::vector<Change> changes = {
+        {"routing", false,
+         [](ResolvedScenario& r) {
+             r.scenario.network.routing =
+                 r.scenario.network.routing == Routing::Ecmp ? Routing::Adaptive : Routing::Ecmp;
+         }},
+        {"MTU", false, [](ResolvedScenario& r) { r.scenario.network.mtuBytes = 1024; }},
+        {"calibration factors", false,
+         [](ResolvedScenario& r) { r.collectiveCalibration.fabricBandwidthFactor = 0.8; }},
+        {"calibration profile's name", false,
+         [](ResolvedScenario& r) { r.scenario.network.calibrationProfile = "measured"; }},
+        {"oversubscription", true,
+         [](ResolvedScenario& r) { r.scenario.network.oversubscription = 2.0; }},
+        {"MTU and the PFC watchdog", true,
+         [](ResolvedScenario& r) {
+             r.scenario.network.mtuBytes = 1024;
+             r.scenario.network.pfcWatchdog = !r.scenario.network.pfcWatchdog;
+         }},
+    };
+    const ResolvedScenario base = resolvedExample("multiplane-16k-h100.json");
+    for (const Change& change : changes) {
+        INFO(change.what);
+        ResolvedScenario variant = base;
+        change.apply(variant);
+        NetworkResult net;
+        FabricMemo memo;
+        Diagnostics first, second, fresh;
+        solveNetwork(base, 35e9, first, net, memo);
+        const long long plans = memo.fabricPlans();
+        const NetworkResult a = solveNetwork(variant, 35e9, fresh);
+        CHECK_FALSE(solveNetwork(variant, 35e9, second, net, memo));
+        CHECK(memo.fabricPlans() == plans + (change.shape ? 1 : 0));
+        requireSameNetwork(net, a);
+        CHECK(sameBits(net.fabricGbytePerSPerGpu, a.fabricGbytePerSPerGpu));
+        CHECK(sameBits(net.wire.efficiency, a.wire.efficiency));
+        CHECK(net.worldInputs == a.worldInputs);
+        REQUIRE(second.size() == fresh.size());
+        auto d = fresh.begin();
+        for (const auto& item : second)
+            CHECK(item.toString() == (d++)->toString());
+        // Kept whole the second time; the base again gives the base's figures.
+        Diagnostics third, back, baseDiagnostics;
+        CHECK(solveNetwork(variant, 35e9, third, net, memo));
+        solveNetwork(base, 35e9, back, net, memo);
+        requireSameNetwork(net, solveNetwork(base, 35e9, baseDiagnostics));
+        CHECK(memo.fabricPlans() == plans + (change.shape ? 2 : 0));
+    }
+}
+
 TEST_CASE("A FabricMemo keeps the hall's cable lines and the typical runs' media across scenario "
           "objects",
           "[network][memo]")

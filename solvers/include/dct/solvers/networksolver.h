@@ -3,6 +3,7 @@
 #include "dct/model/cablespec.h"
 #include "dct/model/diagnostics.h"
 #include "dct/model/resolvedscenario.h"
+#include "dct/solvers/fabricbuilder.h"
 #include "dct/solvers/networkresult.h"
 
 #include <cstddef>
@@ -155,8 +156,28 @@ struct FabricInputs
 
     /** Returns whether \a scenario has exactly these inputs. */
     bool sameAs(const model::ResolvedScenario& scenario) const;
+    /**
+     * Returns whether \a scenario has these inputs but for the ones only the fabric's rates
+     * read (sameRatesAs()): the fabric's plan, counts, prices, hall and diagnostics follow from
+     * these alone.
+     */
+    bool sameShapeAs(const model::ResolvedScenario& scenario) const;
+    /** Returns whether \a scenario has the inputs only the rates read: the routing and the MTU
+     *  (shares and wire overhead) and the calibration profile, by name and by its factors (the
+     *  collectives engine). */
+    bool sameRatesAs(const model::ResolvedScenario& scenario) const;
     /** Takes the inputs of \a scenario. */
     void assign(const model::ResolvedScenario& scenario);
+    /** Takes the inputs of \a scenario only the rates read (sameRatesAs()). */
+    void assignRates(const model::ResolvedScenario& scenario);
+};
+
+/** What a FabricMemo gives back of the last solve (FabricMemo::replay()). */
+enum class FabricReplay
+{
+    None,  ///< Nothing: the fabric is solved again.
+    Shape, ///< The plan, counts, prices, hall and diagnostics: only the rates are solved again.
+    All    ///< The whole fabric part: only the gradient all-reduce is timed again.
 };
 
 /**
@@ -200,13 +221,21 @@ struct HallInputs
 class FabricMemo
 {
 public:
-    /** Returns whether the NetworkResult last solved with this memo holds the fabric of
-     *  \a scenario; appends the diagnostics its fabric part gave then. Starts a solve: the
-     *  shared inputs are compared at most once from here on. */
-    bool replay(const model::ResolvedScenario& scenario, Diagnostics& diagnostics);
-    /** Records that the fabric of \a scenario was solved and gave diagnostics[from, end). */
-    void keep(const model::ResolvedScenario& scenario, const Diagnostics& diagnostics,
-              std::size_t from);
+    /** Returns how much of the fabric of \a scenario the NetworkResult last solved with this
+     *  memo holds (FabricReplay); unless nothing, appends the diagnostics its fabric part gave
+     *  then (the rates give none). Starts a solve: the shared inputs are compared at most once
+     *  from here on. */
+    FabricReplay replay(const model::ResolvedScenario& scenario, Diagnostics& diagnostics);
+    /** Records that the fabric of \a scenario was solved on \a plan and gave
+     *  diagnostics[from, end). */
+    void keep(const model::ResolvedScenario& scenario, const FabricPlan& plan,
+              const Diagnostics& diagnostics, std::size_t from);
+    /** Records that the rates of \a scenario were solved on the fabric kept. */
+    void keepRates(const model::ResolvedScenario& scenario) { m_inputs.assignRates(scenario); }
+    /** The plan of the fabric kept (valid() only). */
+    const FabricPlan& plan() const { return m_plan; }
+    /** Returns how many times the fabric was planned with this memo (replay() gave None). */
+    long long fabricPlans() const { return m_fabricPlans; }
     /** Forgets what was kept (the fabric, the hall, the media and the reported collectives). */
     void clear()
     {
@@ -272,6 +301,8 @@ private:
 
     bool m_valid = false;
     FabricInputs m_inputs;
+    FabricPlan m_plan;
+    long long m_fabricPlans = 0;
     std::vector<Diagnostic> m_diagnostics;
     // The inputs the fabric and the hall share.
     bool m_sharedValid = false;
@@ -317,7 +348,9 @@ private:
 /**
  * Solves the network of \a scenario into \a net as solveNetwork() does, the same figures and
  * diagnostics in the same order, keeping the fabric part \a net already holds when \a memo says
- * its inputs did not change (only the gradient all-reduce is timed again), and the hall's layout
+ * its inputs did not change (only the gradient all-reduce is timed again), its plan, counts,
+ * prices and hall when only the inputs of its rates changed (FabricInputs::sameRatesAs(): the
+ * shares, the latency and the collectives' inputs are solved again), and the hall's layout
  * when its inputs (HallInputs) did not change. The reported collectives (net.collectives) are
  * not timed here: a view that shows them asks solveReportedCollectives(). \a net must be the
  * NetworkResult the last call with \a memo solved into. Returns whether the fabric was kept.
