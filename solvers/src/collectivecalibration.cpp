@@ -1,5 +1,6 @@
 #include "dct/solvers/collectivecalibration.h"
 
+#include "dct/solvers/collectivenames.h"
 #include "dct/solvers/nccltuner.h"
 
 #include <Eigen/Dense>
@@ -236,7 +237,7 @@ std::vector<model::CalibrationPoint> pointsOf(const std::vector<MeasuredCollecti
         pt.measuredBusbwGbytePerS = m.bytes / (m.timeUs * 1e3) * factor;
         pt.modelUs = t.seconds * 1e6;
         pt.modelBusbwGbytePerS = t.seconds > 0.0 ? m.bytes / (t.seconds * 1e9) * factor : 0.0;
-        pt.algorithm = std::string(collectiveAlgorithmName(t.algorithm)) + "/" +
+        pt.algorithm = std::string(collectiveRouteName(t.op, t.algorithm)) + "/" +
                        collectiveProtocolName(t.protocol);
         points.push_back(std::move(pt));
     }

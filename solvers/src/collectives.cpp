@@ -791,6 +791,10 @@ Model model(CollectiveOp op, CollectiveAlgorithm a, CollectiveProtocol p, double
     const bool pointToPointOp = op == CollectiveOp::AllToAll || op == CollectiveOp::SendRecv;
     if (pointToPointOp && a != CollectiveAlgorithm::Ring)
         return unavailable(CollectiveUnavailable::PointToPointOnly);
+    // NCCL's point to point picks LL (up to P2P_LL_THRESHOLD, 16 KiB a channel) or Simple,
+    // never LL128 (src/enqueue.cc, the p2p plan's protocol; NCCL master 5067397).
+    if (pointToPointOp && p == CollectiveProtocol::LL128)
+        return unavailable(CollectiveUnavailable::PointToPointNoLl128);
     // LL and LL128 poll flags stored beside the data: between nodes NCCL runs them only over a
     // transport that lands each 8-byte (LL) or 128-byte (LL128) store whole and in order
     // (NVIDIA/nccl issue 786; aws-ofi-nccl issue 76: not EFA; the TCPXO plugin's profiles: not
@@ -978,6 +982,8 @@ const char* unavailableWhy(CollectiveUnavailable why)
         return "no link bandwidth for in-network reduction";
     case CollectiveUnavailable::PointToPointOnly:
         return "runs point to point";
+    case CollectiveUnavailable::PointToPointNoLl128:
+        return "point to point runs LL or Simple, not LL128";
     case CollectiveUnavailable::ProtocolOffTransport:
         return "the NICs' transport does not carry this protocol between nodes (NCCL runs it "
                "only where flagged stores land whole and in order)";

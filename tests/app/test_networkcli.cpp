@@ -257,6 +257,30 @@ TEST_CASE("collectives: on one node nvls and in_network run NVLink SHARP", "[cli
     CHECK_THAT(tree.err, Catch::Contains("point to point"));
 }
 
+TEST_CASE("collectives: all-to-all and send/recv say they run point to point, not a ring",
+          "[cli][collectives]")
+{
+    const std::string nodes = superPodWithNodes(2);
+    for (const char* op : {"all_to_all", "send_recv"}) {
+        INFO(op);
+        const CliRun table = runCli({"collectives", "--op", op, nodes});
+        REQUIRE(table.code == cli::ExitOk);
+        CHECK_THAT(table.out, Catch::Contains(" p2p "));
+        CHECK_THAT(table.out, !Catch::Contains(" ring "));
+        const CliRun doc = runCli({"collectives", "--op", op, "--format", "json", nodes});
+        REQUIRE(doc.code == cli::ExitOk);
+        const json parsed = json::parse(doc.out);
+        REQUIRE(parsed.at("points").size() > 30);
+        for (const json& point : parsed.at("points"))
+            CHECK(point.at("algorithm") == "p2p");
+        const CliRun csv = runCli({"collectives", "--op", op, "--format", "csv", nodes});
+        CHECK_THAT(csv.out, Catch::Contains("1073741824,p2p,"));
+    }
+    // All-reduce keeps its algorithms' names.
+    const CliRun ring = runCli({"collectives", "--algorithm", "ring", "--format", "csv", nodes});
+    CHECK_THAT(ring.out, Catch::Contains("1073741824,ring,"));
+}
+
 namespace {
 
 /** Writes the 4-SU SuperPOD example with its network's \a field set to \a value. */

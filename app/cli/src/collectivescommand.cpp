@@ -6,6 +6,7 @@
 #include "dct/model/catalog.h"
 #include "dct/model/jsonread.h"
 #include "dct/model/textformat.h"
+#include "dct/solvers/collectivenames.h"
 #include "dct/solvers/collectives.h"
 #include "dct/solvers/networksolver.h"
 
@@ -170,7 +171,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
         json rows = json::array();
         for (const auto& t : points) {
             json row = {{"bytes", t.bytes},
-                        {"algorithm", solvers::collectiveAlgorithmName(t.algorithm)},
+                        {"algorithm", solvers::collectiveRouteName(t.op, t.algorithm)},
                         {"available", t.available},
                         {"reason", t.reason.text()}};
             if (t.available) {
@@ -202,7 +203,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
     if (m_format == "csv") {
         out << "bytes,algorithm,seconds,algbw_gbyte_per_s,busbw_gbyte_per_s\n";
         for (const auto& t : points)
-            out << exactNumber(t.bytes) << ',' << solvers::collectiveAlgorithmName(t.algorithm)
+            out << exactNumber(t.bytes) << ',' << solvers::collectiveRouteName(t.op, t.algorithm)
                 << ',' << (t.available ? exactNumber(t.seconds) : "") << ','
                 << (t.available ? exactNumber(t.algbwGbytePerS) : "") << ','
                 << (t.available ? exactNumber(t.busbwGbytePerS) : "") << '\n';
@@ -218,11 +219,11 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
     for (const auto& t : points) {
         if (!t.available) {
             out << fmt::format("{:>10}{:>14}{:>10}{:>14}{:>16}{:>16}\n", sizeText(t.bytes),
-                               solvers::collectiveAlgorithmName(t.algorithm), "", "n/a", "", "");
+                               solvers::collectiveRouteName(t.op, t.algorithm), "", "n/a", "", "");
             continue;
         }
         out << fmt::format("{:>10}{:>14}{:>10}{:>14}{:>16}{:>16}\n", sizeText(t.bytes),
-                           solvers::collectiveAlgorithmName(t.algorithm),
+                           solvers::collectiveRouteName(t.op, t.algorithm),
                            solvers::collectiveProtocolName(t.protocol),
                            formatNumber(t.seconds * 1e6), formatNumber(t.algbwGbytePerS),
                            formatNumber(t.busbwGbytePerS));
@@ -237,7 +238,7 @@ int CollectivesCommand::run(const CommandContext& context, std::ostream& out, st
             ++j;
         const auto& t = points[i];
         out << fmt::format("  {} to {}: {}{}{}: {}\n", sizeText(t.bytes), sizeText(points[j].bytes),
-                           solvers::collectiveAlgorithmName(t.algorithm), t.available ? "/" : "",
+                           solvers::collectiveRouteName(t.op, t.algorithm), t.available ? "/" : "",
                            t.available ? solvers::collectiveProtocolName(t.protocol) : "",
                            t.reason.text());
         i = j + 1;

@@ -351,6 +351,38 @@ TEST_CASE("All-to-all and send/recv run point to point", "[network][collectives]
     CHECK(sr.bandwidthGbytePerS == Approx(net).epsilon(1e-9));
 }
 
+// NCCL src/enqueue.cc, the p2p plan (master 5067397): a point-to-point transfer runs LL up to
+// P2P_LL_THRESHOLD (16 KiB a channel), else Simple; never LL128.
+TEST_CASE("Point to point runs LL or Simple, never LL128", "[network][collectives][p2p]")
+{
+    CollectiveInputs in = eightGpus();
+    in.ranks = 32;
+    for (auto op : {CollectiveOp::AllToAll, CollectiveOp::SendRecv}) {
+        INFO(collectiveOpName(op));
+        const auto pinned =
+            collectiveTime(op, CollectiveAlgorithm::Ring, CollectiveProtocol::LL128, 262144.0, in);
+        CHECK_FALSE(pinned.available);
+        CHECK_THAT(pinned.reason.text(), Catch::Contains("not LL128"));
+        bool sawLl = false;
+        bool sawSimple = false;
+        for (const auto& t :
+             collectiveCurve(op, CollectiveAlgorithm::Ring, in, 8.0, 17179869184.0)) {
+            REQUIRE(t.available);
+            CHECK(t.protocol != CollectiveProtocol::LL128);
+            sawLl = sawLl || t.protocol == CollectiveProtocol::LL;
+            sawSimple = sawSimple || t.protocol == CollectiveProtocol::Simple;
+        }
+        CHECK(sawLl);
+        CHECK(sawSimple);
+    }
+    // All-reduce keeps LL128 where it is the fastest.
+    bool allReduceLl128 = false;
+    for (const auto& t : collectiveCurve(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, in,
+                                         8.0, 17179869184.0))
+        allReduceLl128 = allReduceLl128 || t.protocol == CollectiveProtocol::LL128;
+    CHECK(allReduceLl128);
+}
+
 TEST_CASE("The curve spans 8 B to 16 GiB by doubling", "[network][collectives]")
 {
     const auto curve =

@@ -318,7 +318,7 @@ TEST_CASE("nccl-tests on 8 H100: all-gather 359, reduce-scatter 361, all-to-all 
 }
 
 TEST_CASE("nccl-tests across H100 nodes over 8 x 400G: all-to-all at twice a GPU's NIC on two "
-          "nodes, one NIC's on ten; send/recv one NIC's",
+          "nodes, one NIC's on ten, send/recv one NIC's",
           "[validation][network][collectives][nccl][multinode][p2p]")
 {
     // The same repository (xxrjun/nccl-tests-cluster at 455de4f), one 400G-class NIC a GPU

@@ -145,6 +145,7 @@ enum class CollectiveUnavailable
     CollNetSimpleOnly,     ///< CollNet runs the Simple protocol only.
     InNetworkNoLink,       ///< No link bandwidth for in-network reduction.
     PointToPointOnly,      ///< All-to-all and send/recv run point to point (algorithm ring).
+    PointToPointNoLl128,   ///< Point to point runs LL or Simple, never LL128.
     ProtocolOffTransport,  ///< The NICs' transport does not carry this protocol between nodes.
     NoAlgorithm            ///< No algorithm applies to this fabric.
 };
