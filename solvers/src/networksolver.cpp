@@ -426,12 +426,6 @@ double gradientAllReduceBytes(const model::ResolvedScenario& r)
 namespace {
 
 /**
- * Solves the fabric part of the network (all but the gradient all-reduce) into \a net. With
- * \a memo, the hall \a net holds is kept when its inputs did not change, and the reported
- * collectives are left to solveReportedCollectives() (kept in \a net while their inputs stay
- * the same); without, both are solved.
- */
-/**
  * The fabric's rates on \a plan (solveFabric's last part, all that the routing, the MTU and
  * the calibration reach): shares, path latency, the fabric's bandwidth per GPU and the
  * collectives' inputs. Gives no diagnostics.
@@ -439,7 +433,12 @@ namespace {
 void solveRates(const model::ResolvedScenario& r, const FabricPlan& plan, NetworkResult& net,
                 FabricMemo* memo);
 
-/** Solves the fabric part of the network of \a r into \a net; returns its plan. */
+/**
+ * Solves the fabric part of the network (all but the gradient all-reduce) into \a net and
+ * returns its plan. With \a memo, the hall \a net holds is kept when its inputs did not change,
+ * and the reported collectives are left to solveReportedCollectives() (kept in \a net while
+ * their inputs stay the same); without, both are solved.
+ */
 FabricPlan solveFabric(const model::ResolvedScenario& r, NetworkResult& net,
                        Diagnostics& diagnostics, FabricMemo* memo)
 {
