@@ -315,8 +315,13 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
                       1e6),
         f::choice<S, PipelineSchedule>(
             "pipeline_schedule", &S::pipelineSchedule,
-            {{PipelineSchedule::OneFOneB, "1f1b"}, {PipelineSchedule::Interleaved, "interleaved"}},
-            "Pipeline schedule: 1f1b, or interleaved with virtual_stages model chunks per GPU"),
+            {{PipelineSchedule::OneFOneB, "1f1b"},
+             {PipelineSchedule::Interleaved, "interleaved"},
+             {PipelineSchedule::DualPipe, "dualpipe"}},
+            "Pipeline schedule: 1f1b, interleaved with virtual_stages model chunks per GPU, or "
+            "dualpipe (DeepSeek-V3's: micro-batches enter from both ends, each GPU holds two "
+            "stages, and a forward and a backward chunk hide each other's expert all-to-all and "
+            "pipeline traffic)"),
         f::integer<S>("virtual_stages", &S::virtualStages, "",
                       "Model chunks per GPU of the interleaved schedule (1 with 1f1b)", 1, 1024),
         f::boolean<S>("embedding_and_loss_as_layers", &S::embeddingAndLossAsLayers,

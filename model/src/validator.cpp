@@ -107,22 +107,77 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                 "a tensor-parallel size that divides " + num(m.effectiveKvHeads()) +
                     " or a multiple of it",
                 "layout");
+    // Megatron-LM splits the layers (and the embedding's and the loss's slots when they count as
+    // layers) evenly over pipeline_parallel x virtual_stages model chunks; without virtual
+    // stages it also takes an uneven split whose last stage holds what is left
+    // (--decoder-last-pipeline-num-layers; DeepSeek-V3's 61 layers ran on 16 stages). The step
+    // model paces the pipeline by its fullest stage.
     const int chunks = w.pipelineParallel * w.virtualStages;
     const int splitLayers = m.layers + (w.embeddingAndLossAsLayers ? 2 : 0);
-    if (splitLayers % chunks != 0 || splitLayers / chunks < 1 ||
-        (w.embeddingAndLossAsLayers && w.pipelineParallel > 1 && splitLayers / chunks < 2 &&
-         w.virtualStages == 1))
+    const int lossSlot = w.embeddingAndLossAsLayers && w.pipelineParallel > 1 ? 1 : 0;
+    const bool even = splitLayers % chunks == 0;
+    const int fullStage = w.virtualStages * ((splitLayers + chunks - 1) / chunks);
+    const int lastStage = splitLayers - (w.pipelineParallel - 1) * fullStage;
+    const bool firstEmpty = lossSlot == 1 && w.virtualStages == 1 && fullStage < 2;
+    const std::string layersText =
+        num(m.layers) + " layers" +
+        (w.embeddingAndLossAsLayers ? " + embedding + loss = " + num(splitLayers) : std::string());
+    if (splitLayers < chunks || firstEmpty || (!even && w.virtualStages > 1))
         d.error(w.virtualStages > 1 ? "/workload/virtual_stages" : "/workload/pipeline_parallel",
-                num(m.layers) + " layers" +
-                    (w.embeddingAndLossAsLayers ? " + embedding + loss = " + num(splitLayers)
-                                                : std::string()) +
+                layersText +
                     " are not divisible by pipeline_parallel x virtual_stages = " + num(chunks),
                 "stages whose product divides " + num(splitLayers), "layout");
-    if (w.pipelineSchedule == PipelineSchedule::OneFOneB && w.virtualStages > 1)
+    else if (!even && lastStage < 1 + lossSlot)
+        d.error("/workload/pipeline_parallel",
+                layersText + " over " + num(w.pipelineParallel) + " stages of " + num(fullStage) +
+                    " leave the last stage no layer",
+                "a pipeline size that divides " + num(splitLayers) +
+                    ", or one whose split leaves the last stage a layer",
+                "layout");
+    else if (!even)
+        d.warning("/workload/pipeline_parallel",
+                  layersText + " do not split evenly over " + num(w.pipelineParallel) +
+                      " stages: " + num(w.pipelineParallel - 1) + " hold " + num(fullStage) +
+                      " and the last " + num(lastStage) +
+                      " (Megatron-LM's --decoder-last-pipeline-num-layers); the pipeline runs "
+                      "at the pace of the fullest stage",
+                  "a pipeline size that divides " + num(splitLayers) + " for an even split",
+                  "uneven-pipeline-split");
+    if (w.pipelineSchedule != PipelineSchedule::Interleaved && w.virtualStages > 1)
         d.error("/workload/virtual_stages",
                 "virtual stages " + num(w.virtualStages) + " need the interleaved schedule",
-                "1 with pipeline_schedule \"1f1b\", or pipeline_schedule \"interleaved\"",
+                "1 with pipeline_schedule \"1f1b\" or \"dualpipe\", or pipeline_schedule "
+                "\"interleaved\"",
                 "layout");
+    // DualPipe pairs rank i with rank p - 1 - i and feeds half the micro-batches from each end:
+    // an even pipeline, and an even number of micro-batches, at least two per rank
+    // (deepseek-ai/DualPipe, dualpipe/dualpipe.py, DualPipe.step: num_ranks % 2 == 0,
+    // num_chunks % 2 == 0 and num_chunks >= num_ranks * 2).
+    if (w.pipelineSchedule == PipelineSchedule::DualPipe) {
+        const long long microBatches =
+            r.dataParallel > 0
+                ? w.globalBatchSequences /
+                      std::max(1LL, static_cast<long long>(r.dataParallel) * w.microBatchSize)
+                : 0;
+        if (w.pipelineParallel < 2 || w.pipelineParallel % 2 != 0)
+            d.error("/workload/pipeline_parallel",
+                    "dualpipe needs an even pipeline of at least 2 stages, not " +
+                        num(w.pipelineParallel),
+                    "an even pipeline_parallel, or pipeline_schedule \"1f1b\"", "layout");
+        else if (r.dataParallel > 0 &&
+                 (microBatches % 2 != 0 || microBatches < 2LL * w.pipelineParallel))
+            d.error("/workload/global_batch_sequences",
+                    "dualpipe needs an even number of micro-batches a step, at least twice "
+                    "pipeline_parallel " +
+                        num(w.pipelineParallel) + "; the batch makes " +
+                        num(static_cast<double>(microBatches)),
+                    "a global batch of an even multiple of " +
+                        num(static_cast<double>(r.dataParallel) * w.microBatchSize) +
+                        " sequences, at least " +
+                        num(2.0 * static_cast<double>(r.dataParallel) * w.microBatchSize *
+                            w.pipelineParallel),
+                    "layout");
+    }
     if (w.pipelineSchedule == PipelineSchedule::Interleaved && r.dataParallel > 0 &&
         (w.globalBatchSequences /
          std::max(1LL, static_cast<long long>(r.dataParallel) * w.microBatchSize)) %

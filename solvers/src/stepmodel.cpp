@@ -59,6 +59,11 @@ constexpr double kOptimizerUpdateBytes = 28.0;
 // kernel launch statistics"), but the CPU runs ahead of long kernels, so the driver's share is
 // taken. Megatron-LM's runs of 2021-2024 launch every kernel eagerly (no CUDA graphs).
 constexpr double kKernelFixedSeconds = 3.0e-6;
+// DualPipe's communication kernels (the expert all-to-all's dispatch and combine over
+// InfiniBand and NVLink) run on 20 of the H800's 132 SMs beside the computation of the paired
+// chunk, which keeps the rest (DeepSeek-V3 technical report, arXiv 2412.19437, 3.2.2: "only 20
+// SMs are sufficient to fully utilize the bandwidths of IB and NVLink").
+constexpr double kDualPipeCommunicationSms = 20.0;
 // CUDA context, cuBLAS workspaces and NCCL buffers (assumption: about 1 GB per GPU; the CUDA
 // context of a PyTorch process alone takes 0.3-0.5 GB).
 constexpr double kRuntimeBufferGb = 1.0;
@@ -109,7 +114,8 @@ struct Layout
     double stageLayers = 1.0;      ///< Transformer layers of the fullest stage.
     double lastStageLayers = 1.0;  ///< Of the last stage, which also runs the output and loss.
     double firstStageLayers = 1.0; ///< Of the first stage, which also holds the embedding.
-    int f = 0; ///< 1: the embedding and the loss each take a layer's slot in the split.
+    int f = 0;         ///< 1: the embedding and the loss each take a layer's slot in the split.
+    bool dual = false; ///< DualPipe: each GPU holds stages i and p - 1 - i.
 
     /// Replicas of each expert shard: the expert grid (expert tensor x expert x expert data
     /// parallel) covers the tensor x context x data ranks of a stage.
@@ -128,6 +134,7 @@ Layout layoutOf(const model::ResolvedScenario& r)
     l.et = w.effectiveExpertTensorParallel();
     l.v = w.pipelineSchedule == model::PipelineSchedule::Interleaved ? std::max(1, w.virtualStages)
                                                                      : 1;
+    l.dual = w.pipelineSchedule == model::PipelineSchedule::DualPipe && l.p > 1;
     l.b = std::max(1, w.microBatchSize);
     l.s = std::max(1, r.sequenceLength);
     l.m = std::max(1.0, std::ceil(static_cast<double>(w.globalBatchSequences) / (l.d * l.b)));
@@ -393,17 +400,21 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
 
     // Weights of the stage on one GPU, split into the dense part (sharded by ZeRO over data x
     // context ranks) and the experts (over the expert-data-parallel ranks).
+    // DualPipe keeps two stages a GPU, i and p - 1 - i: twice the weights, and the first GPU
+    // holds the output layer beside the embedding (the DualPipe README's table: parameters 2x).
+    const double copies = l.dual ? 2.0 : 1.0;
     const double embedding =
-        holdsEmbedding ? (l.p == 1 ? m.embeddingParameters() : m.vocabSize * h) / l.t : 0.0;
+        holdsEmbedding ? (l.p == 1 || l.dual ? m.embeddingParameters() : m.vocabSize * h) / l.t
+                       : 0.0;
     const double dense =
-        layersPerStage *
+        copies * layersPerStage *
             (m.attentionParameters() / l.t + (1.0 - moeShare) * m.denseMlpParameters() / l.t +
              moeShare *
                  (m.sharedExperts * m.expertParameters() + h * static_cast<double>(m.experts)) /
                  l.t) +
         embedding;
-    const double experts = layersPerStage * moeShare * (static_cast<double>(m.experts) / l.e) *
-                           m.expertParameters() / l.et;
+    const double experts = copies * layersPerStage * moeShare *
+                           (static_cast<double>(m.experts) / l.e) * m.expertParameters() / l.et;
     const double denseRanks = static_cast<double>(l.d) * l.c;
     const double expertRanks = l.expertReplicas();
     const int zero = w.zeroStage;
@@ -447,7 +458,10 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
     // the first stage this is Narayanan et al. 2021, 2.2.2's 1 + (p - 1) / (p v) times p).
     const double warmup = l.v > 1 ? 2.0 * (l.p - rank - 1.0) + (l.v - 1.0) * l.p
                                   : static_cast<double>(l.p - rank - 1);
-    const double chunksInFlight = std::min(l.m * l.v, std::max(1.0, warmup + 1.0));
+    // DualPipe holds p + 1 micro-batches' activations of a stage on every GPU (its README's
+    // table), the two directions' warm-ups together.
+    const double chunksInFlight =
+        l.dual ? std::min(l.m, l.p + 1.0) : std::min(l.m * l.v, std::max(1.0, warmup + 1.0));
     mem.activationsGb = perLayer * (layersPerStage / l.v) * chunksInFlight / 1e9;
 
     // Buffers: fp32 logits and their gradient on the last stage (counted when it is also the
@@ -934,6 +948,36 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     out.expertParallelSeconds = l.m * epPerMicroBatch;
     out.pipelineSendRecvSeconds = (l.m + (l.p - 1.0) / l.v) * p2pPerMicroBatch;
     out.bubbleSeconds = (l.p - 1.0) / l.v * workPerMicroBatch;
+    if (l.dual) {
+        // DualPipe (DeepSeek-V3 technical report, 3.2.1 and Figure 5): in the steady state each
+        // GPU runs the forward chunk of one micro-batch beside the backward chunk of another,
+        // each one's expert all-to-all and pipeline sends under the other's computation, the
+        // communication on kDualPipeCommunicationSms of the GPU's SMs (the computation slows
+        // by that share while they run). What the computation cannot cover stays exposed.
+        const double computation = matmulPerMicroBatch + memoryPerMicroBatch + kernelPerMicroBatch;
+        const double communication = epPerMicroBatch + p2pPerMicroBatch;
+        const double sms = r.gpu.smCount > 0 ? r.gpu.smCount : 132.0;
+        const double slowdown =
+            kDualPipeCommunicationSms / std::max(1.0, sms - kDualPipeCommunicationSms);
+        const double slowed = computation + std::min(communication, computation) * slowdown;
+        const double stretch = computation > 0.0 ? slowed / computation : 1.0;
+        const double exposed = std::max(0.0, communication - slowed);
+        const double exposedShare = communication > 0.0 ? exposed / communication : 0.0;
+        out.computeSeconds *= stretch;
+        out.recomputeSeconds *= stretch;
+        out.memoryBoundSeconds *= stretch;
+        out.kernelOverheadSeconds *= stretch;
+        out.expertParallelSeconds *= exposedShare;
+        // The sends of the warm-up and the cool-down (p / 2 each way) have nothing to hide under.
+        out.pipelineSendRecvSeconds =
+            l.m * exposedShare * p2pPerMicroBatch + l.p / 2.0 * p2pPerMicroBatch;
+        // Bubble (p/2 - 1)(F&B + B - 3W), its README's table: F&B a forward and a backward chunk
+        // overlapped, B a full backward, W its weight-gradient half; B = 2F and W = F as a
+        // layer's GEMMs split them, so B - 3W = -F = -1/3 of a micro-batch's computation.
+        const double pair = std::max(slowed, communication) + tpPerMicroBatch + cpPerMicroBatch;
+        out.bubbleSeconds = (l.p / 2.0 - 1.0) * std::max(0.0, pair - computation / 3.0);
+        out.microBatchSeconds = pair;
+    }
     out.stepSeconds = out.computeSeconds + out.memoryBoundSeconds + out.kernelOverheadSeconds +
                       out.tensorParallelSeconds + out.contextParallelSeconds +
                       out.expertParallelSeconds + out.pipelineSendRecvSeconds + out.bubbleSeconds +

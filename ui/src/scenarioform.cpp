@@ -106,6 +106,7 @@ QString choiceName(const std::string& pointer, const std::string& value)
         {"fp64", "FP64"},
         {"1f1b", "1F1B"},
         {"interleaved", "Interleaved"},
+        {"dualpipe", "DualPipe"},
         {"none", "None"},
         {"selective", "Selective (attention)"},
         {"full", "Full"},

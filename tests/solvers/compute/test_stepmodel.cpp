@@ -378,6 +378,121 @@ TEST_CASE("the pipeline runs at its slowest stage, with whole layers", "[compute
     CHECK(even.evaluation->compute.step.pacingStageHasOutputLayer);
 }
 
+TEST_CASE("an uneven pipeline split leaves the rest to the last stage and is paced by the fullest",
+          "[compute][step][pipeline][validation]")
+{
+    // Megatron-LM's --decoder-last-pipeline-num-layers: Llama 2 7B's 32 layers on 5 stages are
+    // 7 + 7 + 7 + 7 + 4 (DeepSeek-V3's 61 layers ran on 16 stages). Accepted with a warning
+    // that names the split; a full stage of 7 layers paces the pipeline.
+    const json base = {{"model", "llama2-7b"},
+                       {"tensor_parallel", 8},
+                       {"global_batch_sequences", 320},
+                       {"recompute", "full"}};
+    json five = base;
+    five["pipeline_parallel"] = 5;
+    const auto uneven = run(five, 40);
+    REQUIRE(uneven.ok());
+    const auto warning =
+        std::find_if(uneven.diagnostics.begin(), uneven.diagnostics.end(), [](const Diagnostic& x) {
+            return x.severity == Severity::Warning && x.code == "uneven-pipeline-split";
+        });
+    REQUIRE(warning != uneven.diagnostics.end());
+    CHECK(warning->path == "/workload/pipeline_parallel");
+    CHECK_THAT(warning->message, Catch::Contains("4 hold 7 and the last 4"));
+    REQUIRE(uneven.evaluation);
+    CHECK(uneven.evaluation->compute.step.pacingStageLayers == 7.0);
+    CHECK_FALSE(uneven.evaluation->compute.step.pacingStageHasOutputLayer);
+
+    // An even split draws no such warning.
+    json four = base;
+    four["pipeline_parallel"] = 4;
+    const auto even = run(four, 32);
+    REQUIRE(even.ok());
+    CHECK(std::none_of(even.diagnostics.begin(), even.diagnostics.end(),
+                       [](const Diagnostic& x) { return x.code == "uneven-pipeline-split"; }));
+
+    // 32 layers on 12 stages: eleven stages of 3 take 33, so the last would hold none.
+    json twelve = base;
+    twelve["pipeline_parallel"] = 12;
+    const auto empty = run(twelve, 12);
+    const Diagnostic* error = findError(empty, "/workload/pipeline_parallel", "layout");
+    REQUIRE(error);
+    CHECK_THAT(error->message, Catch::Contains("leave the last stage no layer"));
+}
+
+TEST_CASE("dualpipe needs an even pipeline and twice as many micro-batches, one chunk a stage",
+          "[compute][step][pipeline][validation]")
+{
+    // deepseek-ai/DualPipe, DualPipe.step: num_ranks % 2 == 0, num_chunks % 2 == 0 and
+    // num_chunks >= 2 num_ranks.
+    json workload = {{"model", "llama2-7b"},          {"tensor_parallel", 8},
+                     {"pipeline_parallel", 4},        {"pipeline_schedule", "dualpipe"},
+                     {"global_batch_sequences", 128}, {"recompute", "full"}};
+    CHECK(run(workload).ok()); // 64 nodes: data parallel 16, 8 micro-batches of 1 on 4 stages
+    json odd = workload;
+    odd["pipeline_parallel"] = 1;
+    CHECK(findError(run(odd), "/workload/pipeline_parallel", "layout"));
+    json few = workload;
+    few["global_batch_sequences"] = 96; // 6 micro-batches < 2 x 4
+    const auto short6 = run(few);
+    const Diagnostic* error = findError(short6, "/workload/global_batch_sequences", "layout");
+    REQUIRE(error);
+    CHECK_THAT(error->message, Catch::Contains("makes 6"));
+    json chunks = workload;
+    chunks["virtual_stages"] = 2;
+    CHECK(findError(run(chunks), "/workload/virtual_stages", "layout"));
+}
+
+TEST_CASE("dualpipe: the bubble of (p/2 - 1)(F&B + B - 3W), two stages' weights, p + 1 in flight",
+          "[compute][step][pipeline]")
+{
+    // Llama 2 7B (32 layers, dense) on 8 stages of 4 layers, 32 micro-batches. DualPipe's
+    // bubble (its README's table) with B = 2F and W = F is (p/2 - 1) x 2/3 of a micro-batch's
+    // computation where 1F1B's is (p - 1) x all of it: 3 x 2/3 against 7, 2/7 of it (the pipeline
+    // sends, under the computation, cost it a little on the SMs they take).
+    const json base = {{"model", "llama2-7b"},   {"tensor_parallel", 1},
+                       {"pipeline_parallel", 8}, {"global_batch_sequences", 32},
+                       {"recompute", "none"},    {"flash_attention", true}};
+    json dual = base;
+    dual["pipeline_schedule"] = "dualpipe";
+    const auto one = run(base, 1);
+    const auto two = run(dual, 1);
+    REQUIRE(one.ok());
+    REQUIRE(two.ok());
+    CHECK(metric(two, "step.bubble_seconds") / metric(one, "step.bubble_seconds") ==
+          Approx(2.0 / 7.0).epsilon(0.03));
+    // Two stages a GPU: twice the layers' weights (and the output layer beside the embedding);
+    // activations of p + 1 = 9 micro-batches on every GPU where 1F1B's first stage holds 8.
+    CHECK(metric(two, "step.memory_weights_gb") > 1.9 * metric(one, "step.memory_weights_gb"));
+    CHECK(metric(two, "step.memory_activations_gb") ==
+          Approx(9.0 / 8.0 * metric(one, "step.memory_activations_gb")).epsilon(1e-9));
+}
+
+TEST_CASE("dualpipe hides the expert all-to-all under the paired chunk, on the SMs it leaves",
+          "[compute][step][pipeline][moe]")
+{
+    // Mixtral 8x7B, EP 8 on a node's NVLink, on 4 stages with 8 micro-batches: 1F1B exposes
+    // every dispatch and combine; DualPipe runs them beside the other micro-batch's computation,
+    // which loses 20 of the H100's 132 SMs while they run (DeepSeek-V3 technical report, 3.2.2).
+    json base = mixtralWorkload();
+    base["global_batch_sequences"] = 1024;
+    json dual = base;
+    dual["pipeline_schedule"] = "dualpipe";
+    const auto one = run(base);
+    const auto two = run(dual);
+    REQUIRE(one.ok());
+    REQUIRE(two.ok());
+    const double exposed1 = metric(one, "step.expert_parallel_seconds");
+    const double exposed2 = metric(two, "step.expert_parallel_seconds");
+    CHECK(exposed1 > 0.0);
+    CHECK(exposed2 < 0.5 * exposed1);
+    const double compute1 = metric(one, "step.compute_seconds");
+    const double compute2 = metric(two, "step.compute_seconds");
+    CHECK(compute2 > compute1);
+    CHECK(compute2 <= compute1 * 132.0 / 112.0 * (1.0 + 1e-9));
+    CHECK(metric(two, "step.seconds") < metric(one, "step.seconds"));
+}
+
 TEST_CASE("activations are held on the stage with the most in flight",
           "[compute][step][pipeline][memory]")
 {

@@ -87,8 +87,10 @@ enum class CableKind
 /** Order of forward and backward passes of the micro-batches on a pipeline. */
 enum class PipelineSchedule
 {
-    OneFOneB,   ///< One forward, one backward (PipeDream-Flush; Narayanan et al. 2021, 2.2.1).
-    Interleaved ///< Each GPU holds several model chunks (virtual stages), bubble / v (2.2.2).
+    OneFOneB,    ///< One forward, one backward (PipeDream-Flush; Narayanan et al. 2021, 2.2.1).
+    Interleaved, ///< Each GPU holds several model chunks (virtual stages), bubble / v (2.2.2).
+    DualPipe     ///< Micro-batches enter from both ends; a forward and a backward overlap their
+                 ///< communication (DeepSeek-V3 technical report, arXiv 2412.19437, 3.2.1).
 };
 
 /** What the backward pass recomputes instead of keeping from the forward pass. */
