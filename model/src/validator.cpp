@@ -1,5 +1,7 @@
 #include "dct/model/validator.h"
 
+#include "dct/model/pipelinesplit.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -113,35 +115,31 @@ Diagnostics validateScenario(const ResolvedScenario& r)
     // (--decoder-last-pipeline-num-layers; DeepSeek-V3's 61 layers ran on 16 stages). The step
     // model paces the pipeline by its fullest stage.
     const int chunks = w.pipelineParallel * w.virtualStages;
-    const int splitLayers = m.layers + (w.embeddingAndLossAsLayers ? 2 : 0);
-    const int lossSlot = w.embeddingAndLossAsLayers && w.pipelineParallel > 1 ? 1 : 0;
-    const bool even = splitLayers % chunks == 0;
-    const int fullStage = w.virtualStages * ((splitLayers + chunks - 1) / chunks);
-    const int lastStage = splitLayers - (w.pipelineParallel - 1) * fullStage;
-    const bool firstEmpty = lossSlot == 1 && w.virtualStages == 1 && fullStage < 2;
+    const PipelineSplit split =
+        pipelineSplit(m.layers, w.pipelineParallel, w.virtualStages, w.embeddingAndLossAsLayers);
     const std::string layersText =
         num(m.layers) + " layers" +
-        (w.embeddingAndLossAsLayers ? " + embedding + loss = " + num(splitLayers) : std::string());
-    if (splitLayers < chunks || firstEmpty || (!even && w.virtualStages > 1))
+        (w.embeddingAndLossAsLayers ? " + embedding + loss = " + num(split.slots) : std::string());
+    if (split.slots < chunks || (!split.even && w.virtualStages > 1) || (split.empty && split.even))
         d.error(w.virtualStages > 1 ? "/workload/virtual_stages" : "/workload/pipeline_parallel",
                 layersText +
                     " are not divisible by pipeline_parallel x virtual_stages = " + num(chunks),
-                "stages whose product divides " + num(splitLayers), "layout");
-    else if (!even && lastStage < 1 + lossSlot)
+                "stages whose product divides " + num(split.slots), "layout");
+    else if (split.empty)
         d.error("/workload/pipeline_parallel",
-                layersText + " over " + num(w.pipelineParallel) + " stages of " + num(fullStage) +
-                    " leave the last stage no layer",
-                "a pipeline size that divides " + num(splitLayers) +
+                layersText + " over " + num(w.pipelineParallel) + " stages of " +
+                    num(split.fullStage) + " leave the last stage no layer",
+                "a pipeline size that divides " + num(split.slots) +
                     ", or one whose split leaves the last stage a layer",
                 "layout");
-    else if (!even)
+    else if (!split.even)
         d.warning("/workload/pipeline_parallel",
                   layersText + " do not split evenly over " + num(w.pipelineParallel) +
-                      " stages: " + num(w.pipelineParallel - 1) + " hold " + num(fullStage) +
-                      " and the last " + num(lastStage) +
+                      " stages: " + num(w.pipelineParallel - 1) + " hold " + num(split.fullStage) +
+                      " and the last " + num(split.lastStage) +
                       " (Megatron-LM's --decoder-last-pipeline-num-layers); the pipeline runs "
                       "at the pace of the fullest stage",
-                  "a pipeline size that divides " + num(splitLayers) + " for an even split",
+                  "a pipeline size that divides " + num(split.slots) + " for an even split",
                   "uneven-pipeline-split");
     if (w.pipelineSchedule != PipelineSchedule::Interleaved && w.virtualStages > 1)
         d.error("/workload/virtual_stages",

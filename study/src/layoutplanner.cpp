@@ -2,7 +2,8 @@
 // model on the fabric and clock of the scenario's own evaluation. The rules a layout must meet
 // are the validator's (model/src/validator.cpp): the parallel sizes tile the GPUs, tensor
 // parallelism divides the heads and divides or is a multiple of the key/value heads, pipeline
-// stages (times virtual stages) divide the layers, the interleaved schedule needs a multiple of
+// stages (times virtual stages) divide the layers or, without virtual stages, leave the last
+// stage a layer (model/pipelinesplit.h), the interleaved schedule needs a multiple of
 // the stages in micro-batches, context parallelism splits the sequence into 2c chunks, expert
 // parallelism divides the experts and, times expert tensor parallelism, the tensor x context x
 // data ranks. Beyond the validator, the search keeps the global batch whole (it splits exactly
@@ -10,6 +11,7 @@
 // domain.
 #include "dct/study/layoutplanner.h"
 
+#include "dct/model/pipelinesplit.h"
 #include "dct/model/textformat.h"
 #include "dct/model/validator.h"
 #include "dct/solvers/computesolver.h"
@@ -199,8 +201,16 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
         if (t >= 1 && m.heads % t == 0 &&
             (m.effectiveKvHeads() % t == 0 || t % m.effectiveKvHeads() == 0) && gpus % t == 0)
             tps.push_back(t);
-    const std::vector<int> pps =
-        orDefault(space.pipelineParallel, divisorsOf(splitLayers, splitLayers));
+    std::vector<int> pps = orDefault(space.pipelineParallel, divisorsOf(splitLayers, splitLayers));
+    if (space.pipelineParallel.empty()) {
+        // Uneven splits too (the last stage holds what is left): the stage counts that tile the
+        // GPUs but do not divide the layers, DeepSeek-V3's 61 layers on 16 stages.
+        for (int p : divisorsOf(gpus, splitLayers))
+            if (splitLayers % p != 0 &&
+                model::pipelineSplit(m.layers, p, 1, w.embeddingAndLossAsLayers).valid)
+                pps.push_back(p);
+        std::sort(pps.begin(), pps.end());
+    }
     const std::vector<int> cps =
         orDefault(space.contextParallel, powersOfTwo(std::max(1, space.maxContextParallel)));
     const std::vector<int> eps = orDefault(
@@ -234,7 +244,7 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
     std::vector<Branch> branches;
     for (int t : tps)
         for (int p : pps) {
-            if (p < 1 || splitLayers % p != 0)
+            if (p < 1 || !model::pipelineSplit(m.layers, p, 1, w.embeddingAndLossAsLayers).valid)
                 continue;
             for (int c : cps) {
                 if (c < 1 || (c > 1 && r.sequenceLength % (2 * c) != 0))
@@ -267,13 +277,14 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
                             const std::vector<int> vs = orDefault(
                                 space.virtualStages, divisorsOf(splitLayers / p, splitLayers / p));
                             for (int v : vs) {
-                                if (v < 1 || (v > 1 && p == 1) || splitLayers % (p * v) != 0 ||
+                                // The split as the validator takes it: even over p v chunks, or
+                                // uneven with one chunk a stage; the embedding and the loss as
+                                // layers need a real layer beside them.
+                                if (v < 1 || (v > 1 && p == 1) ||
+                                    !model::pipelineSplit(m.layers, p, v,
+                                                          w.embeddingAndLossAsLayers)
+                                         .valid ||
                                     (v > 1 && microBatches % p != 0))
-                                    continue;
-                                // The embedding and the loss as layers need a real layer beside
-                                // them on the first and last stages (validator.cpp).
-                                if (w.embeddingAndLossAsLayers && p > 1 && v == 1 &&
-                                    splitLayers / p < 2)
                                     continue;
                                 for (int z : zeros) {
                                     if (z < 0 || z > 3)

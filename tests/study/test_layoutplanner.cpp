@@ -259,3 +259,50 @@ TEST_CASE("for a mixture of experts the search tries whole experts beside the te
     five.space.expertTensorParallel = {5};
     CHECK(planLayouts(r, five).best.empty());
 }
+
+TEST_CASE("the search tries pipelines that split the layers unevenly, one chunk a stage",
+          "[study][plan][pipeline]")
+{
+    // Qwen3-235B-A22B (94 layers) on the seed example's 256 H100: beside the even splits (1 and
+    // 2 stages, the latter also with 47 chunks a stage) the stage counts that tile the GPUs and
+    // leave the last stage a layer: 4 (24 x 3 + 22), 8 (12 x 7 + 10), 16 (6 x 15 + 4) and 32
+    // (3 x 31 + 1); 64 would leave it none. Each layout it returns is what eval computes.
+    model::ResolvedScenario r = resolvedExample("seed-h100-dallas-d2c.json");
+    model::Scenario s = r.scenario;
+    s.workload.model.id = "qwen3-235b-a22b";
+    s.workload.globalBatchSequences = 512;
+    s.workload.tensorParallel = 1;
+    s.workload.pipelineParallel = 8;
+    s.workload.expertParallel = 8;
+    s.workload.expertTensorParallel = 1;
+    auto resolved = model::resolveScenario(s, test::catalog());
+    REQUIRE(resolved.resolved);
+    r = *resolved.resolved;
+    LayoutPlanOptions options;
+    options.top = 10;
+    options.space.tensorParallel = {1};
+    options.space.contextParallel = {1};
+    options.space.expertParallel = {8};
+    options.space.expertTensorParallel = {1};
+    options.space.microBatchSize = {1};
+    options.space.zeroStage = {1};
+    options.space.recompute = {model::Recompute::Full};
+    const LayoutPlan plan = planLayouts(r, options);
+    CHECK(plan.candidates == 7);
+    REQUIRE_FALSE(plan.best.empty());
+    bool uneven = false;
+    for (const auto& o : plan.best) {
+        INFO(o.layout.toString());
+        CHECK(o.layout.pipelineParallel != 64);
+        if (94 % o.layout.pipelineParallel != 0) {
+            uneven = true;
+            CHECK(o.layout.virtualStages == 1);
+            const model::ResolvedScenario planned = withLayout(r, o.layout);
+            CHECK_FALSE(model::validateScenario(planned).hasErrors());
+            const solvers::Evaluation e = solvers::evaluate(planned);
+            REQUIRE(e.metric("compute.step_seconds"));
+            CHECK(e.metric("compute.step_seconds")->value == Approx(o.stepSeconds()).epsilon(1e-9));
+        }
+    }
+    CHECK(uneven);
+}
