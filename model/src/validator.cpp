@@ -1,6 +1,7 @@
 #include "dct/model/validator.h"
 
 #include "dct/model/pipelinesplit.h"
+#include "dct/model/scaleupdomain.h"
 
 #include <algorithm>
 #include <cmath>
@@ -62,10 +63,15 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                         ", or a node count whose GPUs it divides",
                     "parallelism");
     }
-    if (w.tensorParallel > r.gpusPerNode)
+    // NVLink may span nodes (a GB200 NVL72 domain of 18 trays): tensor parallelism stays on it
+    // up to the domain.
+    const int domainGpus = scaleUpDomainGpus(r);
+    if (w.tensorParallel > domainGpus)
         d.warning("/workload/tensor_parallel",
-                  "tensor parallelism of " + num(w.tensorParallel) + " spans more than one node",
-                  "keep tensor_parallel <= " + num(r.gpusPerNode) +
+                  "tensor parallelism of " + num(w.tensorParallel) +
+                      (domainGpus > r.gpusPerNode ? " spans more than one NVLink domain"
+                                                  : " spans more than one node"),
+                  "keep tensor_parallel <= " + num(domainGpus) +
                       " so that it stays on the scale-up interconnect",
                   "tensor-parallel-across-nodes");
     if (r.dataParallel > 0 &&
@@ -245,6 +251,24 @@ Diagnostics validateScenario(const ResolvedScenario& r)
         d.warning("/compute/gpus_per_node",
                   "differs from the node type's " + num(r.node.gpusPerNode) + " GPUs",
                   "remove it to take the node type's count", "gpus-per-node");
+    // An NVLink domain of several nodes: the cluster should hold whole domains, and a domain
+    // that is not a whole number of nodes is taken as the node alone.
+    if (r.node.scaleUpDomainGpus > r.gpusPerNode) {
+        const int perDomain = r.node.scaleUpDomainGpus / std::max(1, r.gpusPerNode);
+        if (r.node.scaleUpDomainGpus % std::max(1, r.gpusPerNode) != 0)
+            d.warning("/compute/node",
+                      "the node type's NVLink domain of " + num(r.node.scaleUpDomainGpus) +
+                          " GPUs is not a whole number of its " + num(r.gpusPerNode) +
+                          "-GPU nodes: each node is taken as its own domain",
+                      "a scale_up_domain_gpus that is a multiple of gpus_per_node",
+                      "scale-up-domain");
+        else if (s.compute.nodeCount % perDomain != 0)
+            d.warning("/compute/node_count",
+                      num(static_cast<double>(s.compute.nodeCount)) +
+                          " nodes are not a whole number of NVLink domains of " + num(perDomain) +
+                          " nodes: the last domain is partly filled",
+                      "a multiple of " + num(perDomain) + " nodes", "scale-up-domain");
+    }
 
     // The network.
     const auto& n = s.network;

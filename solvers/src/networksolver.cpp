@@ -1,5 +1,6 @@
 #include "dct/solvers/networksolver.h"
 
+#include "dct/model/scaleupdomain.h"
 #include "dct/solvers/ecmp.h"
 #include "dct/solvers/fabricbuilder.h"
 #include "dct/solvers/hallayout.h"
@@ -383,7 +384,10 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     in.cableInRowM = n.cableLengthInRowM;
     in.cableAcrossRowsM = n.cableLengthAcrossRowsM;
     applyHallLatency(in, net.hall);
-    in.railsPerNode = std::max(1, r.rails);
+    // Where NVLink spans nodes (a GB200 NVL72 domain of 18 trays) NCCL takes the domain for the
+    // node: its ranks meet over NVLink and it reaches the fabric through all its nodes' NICs.
+    const int domainNodes = model::nodesPerScaleUpDomain(r);
+    in.railsPerNode = std::max(1, r.rails) * domainNodes;
     in.nicGbytePerS = net.nicRateGbps / 8.0;
     in.fabricTiers = std::max(1, net.topology.tiers);
     const int planes = std::max(1, net.topology.planes);
@@ -392,11 +396,14 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     const long long perLeaf = n.topology == TopologyKind::RailOptimized
                                   ? std::min<long long>(down, std::max(1, n.scalableUnitNodes))
                                   : std::max<long long>(1, down / railsPerPlane);
-    in.nodesPerLeaf = static_cast<int>(std::min<long long>(perLeaf, 1 << 30));
+    in.nodesPerLeaf = static_cast<int>(
+        std::min<long long>(std::max<long long>(1, perLeaf / domainNodes), 1 << 30));
     const long long nodes = std::max(1, r.scenario.compute.nodeCount);
-    in.nodesPerPod = net.topology.pods > 0
-                         ? static_cast<int>((nodes + net.topology.pods - 1) / net.topology.pods)
-                         : 0;
+    in.nodesPerPod =
+        net.topology.pods > 0
+            ? static_cast<int>(std::max<long long>(1, (nodes + net.topology.pods - 1) /
+                                                          net.topology.pods / domainNodes))
+            : 0;
     // NVLink SHARP came with third-generation NVSwitch (NVIDIA H100 Tensor Core GPU
     // Architecture whitepaper, 2022): NVIDIA parts with NVLink 4 (450 GB/s per direction) on.
     const bool nvidia = r.gpu.vendor == "NVIDIA";
@@ -577,7 +584,7 @@ void solveRates(const model::ResolvedScenario& r, const FabricPlan& plan, Networ
     const double share = crossesLeaves ? net.oversubscriptionShare * net.routingShare : 1.0;
     net.fabricGbytePerSPerGpu = net.fabricLineGbytePerSPerGpu * net.wire.efficiency * share;
 
-    net.worldInputs = collectiveInputs(r, net, r.gpuCount(), r.gpusPerNode);
+    net.worldInputs = collectiveInputs(r, net, r.gpuCount(), model::scaleUpDomainGpus(r));
 }
 
 /** gradientAllReduce(), on the engine \a memo keeps when there is one (defined below). */
@@ -590,9 +597,9 @@ void timeGradient(const model::ResolvedScenario& r, double gradientBytes, Networ
                   Diagnostics& diagnostics, FabricMemo* memo)
 {
     net.gradientAllReduce = gradientAllReduceOn(r, net, gradientBytes, &diagnostics, memo);
+    const int domain = model::scaleUpDomainGpus(r);
     net.gradientRanksPerNode =
-        std::max(1, r.gpusPerNode / std::min(std::max(1, r.scenario.workload.tensorParallel),
-                                             std::max(1, r.gpusPerNode)));
+        std::max(1, domain / std::min(std::max(1, r.scenario.workload.tensorParallel), domain));
 }
 
 } // namespace
@@ -876,11 +883,13 @@ CollectiveTiming gradientAllReduceOn(const model::ResolvedScenario& r, const Net
     const int ranks = r.dataParallel;
     if (ranks <= 1)
         return none; // one replica: nothing to reduce
-    // Tensor parallelism fills a node first, so a node holds gpusPerNode / TP ranks of one
-    // data-parallel group (one when TP spans the node); the node's other GPUs run the other
-    // groups' all-reduces at the same time, on their own rails.
+    // Tensor parallelism fills a node (the NVLink domain, where it spans nodes) first, so a
+    // node holds its GPUs / TP ranks of one data-parallel group (one when TP spans the node);
+    // the node's other GPUs run the other groups' all-reduces at the same time, on their own
+    // rails.
     const int tp = std::max(1, r.scenario.workload.tensorParallel);
-    const int perNode = std::max(1, r.gpusPerNode / std::min(tp, r.gpusPerNode));
+    const int domain = model::scaleUpDomainGpus(r);
+    const int perNode = std::max(1, domain / std::min(tp, domain));
     const CollectiveInputs in = collectiveInputs(r, net, ranks, perNode);
     std::optional<CollectiveEngine> fresh;
     const CollectiveEngine& engine = memo ? memo->gradientEngine(in) : fresh.emplace(in);

@@ -1,5 +1,6 @@
 #include "dct/solvers/powersolver.h"
 
+#include "dct/model/scaleupdomain.h"
 #include "dct/solvers/coolingresult.h"
 #include "dct/solvers/redundancy.h"
 
@@ -118,6 +119,12 @@ RackFigures rackFigures(const model::ResolvedScenario& r, double networkPowerKw)
         f.nodesPerRack = std::max(1, f.byCooling);
         f.coolingLimited = true;
     }
+    // An NVLink domain of several nodes (a GB200 NVL72 domain: 18 compute trays and the NVLink
+    // switch trays that join them, cabled through the rack's spine) stays in its rack: a rack
+    // holds whole domains when one fits.
+    const int perDomain = model::nodesPerScaleUpDomain(r);
+    if (perDomain > 1 && f.nodesPerRack >= perDomain)
+        f.nodesPerRack = f.nodesPerRack / perDomain * perDomain;
     f.nodesPerRack = std::min(f.nodesPerRack, std::max(1, nodes));
     return f;
 }
@@ -172,6 +179,17 @@ PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
         (out.nodesPerRack * out.nodeDesignPowerKw > capacityKw ? fullRacks : 0) +
         (lastRackNodes * out.nodeDesignPowerKw > capacityKw ? 1 : 0);
 
+    const int perDomain = model::nodesPerScaleUpDomain(r);
+    if (diagnostics && perDomain > 1 && out.nodesPerRack < perDomain && nodes > out.nodesPerRack)
+        diagnostics->warning("/facility/rack_power_limit_kw",
+                             "an NVLink domain of " + nodesText(perDomain) +
+                                 " does not fit one rack (" + nodesText(out.nodesPerRack) +
+                                 " per rack by its " + out.rackLimit +
+                                 "): its NVLink cables would run between racks",
+                             "a rack that holds " + nodesText(perDomain) + " (" +
+                                 num(perDomain * out.nodeNameplateKw) + " kW nameplate, " +
+                                 num(perDomain * r.node.heightU) + " U)",
+                             "scale-up-domain-over-rack");
     if (diagnostics && out.racksOverCapacity > 0) {
         const std::string what = num(out.racksOverCapacity) + " of " + num(out.racks) +
                                  " racks carry " + num(out.rackDesignPowerKw) +

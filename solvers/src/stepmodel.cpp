@@ -32,6 +32,7 @@
 // fabric: the group's ranks and how many of them share a node decide NVLink or the rails.
 #include "dct/solvers/stepmodel.h"
 
+#include "dct/model/scaleupdomain.h"
 #include "dct/solvers/collectives.h"
 #include "dct/solvers/networksolver.h"
 
@@ -139,7 +140,8 @@ Layout layoutOf(const model::ResolvedScenario& r)
     l.s = std::max(1, r.sequenceLength);
     l.m = std::max(1.0, std::ceil(static_cast<double>(w.globalBatchSequences) / (l.d * l.b)));
     l.sp = w.sequenceParallel && l.t > 1;
-    l.gpusPerNode = std::max(1, r.gpusPerNode);
+    // Ranks on one NVLink domain: the node, or the domain where NVLink spans nodes.
+    l.gpusPerNode = std::max(1, model::scaleUpDomainGpus(r));
     l.gpus = std::max(1, r.gpuCount());
     // Layers are whole: the L layers (plus the embedding's and the loss's slots when they count
     // as layers, Dubey et al. 2024, 3.3.2) are cut into p v model chunks of at most

@@ -781,3 +781,75 @@ TEST_CASE("the step passes over the gradient buffer besides the optimizer's shar
     CHECK(s.optimizerSeconds ==
           Approx((28.0 * s.parameters / 8.0 + 16.0 * s.parameters) / hbm).epsilon(0.01));
 }
+
+namespace {
+
+/** Four GB200 NVL72 racks (288 GPUs), as \a nodes of \a node, training Llama 3 70B. */
+json gb200(const std::string& node, int nodes, int tp)
+{
+    return {{"schema_version", 2},
+            {"name", "gb200"},
+            {"site", "dallas"},
+            {"compute", {{"node", node}, {"node_count", nodes}}},
+            {"network",
+             {{"protocol", "infiniband"},
+              {"topology", "fat_tree"},
+              {"switch", "qm9700"},
+              {"routing", "adaptive"}}},
+            {"facility", {{"rack_power_limit_kw", 140}, {"rack_units", 48}}},
+            {"cooling", {{"system", "d2c-high-density"}}},
+            {"workload",
+             {{"model", "llama3-70b"},
+              {"precision", "bf16"},
+              {"tensor_parallel", tp},
+              {"pipeline_parallel", 1},
+              {"sequence_parallel", true},
+              {"global_batch_sequences", 288},
+              {"recompute", "selective"},
+              {"zero_stage", 1}}}};
+}
+
+bool hasDiagnostic(const DocumentEvaluation& d, const std::string& code)
+{
+    return std::any_of(d.diagnostics.begin(), d.diagnostics.end(),
+                       [&](const Diagnostic& x) { return x.code == code; });
+}
+
+} // namespace
+
+TEST_CASE("NVLink across nodes: GB200 NVL72 racks as 18 trays of 4 GPUs time as 72-GPU nodes",
+          "[compute][step][scale-up]")
+{
+    // The NVL72 rack's 18 compute trays of 4 GPUs share one 72-GPU NVLink domain (NVLink switch
+    // trays), and NCCL takes the domain for the node. Described as 72 trays the four racks must
+    // lay out and time as the same four racks described as 72-GPU nodes: tensor parallelism of
+    // 8 or 16 on NVLink (no across-nodes warning), the same step within a few percent, 18 trays
+    // a rack (whole domains), the same four racks.
+    for (int tp : {8, 16}) {
+        INFO("TP " << tp);
+        const auto racks = evaluateDocument(gb200("gb200-nvl72", 4, tp), test::catalog(), "r");
+        const auto trays =
+            evaluateDocument(gb200("gb200-nvl72-tray", 72, tp), test::catalog(), "t");
+        REQUIRE(racks.ok());
+        REQUIRE(trays.ok());
+        CHECK_FALSE(hasDiagnostic(trays, "tensor-parallel-across-nodes"));
+        CHECK_FALSE(hasDiagnostic(trays, "scale-up-domain"));
+        CHECK(metric(trays, "step.seconds") == Approx(metric(racks, "step.seconds")).epsilon(0.03));
+        CHECK(metric(trays, "step.tensor_parallel_seconds") ==
+              Approx(metric(racks, "step.tensor_parallel_seconds")).epsilon(0.03));
+        CHECK(metric(trays, "power.nodes_per_rack") == 18.0);
+        CHECK(metric(trays, "power.racks") == metric(racks, "power.racks"));
+    }
+
+    // 20 trays: one whole domain and a part of one, said so.
+    const auto partial = evaluateDocument(gb200("gb200-nvl72-tray", 20, 4), test::catalog(), "p");
+    CHECK(hasDiagnostic(partial, "scale-up-domain"));
+
+    // Racks of 100 kW hold 13 trays (7.33 kW nameplate each): a domain of 18 does not fit one,
+    // said so, and the racks keep the 13.
+    json small = gb200("gb200-nvl72-tray", 72, 8);
+    small["facility"]["rack_power_limit_kw"] = 100;
+    const auto split = evaluateDocument(small, test::catalog(), "s");
+    CHECK(hasDiagnostic(split, "scale-up-domain-over-rack"));
+    CHECK(metric(split, "power.nodes_per_rack") == 13.0);
+}
