@@ -433,15 +433,26 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
     const double a = m.heads;
     const double kvShare = static_cast<double>(m.effectiveKvHeads()) * m.effectiveHeadDim() / h;
     const double qShare = a * m.effectiveHeadDim() / h;
+    // FP8 training keeps each FP8 GEMM's input for its weight gradient as the 1-byte cast it made
+    // (Transformer Engine's Linear and LayerNormLinear save the quantized input, column-wise only:
+    // transformer_engine/pytorch/module/linear.py, _Linear.forward, saved_inputmat), where BF16
+    // keeps the 2-byte input: the QKV and FC1 inputs (the norms' outputs), FC2's (the
+    // activation's output) and the routed experts' (GroupedLinear alike). The attention's output
+    // stays in BF16 for the fused attention's backward and the projection keeps its cast beside
+    // it; unfused, the projection's cast is all that is kept of it.
+    const bool fp8 = w.precision == model::Precision::Fp8;
+    const double gemmInput = fp8 ? 1.0 : 2.0;
+    const double projectionInput = !fp8 ? 2.0 : w.flashAttention ? 3.0 : 1.0;
     // Two norm inputs, two 1-byte dropout masks (none when the layers apply no dropout: PyTorch's
     // dropout with p = 0 returns its input, aten/src/ATen/native/Dropout.cpp), QKV and MLP inputs.
-    const double replicated = w.dropout ? 10.0 : 8.0;
-    const double attentionSplit = 2.0 * qShare + 4.0 * kvShare + 2.0 * qShare; // Q, K, V, proj
+    const double replicated = 4.0 + (w.dropout ? 2.0 : 0.0) + 2.0 * gemmInput;
+    const double attentionSplit =
+        2.0 * qShare + 4.0 * kvShare + projectionInput * qShare; // Q, K, V, proj
     const double gate = m.gatedMlp ? 2.0 : 1.0;
-    const double denseMlp = 2.0 * gate * m.effectiveFfn() / h + 2.0 * m.effectiveFfn() / h;
+    const double denseMlp = 2.0 * gate * m.effectiveFfn() / h + gemmInput * m.effectiveFfn() / h;
     const double expertMlp =
-        (m.activeExperts + m.sharedExperts) *
-        (2.0 + 2.0 * gate * m.expertFfnHiddenSize / h + 2.0 * m.expertFfnHiddenSize / h);
+        (m.activeExperts + m.sharedExperts) * (gemmInput + 2.0 * gate * m.expertFfnHiddenSize / h +
+                                               gemmInput * m.expertFfnHiddenSize / h);
     const double mlpSplit = (1.0 - moeShare) * denseMlp + moeShare * expertMlp;
     const bool keepScores = !w.flashAttention && w.recompute == Recompute::None;
     // The softmax output (2 a s / h), and with dropout its 1-byte mask and 2-byte output.

@@ -510,6 +510,30 @@ TEST_CASE("activations are held on the stage with the most in flight",
           Approx(141.0 * layerInput / 1e9).epsilon(1e-6));
 }
 
+TEST_CASE("fp8 training keeps its GEMMs' inputs as their 1-byte casts", "[compute][step][memory]")
+{
+    // Llama 2 7B (h 4096, 32 heads of 128, FFN 11008 gated), TP 8 with sequence parallelism, no
+    // recomputation, fused attention, no dropout. Per s b h of a layer, BF16 keeps the two norm
+    // inputs and the QKV and FC1 inputs (8, split by SP), Q, K, V and the attention's output
+    // (2 + 4 + 2) and FC1's output and FC2's input (2 x 2 x ffn/h + 2 x ffn/h), the latter split
+    // by TP. FP8 keeps the QKV, FC1 and FC2 inputs as 1-byte casts and the projection's cast
+    // beside the attention's BF16 output (Transformer Engine's saved_inputmat).
+    const json base = {{"model", "llama2-7b"},         {"tensor_parallel", 8},
+                       {"sequence_parallel", true},    {"recompute", "none"},
+                       {"flash_attention", true},      {"dropout", false},
+                       {"global_batch_sequences", 512}};
+    json fp8 = base;
+    fp8["precision"] = "fp8";
+    json bf16 = base;
+    bf16["precision"] = "bf16";
+    const double ffn = 11008.0 / 4096.0;
+    const double bf16Units = 8.0 / 8.0 + (8.0 + 2.0 * 2.0 * ffn + 2.0 * ffn) / 8.0;
+    const double fp8Units = 6.0 / 8.0 + (9.0 + 2.0 * 2.0 * ffn + 1.0 * ffn) / 8.0;
+    CHECK(metric(run(fp8), "step.memory_activations_gb") /
+              metric(run(bf16), "step.memory_activations_gb") ==
+          Approx(fp8Units / bf16Units).epsilon(1e-9));
+}
+
 TEST_CASE("bf16 training keeps and reduces its gradients in fp32", "[compute][step][memory]")
 {
     json workload = {{"model", "llama2-13b"}, {"tensor_parallel", 8}, {"zero_stage", 0}};
