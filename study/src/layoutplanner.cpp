@@ -12,6 +12,7 @@
 #include "dct/study/layoutplanner.h"
 
 #include "dct/model/pipelinesplit.h"
+#include "dct/model/scaleupdomain.h"
 #include "dct/model/textformat.h"
 #include "dct/model/validator.h"
 #include "dct/solvers/computesolver.h"
@@ -195,7 +196,9 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
     inputs.network = &base.network;
     inputs.allReduceSecondsPerStep = base.network.gradientAllReduce.seconds;
 
-    const int maxTp = space.maxTensorParallel > 0 ? space.maxTensorParallel : r.gpusPerNode;
+    // Tensor parallelism stays on NVLink: the node, or the domain where NVLink spans nodes.
+    const int maxTp =
+        space.maxTensorParallel > 0 ? space.maxTensorParallel : model::scaleUpDomainGpus(r);
     std::vector<int> tps;
     for (int t : orDefault(space.tensorParallel, divisorsOf(m.heads, maxTp)))
         if (t >= 1 && m.heads % t == 0 &&

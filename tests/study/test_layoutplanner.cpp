@@ -306,3 +306,28 @@ TEST_CASE("the search tries pipelines that split the layers unevenly, one chunk 
     }
     CHECK(uneven);
 }
+
+TEST_CASE("on GB200 NVL72 trays the search takes tensor parallelism up to the NVLink domain",
+          "[study][plan][scale-up]")
+{
+    // The example's 288 trays of 4 GPUs sit on 72-GPU NVLink domains: tensor parallelism beyond
+    // the tray's 4 GPUs stays on NVLink, so the search tries it (Llama 3 70B: 64 heads, so up to
+    // 64), where a node of its own would stop at 4.
+    const model::ResolvedScenario r = resolvedExample("gb200-nvl72-liquid.json");
+    REQUIRE(r.gpusPerNode == 4);
+    LayoutPlanOptions options;
+    options.top = 50;
+    options.space.pipelineParallel = {1};
+    options.space.contextParallel = {1};
+    options.space.microBatchSize = {1};
+    options.space.zeroStage = {1};
+    options.space.recompute = {model::Recompute::Selective};
+    const LayoutPlan plan = planLayouts(r, options);
+    REQUIRE_FALSE(plan.best.empty());
+    int largest = 0;
+    for (const auto& o : plan.best)
+        largest = std::max(largest, o.layout.tensorParallel);
+    CHECK(largest > 4);
+    CHECK(largest <= 64);
+    CHECK(plan.candidates == 7); // TP 1, 2, 4, 8, 16, 32 and 64
+}

@@ -227,8 +227,10 @@ PlanCommand::PlanCommand(CLI::App& app)
         ->check(CLI::IsMember({"none", "selective", "full"}))
         ->delimiter(',');
     m_command
-        ->add_option("--max-tp", m_maxTensorParallel,
-                     "Largest tensor-parallel size (default: the GPUs of a node)")
+        ->add_option(
+            "--max-tp", m_maxTensorParallel,
+            "Largest tensor-parallel size (default: the GPUs of an NVLink domain: a node, or the "
+            "domain where NVLink spans nodes)")
         ->check(positive);
     m_command
         ->add_option("--max-cp", m_maxContextParallel, "Largest context-parallel size (default 32)")

@@ -83,7 +83,7 @@ struct LayoutSearchSpace
     std::vector<int> virtualStages;
     std::vector<int> zeroStage;
     std::vector<model::Recompute> recompute;
-    int maxTensorParallel = 0; ///< 0: the GPUs of a node (the scale-up domain).
+    int maxTensorParallel = 0; ///< 0: the GPUs of the scale-up (NVLink) domain.
     int maxContextParallel = 32;
     int maxMicroBatchSize = 8;
 };
