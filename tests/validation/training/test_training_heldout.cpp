@@ -540,9 +540,8 @@ TEST_CASE("DeepSeek-V3 on 2,048 H800 in FP8 with DualPipe (technical report, pro
     // and the restarts of a two-month run are the rest). The memory does not fit as modelled
     // (about 136 GB a GPU against 80, with the GEMMs' inputs kept as FP8 casts): the report's
     // recomputation of the SwiGLU and the MLA up-projections and its FP8 caching of the SwiGLU's
-    // inputs are not modelled. With 1F1B for
-    // DualPipe the model came 9% slow by two errors of opposite sign (a bubble three times
-    // DualPipe's, and every all-to-all exposed).
+    // inputs are not modelled. With 1F1B for DualPipe the model came 9% slow by two errors of
+    // opposite sign (a bubble three times DualPipe's, and every all-to-all exposed).
     const json scenario = {{"schema_version", 2},
                            {"name", "deepseek-v3"},
                            {"site", "dallas"},
