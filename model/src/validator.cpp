@@ -157,12 +157,13 @@ Diagnostics validateScenario(const ResolvedScenario& r)
     // an even pipeline, and an even number of micro-batches, at least two per rank
     // (deepseek-ai/DualPipe, dualpipe/dualpipe.py, DualPipe.step: num_ranks % 2 == 0,
     // num_chunks % 2 == 0 and num_chunks >= num_ranks * 2).
+    // Micro-batches of a step per pipeline (0 until the data-parallel size is known).
+    const long long microBatches =
+        r.dataParallel > 0
+            ? w.globalBatchSequences /
+                  std::max(1LL, static_cast<long long>(r.dataParallel) * w.microBatchSize)
+            : 0;
     if (w.pipelineSchedule == PipelineSchedule::DualPipe) {
-        const long long microBatches =
-            r.dataParallel > 0
-                ? w.globalBatchSequences /
-                      std::max(1LL, static_cast<long long>(r.dataParallel) * w.microBatchSize)
-                : 0;
         if (w.pipelineParallel < 2 || w.pipelineParallel % 2 != 0)
             d.error("/workload/pipeline_parallel",
                     "dualpipe needs an even pipeline of at least 2 stages, not " +
@@ -183,10 +184,7 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                     "layout");
     }
     if (w.pipelineSchedule == PipelineSchedule::Interleaved && r.dataParallel > 0 &&
-        (w.globalBatchSequences /
-         std::max(1LL, static_cast<long long>(r.dataParallel) * w.microBatchSize)) %
-                w.pipelineParallel !=
-            0)
+        microBatches % w.pipelineParallel != 0)
         d.error(
             "/workload/global_batch_sequences",
             "the interleaved schedule needs the micro-batches of a step to be a multiple of "

@@ -32,6 +32,7 @@
 // fabric: the group's ranks and how many of them share a node decide NVLink or the rails.
 #include "dct/solvers/stepmodel.h"
 
+#include "dct/model/pipelinesplit.h"
 #include "dct/model/scaleupdomain.h"
 #include "dct/solvers/collectives.h"
 #include "dct/solvers/networksolver.h"
@@ -110,7 +111,7 @@ struct Layout
     double s = 1.0;
     double m = 1.0; ///< Micro-batches per pipeline per step.
     bool sp = false;
-    int gpusPerNode = 8;
+    int scaleUpGpus = 8; ///< GPUs on one NVLink domain: the node, or the domain spanning nodes.
     int gpus = 1;
     double stageLayers = 1.0;      ///< Transformer layers of the fullest stage.
     double lastStageLayers = 1.0;  ///< Of the last stage, which also runs the output and loss.
@@ -140,18 +141,18 @@ Layout layoutOf(const model::ResolvedScenario& r)
     l.s = std::max(1, r.sequenceLength);
     l.m = std::max(1.0, std::ceil(static_cast<double>(w.globalBatchSequences) / (l.d * l.b)));
     l.sp = w.sequenceParallel && l.t > 1;
-    // Ranks on one NVLink domain: the node, or the domain where NVLink spans nodes.
-    l.gpusPerNode = std::max(1, model::scaleUpDomainGpus(r));
+    l.scaleUpGpus = std::max(1, model::scaleUpDomainGpus(r));
     l.gpus = std::max(1, r.gpuCount());
     // Layers are whole: the L layers (plus the embedding's and the loss's slots when they count
     // as layers, Dubey et al. 2024, 3.3.2) are cut into p v model chunks of at most
     // ceil(slots / p v) layers each, so the fullest stage holds v of them; the last stage takes
     // what is left and also runs the output layer and the loss (Megatron-LM's uneven split,
     // --decoder-last-pipeline-num-layers). The first stage loses one slot to the embedding.
+    // The split is the validator's (model/pipelinesplit.h).
     l.f = w.embeddingAndLossAsLayers && l.p > 1 ? 1 : 0;
-    const double slots = static_cast<double>(r.model.layers + 2 * l.f);
-    const double chunks = static_cast<double>(l.p) * l.v;
-    l.stageLayers = std::min<double>(r.model.layers, l.v * std::ceil(slots / chunks));
+    const model::PipelineSplit split = model::pipelineSplit(r.model.layers, l.p, l.v, l.f == 1);
+    const double slots = split.slots;
+    l.stageLayers = std::min<double>(r.model.layers, split.fullStage);
     if (l.p == 1) {
         l.lastStageLayers = r.model.layers;
         l.firstStageLayers = r.model.layers;
@@ -318,7 +319,7 @@ TpOverlap overlapTensorParallel(const model::ResolvedScenario& r, const NetworkR
 {
     TpOverlap o;
     const double t = l.t;
-    const int perNode = std::min(l.t, l.gpusPerNode);
+    const int perNode = std::min(l.t, l.scaleUpGpus);
     const double bytes = kBf16Bytes * tokens * h;
     const double ringStep =
         timed(r, net, CollectiveOp::SendRecv, bytes / t, l.t, perNode, 0.0).seconds;
@@ -665,7 +666,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
 
     // Tensor parallelism on the scale-up domain (or across nodes when it outgrows one).
     const double activationBytes = kBf16Bytes * l.b * l.s / l.c * h;
-    const int tpPerNode = std::min(l.t, l.gpusPerNode);
+    const int tpPerNode = std::min(l.t, l.scaleUpGpus);
     // Each block (attention, MLP) gathers and scatters once each way, again when recomputed.
     // With experts whole on each rank (expert_tensor_parallel 1) an MoE layer's MLP has none:
     // the dispatcher's all-to-all moves its sequence-parallel tokens to the experts and back
@@ -809,7 +810,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         const double kvHeadsPerRank =
             std::max(1.0, static_cast<double>(m.effectiveKvHeads()) / l.t);
         const double kvBytes = 2.0 * kBf16Bytes * l.b * l.s * kvHeadsPerRank * m.effectiveHeadDim();
-        const int perNode = ranksPerNode(l.c, l.t, l.gpusPerNode);
+        const int perNode = ranksPerNode(l.c, l.t, l.scaleUpGpus);
         const StepCollective ag =
             timed(r, net, CollectiveOp::AllGather, kvBytes, l.c, perNode, 0.0);
         const StepCollective rs =
@@ -833,7 +834,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         const double bytes = epTokens * copies * h * kBf16Bytes;
         // The expert-parallel ranks are expert_tensor_parallel apart: Megatron-Core orders the
         // expert grid tp-ep-dp-pp (megatron/core/parallel_state.py, initialize_model_parallel).
-        const int perNode = ranksPerNode(l.e, l.et, l.gpusPerNode);
+        const int perNode = ranksPerNode(l.e, l.et, l.scaleUpGpus);
         out.expertDispatch = timed(r, net, CollectiveOp::AllToAll, bytes, l.e, perNode, 0.0);
         epPerLayer = (full ? 6.0 : 4.0) * moeShare * out.expertDispatch.seconds;
     }
@@ -843,7 +844,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     if (l.p > 1) {
         const long long stride = l.gpus / l.p;
         out.pipeline = timed(r, net, CollectiveOp::SendRecv, activationBytes / l.t, l.p,
-                             ranksPerNode(l.p, stride, l.gpusPerNode), 0.0);
+                             ranksPerNode(l.p, stride, l.scaleUpGpus), 0.0);
         out.pipeline.perStep = 2.0 * l.v * l.m;
         p2pPerMicroBatch = 2.0 * l.v * out.pipeline.seconds;
     }
@@ -921,13 +922,13 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     };
     const int dpRanks = l.d * l.c;
     const double dpSeconds = reduction(denseParameters, dpRanks,
-                                       ranksPerNode(dpRanks, l.t, l.gpusPerNode), out.dataParallel);
+                                       ranksPerNode(dpRanks, l.t, l.scaleUpGpus), out.dataParallel);
     // Experts over their data-parallel replicas.
     const int expertRanks = l.expertReplicas();
     const double expertSeconds =
         m.moe() ? reduction(
                       expertParameters, expertRanks,
-                      ranksPerNode(expertRanks, static_cast<long long>(l.et) * l.e, l.gpusPerNode),
+                      ranksPerNode(expertRanks, static_cast<long long>(l.et) * l.e, l.scaleUpGpus),
                       out.expertDataParallel)
                 : 0.0;
     out.dataParallelTotalSeconds = dpSeconds + expertSeconds;
