@@ -7,7 +7,73 @@ namespace dct::model {
 namespace f = fields;
 using nlohmann::json;
 
+const std::vector<std::pair<RecomputeModule, std::string>>& recomputeModuleNames()
+{
+    static const std::vector<std::pair<RecomputeModule, std::string>> names = {
+        {RecomputeCoreAttention, "core_attn"},
+        {RecomputeMlaUpProjection, "mla_up_proj"},
+        {RecomputeMoeActivation, "moe_act"},
+        {RecomputeLayerNorm, "layernorm"},
+        {RecomputeMlp, "mlp"},
+        {RecomputeMoe, "moe"},
+        {RecomputeSharedExperts, "shared_experts"}};
+    return names;
+}
+
 namespace {
+
+/** The recompute_modules field: an array of module names, held as RecomputeModule bits. */
+Field<WorkloadSection> recomputeModulesField()
+{
+    using S = WorkloadSection;
+    std::vector<std::string> names;
+    for (const auto& n : recomputeModuleNames())
+        names.push_back(n.second);
+    const std::string accepted = "an array of module names, each one of " + choiceText(names);
+    Field<S> field = f::custom<S>(
+        "recompute_modules",
+        "What selective recomputation runs again in the backward pass instead of keeping "
+        "(Megatron-Core's --recompute-modules): core_attn (the attention's scores), mla_up_proj "
+        "(MLA's Q and K/V up-projections), moe_act (the routed experts' activation), layernorm "
+        "(the two norms' outputs), mlp (a dense MLP), moe (the MoE layer, its all-to-all again), "
+        "shared_experts; used with recompute selective",
+        json{{"type", "array"},
+             {"items", {{"type", "string"}, {"enum", names}}},
+             {"uniqueItems", true},
+             {"default", json::array({"core_attn"})}},
+        [](const S& s) {
+            json out = json::array();
+            for (const auto& n : recomputeModuleNames())
+                if (s.recomputeModules & n.first)
+                    out.push_back(n.second);
+            return out;
+        },
+        [accepted](S& s, const json& j) -> std::string {
+            if (!j.is_array())
+                return accepted + ", found " + jsonTypeName(j);
+            int mask = 0;
+            for (std::size_t i = 0; i < j.size(); ++i) {
+                const json& item = j[i];
+                bool known = false;
+                if (item.is_string())
+                    for (const auto& n : recomputeModuleNames())
+                        if (n.second == item.get<std::string>()) {
+                            if (mask & n.first)
+                                return accepted + "; \"" + n.second + "\" is named twice";
+                            mask |= n.first;
+                            known = true;
+                        }
+                if (!known)
+                    return accepted + "; item " + std::to_string(i) + " is " +
+                           (item.is_string() ? "\"" + item.get<std::string>() + "\""
+                                             : jsonTypeName(item));
+            }
+            s.recomputeModules = mask;
+            return {};
+        });
+    field.choices = names;
+    return field;
+}
 
 /** A field naming a catalog entry of \a catalogKind, by id or as {"id": ..., overrides}. */
 template <class S>
@@ -335,7 +401,20 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
                                 {{Recompute::None, "none"},
                                  {Recompute::Selective, "selective"},
                                  {Recompute::Full, "full"}},
-                                "Activation recomputation: none, selective (attention) or full"),
+                                "Activation recomputation: none, selective (the modules of "
+                                "recompute_modules) or full (each layer whole from its input)"),
+        recomputeModulesField(),
+        f::integer<S>("recompute_num_layers", &S::recomputeNumLayers, "",
+                      "With recompute full, the layers of each pipeline chunk recomputed whole "
+                      "(Megatron-Core's block method, --recompute-num-layers), the others keeping "
+                      "every activation; 0 for all of them",
+                      0, 100000),
+        f::choice<S, OptimizerMoments>(
+            "optimizer_moments", &S::optimizerMoments,
+            {{OptimizerMoments::Fp32, "fp32"}, {OptimizerMoments::Bf16, "bf16"}},
+            "Precision of Adam's two moments: fp32 (4 bytes each) or bf16 (2 bytes each: "
+            "Megatron-Core's precision-aware optimizer, --exp-avg-dtype and --exp-avg-sq-dtype "
+            "bf16; DeepSeek-V3 report, 3.3.3); the fp32 master weights stay"),
         f::boolean<S>("flash_attention", &S::flashAttention,
                       "Fused attention that keeps no s x s score matrix (FlashAttention)"),
         f::choice<S, GradientPrecision>(

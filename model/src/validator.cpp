@@ -183,6 +183,50 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                             w.pipelineParallel),
                     "layout");
     }
+    // Megatron-Core reads --recompute-modules only with selective granularity and
+    // --recompute-num-layers only with full (megatron/core/transformer/transformer_config.py);
+    // the block method recomputes at most the layers of a chunk.
+    if (w.recompute != Recompute::Selective && s.present.count("/workload/recompute_modules"))
+        d.warning("/workload/recompute_modules",
+                  "recompute_modules is read only with recompute \"selective\"; it has no effect "
+                  "with recompute \"" +
+                      std::string(w.recompute == Recompute::Full ? "full" : "none") + "\"",
+                  "recompute \"selective\", or leave recompute_modules out",
+                  "recompute-modules-unused");
+    if (w.recompute == Recompute::Selective) {
+        const bool mla = m.kvLoraRank > 0;
+        const bool moe = m.moe();
+        const bool denseMlp = !moe || m.denseLayers > 0;
+        for (const auto& [bit, name] : recomputeModuleNames()) {
+            if (!(w.recomputeModules & bit))
+                continue;
+            const bool applies = bit == RecomputeMlaUpProjection                        ? mla
+                                 : bit == RecomputeMoeActivation || bit == RecomputeMoe ? moe
+                                 : bit == RecomputeSharedExperts ? moe && m.sharedExperts > 0
+                                 : bit == RecomputeMlp           ? denseMlp
+                                                                 : true;
+            if (!applies)
+                d.warning("/workload/recompute_modules",
+                          "the module " + name + " is not in the model '" + m.id +
+                              "': recomputing it changes nothing",
+                          bit == RecomputeMlaUpProjection
+                              ? "mla_up_proj for a model with multi-head latent attention"
+                              : "modules the model has",
+                          "recompute-module-absent");
+        }
+    }
+    if (w.recomputeNumLayers > 0) {
+        const int chunkLayers = (split.even ? split.slots / std::max(1, chunks) : split.fullStage);
+        if (w.recompute != Recompute::Full)
+            d.warning("/workload/recompute_num_layers",
+                      "recompute_num_layers is read only with recompute \"full\"",
+                      "recompute \"full\", or 0", "recompute-num-layers-unused");
+        else if (chunkLayers > 0 && w.recomputeNumLayers > chunkLayers)
+            d.error("/workload/recompute_num_layers",
+                    "recompute_num_layers " + num(w.recomputeNumLayers) + " exceeds the " +
+                        num(chunkLayers) + " layers of a pipeline chunk",
+                    "at most " + num(chunkLayers) + ", or 0 for every layer", "layout");
+    }
     if (w.pipelineSchedule == PipelineSchedule::Interleaved && r.dataParallel > 0 &&
         microBatches % w.pipelineParallel != 0)
         d.error(

@@ -102,6 +102,13 @@ double gradientBytes(const model::WorkloadSection& w)
     return kBf16Bytes;
 }
 
+/** Bytes of optimizer state per parameter: the fp32 master weight and Adam's two moments. */
+double optimizerBytes(const model::WorkloadSection& w)
+{
+    return w.optimizerMoments == model::OptimizerMoments::Bf16 ? kOptimizerBytes - 2.0 * kBf16Bytes
+                                                               : kOptimizerBytes;
+}
+
 /** The layout as the step model reads it. */
 struct Layout
 {
@@ -118,6 +125,12 @@ struct Layout
     double firstStageLayers = 1.0; ///< Of the first stage, which also holds the embedding.
     int f = 0;         ///< 1: the embedding and the loss each take a layer's slot in the split.
     bool dual = false; ///< DualPipe: each GPU holds stages i and p - 1 - i.
+    /// Share of each chunk's layers recomputed whole (recompute full; the block method's
+    /// recompute_num_layers of a chunk's layers), 0 without full recomputation.
+    double wholeShare = 0.0;
+    int modules = 0; ///< RecomputeModule bits recomputed (recompute selective), else 0.
+
+    bool recomputes(int module) const { return (modules & module) != 0; }
 
     /// Replicas of each expert shard: the expert grid (expert tensor x expert x expert data
     /// parallel) covers the tensor x context x data ranks of a stage.
@@ -161,6 +174,17 @@ Layout layoutOf(const model::ResolvedScenario& r)
         l.lastStageLayers = std::max(0.0, std::min(l.stageLayers, rest) - l.f);
         l.firstStageLayers = std::max(0.0, l.stageLayers - l.f);
     }
+    // Megatron-Core's block method recomputes the first recompute_num_layers layers of each
+    // model chunk whole and keeps every activation of the others (megatron/core/transformer/
+    // transformer_block.py, _checkpointed_forward); the fullest chunk sets the share.
+    if (w.recompute == model::Recompute::Full) {
+        const double chunkLayers = std::max(1.0, l.stageLayers / l.v);
+        l.wholeShare = w.recomputeNumLayers > 0
+                           ? std::min(1.0, static_cast<double>(w.recomputeNumLayers) / chunkLayers)
+                           : 1.0;
+    }
+    if (w.recompute == model::Recompute::Selective)
+        l.modules = w.recomputeModules;
     return l;
 }
 
@@ -252,6 +276,13 @@ struct GemmTimes
         forward += weight * gemmSeconds(g, rates);
         backward += weight * gemmBackwardSeconds(g, rates);
         ideal += weight * 6.0 * g.m * g.n * g.k * g.batch / rates.flopsPerSecond;
+    }
+    GemmTimes& operator+=(const GemmTimes& o)
+    {
+        forward += o.forward;
+        backward += o.backward;
+        ideal += o.ideal;
+        return *this;
     }
 };
 
@@ -426,7 +457,7 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
     };
     mem.weightsGb = kBf16Bytes * sharded(3) / 1e9;
     mem.gradientsGb = gradientBytes(w) * sharded(2) / 1e9;
-    mem.optimizerGb = kOptimizerBytes * sharded(1) / 1e9;
+    mem.optimizerGb = optimizerBytes(w) * sharded(1) / 1e9;
 
     // Activations per layer per micro-batch, in bytes per s b h (Korthikanti et al. 2022,
     // section 4.1 and Table 2: 34 + 5 a s / h without parallelism; 10 of the 34 replicated on
@@ -445,24 +476,51 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
     const double gemmInput = fp8 ? 1.0 : 2.0;
     const double projectionInput = !fp8 ? 2.0 : w.flashAttention ? 3.0 : 1.0;
     // Two norm inputs, two 1-byte dropout masks (none when the layers apply no dropout: PyTorch's
-    // dropout with p = 0 returns its input, aten/src/ATen/native/Dropout.cpp), QKV and MLP inputs.
-    const double replicated = 4.0 + (w.dropout ? 2.0 : 0.0) + 2.0 * gemmInput;
-    const double attentionSplit =
-        2.0 * qShare + 4.0 * kvShare + projectionInput * qShare; // Q, K, V, proj
+    // dropout with p = 0 returns its input, aten/src/ATen/native/Dropout.cpp), QKV and MLP inputs
+    // (the norms' outputs, which layernorm recomputation discards and runs again).
+    const double normOutputs = l.recomputes(model::RecomputeLayerNorm) ? 0.0 : 2.0 * gemmInput;
+    const double replicated = 4.0 + (w.dropout ? 2.0 : 0.0) + normOutputs;
+    // Q, K and V kept for the attention's backward, and the projection's input. Multi-head latent
+    // attention (DeepSeek-V2, arXiv 2405.04434, 2.1) keeps queries and keys of head_dim +
+    // rope_head_dim and values of head_dim, up-projected from two latents whose norm inputs and
+    // up-projection inputs are kept beside them; mla_up_proj recomputation discards the
+    // up-projected Q, K and V and runs the up-projections again (Megatron-Core's
+    // multi_latent_attention.py, recompute_up_proj).
+    double qkv = 2.0 * qShare + 4.0 * kvShare;
+    if (m.kvLoraRank > 0) {
+        const double qk = a * (m.effectiveHeadDim() + m.ropeHeadDim) / h;
+        const double latents = (2.0 + gemmInput) * (m.qLoraRank + m.kvLoraRank) / h;
+        qkv = (l.recomputes(model::RecomputeMlaUpProjection) ? 0.0 : 2.0 * (2.0 * qk + qShare)) +
+              latents;
+    }
+    const double attentionSplit = qkv + projectionInput * qShare;
     const double gate = m.gatedMlp ? 2.0 : 1.0;
-    const double denseMlp = 2.0 * gate * m.effectiveFfn() / h + gemmInput * m.effectiveFfn() / h;
+    // An MLP keeps its GEMMs' inputs and the activation's input (FC1's output); mlp
+    // recomputation keeps only the dense MLP's input, moe the MoE layer's, shared_experts the
+    // shared experts' input, and moe_act discards the routed experts' activation output.
+    const double denseMlp =
+        l.recomputes(model::RecomputeMlp)
+            ? 0.0
+            : 2.0 * gate * m.effectiveFfn() / h + gemmInput * m.effectiveFfn() / h;
+    const double expertFfn = static_cast<double>(m.expertFfnHiddenSize) / h;
+    const double routedExpert =
+        gemmInput + 2.0 * gate * expertFfn +
+        (l.recomputes(model::RecomputeMoeActivation) ? 0.0 : gemmInput * expertFfn);
+    const double sharedExpert = gemmInput + 2.0 * gate * expertFfn + gemmInput * expertFfn;
     const double expertMlp =
-        (m.activeExperts + m.sharedExperts) * (gemmInput + 2.0 * gate * m.expertFfnHiddenSize / h +
-                                               gemmInput * m.expertFfnHiddenSize / h);
+        l.recomputes(model::RecomputeMoe)
+            ? 0.0
+            : m.activeExperts * routedExpert + (l.recomputes(model::RecomputeSharedExperts)
+                                                    ? 0.0
+                                                    : m.sharedExperts * sharedExpert);
     const double mlpSplit = (1.0 - moeShare) * denseMlp + moeShare * expertMlp;
-    const bool keepScores = !w.flashAttention && w.recompute == Recompute::None;
+    const bool keepScores = !w.flashAttention && !l.recomputes(model::RecomputeCoreAttention) &&
+                            w.recompute != Recompute::Full;
     // The softmax output (2 a s / h), and with dropout its 1-byte mask and 2-byte output.
     const double scores = keepScores ? (w.dropout ? 5.0 : 2.0) * a * l.s / h : 0.0;
-    double units = 0.0;
-    if (w.recompute == Recompute::Full)
-        units = 2.0 / (l.sp ? l.t : 1); // each layer's input only
-    else
-        units = replicated / (l.sp ? l.t : 1) + (attentionSplit + mlpSplit + scores) / l.t;
+    // Layers recomputed whole keep only their input; with the block method the others keep all.
+    const double kept = replicated / (l.sp ? l.t : 1) + (attentionSplit + mlpSplit + scores) / l.t;
+    const double units = l.wholeShare * 2.0 / (l.sp ? l.t : 1) + (1.0 - l.wholeShare) * kept;
     const double sbh = l.s / l.c * l.b * h;
     const double perLayer = units * sbh;
     // Model chunks whose activations a stage holds at its peak, one chunk being a micro-batch
@@ -535,8 +593,10 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     out.activeParameters = m.activeParameters();
     out.microBatches = l.m;
     const double h = m.hiddenSize;
-    const bool full = w.recompute == Recompute::Full;
-    const bool selective = w.recompute == Recompute::Selective;
+    // Recomputation: the share of layers run again whole (recompute full, wholly or by the
+    // block method), and with selective recomputation the modules it runs again.
+    const double whole = l.wholeShare;
+    const double attentionAgainShare = l.recomputes(model::RecomputeCoreAttention) ? 1.0 : whole;
 
     // FLOPs. The attention square counts as the kernel computes it: whole without fused
     // attention (Narayanan et al.'s 96 B s l h^2 (1 + s/6h + V/16lh) counts it so), its causal
@@ -547,9 +607,28 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double microBatchForward = m.layers * layerForward + f.logits;
     const double perStepMicroBatches = static_cast<double>(w.globalBatchSequences) / l.b;
     out.modelFlopsPerStep = 3.0 * microBatchForward * perStepMicroBatches;
-    const double recomputeForward = full        ? m.layers * layerForward
-                                    : selective ? m.layers * scoreTime * f.scores
-                                                : 0.0;
+    double recomputeForward =
+        m.layers * (whole * layerForward +
+                    (l.recomputes(model::RecomputeCoreAttention) ? scoreTime * f.scores : 0.0));
+    {
+        const double tokensAll = l.b * l.s;
+        const double a = m.heads;
+        const double dh = m.effectiveHeadDim();
+        const double expertMatmul = 2.0 * tokensAll * m.expertParameters();
+        if (l.recomputes(model::RecomputeMlaUpProjection) && m.kvLoraRank > 0)
+            recomputeForward +=
+                m.layers * 2.0 * tokensAll *
+                (m.qLoraRank * a * (dh + m.ropeHeadDim) + m.kvLoraRank * a * 2.0 * dh);
+        if (l.recomputes(model::RecomputeMlp))
+            recomputeForward +=
+                (m.layers - m.moeLayers()) * 2.0 * tokensAll * m.denseMlpParameters();
+        if (l.recomputes(model::RecomputeMoe))
+            recomputeForward +=
+                m.moeLayers() * ((m.activeExperts + m.sharedExperts) * expertMatmul +
+                                 2.0 * tokensAll * m.hiddenSize * m.experts);
+        else if (l.recomputes(model::RecomputeSharedExperts))
+            recomputeForward += m.moeLayers() * m.sharedExperts * expertMatmul;
+    }
     out.hardwareFlopsPerStep = out.modelFlopsPerStep + recomputeForward * perStepMicroBatches;
     if (!m.moe()) {
         const double B = w.globalBatchSequences, s = l.s, L = m.layers, V = m.vocabSize;
@@ -626,8 +705,24 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
                    attentionRates);
     }
     const double ffn = static_cast<double>(m.effectiveFfn());
-    layer.add(Gemm{tokens, (m.gatedMlp ? 2.0 : 1.0) * ffn / t, h, 1.0}, rates, 1.0 - moeShare);
-    layer.add(Gemm{tokens, h, ffn / t, 1.0}, rates, 1.0 - moeShare);
+    GemmTimes denseMlpTimes;
+    denseMlpTimes.add(Gemm{tokens, (m.gatedMlp ? 2.0 : 1.0) * ffn / t, h, 1.0}, rates,
+                      1.0 - moeShare);
+    denseMlpTimes.add(Gemm{tokens, h, ffn / t, 1.0}, rates, 1.0 - moeShare);
+    layer += denseMlpTimes;
+    // MLA's up-projections alone (inside the QKV GEMMs above), which mla_up_proj recomputes:
+    // the query latent to the heads' queries, the key/value latent to their keys and values.
+    GemmTimes upProjection;
+    if (m.kvLoraRank > 0) {
+        const double dh = m.effectiveHeadDim();
+        upProjection.add(Gemm{tokens, m.heads * (dh + m.ropeHeadDim) / t,
+                              static_cast<double>(std::max(1, m.qLoraRank)), 1.0},
+                         rates, m.qLoraRank > 0 ? 1.0 : 0.0);
+        upProjection.add(
+            Gemm{tokens, m.heads * 2.0 * dh / t, static_cast<double>(m.kvLoraRank), 1.0}, rates);
+    }
+    GemmTimes moeTimes;
+    GemmTimes sharedTimes;
     // Experts by shape, as the dense MLP: each of the rank's experts / EP local experts multiplies
     // the tokens routed to it (balanced routing: top-k copies of the expert-parallel group's
     // tokens spread evenly over the experts) by its share of the weights (expert_ffn /
@@ -643,18 +738,20 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         const double localExperts = std::max(1.0, static_cast<double>(m.experts) / l.e);
         const double routed = tokens * m.activeExperts * l.e * l.et /
                               (t * std::max(1.0, static_cast<double>(m.experts)));
-        layer.add(Gemm{routed, gate * expertFfn / l.et, h, localExperts}, rates, moeShare);
-        layer.add(Gemm{routed, h, expertFfn / l.et, localExperts}, rates, moeShare);
+        moeTimes.add(Gemm{routed, gate * expertFfn / l.et, h, localExperts}, rates, moeShare);
+        moeTimes.add(Gemm{routed, h, expertFfn / l.et, localExperts}, rates, moeShare);
         if (m.sharedExperts > 0) {
             const double sharedFfn = m.sharedExperts * expertFfn;
-            layer.add(Gemm{tokens, gate * sharedFfn / t, h, 1.0}, rates, moeShare);
-            layer.add(Gemm{tokens, h, sharedFfn / t, 1.0}, rates, moeShare);
+            sharedTimes.add(Gemm{tokens, gate * sharedFfn / t, h, 1.0}, rates, moeShare);
+            sharedTimes.add(Gemm{tokens, h, sharedFfn / t, 1.0}, rates, moeShare);
         }
         const double routerSeconds =
             moeShare * 2.0 * l.b * l.s * h * static_cast<double>(m.experts) / split / rate;
-        layer.forward += routerSeconds;
-        layer.backward += 2.0 * routerSeconds;
-        layer.ideal += 3.0 * routerSeconds;
+        moeTimes.forward += routerSeconds;
+        moeTimes.backward += 2.0 * routerSeconds;
+        moeTimes.ideal += 3.0 * routerSeconds;
+        moeTimes += sharedTimes;
+        layer += moeTimes;
     }
     layer.forward += scores.forward;
     layer.backward += scores.backward;
@@ -672,7 +769,12 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // the dispatcher's all-to-all moves its sequence-parallel tokens to the experts and back
     // (Megatron-Core's MoEAlltoAllTokenDispatcher).
     const double moeMlpGathered = l.et > 1 ? moeShare : 0.0;
-    const double tpCallsPerLayer = (full ? 3.0 : 2.0) * (2.0 - moeShare + moeMlpGathered);
+    // Recomputation runs a block's collectives again: every block of a layer recomputed whole,
+    // a dense MLP recomputed (its all-gather and reduce-scatter are inside the checkpoint), or
+    // an MoE layer's gathered MLP.
+    const double mlpAgain = (l.recomputes(model::RecomputeMlp) ? 1.0 - moeShare : 0.0) +
+                            (l.recomputes(model::RecomputeMoe) ? moeMlpGathered : 0.0);
+    const double tpCallsPerLayer = (2.0 + whole) * (2.0 - moeShare + moeMlpGathered) + mlpAgain;
     double tpPerLayer = 0.0;
     if (l.t > 1) {
         if (l.sp) {
@@ -695,17 +797,27 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
             layer.backward += o.backwardGemmDelta;
             // The MLP of an MoE layer (experts routed at run time) keeps its collectives exposed.
             const double moeMlp = moeMlpGathered * out.tensorParallel.seconds;
-            tpPerLayer =
-                (full ? 2.0 : 1.0) * (o.forwardExposed + moeMlp) + o.backwardExposed + moeMlp;
+            tpPerLayer = (1.0 + whole) * (o.forwardExposed + moeMlp) + o.backwardExposed + moeMlp +
+                         mlpAgain * out.tensorParallel.seconds;
         }
     }
 
-    const double recomputePerLayer = full ? layer.forward : selective ? scores.forward : 0.0;
+    // What the backward runs again: the share of layers whole, else the selective modules' GEMMs
+    // (and below their memory-bound parts and kernels).
+    auto recomputedModules = [&](double GemmTimes::*part) {
+        return (l.recomputes(model::RecomputeCoreAttention) ? scores.*part : 0.0) +
+               (l.recomputes(model::RecomputeMlaUpProjection) ? upProjection.*part : 0.0) +
+               (l.recomputes(model::RecomputeMlp) ? denseMlpTimes.*part : 0.0) +
+               (l.recomputes(model::RecomputeMoe)             ? moeTimes.*part
+                : l.recomputes(model::RecomputeSharedExperts) ? sharedTimes.*part
+                                                              : 0.0);
+    };
+    const double recomputeModulesForward = recomputedModules(&GemmTimes::forward);
+    const double recomputeModulesIdeal = recomputedModules(&GemmTimes::ideal);
+    const double recomputePerLayer = whole * layer.forward + recomputeModulesForward;
     const double matmulPerLayer = layer.forward + layer.backward + recomputePerLayer;
     const double matmulLogits = logits.forward + logits.backward;
-    const double idealPerLayer = layer.ideal + (full        ? layer.ideal / 3.0
-                                                : selective ? scores.ideal / 3.0
-                                                            : 0.0);
+    const double idealPerLayer = layer.ideal + (whole * layer.ideal + recomputeModulesIdeal) / 3.0;
 
     // Element-wise work per layer forward, in units of one s b h bf16 tensor: two norms (read,
     // write), two dropout + residual adds (read two, write one, a 1-byte mask), the MLP
@@ -721,9 +833,23 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double splitUnits = (activation + scoreUnits) / l.t;
     const double unitBytes = kBf16Bytes * l.b * l.s / l.c * h;
     const double forwardBytes = (hUnits + splitUnits) * unitBytes;
-    const double recomputeBytes = full        ? forwardBytes
-                                  : selective ? scoreUnits / l.t * unitBytes
-                                              : 0.0;
+    // Recomputed: the share of layers whole; the modules' element-wise parts: the scores'
+    // (core_attn), the two norms (layernorm), the activations (moe_act, mlp, moe, shared
+    // experts) and an MoE layer's permutations (moe).
+    const double expertActivation = gate * m.expertFfnHiddenSize / h;
+    const double moduleUnits =
+        (l.recomputes(model::RecomputeCoreAttention) ? scoreUnits / l.t : 0.0) +
+        (l.recomputes(model::RecomputeLayerNorm) ? 4.0 / (l.sp ? l.t : 1) : 0.0) +
+        (l.recomputes(model::RecomputeMlp) ? (1.0 - moeShare) * gate * m.effectiveFfn() / h / l.t
+                                           : 0.0) +
+        (l.recomputes(model::RecomputeMoe)
+             ? moeShare * ((m.activeExperts + m.sharedExperts) * expertActivation / l.t +
+                           4.0 * m.activeExperts / (l.sp ? l.t : 1))
+             : moeShare *
+                   ((l.recomputes(model::RecomputeMoeActivation) ? m.activeExperts : 0.0) +
+                    (l.recomputes(model::RecomputeSharedExperts) ? m.sharedExperts : 0.0)) *
+                   expertActivation / l.t);
+    const double recomputeBytes = whole * forwardBytes + moduleUnits * unitBytes;
     // Weight gradients accumulate into an fp32 buffer, read and written once per micro-batch
     // (Megatron-LM's main_grad, fused into the weight-gradient GEMM). With a bf16 gradient
     // buffer the traffic is taken as the same: the unfused path writes the bf16 gradient, then
@@ -750,7 +876,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         const double castBackward =
             tokens *
             (qkvWidth / t + h + dense * ((m.gatedMlp ? 2.0 : 1.0) * m.effectiveFfn() / t + h));
-        castBytes = 4.0 * (castForward * (full ? 2.0 : 1.0) + castBackward);
+        castBytes = 4.0 * (castForward * (1.0 + whole) + castBackward);
     }
     const double memoryPerLayer =
         (3.0 * forwardBytes + recomputeBytes + 8.0 * layerParameters + castBytes) / hbm;
@@ -775,7 +901,20 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         kernelsForward += pairs * ((t - 1.0) + (kPipelineSplits - 1.0));
         kernelsBackward += pairs * (t - 1.0);
     }
-    const double kernelsRecompute = full ? kernelsForward : selective ? attentionKernels : 0.0;
+    // Recomputed modules launch their kernels again: a norm each, the activation, the two
+    // up-projections, an MLP's two GEMMs and activation, an MoE layer's routing and permutations.
+    const double kernelsRecompute =
+        whole * kernelsForward +
+        (l.recomputes(model::RecomputeCoreAttention) ? attentionKernels : 0.0) +
+        (l.recomputes(model::RecomputeLayerNorm) ? 2.0 : 0.0) +
+        (m.kvLoraRank > 0 && l.recomputes(model::RecomputeMlaUpProjection) ? 2.0 : 0.0) +
+        (l.recomputes(model::RecomputeMlp) ? 3.0 * (1.0 - moeShare) : 0.0) +
+        (l.recomputes(model::RecomputeMoe)             ? moeKernels + 3.0 * moeShare
+         : l.recomputes(model::RecomputeMoeActivation) ? moeShare
+                                                       : 0.0) +
+        (!l.recomputes(model::RecomputeMoe) && l.recomputes(model::RecomputeSharedExperts)
+             ? 3.0 * moeShare
+             : 0.0);
     const double kernelPerLayer =
         (kernelsForward + kernelsBackward + kernelsRecompute) * kKernelFixedSeconds;
     // The output layer's GEMM each way and the loss (Megatron-LM's vocabulary-parallel cross
@@ -817,15 +956,15 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
             timed(r, net, CollectiveOp::ReduceScatter, kvBytes, l.c, perNode, 0.0);
         out.contextParallel = ag;
         // Recomputing the attention (full or selective) gathers the keys and values again.
-        const double gathers = full || selective ? 3.0 : 2.0;
+        const double gathers = 2.0 + attentionAgainShare;
         const double perLayer = gathers * ag.seconds + rs.seconds;
-        const double attention =
-            (1.0 + (full || selective ? 1.0 : 0.0)) * scores.forward + scores.backward;
+        const double attention = (1.0 + attentionAgainShare) * scores.forward + scores.backward;
         cpPerLayer = std::max(0.0, perLayer - attention);
     }
 
     // Expert parallelism: dispatch and combine of every MoE layer, forward and backward.
     double epPerLayer = 0.0;
+    const double epCallsPerLayer = 4.0 + 2.0 * (l.recomputes(model::RecomputeMoe) ? 1.0 : whole);
     if (m.moe() && l.e > 1) {
         const double epTokens = l.b * l.s / l.c / (l.sp ? l.t : 1);
         const double copies = m.routingMaxNodes > 0
@@ -836,7 +975,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         // expert grid tp-ep-dp-pp (megatron/core/parallel_state.py, initialize_model_parallel).
         const int perNode = ranksPerNode(l.e, l.et, l.scaleUpGpus);
         out.expertDispatch = timed(r, net, CollectiveOp::AllToAll, bytes, l.e, perNode, 0.0);
-        epPerLayer = (full ? 6.0 : 4.0) * moeShare * out.expertDispatch.seconds;
+        // Recomputing an MoE layer (whole, or its moe module) dispatches and combines again.
+        epPerLayer = epCallsPerLayer * moeShare * out.expertDispatch.seconds;
     }
 
     // Pipeline: the activation of a chunk boundary, scattered over the tensor ranks.
@@ -881,9 +1021,9 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     if (l.t > 1)
         out.tensorParallel.perStep = tpCallsPerLayer * layersPerGpu * l.m;
     if (l.c > 1)
-        out.contextParallel.perStep = (full || selective ? 3.0 : 2.0) * layersPerGpu * l.m;
+        out.contextParallel.perStep = (2.0 + attentionAgainShare) * layersPerGpu * l.m;
     if (m.moe() && l.e > 1)
-        out.expertDispatch.perStep = (full ? 6.0 : 4.0) * layersPerGpu * moeShare * l.m;
+        out.expertDispatch.perStep = epCallsPerLayer * layersPerGpu * moeShare * l.m;
     const double workPerMicroBatch = matmulPerMicroBatch + memoryPerMicroBatch +
                                      kernelPerMicroBatch + tpPerMicroBatch + cpPerMicroBatch +
                                      epPerMicroBatch;
@@ -951,7 +1091,9 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
                                    : denseParameters + expertParameters;
     const double gradientBufferPasses =
         (dpRanks > 1 ? 4.0 : 2.0) * gradBytes * (denseParameters + expertParameters);
-    out.optimizerSeconds = (kOptimizerUpdateBytes * shard + gradientBufferPasses) / hbm;
+    // Moments in bf16 read and write 2 bytes less each.
+    const double updateBytes = kOptimizerUpdateBytes - 2.0 * (kOptimizerBytes - optimizerBytes(w));
+    out.optimizerSeconds = (updateBytes * shard + gradientBufferPasses) / hbm;
 
     out.computeSeconds = l.m * matmulPerMicroBatch;
     out.recomputeSeconds = l.m * recomputeSeconds;
@@ -1009,15 +1151,22 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         std::string remedy;
         if (states >= mem.activationsGb) {
             field = zero < 3 ? "/workload/zero_stage" : "/workload/pipeline_parallel";
-            remedy = zero < 3 ? "a higher ZeRO stage, or more tensor or pipeline parallelism"
-                              : "more pipeline or tensor parallelism";
+            remedy = zero < 3 ? "a higher ZeRO stage, optimizer_moments \"bf16\", or more "
+                                "tensor or pipeline parallelism"
+                              : "optimizer_moments \"bf16\", or more pipeline or tensor "
+                                "parallelism";
         } else {
-            field = w.recompute != Recompute::Full ? "/workload/recompute"
-                                                   : "/workload/micro_batch_size";
-            remedy = w.recompute != Recompute::Full
-                         ? "more recomputation (selective or full), a smaller micro-batch, or "
-                           "more tensor, sequence or context parallelism"
-                         : "a smaller micro-batch, or more tensor, pipeline or context "
+            const bool allWhole = w.recompute == Recompute::Full && l.wholeShare >= 1.0;
+            field = allWhole                         ? "/workload/micro_batch_size"
+                    : w.recompute == Recompute::Full ? "/workload/recompute_num_layers"
+                                                     : "/workload/recompute";
+            remedy = allWhole ? "a smaller micro-batch, or more tensor, pipeline or context "
+                                "parallelism"
+                     : w.recompute == Recompute::Full
+                         ? "more layers recomputed (recompute_num_layers, 0 for all), a smaller "
+                           "micro-batch, or more tensor, pipeline or context parallelism"
+                         : "more recomputation (more recompute_modules with selective, or "
+                           "full), a smaller micro-batch, or more tensor, sequence or context "
                            "parallelism";
         }
         auto gb = [](double v) {

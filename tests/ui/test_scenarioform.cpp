@@ -10,10 +10,12 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 using namespace dct;
@@ -441,4 +443,64 @@ TEST_CASE("the hall page edits the floor a scenario without a hall section takes
     document.evaluateNow();
     CHECK(onArea() == 0);
     CHECK(area->text() == QStringLiteral("unchecked"));
+}
+
+TEST_CASE("the workload page edits the recompute modules as a list and the optimizer's moments",
+          "[ui][form][workload][recompute]")
+{
+    const QString example = test::examplePath("seed-h100-dallas-d2c.json");
+    ui::ScenarioDocument document(readJson(example), example);
+    ui::ScenarioForm form;
+    form.resize(520, 800);
+    form.show();
+    form.setDocument(&document);
+    document.evaluateNow();
+
+    auto* modules = qobject_cast<QLineEdit*>(form.editor("/workload/recompute_modules"));
+    auto* moments = qobject_cast<QComboBox*>(form.editor("/workload/optimizer_moments"));
+    REQUIRE(modules);
+    REQUIRE(moments);
+    // Megatron-Core's default, and the names it accepts shown when the list is empty.
+    CHECK_FALSE(modules->isReadOnly());
+    CHECK(modules->text() == QStringLiteral("core_attn"));
+    CHECK(modules->placeholderText().contains(QStringLiteral("mla_up_proj")));
+    CHECK(modules->toolTip().contains(QStringLiteral("--recompute-modules")));
+
+    // Typed as a user types it: the MLP recomputed frees its activations.
+    const double activationsGb = figure(document, "step.memory_activations_gb");
+    modules->setFocus();
+    modules->selectAll();
+    QTest::keyClicks(modules, QStringLiteral("core_attn, mlp"));
+    QTest::keyClick(modules, Qt::Key_Return);
+    CHECK(document.value("/workload/recompute_modules") == nlohmann::json({"core_attn", "mlp"}));
+    REQUIRE(test::waitForEvaluation(document));
+    CHECK(figure(document, "step.memory_activations_gb") < activationsGb);
+    CHECK(figure(document, "step.recompute_seconds") > 0.0);
+
+    // A name Megatron-Core does not know is an error on the field, the text kept as typed.
+    modules->selectAll();
+    QTest::keyClicks(modules, QStringLiteral("core_attn, norms"));
+    QTest::keyClick(modules, Qt::Key_Return);
+    REQUIRE(test::waitForEvaluation(document));
+    const auto& diagnostics = document.outcome()->diagnostics;
+    CHECK(std::any_of(diagnostics.begin(), diagnostics.end(), [](const auto& d) {
+        return d.severity == Severity::Error && d.path == "/workload/recompute_modules";
+    }));
+    CHECK(modules->text() == QStringLiteral("core_attn, norms"));
+
+    // BF16 moments: 8 bytes of optimizer state a parameter instead of 12.
+    document.undoStack()->undo();
+    REQUIRE(test::waitForEvaluation(document));
+    const double optimizerGb = figure(document, "step.memory_optimizer_gb");
+    CHECK(moments->currentData().toString() == QStringLiteral("fp32"));
+    moments->setFocus();
+    QTest::keyClick(moments, Qt::Key_Down);
+    CHECK(document.value("/workload/optimizer_moments") == "bf16");
+    REQUIRE(test::waitForEvaluation(document));
+    CHECK(figure(document, "step.memory_optimizer_gb") ==
+          Approx(optimizerGb * 8.0 / 12.0).epsilon(1e-9));
+    document.undoStack()->undo();
+    document.undoStack()->undo();
+    CHECK(modules->text() == QStringLiteral("core_attn"));
+    CHECK(moments->currentData().toString() == QStringLiteral("fp32"));
 }

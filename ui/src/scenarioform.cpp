@@ -33,6 +33,7 @@ constexpr const char* kPointerProperty = "dctPointer";
 constexpr const char* kSeverityProperty = "dctSeverity";
 constexpr const char* kScaleProperty = "dctScale";
 constexpr const char* kAutomaticProperty = "dctAutomatic";
+constexpr const char* kListProperty = "dctList";
 constexpr double kUnbounded = 1e12;
 
 QString toolTipOf(const FieldInfo& field)
@@ -108,7 +109,7 @@ QString choiceName(const std::string& pointer, const std::string& value)
         {"interleaved", "Interleaved"},
         {"dualpipe", "DualPipe"},
         {"none", "None"},
-        {"selective", "Selective (attention)"},
+        {"selective", "Selective (the recompute modules)"},
         {"full", "Full"},
         {"cold_aisle", "Cold-aisle containment"},
         {"hot_aisle", "Hot-aisle containment"},
@@ -369,7 +370,26 @@ QWidget* ScenarioForm::makeEditor(const FieldInfo& field)
     case FieldKind::Custom:
     default: {
         auto* line = new QLineEdit(this);
-        line->setReadOnly(true);
+        if (field.choices.empty()) {
+            line->setReadOnly(true);
+            return line;
+        }
+        // A list of names (recompute_modules): typed comma-separated, stored as a JSON array;
+        // the names it accepts in the placeholder, the evaluation's diagnostics name a wrong one.
+        QStringList names;
+        for (const auto& c : field.choices)
+            names << qstr(c);
+        line->setPlaceholderText(names.join(QStringLiteral(", ")));
+        line->setProperty(kListProperty, true);
+        connect(line, &QLineEdit::editingFinished, this, [this, pointer, line] {
+            nlohmann::json items = nlohmann::json::array();
+            for (const QString& item : line->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                const QString name = item.trimmed();
+                if (!name.isEmpty())
+                    items.push_back(name.toStdString());
+            }
+            commit(pointer, items);
+        });
         return line;
     }
     }
@@ -521,9 +541,16 @@ void ScenarioForm::refresh(const std::string& changed)
             }
             combo->setCurrentIndex(i);
         } else if (auto* line = qobject_cast<QLineEdit*>(w)) {
-            line->setText(value.is_string() ? qstr(value.get<std::string>())
-                          : value.is_null() ? QString()
-                                            : qstr(value.dump()));
+            if (line->property(kListProperty).toBool() && value.is_array()) {
+                QStringList names;
+                for (const auto& item : value)
+                    names << (item.is_string() ? qstr(item.get<std::string>()) : qstr(item.dump()));
+                line->setText(names.join(QStringLiteral(", ")));
+            } else {
+                line->setText(value.is_string() ? qstr(value.get<std::string>())
+                              : value.is_null() ? QString()
+                                                : qstr(value.dump()));
+            }
             line->setCursorPosition(0);
         }
     }

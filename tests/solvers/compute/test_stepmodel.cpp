@@ -877,3 +877,172 @@ TEST_CASE("NVLink across nodes: GB200 NVL72 racks as 18 trays of 4 GPUs time as 
     CHECK(hasDiagnostic(split, "scale-up-domain-over-rack"));
     CHECK(metric(split, "power.nodes_per_rack") == 13.0);
 }
+
+namespace {
+
+/** DeepSeek-V3 on 64 DGX H100 nodes (PP 16 over its 61 layers, EP 32, BF16), with \a extra. */
+json deepSeekWorkload(const json& extra)
+{
+    json w = {{"model", "deepseek-v3"},        {"tensor_parallel", 1},
+              {"pipeline_parallel", 16},       {"expert_parallel", 32},
+              {"global_batch_sequences", 512}, {"sequence_length", 4096},
+              {"flash_attention", true},       {"dropout", false}};
+    w.update(extra);
+    return w;
+}
+
+bool hasDiagnostic(const DocumentEvaluation& d, Severity severity, const std::string& path,
+                   const std::string& code)
+{
+    return std::any_of(d.diagnostics.begin(), d.diagnostics.end(), [&](const Diagnostic& x) {
+        return x.severity == severity && x.path == path && x.code == code;
+    });
+}
+
+} // namespace
+
+TEST_CASE("each recompute module frees what Megatron-Core's checkpoint discards",
+          "[compute][step][memory][recompute]")
+{
+    // DeepSeek-V3 (h 7168; MLA with 128 heads of 128 + 64 rotary, latents 1536 and 512; 58 of 61
+    // layers MoE with 8 routed and 1 shared expert of 2048, 3 dense MLPs of 18432), BF16, TP 1.
+    // Per s b h of a layer: layernorm frees the two norms' outputs (2 x 2 bytes); mla_up_proj the
+    // up-projected Q, K (128 x 192 each) and V (128 x 128), 2 bytes each; moe_act the routed
+    // experts' activation outputs (8 x 2048 x 2 bytes); mlp a dense MLP's FC1 output and FC2
+    // input; shared_experts the shared expert's input, FC1 output and FC2 input; moe all of the
+    // MoE MLP's. Activations are linear in those units, so each module's saving over layernorm's
+    // is the ratio of the units.
+    const double moe = 58.0 / 61.0;
+    const double e = 2048.0 / 7168.0;
+    const double ffn = 18432.0 / 7168.0;
+    const double layernorm = 4.0;
+    const std::vector<std::pair<std::string, double>> modules = {
+        {"mla_up_proj", 2.0 * (2.0 * 128.0 * 192.0 + 128.0 * 128.0) / 7168.0},
+        {"moe_act", moe * 8.0 * 2.0 * e},
+        {"mlp", (1.0 - moe) * (4.0 * ffn + 2.0 * ffn)},
+        {"shared_experts", moe * (2.0 + 6.0 * e)},
+        {"moe", moe * 9.0 * (2.0 + 6.0 * e)}};
+    const double none = metric(run(deepSeekWorkload({{"recompute_modules", json::array()}})),
+                               "step.memory_activations_gb");
+    const double norms = metric(run(deepSeekWorkload({{"recompute_modules", {"layernorm"}}})),
+                                "step.memory_activations_gb");
+    REQUIRE(norms < none);
+    for (const auto& [name, units] : modules) {
+        INFO(name);
+        const double with = metric(run(deepSeekWorkload({{"recompute_modules", {name}}})),
+                                   "step.memory_activations_gb");
+        CHECK((none - with) / (none - norms) == Approx(units / layernorm).epsilon(1e-9));
+    }
+    // Megatron-Core's default, core_attn alone, keeps what fused attention keeps: nothing more to
+    // free (the fused kernel keeps no scores), as selective did before recompute_modules.
+    const DocumentEvaluation coreAttention = run(deepSeekWorkload({{"recompute", "selective"}}));
+    CHECK(metric(coreAttention, "step.memory_activations_gb") == Approx(none).epsilon(1e-12));
+}
+
+TEST_CASE("recomputed modules run their part again in the backward pass",
+          "[compute][step][recompute]")
+{
+    auto step = [](const json& modules) {
+        const DocumentEvaluation d = run(deepSeekWorkload({{"recompute_modules", modules}}));
+        REQUIRE(d.evaluation);
+        return d.evaluation->compute.step;
+    };
+    const StepResult none = step(json::array());
+    CHECK(none.recomputeSeconds == 0.0);
+    // GEMMs again: the up-projections, the dense MLPs, the shared experts, the whole MoE MLP.
+    const StepResult up = step({"mla_up_proj"});
+    const StepResult mlp = step({"mlp"});
+    const StepResult shared = step({"shared_experts"});
+    const StepResult moe = step({"moe"});
+    CHECK(up.recomputeSeconds > 0.0);
+    CHECK(mlp.recomputeSeconds > 0.0);
+    CHECK(shared.recomputeSeconds > 0.0);
+    CHECK(moe.recomputeSeconds > shared.recomputeSeconds);
+    CHECK(moe.hardwareFlopsPerStep > shared.hardwareFlopsPerStep);
+    CHECK(shared.hardwareFlopsPerStep > none.hardwareFlopsPerStep);
+    CHECK(none.hardwareFlopsPerStep == Approx(none.modelFlopsPerStep).epsilon(1e-12));
+    // The MoE layer recomputed dispatches and combines again: 6 all-to-alls a layer, not 4.
+    CHECK(moe.expertParallelSeconds / none.expertParallelSeconds == Approx(1.5).epsilon(1e-9));
+    CHECK(moe.expertDispatch.perStep / none.expertDispatch.perStep == Approx(1.5).epsilon(1e-9));
+    // Element-wise work again: the norms and the experts' activation re-read and re-written.
+    CHECK(step({"layernorm"}).memoryBoundSeconds > none.memoryBoundSeconds);
+    CHECK(step({"moe_act"}).memoryBoundSeconds > none.memoryBoundSeconds);
+    CHECK(step({"layernorm"}).recomputeSeconds == 0.0);
+}
+
+TEST_CASE("recompute_num_layers recomputes that many layers of each chunk whole, the block method",
+          "[compute][step][memory][recompute]")
+{
+    // 4 layers a chunk (61 on 16 stages); 2 recomputed whole keep only their input, the other 2
+    // everything: activations and recomputation halfway between none and full.
+    auto step = [](const json& extra) {
+        const DocumentEvaluation d = run(deepSeekWorkload(extra));
+        REQUIRE(d.evaluation);
+        return d.evaluation->compute.step;
+    };
+    const StepResult none = step({{"recompute", "none"}});
+    const StepResult full = step({{"recompute", "full"}});
+    const StepResult half = step({{"recompute", "full"}, {"recompute_num_layers", 2}});
+    const StepResult all = step({{"recompute", "full"}, {"recompute_num_layers", 4}});
+    CHECK(half.memory.activationsGb ==
+          Approx((none.memory.activationsGb + full.memory.activationsGb) / 2.0).epsilon(1e-9));
+    CHECK(half.recomputeSeconds == Approx(full.recomputeSeconds / 2.0).epsilon(1e-9));
+    CHECK(all.memory.activationsGb == Approx(full.memory.activationsGb).epsilon(1e-12));
+    CHECK(all.stepSeconds == Approx(full.stepSeconds).epsilon(1e-12));
+    CHECK(half.stepSeconds < full.stepSeconds);
+    CHECK(half.stepSeconds > none.stepSeconds);
+}
+
+TEST_CASE("bf16 optimizer moments keep 8 bytes of state a parameter, not 12",
+          "[compute][step][memory][optimizer]")
+{
+    const DocumentEvaluation fp32 = run(deepSeekWorkload(json::object()));
+    const DocumentEvaluation bf16 = run(deepSeekWorkload({{"optimizer_moments", "bf16"}}));
+    CHECK(metric(bf16, "step.memory_optimizer_gb") / metric(fp32, "step.memory_optimizer_gb") ==
+          Approx(8.0 / 12.0).epsilon(1e-12));
+    CHECK(metric(bf16, "step.memory_weights_gb") ==
+          Approx(metric(fp32, "step.memory_weights_gb")).epsilon(1e-12));
+    CHECK(metric(bf16, "step.optimizer_seconds") < metric(fp32, "step.optimizer_seconds"));
+}
+
+TEST_CASE("recompute fields read out of place are warnings, bad ones errors naming the field",
+          "[compute][step][recompute][validation]")
+{
+    // Modules with full recomputation, or a layer count with selective: read only by the other.
+    const auto modulesWithFull =
+        run(deepSeekWorkload({{"recompute", "full"}, {"recompute_modules", {"layernorm"}}}));
+    CHECK(hasDiagnostic(modulesWithFull, Severity::Warning, "/workload/recompute_modules",
+                        "recompute-modules-unused"));
+    const auto layersWithSelective =
+        run(deepSeekWorkload({{"recompute", "selective"}, {"recompute_num_layers", 2}}));
+    CHECK(hasDiagnostic(layersWithSelective, Severity::Warning, "/workload/recompute_num_layers",
+                        "recompute-num-layers-unused"));
+    // A module the model does not have changes nothing.
+    const auto mlaOnLlama =
+        run({{"model", "llama2-7b"}, {"recompute_modules", {"core_attn", "mla_up_proj"}}});
+    CHECK(hasDiagnostic(mlaOnLlama, Severity::Warning, "/workload/recompute_modules",
+                        "recompute-module-absent"));
+    CHECK_FALSE(hasDiagnostic(run(deepSeekWorkload({{"recompute_modules", {"mla_up_proj"}}})),
+                              Severity::Warning, "/workload/recompute_modules",
+                              "recompute-module-absent"));
+    // More layers than a chunk holds.
+    const auto tooMany =
+        run(deepSeekWorkload({{"recompute", "full"}, {"recompute_num_layers", 5}}));
+    CHECK(findError(tooMany, "/workload/recompute_num_layers", "layout"));
+    // Malformed: not an array, an unknown name, a name twice, an unknown precision.
+    for (const json& bad : {json("layernorm"), json({"layernorm", "norms"}),
+                            json({"moe_act", "moe_act"}), json({1})}) {
+        INFO(bad.dump());
+        const auto d = run(deepSeekWorkload({{"recompute_modules", bad}}));
+        CHECK(std::any_of(d.diagnostics.begin(), d.diagnostics.end(), [](const Diagnostic& x) {
+            return x.severity == Severity::Error && x.path == "/workload/recompute_modules" &&
+                   x.hint.find("core_attn") != std::string::npos;
+        }));
+    }
+    const auto precision = run(deepSeekWorkload({{"optimizer_moments", "fp16"}}));
+    CHECK(std::any_of(
+        precision.diagnostics.begin(), precision.diagnostics.end(), [](const Diagnostic& x) {
+            return x.severity == Severity::Error && x.path == "/workload/optimizer_moments" &&
+                   x.hint.find("bf16") != std::string::npos;
+        }));
+}

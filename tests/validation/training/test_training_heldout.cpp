@@ -521,9 +521,10 @@ TEST_CASE("DeepSeek-V3 on 2,048 H800 in FP8 with DualPipe (technical report, pro
     // example), 16-way pipeline parallelism over the 61 layers with DualPipe, 64-way expert
     // parallelism across 8 nodes, ZeRO-1 data parallelism, no tensor parallelism, FP8 GEMMs,
     // sequence 4,096, batch 15,360 sequences (after the ramp over the first 469B tokens), each
-    // token's experts on at most 4 nodes (the catalog entry), norms and MLA up-projections
-    // recomputed (taken as selective). Micro-batch not published: 1 taken (DeepSeek's profile of
-    // the same layout runs 4K tokens a chunk).
+    // token's experts on at most 4 nodes (the catalog entry), the norms, the MLA up-projections
+    // and the SwiGLU's output recomputed (3.2.3 and 3.3.3: recompute_modules layernorm,
+    // mla_up_proj and moe_act), Adam's moments in BF16 (3.3.3). Micro-batch not published: 1
+    // taken (DeepSeek's profile of the same layout runs 4K tokens a chunk).
     //
     // deepseek-ai/profile-data, train.json (the PyTorch profiler's trace of one forward chunk and
     // one backward chunk overlapped, as DualPipe pairs them: 4 MoE layers each, EP 64, TP 1, 4K
@@ -532,16 +533,16 @@ TEST_CASE("DeepSeek-V3 on 2,048 H800 in FP8 with DualPipe (technical report, pro
     // 114.5 ms beside it.
     //
     // What it shows, as the model stands (docs/references.md, "DeepSeek-V3"): the model's pair
-    // of chunks is 101 ms, 21% under the profile (its computation is short of the measured
+    // of chunks is 98 ms, 24% under the profile (its computation is short of the measured
     // kernels: DeepGEMM's grouped FP8 GEMMs with 1 x 128 and 128 x 128 block scales ran at about
     // 773 TFLOP/s on the 112 SMs left, and the casts to FP8 of the routed tokens are not
-    // counted); end to end 36.7 days against 54.2 (the profile's pair alone, at 120 micro-batches
+    // counted); end to end 35.6 days against 54.2 (the profile's pair alone, at 120 micro-batches
     // a step with DualPipe's bubble, would give about 44 days: routing imbalance, the MTP module
-    // and the restarts of a two-month run are the rest). The memory does not fit as modelled
-    // (about 136 GB a GPU against 80, with the GEMMs' inputs kept as FP8 casts): the report's
-    // recomputation of the SwiGLU and the MLA up-projections and its FP8 caching of the SwiGLU's
-    // inputs are not modelled. With 1F1B for DualPipe the model came 9% slow by two errors of
-    // opposite sign (a bubble three times DualPipe's, and every all-to-all exposed).
+    // and the restarts of a two-month run are the rest). The memory comes to about 100 GB a GPU
+    // against the 80 it fits in (147 GB with Megatron-Core's default core_attn and FP32 moments):
+    // the report's caching of the SwiGLU's inputs and of the projection's input in FP8 (3.3.3)
+    // are not modelled. With 1F1B for DualPipe the model came 9% slow by two errors of opposite
+    // sign (a bubble three times DualPipe's, and every all-to-all exposed).
     const json scenario = {{"schema_version", 2},
                            {"name", "deepseek-v3"},
                            {"site", "dallas"},
@@ -570,6 +571,8 @@ TEST_CASE("DeepSeek-V3 on 2,048 H800 in FP8 with DualPipe (technical report, pro
                              {"zero_stage", 1},
                              {"flash_attention", true},
                              {"recompute", "selective"},
+                             {"recompute_modules", {"layernorm", "mla_up_proj", "moe_act"}},
+                             {"optimizer_moments", "bf16"},
                              {"overlap_fraction", 1.0},
                              {"dropout", false}}}};
     const DocumentEvaluation d = evaluateDocument(scenario, heldOutCatalog(), "deepseek-v3.json");
@@ -585,12 +588,12 @@ TEST_CASE("DeepSeek-V3 on 2,048 H800 in FP8 with DualPipe (technical report, pro
     const double pairError = step.microBatchSeconds / 0.1290 - 1.0;
     INFO("pair of chunks " << step.microBatchSeconds * 1e3 << " ms, error " << pairError * 100.0
                            << "%");
-    CHECK(pairError == Approx(-0.215).margin(0.03));
+    CHECK(pairError == Approx(-0.24).margin(0.03));
     const double days = value(d, "compute.training_days");
     const double runError = 2664000.0 / 2048.0 / 24.0 / days - 1.0;
     INFO("training " << days << " days, throughput error " << runError * 100.0 << "%");
-    CHECK(runError == Approx(0.48).margin(0.03));
+    CHECK(runError == Approx(0.52).margin(0.03));
     const double memory = value(d, "step.memory_total_gb");
     INFO("memory " << memory << " GB a GPU");
-    CHECK(memory == Approx(136.4).margin(3.0));
+    CHECK(memory == Approx(99.6).margin(3.0));
 }

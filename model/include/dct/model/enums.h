@@ -101,6 +101,29 @@ enum class Recompute
     Full       ///< Only each layer's input kept; the whole forward pass runs again.
 };
 
+/**
+ * The parts of a layer that selective recomputation runs again in the backward pass instead of
+ * keeping their outputs, as Megatron-Core's --recompute-modules names them (megatron/core/
+ * transformer/transformer_config.py, recompute_modules; default core_attn). Bits of a mask.
+ */
+enum RecomputeModule : int
+{
+    RecomputeCoreAttention = 1 << 0,   ///< core_attn: the attention's scores and softmax.
+    RecomputeMlaUpProjection = 1 << 1, ///< mla_up_proj: MLA's Q and K/V up-projections and RoPE.
+    RecomputeMoeActivation = 1 << 2,   ///< moe_act: the routed experts' activation output.
+    RecomputeLayerNorm = 1 << 3,       ///< layernorm: the two norms' outputs.
+    RecomputeMlp = 1 << 4,             ///< mlp: a dense MLP whole.
+    RecomputeMoe = 1 << 5,             ///< moe: the MoE layer whole (routing, dispatch, experts).
+    RecomputeSharedExperts = 1 << 6    ///< shared_experts: the shared experts' MLP whole.
+};
+
+/** The precision of Adam's two moments. */
+enum class OptimizerMoments
+{
+    Fp32, ///< 4 bytes each (mixed-precision Adam, Rajbhandari et al. 2020, 3.1).
+    Bf16  ///< 2 bytes each (Megatron-Core's precision-aware optimizer, --exp-avg-dtype bf16).
+};
+
 /** The precision gradients are accumulated in, kept in and reduced across data-parallel ranks. */
 enum class GradientPrecision
 {

@@ -133,6 +133,9 @@ struct CoolingSection
     bool operator==(const CoolingSection&) const = default;
 };
 
+/** The recompute modules' names as Megatron-Core spells them, in bit order. */
+const std::vector<std::pair<RecomputeModule, std::string>>& recomputeModuleNames();
+
 /** The training job: the model, its data, and how it is laid out over the GPUs. */
 struct WorkloadSection
 {
@@ -167,6 +170,14 @@ struct WorkloadSection
     bool embeddingAndLossAsLayers = false;
     int zeroStage = 1; ///< 0 none, 1 optimizer states, 2 + gradients, 3 + weights (FSDP).
     Recompute recompute = Recompute::Selective;
+    /// With selective recomputation, what it recomputes: RecomputeModule bits (core_attn alone,
+    /// Megatron-Core's default).
+    int recomputeModules = RecomputeCoreAttention;
+    /// With full recomputation, the layers of each pipeline chunk recomputed whole, the others
+    /// keeping every activation (Megatron-Core's block method); 0: every layer.
+    int recomputeNumLayers = 0;
+    /// Adam's moments in fp32 or bf16 (the fp32 master weights stay).
+    OptimizerMoments optimizerMoments = OptimizerMoments::Fp32;
     bool flashAttention = true; ///< Fused attention that never stores the s x s scores.
     /// Gradients accumulated, kept and reduced in this precision; Auto: as Megatron-LM does.
     GradientPrecision gradientPrecision = GradientPrecision::Auto;
