@@ -66,6 +66,8 @@ void writeLayout(model::WorkloadSection& w, const LayoutChoice& l, bool derivedD
                                              : model::PipelineSchedule::OneFOneB;
     w.zeroStage = l.zeroStage;
     w.recompute = l.recompute;
+    w.recomputeModules = l.recomputeModules;
+    w.recomputeNumLayers = l.recomputeNumLayers;
     w.dataParallel = derivedDataParallel ? 0 : l.dataParallel;
 }
 
@@ -85,13 +87,61 @@ bool better(const LayoutOutcome& a, const LayoutOutcome& b)
 
 } // namespace
 
+int LayoutChoice::recomputeOrder() const
+{
+    switch (recompute) {
+    case Recompute::None:
+        return 0;
+    case Recompute::Selective: {
+        int modules = 0;
+        for (int bits = recomputeModules; bits != 0; bits &= bits - 1)
+            ++modules;
+        // The attention's forward again weighs more than the light modules together.
+        return 100 + ((recomputeModules & model::RecomputeCoreAttention) ? 50 : 0) + modules;
+    }
+    case Recompute::Full:
+        return recomputeNumLayers > 0 ? 200 + std::min(recomputeNumLayers, 9999) : 100000;
+    }
+    return 0;
+}
+
+std::string LayoutChoice::recomputeLabel() const
+{
+    if (recompute == Recompute::Full)
+        return recomputeNumLayers > 0 ? fmt::format("full {}L", recomputeNumLayers) : "full";
+    if (recompute != Recompute::Selective || recomputeModules == model::RecomputeCoreAttention)
+        return recomputeName(recompute);
+    static const std::pair<int, const char*> abbreviations[] = {
+        {model::RecomputeLayerNorm, "ln"},
+        {model::RecomputeMoeActivation, "act"},
+        {model::RecomputeMlaUpProjection, "mla"},
+        {model::RecomputeCoreAttention, "attn"},
+        {model::RecomputeMlp, "mlp"},
+        {model::RecomputeSharedExperts, "shx"},
+        {model::RecomputeMoe, "moe"}};
+    std::string label = "sel:";
+    for (const auto& [bit, name] : abbreviations)
+        if (recomputeModules & bit)
+            label += (label.size() > 4 ? "+" : "") + std::string(name);
+    return label.size() > 4 ? label : "sel:none";
+}
+
+std::vector<std::string> recomputeModuleList(int modules)
+{
+    std::vector<std::string> out;
+    for (const auto& [bit, name] : model::recomputeModuleNames())
+        if (modules & bit)
+            out.push_back(name);
+    return out;
+}
+
 std::string LayoutChoice::toString() const
 {
     return fmt::format("TP {} PP {} DP {} CP {} EP {}{} mbs {} v {} ZeRO {} {}", tensorParallel,
                        pipelineParallel, dataParallel, contextParallel, expertParallel,
                        expertTensorParallel > 0 ? fmt::format(" ETP {}", expertTensorParallel)
                                                 : std::string(),
-                       microBatchSize, virtualStages, zeroStage, recomputeName(recompute));
+                       microBatchSize, virtualStages, zeroStage, recomputeLabel());
 }
 
 LayoutChoice layoutOf(const model::ResolvedScenario& r)
@@ -109,6 +159,8 @@ LayoutChoice layoutOf(const model::ResolvedScenario& r)
         w.pipelineSchedule == model::PipelineSchedule::Interleaved ? w.virtualStages : 1;
     l.zeroStage = w.zeroStage;
     l.recompute = w.recompute;
+    l.recomputeModules = w.recomputeModules;
+    l.recomputeNumLayers = w.recomputeNumLayers;
     return l;
 }
 
@@ -144,6 +196,14 @@ std::vector<std::pair<std::string, std::string>> layoutFields(const model::Workl
         {"/workload/zero_stage", std::to_string(l.zeroStage)},
         {"/workload/recompute", std::string("\"") + recomputeName(l.recompute) + "\""},
     };
+    if (l.recomputeModules != w.recomputeModules) {
+        std::string list;
+        for (const auto& name : recomputeModuleList(l.recomputeModules))
+            list += (list.empty() ? "\"" : ", \"") + name + "\"";
+        out.emplace_back("/workload/recompute_modules", "[" + list + "]");
+    }
+    if (l.recomputeNumLayers != w.recomputeNumLayers)
+        out.emplace_back("/workload/recompute_num_layers", std::to_string(l.recomputeNumLayers));
     if (w.dataParallel != 0)
         out.emplace_back("/workload/data_parallel", std::to_string(l.dataParallel));
     if (l.expertTensorParallel != 0 || w.expertTensorParallel != 0)
@@ -234,8 +294,63 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
     std::vector<Recompute> recomputes = space.recompute;
     if (recomputes.empty())
         recomputes = {Recompute::None, Recompute::Selective, Recompute::Full};
-    // Lighter recomputation first: once one fits, the heavier ones only add work.
-    std::sort(recomputes.begin(), recomputes.end());
+    const auto allows = [&](Recompute kind) {
+        return std::find(recomputes.begin(), recomputes.end(), kind) != recomputes.end();
+    };
+    // The recomputations tried, as Megatron-Bridge's guidance orders them (docs/training/
+    // activation-recomputation.md): selective first, of the light modules that only discard
+    // outputs (layernorm; moe_act for experts, mla_up_proj for latent attention) and, where the
+    // attention is not fused and keeps its scores, core_attn; full over part of each chunk's
+    // layers (the block method), then all of them. Lighter first: once one fits, the heavier
+    // ones only add work.
+    const int lightModules = model::RecomputeLayerNorm |
+                             (m.moe() ? model::RecomputeMoeActivation : 0) |
+                             (m.kvLoraRank > 0 ? model::RecomputeMlaUpProjection : 0);
+    std::vector<int> selectiveModules = {lightModules};
+    if (!w.flashAttention) {
+        selectiveModules.push_back(model::RecomputeCoreAttention);
+        selectiveModules.push_back(lightModules | model::RecomputeCoreAttention);
+    }
+    const auto rungsOf = [&](const LayoutChoice& layout) {
+        std::vector<LayoutChoice> rungs;
+        LayoutChoice rung = layout;
+        rung.recomputeModules = w.recomputeModules;
+        rung.recomputeNumLayers = 0;
+        if (allows(Recompute::None)) {
+            rung.recompute = Recompute::None;
+            rungs.push_back(rung);
+        }
+        if (allows(Recompute::Selective))
+            for (int modules : selectiveModules) {
+                rung.recompute = Recompute::Selective;
+                rung.recomputeModules = modules;
+                rungs.push_back(rung);
+            }
+        rung.recomputeModules = w.recomputeModules;
+        if (allows(Recompute::Full)) {
+            const model::PipelineSplit split =
+                model::pipelineSplit(m.layers, layout.pipelineParallel, layout.virtualStages,
+                                     w.embeddingAndLossAsLayers);
+            const int chunk =
+                split.even
+                    ? split.slots / std::max(1, layout.pipelineParallel * layout.virtualStages)
+                    : split.fullStage;
+            rung.recompute = Recompute::Full;
+            for (int quarter = 1; quarter <= 3; ++quarter) {
+                const int n = (chunk * quarter + 3) / 4;
+                if (n >= 1 && n < chunk && n != rung.recomputeNumLayers) {
+                    rung.recomputeNumLayers = n;
+                    rungs.push_back(rung);
+                }
+            }
+            rung.recomputeNumLayers = 0;
+            rungs.push_back(rung);
+        }
+        std::stable_sort(rungs.begin(), rungs.end(), [](const auto& a, const auto& b) {
+            return a.recomputeOrder() < b.recomputeOrder();
+        });
+        return rungs;
+    };
 
     // The branches: parallel sizes that tile the GPUs and split the model; their micro-batch,
     // virtual-stage and ZeRO choices below.
@@ -292,9 +407,9 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
                                 for (int z : zeros) {
                                     if (z < 0 || z > 3)
                                         continue;
-                                    for (Recompute rc : recomputes) {
-                                        branch.leaves.push_back(
-                                            LayoutChoice{t, p, d, c, e, b, v, z, rc, etChoice});
+                                    for (const LayoutChoice& rung : rungsOf(LayoutChoice{
+                                             t, p, d, c, e, b, v, z, Recompute::None, etChoice})) {
+                                        branch.leaves.push_back(rung);
                                         ++plan.candidates;
                                     }
                                 }
@@ -351,7 +466,13 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
             lean.recompute = Recompute::None;
             for (const LayoutChoice& leaf : branch.leaves) {
                 lean.microBatchSize = std::min(lean.microBatchSize, leaf.microBatchSize);
-                lean.recompute = std::max(lean.recompute, leaf.recompute);
+                // The heaviest recomputation tried keeps the least: full over every layer, or
+                // without full the selective one of the most modules.
+                if (leaf.recomputeOrder() > lean.recomputeOrder()) {
+                    lean.recompute = leaf.recompute;
+                    lean.recomputeModules = leaf.recomputeModules;
+                    lean.recomputeNumLayers = leaf.recomputeNumLayers;
+                }
             }
             for (int z : zeros) {
                 lean.zeroStage = z;

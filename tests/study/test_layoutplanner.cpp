@@ -78,6 +78,19 @@ TEST_CASE("the planned layouts of the 16k-GPU 405B example are what eval compute
           Approx(plan.current.stepSeconds()).epsilon(1e-9));
 }
 
+namespace {
+
+/** Returns whether \a a and \a b differ at most in their recomputation. */
+bool sameButRecompute(const LayoutChoice& a, LayoutChoice b)
+{
+    b.recompute = a.recompute;
+    b.recomputeModules = a.recomputeModules;
+    b.recomputeNumLayers = a.recomputeNumLayers;
+    return a == b;
+}
+
+} // namespace
+
 TEST_CASE("pruning finds the same best layouts as timing every layout that fits",
           "[study][plan][prune]")
 {
@@ -100,9 +113,8 @@ TEST_CASE("pruning finds the same best layouts as timing every layout that fits"
         const bool noRanks =
             o.layout.dataParallel * o.layout.contextParallel == 1 && o.layout.zeroStage > 0;
         const bool heavier = std::any_of(slow.best.begin(), slow.best.end(), [&](const auto& x) {
-            LayoutChoice lighter = o.layout;
-            lighter.recompute = x.layout.recompute;
-            return x.layout == lighter && x.layout.recompute < o.layout.recompute;
+            return sameButRecompute(x.layout, o.layout) &&
+                   x.layout.recomputeOrder() < o.layout.recomputeOrder();
         });
         if (!noRanks && !heavier)
             kept.push_back(o);
@@ -115,12 +127,10 @@ TEST_CASE("pruning finds the same best layouts as timing every layout that fits"
     CHECK(fast.best.front().layout == slow.best.front().layout);
     // Recomputation only adds work: the lighter of two that fit is never slower.
     for (const LayoutOutcome& o : slow.best)
-        for (const LayoutOutcome& x : slow.best) {
-            LayoutChoice same = x.layout;
-            same.recompute = o.layout.recompute;
-            if (same == o.layout && x.layout.recompute > o.layout.recompute)
+        for (const LayoutOutcome& x : slow.best)
+            if (sameButRecompute(x.layout, o.layout) &&
+                x.layout.recomputeOrder() > o.layout.recomputeOrder())
                 CHECK(x.stepSeconds() >= o.stepSeconds());
-        }
 }
 
 TEST_CASE("the search keeps to the sizes it is given", "[study][plan][constraints]")
@@ -266,7 +276,9 @@ TEST_CASE("the search tries pipelines that split the layers unevenly, one chunk 
     // Qwen3-235B-A22B (94 layers) on the seed example's 256 H100: beside the even splits (1 and
     // 2 stages, the latter also with 47 chunks a stage) the stage counts that tile the GPUs and
     // leave the last stage a layer: 4 (24 x 3 + 22), 8 (12 x 7 + 10), 16 (6 x 15 + 4) and 32
-    // (3 x 31 + 1); 64 would leave it none. Each layout it returns is what eval computes.
+    // (3 x 31 + 1); 64 would leave it none. Each layout it returns is what eval computes. Full
+    // recomputation is tried over a quarter, half and three quarters of a chunk's layers and all
+    // of them: 4 rungs each, 3 for chunks of 3 layers (1, 2, all), 1 for chunks of one: 24.
     model::ResolvedScenario r = resolvedExample("seed-h100-dallas-d2c.json");
     model::Scenario s = r.scenario;
     s.workload.model.id = "qwen3-235b-a22b";
@@ -288,7 +300,7 @@ TEST_CASE("the search tries pipelines that split the layers unevenly, one chunk 
     options.space.zeroStage = {1};
     options.space.recompute = {model::Recompute::Full};
     const LayoutPlan plan = planLayouts(r, options);
-    CHECK(plan.candidates == 7);
+    CHECK(plan.candidates == 24);
     REQUIRE_FALSE(plan.best.empty());
     bool uneven = false;
     for (const auto& o : plan.best) {
@@ -330,4 +342,76 @@ TEST_CASE("on GB200 NVL72 trays the search takes tensor parallelism up to the NV
     CHECK(largest > 4);
     CHECK(largest <= 64);
     CHECK(plan.candidates == 7); // TP 1, 2, 4, 8, 16, 32 and 64
+}
+
+TEST_CASE("the search tries recompute modules and part of the layers, lighter first",
+          "[study][plan][recompute]")
+{
+    // DeepSeek-V3 (MLA, experts) on 64 DGX H100 nodes at one fixed layout: only the
+    // recomputation varies. Its rungs: none; selective of layernorm, moe_act and mla_up_proj
+    // (fused attention: core_attn would free nothing); full over 1, 2 and 3 of a chunk's 4
+    // layers, then all of them.
+    model::Scenario s = resolvedExample("seed-h100-dallas-d2c.json").scenario;
+    s.compute.nodeCount = 64;
+    s.workload.model.id = "deepseek-v3";
+    s.workload.tensorParallel = 1;
+    s.workload.pipelineParallel = 16;
+    s.workload.expertParallel = 32;
+    s.workload.expertTensorParallel = 1;
+    s.workload.globalBatchSequences = 512;
+    s.workload.sequenceLength = 4096;
+    auto resolved = model::resolveScenario(s, test::catalog());
+    REQUIRE(resolved.resolved);
+    const model::ResolvedScenario& r = *resolved.resolved;
+    LayoutPlanOptions options;
+    options.top = 50;
+    options.prune = false;
+    options.space.tensorParallel = {1};
+    options.space.pipelineParallel = {16};
+    options.space.contextParallel = {1};
+    options.space.expertParallel = {32};
+    options.space.expertTensorParallel = {1};
+    options.space.microBatchSize = {1};
+    options.space.virtualStages = {1};
+    options.space.zeroStage = {1};
+    const LayoutPlan plan = planLayouts(r, options);
+    CHECK(plan.candidates == 6);
+    std::vector<std::string> labels;
+    for (const auto& o : plan.best)
+        labels.push_back(o.layout.recomputeLabel());
+    std::sort(labels.begin(), labels.end());
+    // What fits of the six in 80 GB (the heavier ones at least).
+    CHECK(std::find(labels.begin(), labels.end(), "full") != labels.end());
+    for (const auto& o : plan.best) {
+        INFO(o.layout.toString());
+        if (o.layout.recompute == model::Recompute::Selective)
+            CHECK(o.layout.recomputeModules ==
+                  (model::RecomputeLayerNorm | model::RecomputeMoeActivation |
+                   model::RecomputeMlaUpProjection));
+        if (o.layout.recompute == model::Recompute::Full)
+            CHECK((o.layout.recomputeNumLayers >= 0 && o.layout.recomputeNumLayers < 4));
+    }
+    // The labels the outputs print, and the fields applying one sets.
+    LayoutChoice light = plan.best.front().layout;
+    light.recompute = model::Recompute::Selective;
+    light.recomputeModules =
+        model::RecomputeLayerNorm | model::RecomputeMoeActivation | model::RecomputeMlaUpProjection;
+    CHECK(light.recomputeLabel() == "sel:ln+act+mla");
+    LayoutChoice part = light;
+    part.recompute = model::Recompute::Full;
+    part.recomputeNumLayers = 2;
+    CHECK(part.recomputeLabel() == "full 2L");
+    CHECK(light.recomputeOrder() < part.recomputeOrder());
+    bool modulesSet = false;
+    for (const auto& [pointer, value] : layoutFields(r.scenario.workload, light))
+        if (pointer == "/workload/recompute_modules") {
+            modulesSet = true;
+            CHECK(nlohmann::json::parse(value) ==
+                  nlohmann::json({"mla_up_proj", "moe_act", "layernorm"}));
+        }
+    CHECK(modulesSet);
+    model::WorkloadSection applied = r.scenario.workload;
+    applyLayout(applied, part);
+    CHECK(applied.recompute == model::Recompute::Full);
+    CHECK(applied.recomputeNumLayers == 2);
 }

@@ -243,7 +243,7 @@ void LayoutPlanDialog::showPlan()
             QString::number(l.microBatchSize),
             QString::number(l.virtualStages),
             QString::number(l.zeroStage),
-            QString::fromLatin1(study::recomputeName(l.recompute)),
+            QString::fromStdString(l.recomputeLabel()),
             seconds(o.compute.stepSeconds),
             QString::number(o.compute.step.mfu * 100.0, 'f', 1) + QStringLiteral(" %"),
             QString::number(o.compute.step.memory.totalGb, 'f', 1),

@@ -56,6 +56,10 @@ json layoutJson(const study::LayoutChoice& l, bool moe)
               {"virtual_stages", l.virtualStages},
               {"zero_stage", l.zeroStage},
               {"recompute", study::recomputeName(l.recompute)}};
+    if (l.recompute == model::Recompute::Selective)
+        j["recompute_modules"] = study::recomputeModuleList(l.recomputeModules);
+    if (l.recompute == model::Recompute::Full)
+        j["recompute_num_layers"] = l.recomputeNumLayers;
     if (moe)
         j["expert_tensor_parallel"] = l.effectiveExpertTensorParallel();
     return j;
@@ -108,10 +112,10 @@ std::string row(const std::string& rank, const study::LayoutOutcome& o, double r
 {
     const auto& l = o.layout;
     std::string s =
-        fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>3} {:>4} {:>3} {:>5}  {:<10}", rank,
+        fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>3} {:>4} {:>3} {:>5}  {:<14}", rank,
                     l.tensorParallel, l.pipelineParallel, l.dataParallel, l.contextParallel,
                     l.expertParallel, expertTensorText(l, moe, "-"), l.microBatchSize,
-                    l.virtualStages, l.zeroStage, study::recomputeName(l.recompute));
+                    l.virtualStages, l.zeroStage, l.recomputeLabel());
     const double mfu = o.compute.step.mfu * 100.0;
     s += fmt::format("{:>8} {:>6} {:>7}", seconds(o.compute.stepSeconds),
                      fmt::format("{:.1f}%", mfu),
@@ -129,7 +133,7 @@ std::string row(const std::string& rank, const study::LayoutOutcome& o, double r
 std::string header()
 {
     std::string s =
-        fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>3} {:>4} {:>3} {:>5}  {:<10}", "#",
+        fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>3} {:>4} {:>3} {:>5}  {:<14}", "#",
                     "TP", "PP", "DP", "CP", "EP", "ETP", "mbs", "v", "ZeRO", "recompute");
     s += fmt::format("{:>8} {:>6} {:>7} {:>7}", "step s", "MFU", "mem GB", "vs now");
     for (const auto& c : kColumns)
@@ -141,7 +145,8 @@ std::string csvHeader()
 {
     std::string s = "rank,tensor_parallel,pipeline_parallel,data_parallel,context_parallel,"
                     "expert_parallel,expert_tensor_parallel,micro_batch_size,virtual_stages,"
-                    "zero_stage,recompute,step_seconds,mfu,memory_gb";
+                    "zero_stage,recompute,recompute_modules,recompute_num_layers,step_seconds,mfu,"
+                    "memory_gb";
     for (const auto& c : kColumns)
         s += std::string(",") + c.key + "_seconds";
     return s + "\n";
@@ -150,12 +155,20 @@ std::string csvHeader()
 std::string csvRow(const std::string& rank, const study::LayoutOutcome& o, bool moe)
 {
     const auto& l = o.layout;
+    // The modules joined by '+' (a CSV field holds no comma unquoted); empty unless selective.
+    std::string modules;
+    if (l.recompute == model::Recompute::Selective)
+        for (const auto& name : study::recomputeModuleList(l.recomputeModules))
+            modules += (modules.empty() ? "" : "+") + name;
     std::string s =
-        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}", rank, l.tensorParallel,
+        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", rank, l.tensorParallel,
                     l.pipelineParallel, l.dataParallel, l.contextParallel, l.expertParallel,
                     expertTensorText(l, moe, ""), l.microBatchSize, l.virtualStages, l.zeroStage,
-                    study::recomputeName(l.recompute), formatExact(o.compute.stepSeconds),
-                    formatExact(o.compute.step.mfu), formatExact(o.compute.step.memory.totalGb));
+                    study::recomputeName(l.recompute), modules,
+                    l.recompute == model::Recompute::Full ? std::to_string(l.recomputeNumLayers)
+                                                          : std::string(),
+                    formatExact(o.compute.stepSeconds), formatExact(o.compute.step.mfu),
+                    formatExact(o.compute.step.memory.totalGb));
     const auto parts = solvers::stepBreakdown(o.compute);
     for (const auto& c : kColumns)
         s += "," + formatExact(partSeconds(parts, c.key));
@@ -223,7 +236,9 @@ PlanCommand::PlanCommand(CLI::App& app)
         ->delimiter(',');
     m_command
         ->add_option("--recompute", m_recompute,
-                     "Recomputation to try: none, selective, full (default: all)")
+                     "Recomputation to try: none, selective (the light modules, and the "
+                     "attention where it is not fused), full (over part of each chunk's layers "
+                     "and all of them) (default: all)")
         ->check(CLI::IsMember({"none", "selective", "full"}))
         ->delimiter(',');
     m_command

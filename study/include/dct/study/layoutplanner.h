@@ -27,8 +27,18 @@ struct LayoutChoice
     /** The experts' tensor-parallel size (workload.expert_tensor_parallel); 0: the tensor size,
      *  Megatron-Core's default. */
     int expertTensorParallel = 0;
+    /** With selective recomputation, its modules (model::RecomputeModule bits). */
+    int recomputeModules = model::RecomputeCoreAttention;
+    /** With full recomputation, the layers of each chunk recomputed whole; 0: all. */
+    int recomputeNumLayers = 0;
 
     bool operator==(const LayoutChoice&) const = default;
+    /** Orders recomputations by the work they add: none, selective without and with the
+     *  attention (fewer modules first), full over some layers of a chunk (fewer first), full. */
+    int recomputeOrder() const;
+    /** Returns the recomputation: "none", "selective" (core_attn alone, the default),
+     *  "sel:ln+act+mla" (the modules, abbreviated), "full", "full 2L" (2 layers a chunk). */
+    std::string recomputeLabel() const;
     /** Returns the experts' tensor-parallel size in effect (the tensor size for 0). */
     int effectiveExpertTensorParallel() const
     {
@@ -52,6 +62,9 @@ void applyLayout(model::WorkloadSection& workload, const LayoutChoice& layout);
 /** Returns the scenario's name of \a recompute ("none", "selective", "full"). */
 const char* recomputeName(model::Recompute recompute);
 
+/** Returns the recompute_modules names of \a modules (model::RecomputeModule bits). */
+std::vector<std::string> recomputeModuleList(int modules);
+
 /** Returns the JSON pointers and values applyLayout() sets, in a scenario's own key names. */
 std::vector<std::pair<std::string, std::string>>
 layoutFields(const model::WorkloadSection& workload, const LayoutChoice& layout);
@@ -68,7 +81,10 @@ struct LayoutOutcome
  * The values the search tries for each field; an empty list means the default: every size the
  * model and the cluster allow (tensor parallel within the scale-up domain, divisors of heads,
  * layers, experts and the global batch), micro-batches of 1 to 8, ZeRO 0 to 3, every
- * recomputation; for a mixture of experts the experts' tensor size the scenario sets, or both
+ * recomputation (none; selective of the light modules the model has, layernorm with moe_act for
+ * experts and mla_up_proj for latent attention, and core_attn beside them without fused
+ * attention; full over a quarter, half and three quarters of each chunk's layers, and all of
+ * them); for a mixture of experts the experts' tensor size the scenario sets, or both
  * Megatron-Core's default (the tensor size) and whole experts (1) where it sets none.
  */
 struct LayoutSearchSpace
