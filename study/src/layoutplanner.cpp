@@ -63,6 +63,7 @@ void writeLayout(model::WorkloadSection& w, const LayoutChoice& l, bool derivedD
     w.microBatchSize = l.microBatchSize;
     w.virtualStages = l.virtualStages;
     w.pipelineSchedule = l.virtualStages > 1 ? model::PipelineSchedule::Interleaved
+                         : l.dualPipe        ? model::PipelineSchedule::DualPipe
                                              : model::PipelineSchedule::OneFOneB;
     w.zeroStage = l.zeroStage;
     w.recompute = l.recompute;
@@ -135,13 +136,18 @@ std::vector<std::string> recomputeModuleList(int modules)
     return out;
 }
 
+std::string LayoutChoice::scheduleLabel() const
+{
+    return dualPipe ? "dual" : std::to_string(virtualStages);
+}
+
 std::string LayoutChoice::toString() const
 {
     return fmt::format("TP {} PP {} DP {} CP {} EP {}{} mbs {} v {} ZeRO {} {}", tensorParallel,
                        pipelineParallel, dataParallel, contextParallel, expertParallel,
                        expertTensorParallel > 0 ? fmt::format(" ETP {}", expertTensorParallel)
                                                 : std::string(),
-                       microBatchSize, virtualStages, zeroStage, recomputeLabel());
+                       microBatchSize, scheduleLabel(), zeroStage, recomputeLabel());
 }
 
 LayoutChoice layoutOf(const model::ResolvedScenario& r)
@@ -157,6 +163,7 @@ LayoutChoice layoutOf(const model::ResolvedScenario& r)
     l.microBatchSize = w.microBatchSize;
     l.virtualStages =
         w.pipelineSchedule == model::PipelineSchedule::Interleaved ? w.virtualStages : 1;
+    l.dualPipe = w.pipelineSchedule == model::PipelineSchedule::DualPipe;
     l.zeroStage = w.zeroStage;
     l.recompute = w.recompute;
     l.recomputeModules = w.recomputeModules;
@@ -191,7 +198,9 @@ std::vector<std::pair<std::string, std::string>> layoutFields(const model::Workl
         {"/workload/context_parallel", std::to_string(l.contextParallel)},
         {"/workload/expert_parallel", std::to_string(l.expertParallel)},
         {"/workload/micro_batch_size", std::to_string(l.microBatchSize)},
-        {"/workload/pipeline_schedule", l.virtualStages > 1 ? "\"interleaved\"" : "\"1f1b\""},
+        {"/workload/pipeline_schedule", l.virtualStages > 1 ? "\"interleaved\""
+                                        : l.dualPipe        ? "\"dualpipe\""
+                                                            : "\"1f1b\""},
         {"/workload/virtual_stages", std::to_string(l.virtualStages)},
         {"/workload/zero_stage", std::to_string(l.zeroStage)},
         {"/workload/recompute", std::string("\"") + recomputeName(l.recompute) + "\""},
@@ -294,6 +303,7 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
     std::vector<Recompute> recomputes = space.recompute;
     if (recomputes.empty())
         recomputes = {Recompute::None, Recompute::Selective, Recompute::Full};
+    const bool dualPipeWanted = w.pipelineSchedule == model::PipelineSchedule::DualPipe;
     const auto allows = [&](Recompute kind) {
         return std::find(recomputes.begin(), recomputes.end(), kind) != recomputes.end();
     };
@@ -404,13 +414,26 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
                                          .valid ||
                                     (v > 1 && microBatches % p != 0))
                                     continue;
+                                // DualPipe where the scenario schedules it and DualPipe.step
+                                // takes the layout (the validator's rule): one chunk a stage,
+                                // an even pipeline, an even number of micro-batches, at least
+                                // two a stage.
+                                const bool dual = dualPipeWanted && v == 1 && p >= 2 &&
+                                                  p % 2 == 0 && microBatches % 2 == 0 &&
+                                                  microBatches >= 2LL * p;
                                 for (int z : zeros) {
                                     if (z < 0 || z > 3)
                                         continue;
-                                    for (const LayoutChoice& rung : rungsOf(LayoutChoice{
-                                             t, p, d, c, e, b, v, z, Recompute::None, etChoice})) {
-                                        branch.leaves.push_back(rung);
-                                        ++plan.candidates;
+                                    for (bool dualPipe : {false, true}) {
+                                        if (dualPipe && !dual)
+                                            continue;
+                                        LayoutChoice leaf{
+                                            t, p, d, c, e, b, v, z, Recompute::None, etChoice};
+                                        leaf.dualPipe = dualPipe;
+                                        for (const LayoutChoice& rung : rungsOf(leaf)) {
+                                            branch.leaves.push_back(rung);
+                                            ++plan.candidates;
+                                        }
                                     }
                                 }
                             }
@@ -497,6 +520,7 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
             if (options.prune && fittedGroup &&
                 fittedGroup->microBatchSize == leaf.microBatchSize &&
                 fittedGroup->virtualStages == leaf.virtualStages &&
+                fittedGroup->dualPipe == leaf.dualPipe &&
                 fittedGroup->zeroStage == leaf.zeroStage) {
                 ++plan.prunedAsDominated;
                 continue;

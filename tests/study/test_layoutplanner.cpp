@@ -344,13 +344,12 @@ TEST_CASE("on GB200 NVL72 trays the search takes tensor parallelism up to the NV
     CHECK(plan.candidates == 7); // TP 1, 2, 4, 8, 16, 32 and 64
 }
 
-TEST_CASE("the search tries recompute modules and part of the layers, lighter first",
-          "[study][plan][recompute]")
+namespace {
+
+/** DeepSeek-V3 on 64 DGX H100 nodes (the seed example's site and fabric): TP 1, PP 16 over its
+ *  61 layers, EP 32 of whole experts, 4K sequences, \a batch sequences a step. */
+model::Scenario deepSeekOn64Nodes(int batch)
 {
-    // DeepSeek-V3 (MLA, experts) on 64 DGX H100 nodes at one fixed layout: only the
-    // recomputation varies. Its rungs: none; selective of layernorm, moe_act and mla_up_proj
-    // (fused attention: core_attn would free nothing); full over 1, 2 and 3 of a chunk's 4
-    // layers, then all of them.
     model::Scenario s = resolvedExample("seed-h100-dallas-d2c.json").scenario;
     s.compute.nodeCount = 64;
     s.workload.model.id = "deepseek-v3";
@@ -358,13 +357,16 @@ TEST_CASE("the search tries recompute modules and part of the layers, lighter fi
     s.workload.pipelineParallel = 16;
     s.workload.expertParallel = 32;
     s.workload.expertTensorParallel = 1;
-    s.workload.globalBatchSequences = 512;
+    s.workload.globalBatchSequences = batch;
     s.workload.sequenceLength = 4096;
-    auto resolved = model::resolveScenario(s, test::catalog());
-    REQUIRE(resolved.resolved);
-    const model::ResolvedScenario& r = *resolved.resolved;
+    return s;
+}
+
+/** A search of that one layout (micro-batch 1, ZeRO 1), every layout timed. */
+LayoutPlanOptions deepSeekLayoutOnly()
+{
     LayoutPlanOptions options;
-    options.top = 50;
+    options.top = 100;
     options.prune = false;
     options.space.tensorParallel = {1};
     options.space.pipelineParallel = {16};
@@ -374,6 +376,22 @@ TEST_CASE("the search tries recompute modules and part of the layers, lighter fi
     options.space.microBatchSize = {1};
     options.space.virtualStages = {1};
     options.space.zeroStage = {1};
+    return options;
+}
+
+} // namespace
+
+TEST_CASE("the search tries recompute modules and part of the layers, lighter first",
+          "[study][plan][recompute]")
+{
+    // DeepSeek-V3 (MLA, experts) on 64 DGX H100 nodes at one fixed layout: only the
+    // recomputation varies. Its rungs: none; selective of layernorm, moe_act and mla_up_proj
+    // (fused attention: core_attn would free nothing); full over 1, 2 and 3 of a chunk's 4
+    // layers, then all of them.
+    auto resolved = model::resolveScenario(deepSeekOn64Nodes(512), test::catalog());
+    REQUIRE(resolved.resolved);
+    const model::ResolvedScenario& r = *resolved.resolved;
+    const LayoutPlanOptions options = deepSeekLayoutOnly();
     const LayoutPlan plan = planLayouts(r, options);
     CHECK(plan.candidates == 6);
     std::vector<std::string> labels;
@@ -414,4 +432,46 @@ TEST_CASE("the search tries recompute modules and part of the layers, lighter fi
     applyLayout(applied, part);
     CHECK(applied.recompute == model::Recompute::Full);
     CHECK(applied.recomputeNumLayers == 2);
+}
+
+TEST_CASE("a DualPipe scenario's search tries DualPipe where its rules allow, beside 1F1B",
+          "[study][plan][pipeline][dualpipe]")
+{
+    // DeepSeek-V3 on 64 DGX H100 nodes scheduled with DualPipe: PP 16 with 32 micro-batches
+    // (an even number, at least 2 x 16) is tried both ways; the results keep the schedule they
+    // were timed with, and applying one writes it.
+    model::Scenario s = deepSeekOn64Nodes(1024);
+    s.workload.pipelineSchedule = model::PipelineSchedule::DualPipe;
+    auto resolved = model::resolveScenario(s, test::catalog());
+    REQUIRE(resolved.resolved);
+    const model::ResolvedScenario& r = *resolved.resolved;
+    CHECK(layoutOf(r).dualPipe);
+    CHECK(layoutOf(r).scheduleLabel() == "dual");
+    LayoutPlanOptions options = deepSeekLayoutOnly();
+    options.space.recompute = {model::Recompute::Full};
+    const LayoutPlan plan = planLayouts(r, options);
+    // Full over 1, 2, 3 and all 4 layers of a chunk, each with 1F1B and with DualPipe.
+    CHECK(plan.candidates == 8);
+    bool sawDual = false;
+    bool sawOneFOneB = false;
+    for (const auto& o : plan.best) {
+        INFO(o.layout.toString());
+        (o.layout.dualPipe ? sawDual : sawOneFOneB) = true;
+        const model::ResolvedScenario planned = withLayout(r, o.layout);
+        CHECK((planned.scenario.workload.pipelineSchedule == model::PipelineSchedule::DualPipe) ==
+              o.layout.dualPipe);
+        CHECK_FALSE(model::validateScenario(planned).hasErrors());
+        const solvers::Evaluation e = solvers::evaluate(planned);
+        CHECK(e.compute.step.stepSeconds == Approx(o.compute.step.stepSeconds).epsilon(1e-9));
+    }
+    CHECK(sawDual);
+    CHECK(sawOneFOneB);
+    // 16 micro-batches a step is fewer than 2 x 16: DualPipe is not tried.
+    s.workload.globalBatchSequences = 512;
+    auto fewer = model::resolveScenario(s, test::catalog());
+    REQUIRE(fewer.resolved);
+    const LayoutPlan onlyOneFOneB = planLayouts(*fewer.resolved, options);
+    CHECK(onlyOneFOneB.candidates == 4);
+    for (const auto& o : onlyOneFOneB.best)
+        CHECK_FALSE(o.layout.dualPipe);
 }

@@ -241,7 +241,7 @@ void LayoutPlanDialog::showPlan()
             m_plan.mixtureOfExperts ? QString::number(l.effectiveExpertTensorParallel())
                                     : QStringLiteral("-"),
             QString::number(l.microBatchSize),
-            QString::number(l.virtualStages),
+            QString::fromStdString(l.scheduleLabel()),
             QString::number(l.zeroStage),
             QString::fromStdString(l.recomputeLabel()),
             seconds(o.compute.stepSeconds),

@@ -45,17 +45,20 @@ std::string expertTensorText(const study::LayoutChoice& l, bool moe, const char*
     return moe ? std::to_string(l.effectiveExpertTensorParallel()) : std::string(none);
 }
 
+/** The pipeline schedule of \a l as a scenario names it. */
+const char* scheduleName(const study::LayoutChoice& l)
+{
+    return l.virtualStages > 1 ? "interleaved" : l.dualPipe ? "dualpipe" : "1f1b";
+}
+
 json layoutJson(const study::LayoutChoice& l, bool moe)
 {
-    json j = {{"tensor_parallel", l.tensorParallel},
-              {"pipeline_parallel", l.pipelineParallel},
-              {"data_parallel", l.dataParallel},
-              {"context_parallel", l.contextParallel},
-              {"expert_parallel", l.expertParallel},
-              {"micro_batch_size", l.microBatchSize},
-              {"virtual_stages", l.virtualStages},
-              {"zero_stage", l.zeroStage},
-              {"recompute", study::recomputeName(l.recompute)}};
+    json j = {
+        {"tensor_parallel", l.tensorParallel}, {"pipeline_parallel", l.pipelineParallel},
+        {"data_parallel", l.dataParallel},     {"context_parallel", l.contextParallel},
+        {"expert_parallel", l.expertParallel}, {"micro_batch_size", l.microBatchSize},
+        {"virtual_stages", l.virtualStages},   {"pipeline_schedule", scheduleName(l)},
+        {"zero_stage", l.zeroStage},           {"recompute", study::recomputeName(l.recompute)}};
     if (l.recompute == model::Recompute::Selective)
         j["recompute_modules"] = study::recomputeModuleList(l.recomputeModules);
     if (l.recompute == model::Recompute::Full)
@@ -112,10 +115,10 @@ std::string row(const std::string& rank, const study::LayoutOutcome& o, double r
 {
     const auto& l = o.layout;
     std::string s =
-        fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>3} {:>4} {:>3} {:>5}  {:<14}", rank,
+        fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>3} {:>4} {:>4} {:>5}  {:<14}", rank,
                     l.tensorParallel, l.pipelineParallel, l.dataParallel, l.contextParallel,
                     l.expertParallel, expertTensorText(l, moe, "-"), l.microBatchSize,
-                    l.virtualStages, l.zeroStage, l.recomputeLabel());
+                    l.scheduleLabel(), l.zeroStage, l.recomputeLabel());
     const double mfu = o.compute.step.mfu * 100.0;
     s += fmt::format("{:>8} {:>6} {:>7}", seconds(o.compute.stepSeconds),
                      fmt::format("{:.1f}%", mfu),
@@ -133,7 +136,7 @@ std::string row(const std::string& rank, const study::LayoutOutcome& o, double r
 std::string header()
 {
     std::string s =
-        fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>3} {:>4} {:>3} {:>5}  {:<14}", "#",
+        fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>3} {:>4} {:>4} {:>5}  {:<14}", "#",
                     "TP", "PP", "DP", "CP", "EP", "ETP", "mbs", "v", "ZeRO", "recompute");
     s += fmt::format("{:>8} {:>6} {:>7} {:>7}", "step s", "MFU", "mem GB", "vs now");
     for (const auto& c : kColumns)
@@ -143,10 +146,11 @@ std::string header()
 
 std::string csvHeader()
 {
-    std::string s = "rank,tensor_parallel,pipeline_parallel,data_parallel,context_parallel,"
-                    "expert_parallel,expert_tensor_parallel,micro_batch_size,virtual_stages,"
-                    "zero_stage,recompute,recompute_modules,recompute_num_layers,step_seconds,mfu,"
-                    "memory_gb";
+    std::string s =
+        "rank,tensor_parallel,pipeline_parallel,data_parallel,context_parallel,"
+        "expert_parallel,expert_tensor_parallel,micro_batch_size,virtual_stages,pipeline_schedule,"
+        "zero_stage,recompute,recompute_modules,recompute_num_layers,step_seconds,mfu,"
+        "memory_gb";
     for (const auto& c : kColumns)
         s += std::string(",") + c.key + "_seconds";
     return s + "\n";
@@ -161,10 +165,10 @@ std::string csvRow(const std::string& rank, const study::LayoutOutcome& o, bool 
         for (const auto& name : study::recomputeModuleList(l.recomputeModules))
             modules += (modules.empty() ? "" : "+") + name;
     std::string s =
-        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", rank, l.tensorParallel,
+        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", rank, l.tensorParallel,
                     l.pipelineParallel, l.dataParallel, l.contextParallel, l.expertParallel,
-                    expertTensorText(l, moe, ""), l.microBatchSize, l.virtualStages, l.zeroStage,
-                    study::recomputeName(l.recompute), modules,
+                    expertTensorText(l, moe, ""), l.microBatchSize, l.virtualStages,
+                    scheduleName(l), l.zeroStage, study::recomputeName(l.recompute), modules,
                     l.recompute == model::Recompute::Full ? std::to_string(l.recomputeNumLayers)
                                                           : std::string(),
                     formatExact(o.compute.stepSeconds), formatExact(o.compute.step.mfu),

@@ -31,8 +31,13 @@ struct LayoutChoice
     int recomputeModules = model::RecomputeCoreAttention;
     /** With full recomputation, the layers of each chunk recomputed whole; 0: all. */
     int recomputeNumLayers = 0;
+    /** DualPipe's schedule (one chunk a stage) instead of 1F1B; tried where the scenario
+     *  schedules DualPipe. */
+    bool dualPipe = false;
 
     bool operator==(const LayoutChoice&) const = default;
+    /** Returns the schedule column: "dual" for DualPipe, else the virtual stages. */
+    std::string scheduleLabel() const;
     /** Orders recomputations by the work they add: none, selective without and with the
      *  attention (fewer modules first), full over some layers of a chunk (fewer first), full. */
     int recomputeOrder() const;
