@@ -955,7 +955,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         const StepCollective rs =
             timed(r, net, CollectiveOp::ReduceScatter, kvBytes, l.c, perNode, 0.0);
         out.contextParallel = ag;
-        // Recomputing the attention (full or selective) gathers the keys and values again.
+        // Recomputing the attention (the layer whole, or core_attn) gathers the keys and values
+        // again.
         const double gathers = 2.0 + attentionAgainShare;
         const double perLayer = gathers * ag.seconds + rs.seconds;
         const double attention = (1.0 + attentionAgainShare) * scores.forward + scores.backward;
