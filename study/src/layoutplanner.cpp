@@ -136,6 +136,11 @@ std::vector<std::string> recomputeModuleList(int modules)
     return out;
 }
 
+const char* LayoutChoice::scheduleName() const
+{
+    return virtualStages > 1 ? "interleaved" : dualPipe ? "dualpipe" : "1f1b";
+}
+
 std::string LayoutChoice::scheduleLabel() const
 {
     return dualPipe ? "dual" : std::to_string(virtualStages);
@@ -198,9 +203,7 @@ std::vector<std::pair<std::string, std::string>> layoutFields(const model::Workl
         {"/workload/context_parallel", std::to_string(l.contextParallel)},
         {"/workload/expert_parallel", std::to_string(l.expertParallel)},
         {"/workload/micro_batch_size", std::to_string(l.microBatchSize)},
-        {"/workload/pipeline_schedule", l.virtualStages > 1 ? "\"interleaved\""
-                                        : l.dualPipe        ? "\"dualpipe\""
-                                                            : "\"1f1b\""},
+        {"/workload/pipeline_schedule", std::string("\"") + l.scheduleName() + "\""},
         {"/workload/virtual_stages", std::to_string(l.virtualStages)},
         {"/workload/zero_stage", std::to_string(l.zeroStage)},
         {"/workload/recompute", std::string("\"") + recomputeName(l.recompute) + "\""},

@@ -45,19 +45,13 @@ std::string expertTensorText(const study::LayoutChoice& l, bool moe, const char*
     return moe ? std::to_string(l.effectiveExpertTensorParallel()) : std::string(none);
 }
 
-/** The pipeline schedule of \a l as a scenario names it. */
-const char* scheduleName(const study::LayoutChoice& l)
-{
-    return l.virtualStages > 1 ? "interleaved" : l.dualPipe ? "dualpipe" : "1f1b";
-}
-
 json layoutJson(const study::LayoutChoice& l, bool moe)
 {
     json j = {
         {"tensor_parallel", l.tensorParallel}, {"pipeline_parallel", l.pipelineParallel},
         {"data_parallel", l.dataParallel},     {"context_parallel", l.contextParallel},
         {"expert_parallel", l.expertParallel}, {"micro_batch_size", l.microBatchSize},
-        {"virtual_stages", l.virtualStages},   {"pipeline_schedule", scheduleName(l)},
+        {"virtual_stages", l.virtualStages},   {"pipeline_schedule", l.scheduleName()},
         {"zero_stage", l.zeroStage},           {"recompute", study::recomputeName(l.recompute)}};
     if (l.recompute == model::Recompute::Selective)
         j["recompute_modules"] = study::recomputeModuleList(l.recomputeModules);
@@ -168,7 +162,7 @@ std::string csvRow(const std::string& rank, const study::LayoutOutcome& o, bool 
         fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", rank, l.tensorParallel,
                     l.pipelineParallel, l.dataParallel, l.contextParallel, l.expertParallel,
                     expertTensorText(l, moe, ""), l.microBatchSize, l.virtualStages,
-                    scheduleName(l), l.zeroStage, study::recomputeName(l.recompute), modules,
+                    l.scheduleName(), l.zeroStage, study::recomputeName(l.recompute), modules,
                     l.recompute == model::Recompute::Full ? std::to_string(l.recomputeNumLayers)
                                                           : std::string(),
                     formatExact(o.compute.stepSeconds), formatExact(o.compute.step.mfu),

@@ -38,6 +38,9 @@ struct LayoutChoice
     bool operator==(const LayoutChoice&) const = default;
     /** Returns the schedule column: "dual" for DualPipe, else the virtual stages. */
     std::string scheduleLabel() const;
+    /** Returns the pipeline schedule as a scenario names it: "interleaved" with virtual stages,
+     *  "dualpipe" or "1f1b". */
+    const char* scheduleName() const;
     /** Orders recomputations by the work they add: none, selective without and with the
      *  attention (fewer modules first), full over some layers of a chunk (fewer first), full. */
     int recomputeOrder() const;
