@@ -4,7 +4,9 @@
 #            preset, in build/)
 #   dev      the dev preset (Debug, assertions, full warning set) with warnings as errors, and
 #            its tests (build-dev/)
-#   asan     the asan preset (ASan + UBSan + LeakSanitizer) and its tests (build-asan/)
+#   asan     the asan preset (the dev preset's Debug build, assertions and warning set, with ASan +
+#            UBSan + LeakSanitizer) with warnings as errors, and its tests (build-asan/): it
+#            checks all that the dev gate checks, which .ci/run therefore does not run
 #   format   clang-format 14 --dry-run --Werror on every tracked .cpp/.h (scripts/check-format.sh;
 #            it refuses any other clang-format version)
 #   package  the .deb from build/ (cpack), installed with apt-get and run from /usr/bin: every
@@ -55,7 +57,7 @@ gate_asan() {
     # Set for the build too: catch_discover_tests runs every test program right after linking.
     export ASAN_OPTIONS="detect_leaks=1"
     export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-    build_and_test asan # the preset has DCT_BUILD_BENCHMARKS=OFF
+    build_and_test asan -DDCT_WARNINGS_AS_ERRORS=ON # the preset has DCT_BUILD_BENCHMARKS=OFF
 }
 
 gate_format() {
