@@ -144,6 +144,15 @@ const FieldTable<NodeSpec>& NodeSpec::fields()
         f::number<S>("price_usd", &S::priceUsd, "USD", "Price of the node with its GPUs", 0.0, 1e9),
         f::number<S>("max_inlet_temp_c", &S::maxInletTempC, "°C",
                      "Highest inlet air temperature of the node's operating range", 15.0, 60.0),
+        f::number<S>("host_memory_gb", &S::hostMemoryGb, "GB",
+                     "Host memory of the node (CPU DRAM or LPDDR), where offloaded activations go; "
+                     "0: not known",
+                     0.0, 1e6),
+        f::number<S>("host_bandwidth_gb_s", &S::hostBandwidthGbS, "GB/s",
+                     "Each GPU's bandwidth to host memory in one direction while every GPU of "
+                     "the node copies at once (its PCIe or NVLink-C2C link, and the host memory "
+                     "behind it); 0: not known",
+                     0.0, 1e5),
     };
     return table;
 }

@@ -227,6 +227,31 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                         num(chunkLayers) + " layers of a pipeline chunk",
                     "at most " + num(chunkLayers) + ", or 0 for every layer", "layout");
     }
+    // Megatron-Core's own checks of cpu_offloading (megatron/core/transformer/
+    // transformer_config.py, TransformerConfig.__post_init__): fewer layers than the model has,
+    // no pipeline parallelism, no recomputation.
+    if (w.activationOffloadLayers > 0) {
+        const std::string field = "/workload/activation_offload_layers";
+        if (w.activationOffloadLayers >= m.layers)
+            d.error(field,
+                    "activation_offload_layers " + num(w.activationOffloadLayers) +
+                        " is not below the model's " + num(m.layers) + " layers",
+                    "0 to " + num(m.layers - 1) + " (Megatron-Core's bound)", "layout");
+        if (w.pipelineParallel > 1)
+            d.error(field, "activations are offloaded only without pipeline parallelism",
+                    "pipeline_parallel 1, or activation_offload_layers 0 (Megatron-Core has no "
+                    "pipeline parallelism with CPU offloading)",
+                    "layout");
+        if (w.recompute != Recompute::None)
+            d.error(field, "activations are offloaded only without recomputation",
+                    "recompute \"none\", or activation_offload_layers 0 (Megatron-Core's CPU "
+                    "offloading does not work with activation recomputation)",
+                    "layout");
+        if (r.node.hostBandwidthGbS <= 0.0)
+            d.error(
+                field, "the node '" + r.node.id + "' gives no host_bandwidth_gb_s to offload over",
+                "a node whose catalog entry has host_bandwidth_gb_s and host_memory_gb", "layout");
+    }
     if (w.pipelineSchedule == PipelineSchedule::Interleaved && r.dataParallel > 0 &&
         microBatches % w.pipelineParallel != 0)
         d.error(

@@ -143,8 +143,8 @@ ComputeResult solveCompute(const model::ResolvedScenario& r, const ComputeInputs
             out.step.tensorParallelSeconds + out.step.contextParallelSeconds +
             out.step.expertParallelSeconds + out.step.pipelineSendRecvSeconds +
             out.step.dataParallelSeconds;
-        // Everything else on the critical path: matrix math, element-wise work, the bubble and
-        // the optimizer update.
+        // Everything else on the critical path: matrix math, element-wise work, the bubble, the
+        // optimizer update and the activation offloading's copies to and from host memory.
         out.computeSecondsPerStep = out.step.stepSeconds - out.exposedCommSecondsPerStep;
         // The step is the GPUs' time. A mixture of experts launches many small kernels a layer
         // (six GEMMs per local expert, the router's and the dispatcher's) behind one host

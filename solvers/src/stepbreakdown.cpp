@@ -5,7 +5,7 @@ namespace dct::solvers {
 std::vector<StepPart> stepBreakdown(const ComputeResult& c, const GoodputResult* goodput)
 {
     std::vector<StepPart> parts;
-    parts.reserve(14);
+    parts.reserve(15);
     const StepResult& s = c.step;
     if (s.valid && !c.mfuOverride) {
         parts.push_back({"compute", "Matrix math", s.computeSeconds, false});
@@ -18,6 +18,9 @@ std::vector<StepPart> stepBreakdown(const ComputeResult& c, const GoodputResult*
         parts.push_back({"data_parallel", "Exposed DP", s.dataParallelSeconds, true});
         parts.push_back({"bubble", "Pipeline bubble", s.bubbleSeconds, false});
         parts.push_back({"optimizer", "Optimizer", s.optimizerSeconds, false});
+        // Only where activations are offloaded: the copies the computation waits for.
+        if (s.memory.offloadedGb > 0.0)
+            parts.push_back({"offload", "Activation offload", s.offloadSeconds, false});
     } else {
         parts.push_back({"compute", "Compute (at MFU)", c.computeSecondsPerStep, false});
         parts.push_back({"data_parallel", "Exposed DP", c.exposedCommSecondsPerStep, true});

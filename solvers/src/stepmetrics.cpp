@@ -20,7 +20,7 @@ void addStepMetrics(Evaluation& e)
                      "/workload/pipeline_parallel", "/workload/zero_stage", "/workload/recompute",
                      "/workload/micro_batch_size", "/workload/gradient_precision",
                      "/workload/dropout", "/workload/fused_cross_entropy",
-                     "/compute/gpu/memory_gb">();
+                     "/workload/activation_offload_layers", "/compute/gpu/memory_gb">();
     e.add("step.parameters_billion", "Model parameters", s.parameters / 1e9, "B", Better::Neither,
           model);
     e.add("step.active_parameters_billion", "Active parameters per token", s.activeParameters / 1e9,
@@ -81,6 +81,8 @@ void addStepMetrics(Evaluation& e)
           metricInputs<"/workload/context_parallel", "/network">());
     e.add("step.optimizer_seconds", "Optimizer update", s.optimizerSeconds, "s", Better::Lower,
           metricInputs<"/workload/zero_stage", "/compute/gpu/memory_bandwidth_tbps">());
+    e.add("step.offload_seconds", "Exposed activation offloading", s.offloadSeconds, "s",
+          Better::Lower, metricInputs<"/workload/activation_offload_layers", "/compute/node">());
     e.add("step.memory_weights_gb", "Weights per GPU", s.memory.weightsGb, "GB", Better::Lower,
           memory);
     e.add("step.memory_gradients_gb", "Gradients per GPU", s.memory.gradientsGb, "GB",
@@ -91,6 +93,10 @@ void addStepMetrics(Evaluation& e)
           Better::Lower, memory);
     e.add("step.memory_buffers_gb", "Buffers per GPU", s.memory.buffersGb, "GB", Better::Lower,
           memory);
+    e.add("step.memory_offloaded_gb", "Activations offloaded to host memory per GPU",
+          s.memory.offloadedGb, "GB", Better::Neither,
+          metricInputs<"/workload/activation_offload_layers", "/workload/micro_batch_size",
+                       "/compute/node">());
     e.add("step.memory_total_gb", "Memory per GPU", s.memory.totalGb, "GB", Better::Lower, memory);
     e.add("step.memory_headroom_gb", "Memory headroom per GPU",
           s.memory.capacityGb - s.memory.totalGb, "GB", Better::Higher, memory);

@@ -534,7 +534,18 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
     // table), the two directions' warm-ups together.
     const double chunksInFlight =
         l.dual ? std::min(l.m, l.p + 1.0) : std::min(l.m * l.v, std::max(1.0, warmup + 1.0));
-    mem.activationsGb = perLayer * (layersPerStage / l.v) * chunksInFlight / 1e9;
+    mem.layerActivationsGb = perLayer / 1e9;
+    // Activation offloading (pipeline_parallel 1, one micro-batch at a time): Transformer
+    // Engine's CPU offload copies the activations of the first k layers to host memory, each
+    // freed once its copy is done (transformer_engine/pytorch/cpu_offload.py,
+    // AsyncDoubleBufferGroupOffloadHandler, synchronize_on_group_commit_forward). The peak comes
+    // as the backward starts: the L - k layers kept, and the last offloaded layer's reload begun
+    // beside them (on_group_commit_backward, bulk_reload_group).
+    const double offloaded =
+        l.p == 1 ? std::min<double>(std::max(0, w.activationOffloadLayers), layersPerStage) : 0.0;
+    const double resident = offloaded > 0.0 ? layersPerStage - offloaded + 1.0 : layersPerStage;
+    mem.offloadedGb = perLayer * offloaded / 1e9;
+    mem.activationsGb = perLayer * (resident / l.v) * chunksInFlight / 1e9;
 
     // Buffers: fp32 logits and their gradient on the last stage (counted when it is also the
     // first), ZeRO-3's gathered weights of two layers (current and prefetched), the runtime. A
@@ -1028,7 +1039,27 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double workPerMicroBatch = matmulPerMicroBatch + memoryPerMicroBatch +
                                      kernelPerMicroBatch + tpPerMicroBatch + cpPerMicroBatch +
                                      epPerMicroBatch;
-    out.microBatchSeconds = workPerMicroBatch + p2pPerMicroBatch;
+    // Activation offloading (one stage, pipeline_parallel 1): the k offloaded layers' copies
+    // are spread evenly over the L layers, each given the computation of L / k layers before
+    // the compute stream waits for it (Transformer Engine's cpu_offload.py, layer_window_map:
+    // forward, copy i must be done when layer (L / k)(i + 1) - 1 ends; backward, each reload
+    // starts a window ahead of the layer that reads it). What a window's computation cannot
+    // cover is exposed, each way, for every offloaded layer. The copies take the node's host
+    // link (PCIe, or NVLink-C2C on Grace), not the NVLink or the network.
+    out.memory = stepMemory(r);
+    double offloadPerMicroBatch = 0.0;
+    const double offloadLayers =
+        l.p == 1 ? std::min<double>(std::max(0, w.activationOffloadLayers), m.layers) : 0.0;
+    if (offloadLayers > 0.0 && r.node.hostBandwidthGbS > 0.0) {
+        const double copy = out.memory.layerActivationsGb / r.node.hostBandwidthGbS;
+        const double window = layersPerGpu / offloadLayers;
+        const double forward =
+            workPerLayer * layer.forward / std::max(1e-30, layer.forward + layer.backward);
+        const double backward = workPerLayer - forward;
+        offloadPerMicroBatch = offloadLayers * (std::max(0.0, copy - window * forward) +
+                                                std::max(0.0, copy - window * backward));
+    }
+    out.microBatchSeconds = workPerMicroBatch + p2pPerMicroBatch + offloadPerMicroBatch;
 
     // Data parallelism, dense weights over data x context ranks, experts over their replicas.
     const double denseParameters =
@@ -1103,6 +1134,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     out.tensorParallelSeconds = l.m * tpPerMicroBatch;
     out.contextParallelSeconds = l.m * cpPerMicroBatch;
     out.expertParallelSeconds = l.m * epPerMicroBatch;
+    out.offloadSeconds = l.m * offloadPerMicroBatch;
     out.pipelineSendRecvSeconds = (l.m + (l.p - 1.0) / l.v) * p2pPerMicroBatch;
     out.bubbleSeconds = (l.p - 1.0) / l.v * workPerMicroBatch;
     if (l.dual) {
@@ -1138,14 +1170,26 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     out.stepSeconds = out.computeSeconds + out.memoryBoundSeconds + out.kernelOverheadSeconds +
                       out.tensorParallelSeconds + out.contextParallelSeconds +
                       out.expertParallelSeconds + out.pipelineSendRecvSeconds + out.bubbleSeconds +
-                      out.dataParallelSeconds + out.optimizerSeconds;
+                      out.dataParallelSeconds + out.optimizerSeconds + out.offloadSeconds;
     const double clusterPeak = peak * l.gpus;
     out.mfu = out.modelFlopsPerStep / (out.stepSeconds * clusterPeak);
     out.hfu = out.hardwareFlopsPerStep / (out.stepSeconds * clusterPeak);
     out.achievedTflopsPerGpu = out.hardwareFlopsPerStep / out.stepSeconds / l.gpus / 1e12;
 
-    out.memory = stepMemory(r);
     const StepMemory& mem = out.memory;
+    // The offloaded activations of every GPU of a node share its host memory.
+    const double hostGb = mem.offloadedGb * std::max(1, r.node.gpusPerNode);
+    if (mem.offloadedGb > 0.0 && r.node.hostMemoryGb > 0.0 && hostGb > r.node.hostMemoryGb) {
+        auto gb = [](double v) { return std::to_string(static_cast<long long>(std::round(v))); };
+        diagnostics.error("/workload/activation_offload_layers",
+                          "the offloaded activations take " + gb(hostGb) +
+                              " GB of host memory a node (" + gb(mem.offloadedGb) +
+                              " a GPU) but the node '" + r.node.id + "' has " +
+                              gb(r.node.hostMemoryGb) + " GB",
+                          "fewer offloaded layers, a smaller micro-batch, or more tensor or "
+                          "context parallelism",
+                          "memory-fit");
+    }
     if (mem.totalGb > mem.capacityGb) {
         const double states = mem.weightsGb + mem.gradientsGb + mem.optimizerGb;
         std::string field;
@@ -1169,6 +1213,16 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
                          : "more recomputation (more recompute_modules with selective, or "
                            "full), a smaller micro-batch, or more tensor, sequence or context "
                            "parallelism";
+            // One stage on a node with a host link: the activations can go to host memory.
+            const bool offloading = l.p == 1 && w.activationOffloadLayers > 0;
+            if (offloading) {
+                field = "/workload/activation_offload_layers";
+                remedy = "more layers offloaded (at most " + std::to_string(m.layers - 1) +
+                         "), a smaller micro-batch, or more tensor or context parallelism";
+            } else if (l.p == 1 && r.node.hostBandwidthGbS > 0.0) {
+                remedy += "; or activation offloading (activation_offload_layers, with recompute "
+                          "\"none\")";
+            }
         }
         auto gb = [](double v) {
             const double rounded = std::round(v * 10.0) / 10.0;

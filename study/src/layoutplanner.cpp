@@ -69,6 +69,7 @@ void writeLayout(model::WorkloadSection& w, const LayoutChoice& l, bool derivedD
     w.recompute = l.recompute;
     w.recomputeModules = l.recomputeModules;
     w.recomputeNumLayers = l.recomputeNumLayers;
+    w.activationOffloadLayers = l.activationOffloadLayers;
     w.dataParallel = derivedDataParallel ? 0 : l.dataParallel;
 }
 
@@ -92,7 +93,8 @@ int LayoutChoice::recomputeOrder() const
 {
     switch (recompute) {
     case Recompute::None:
-        return 0;
+        // Offloading a layer costs at most its copies, where recomputing one runs it again.
+        return activationOffloadLayers > 0 ? 1 + std::min(activationOffloadLayers, 98) : 0;
     case Recompute::Selective: {
         int modules = 0;
         for (int bits = recomputeModules; bits != 0; bits &= bits - 1)
@@ -110,6 +112,8 @@ std::string LayoutChoice::recomputeLabel() const
 {
     if (recompute == Recompute::Full)
         return recomputeNumLayers > 0 ? fmt::format("full {}L", recomputeNumLayers) : "full";
+    if (recompute == Recompute::None && activationOffloadLayers > 0)
+        return fmt::format("offload {}L", activationOffloadLayers);
     if (recompute != Recompute::Selective || recomputeModules == model::RecomputeCoreAttention)
         return recomputeName(recompute);
     static const std::pair<int, const char*> abbreviations[] = {
@@ -173,6 +177,7 @@ LayoutChoice layoutOf(const model::ResolvedScenario& r)
     l.recompute = w.recompute;
     l.recomputeModules = w.recomputeModules;
     l.recomputeNumLayers = w.recomputeNumLayers;
+    l.activationOffloadLayers = w.activationOffloadLayers;
     return l;
 }
 
@@ -216,6 +221,9 @@ std::vector<std::pair<std::string, std::string>> layoutFields(const model::Workl
     }
     if (l.recomputeNumLayers != w.recomputeNumLayers)
         out.emplace_back("/workload/recompute_num_layers", std::to_string(l.recomputeNumLayers));
+    if (l.activationOffloadLayers != w.activationOffloadLayers)
+        out.emplace_back("/workload/activation_offload_layers",
+                         std::to_string(l.activationOffloadLayers));
     if (w.dataParallel != 0)
         out.emplace_back("/workload/data_parallel", std::to_string(l.dataParallel));
     if (l.expertTensorParallel != 0 || w.expertTensorParallel != 0)
@@ -332,6 +340,19 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
         if (allows(Recompute::None)) {
             rung.recompute = Recompute::None;
             rungs.push_back(rung);
+            // Activation offloading instead, where Megatron-Core allows it (one stage, no
+            // recomputation) and the node has a host link: a quarter, half, three quarters and
+            // all but one of the layers.
+            if (layout.pipelineParallel == 1 && scenario.node.hostBandwidthGbS > 0.0) {
+                for (int k : {(m.layers + 3) / 4, (m.layers + 1) / 2, (3 * m.layers + 3) / 4,
+                              m.layers - 1}) {
+                    if (k >= 1 && k < m.layers && k > rung.activationOffloadLayers) {
+                        rung.activationOffloadLayers = k;
+                        rungs.push_back(rung);
+                    }
+                }
+                rung.activationOffloadLayers = 0;
+            }
         }
         if (allows(Recompute::Selective))
             for (int modules : selectiveModules) {
@@ -490,24 +511,37 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
             LayoutChoice lean = branch.base;
             lean.microBatchSize = branch.leaves.front().microBatchSize;
             lean.recompute = Recompute::None;
+            // Offloading and recomputation are two ways: the leanest of each is tried.
+            LayoutChoice offloaded = lean;
             for (const LayoutChoice& leaf : branch.leaves) {
                 lean.microBatchSize = std::min(lean.microBatchSize, leaf.microBatchSize);
                 // The heaviest recomputation tried keeps the least: full over every layer, or
                 // without full the selective one of the most modules.
-                if (leaf.recomputeOrder() > lean.recomputeOrder()) {
+                if (leaf.activationOffloadLayers == 0 &&
+                    leaf.recomputeOrder() > lean.recomputeOrder()) {
                     lean.recompute = leaf.recompute;
                     lean.recomputeModules = leaf.recomputeModules;
                     lean.recomputeNumLayers = leaf.recomputeNumLayers;
                 }
+                offloaded.activationOffloadLayers =
+                    std::max(offloaded.activationOffloadLayers, leaf.activationOffloadLayers);
             }
-            for (int z : zeros) {
-                lean.zeroStage = z;
-                setLayout(r, lean, derivedDataParallel);
-                const solvers::StepMemory memory = solvers::stepMemory(r);
-                if (memory.totalGb + options.memoryHeadroomGb <= memory.capacityGb) {
-                    overflows = false;
-                    break;
+            offloaded.microBatchSize = lean.microBatchSize;
+            std::vector<LayoutChoice> leanest = {lean};
+            if (offloaded.activationOffloadLayers > 0)
+                leanest.push_back(offloaded);
+            for (LayoutChoice& candidate : leanest) {
+                for (int z : zeros) {
+                    candidate.zeroStage = z;
+                    setLayout(r, candidate, derivedDataParallel);
+                    const solvers::StepMemory memory = solvers::stepMemory(r);
+                    if (memory.totalGb + options.memoryHeadroomGb <= memory.capacityGb) {
+                        overflows = false;
+                        break;
+                    }
                 }
+                if (!overflows)
+                    break;
             }
         }
         if (overflows) {
@@ -519,12 +553,17 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
         const LayoutChoice* fittedGroup = nullptr;
         for (const LayoutChoice& leaf : branch.leaves) {
             ++done;
-            // Recomputation choices of one layout come in a row, lighter first.
+            // Recomputation choices of one layout come in a row, lighter first: once one fits,
+            // the heavier ones only add work. Offloading more layers only adds copies, but an
+            // offloading that fits does not make a recomputation slower (its copies may be
+            // exposed where the recomputation is cheap): only no saving at all dominates both.
             if (options.prune && fittedGroup &&
                 fittedGroup->microBatchSize == leaf.microBatchSize &&
                 fittedGroup->virtualStages == leaf.virtualStages &&
                 fittedGroup->dualPipe == leaf.dualPipe &&
-                fittedGroup->zeroStage == leaf.zeroStage) {
+                fittedGroup->zeroStage == leaf.zeroStage &&
+                (fittedGroup->recomputeOrder() == 0 || (fittedGroup->activationOffloadLayers > 0) ==
+                                                           (leaf.activationOffloadLayers > 0))) {
                 ++plan.prunedAsDominated;
                 continue;
             }

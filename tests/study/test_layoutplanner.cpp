@@ -80,13 +80,25 @@ TEST_CASE("the planned layouts of the 16k-GPU 405B example are what eval compute
 
 namespace {
 
-/** Returns whether \a a and \a b differ at most in their recomputation. */
+/** Returns whether \a a and \a b differ at most in how they save activations (recomputation or
+ *  offloading). */
 bool sameButRecompute(const LayoutChoice& a, LayoutChoice b)
 {
     b.recompute = a.recompute;
     b.recomputeModules = a.recomputeModules;
     b.recomputeNumLayers = a.recomputeNumLayers;
+    b.activationOffloadLayers = a.activationOffloadLayers;
     return a == b;
+}
+
+/** Returns whether \a lighter, fitting, makes \a heavier pointless: the same layout saving less
+ *  the same way (offloading fewer layers, recomputing less), or saving nothing. */
+bool dominates(const LayoutChoice& lighter, const LayoutChoice& heavier)
+{
+    return sameButRecompute(lighter, heavier) &&
+           lighter.recomputeOrder() < heavier.recomputeOrder() &&
+           (lighter.recomputeOrder() == 0 ||
+            (lighter.activationOffloadLayers > 0) == (heavier.activationOffloadLayers > 0));
 }
 
 } // namespace
@@ -106,15 +118,15 @@ TEST_CASE("pruning finds the same best layouts as timing every layout that fits"
     REQUIRE(fast.best.size() == 8);
     CHECK(fast.candidates == slow.candidates);
     CHECK(fast.evaluated < slow.evaluated);
-    // What pruning skips on purpose: a heavier recomputation of a layout whose lighter one fits
-    // (it only adds work), and ZeRO stages without data-parallel ranks to shard over.
+    // What pruning skips on purpose: a heavier recomputation (or more offloading) of a layout
+    // whose lighter one fits (it only adds work), and ZeRO stages without data-parallel ranks to
+    // shard over.
     std::vector<LayoutOutcome> kept;
     for (const LayoutOutcome& o : slow.best) {
         const bool noRanks =
             o.layout.dataParallel * o.layout.contextParallel == 1 && o.layout.zeroStage > 0;
         const bool heavier = std::any_of(slow.best.begin(), slow.best.end(), [&](const auto& x) {
-            return sameButRecompute(x.layout, o.layout) &&
-                   x.layout.recomputeOrder() < o.layout.recomputeOrder();
+            return dominates(x.layout, o.layout);
         });
         if (!noRanks && !heavier)
             kept.push_back(o);
@@ -125,11 +137,10 @@ TEST_CASE("pruning finds the same best layouts as timing every layout that fits"
         CHECK(fast.best[i].stepSeconds() == Approx(kept[i].stepSeconds()).epsilon(1e-12));
     }
     CHECK(fast.best.front().layout == slow.best.front().layout);
-    // Recomputation only adds work: the lighter of two that fit is never slower.
+    // Recomputation and offloading only add work: the lighter of two that fit is never slower.
     for (const LayoutOutcome& o : slow.best)
         for (const LayoutOutcome& x : slow.best)
-            if (sameButRecompute(x.layout, o.layout) &&
-                x.layout.recomputeOrder() > o.layout.recomputeOrder())
+            if (dominates(o.layout, x.layout))
                 CHECK(x.stepSeconds() >= o.stepSeconds());
 }
 
@@ -474,4 +485,69 @@ TEST_CASE("a DualPipe scenario's search tries DualPipe where its rules allow, be
     CHECK(onlyOneFOneB.candidates == 4);
     for (const auto& o : onlyOneFOneB.best)
         CHECK_FALSE(o.layout.dualPipe);
+}
+
+TEST_CASE("with one stage on a node with a host link the search offloads activations",
+          "[study][plan][offload]")
+{
+    // Llama 3 70B in FP8 on 16 GB200 trays (64 GPUs), one stage, ZeRO-3, micro-batch 2: its
+    // 311 GB of activations a GPU do not fit 186 GB. The rungs: none; offloading 20, 40, 60 and
+    // 79 of the 80 layers; selective (layernorm); full over 20, 40 and 60 layers, and all.
+    model::Scenario s = resolvedExample("gb200-nvl72-liquid.json").scenario;
+    s.compute.nodeCount = 16;
+    s.workload.precision = model::Precision::Fp8;
+    s.workload.globalBatchSequences = 256;
+    s.workload.tensorParallel = 1;
+    s.workload.zeroStage = 3;
+    s.workload.dropout = false;
+    s.workload.fusedCrossEntropy = true;
+    auto resolved = model::resolveScenario(s, test::catalog());
+    REQUIRE(resolved.resolved);
+    const model::ResolvedScenario& r = *resolved.resolved;
+    LayoutPlanOptions options;
+    options.top = 20;
+    options.space.tensorParallel = {1};
+    options.space.pipelineParallel = {1};
+    options.space.contextParallel = {1};
+    options.space.microBatchSize = {2};
+    options.space.zeroStage = {3};
+    const LayoutPlan plan = planLayouts(r, options);
+    CHECK(plan.candidates == 10);
+    REQUIRE_FALSE(plan.best.empty());
+    const LayoutChoice& best = plan.best.front().layout;
+    INFO(best.toString());
+    // Offloading 60 layers fits and costs less than recomputing them (40 does not fit).
+    CHECK(best.recompute == model::Recompute::None);
+    CHECK(best.activationOffloadLayers == 60);
+    CHECK(best.recomputeLabel() == "offload 60L");
+    CHECK(best.toString().find("offload 60L") != std::string::npos);
+    // Recomputation that fits is still tried beside it (offloading does not dominate it).
+    CHECK(std::any_of(plan.best.begin(), plan.best.end(), [](const LayoutOutcome& o) {
+        return o.layout.recompute == model::Recompute::Full;
+    }));
+    // Timing every layout finds the same best.
+    LayoutPlanOptions every = options;
+    every.prune = false;
+    const LayoutPlan unpruned = planLayouts(r, every);
+    REQUIRE_FALSE(unpruned.best.empty());
+    CHECK(unpruned.best.front().layout == best);
+    // Applied, it validates and evaluates to the same step, and names its field.
+    const model::ResolvedScenario applied = withLayout(r, best);
+    CHECK(applied.scenario.workload.activationOffloadLayers == 60);
+    CHECK_FALSE(model::validateScenario(applied).hasErrors());
+    const solvers::Evaluation e = solvers::evaluate(applied);
+    CHECK(e.metric("compute.step_seconds")->value ==
+          Approx(plan.best.front().stepSeconds()).epsilon(1e-9));
+    bool named = false;
+    for (const auto& [pointer, value] : layoutFields(r.scenario.workload, best))
+        if (pointer == "/workload/activation_offload_layers")
+            named = value == "60";
+    CHECK(named);
+    // Pipelines get no offloading rungs (Megatron-Core allows none).
+    LayoutPlanOptions piped = options;
+    piped.space.pipelineParallel = {2};
+    piped.space.microBatchSize = {1};
+    const LayoutPlan pipelined = planLayouts(r, piped);
+    for (const auto& o : pipelined.best)
+        CHECK(o.layout.activationOffloadLayers == 0);
 }

@@ -57,6 +57,8 @@ json layoutJson(const study::LayoutChoice& l, bool moe)
         j["recompute_modules"] = study::recomputeModuleList(l.recomputeModules);
     if (l.recompute == model::Recompute::Full)
         j["recompute_num_layers"] = l.recomputeNumLayers;
+    if (l.activationOffloadLayers > 0)
+        j["activation_offload_layers"] = l.activationOffloadLayers;
     if (moe)
         j["expert_tensor_parallel"] = l.effectiveExpertTensorParallel();
     return j;
@@ -80,7 +82,8 @@ json outcomeJson(const study::LayoutOutcome& o, bool moe)
               {"gradients_gb", mem.gradientsGb},
               {"optimizer_gb", mem.optimizerGb},
               {"activations_gb", mem.activationsGb},
-              {"buffers_gb", mem.buffersGb}}},
+              {"buffers_gb", mem.buffersGb},
+              {"offloaded_gb", mem.offloadedGb}}},
             {"breakdown_seconds", breakdown}};
 }
 
@@ -143,11 +146,11 @@ std::string csvHeader()
     std::string s =
         "rank,tensor_parallel,pipeline_parallel,data_parallel,context_parallel,"
         "expert_parallel,expert_tensor_parallel,micro_batch_size,virtual_stages,pipeline_schedule,"
-        "zero_stage,recompute,recompute_modules,recompute_num_layers,step_seconds,mfu,"
-        "memory_gb";
+        "zero_stage,recompute,recompute_modules,recompute_num_layers,activation_offload_layers,"
+        "step_seconds,mfu,memory_gb,offloaded_gb";
     for (const auto& c : kColumns)
         s += std::string(",") + c.key + "_seconds";
-    return s + "\n";
+    return s + ",offload_seconds\n";
 }
 
 std::string csvRow(const std::string& rank, const study::LayoutOutcome& o, bool moe)
@@ -158,19 +161,20 @@ std::string csvRow(const std::string& rank, const study::LayoutOutcome& o, bool 
     if (l.recompute == model::Recompute::Selective)
         for (const auto& name : study::recomputeModuleList(l.recomputeModules))
             modules += (modules.empty() ? "" : "+") + name;
-    std::string s =
-        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", rank, l.tensorParallel,
-                    l.pipelineParallel, l.dataParallel, l.contextParallel, l.expertParallel,
-                    expertTensorText(l, moe, ""), l.microBatchSize, l.virtualStages,
-                    l.scheduleName(), l.zeroStage, study::recomputeName(l.recompute), modules,
-                    l.recompute == model::Recompute::Full ? std::to_string(l.recomputeNumLayers)
-                                                          : std::string(),
-                    formatExact(o.compute.stepSeconds), formatExact(o.compute.step.mfu),
-                    formatExact(o.compute.step.memory.totalGb));
+    std::string s = fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", rank, l.tensorParallel,
+        l.pipelineParallel, l.dataParallel, l.contextParallel, l.expertParallel,
+        expertTensorText(l, moe, ""), l.microBatchSize, l.virtualStages, l.scheduleName(),
+        l.zeroStage, study::recomputeName(l.recompute), modules,
+        l.recompute == model::Recompute::Full ? std::to_string(l.recomputeNumLayers)
+                                              : std::string(),
+        l.activationOffloadLayers, formatExact(o.compute.stepSeconds),
+        formatExact(o.compute.step.mfu), formatExact(o.compute.step.memory.totalGb),
+        formatExact(o.compute.step.memory.offloadedGb));
     const auto parts = solvers::stepBreakdown(o.compute);
     for (const auto& c : kColumns)
         s += "," + formatExact(partSeconds(parts, c.key));
-    return s + "\n";
+    return s + "," + formatExact(partSeconds(parts, "offload")) + "\n";
 }
 
 } // namespace
@@ -234,9 +238,10 @@ PlanCommand::PlanCommand(CLI::App& app)
         ->delimiter(',');
     m_command
         ->add_option("--recompute", m_recompute,
-                     "Recomputation to try: none, selective (the light modules, and the "
-                     "attention where it is not fused), full (over part of each chunk's layers "
-                     "and all of them) (default: all)")
+                     "Recomputation to try: none (and, with one stage, activation offloading "
+                     "to host memory), selective (the light modules, and the attention where it "
+                     "is not fused), full (over part of each chunk's layers and all of them) "
+                     "(default: all)")
         ->check(CLI::IsMember({"none", "selective", "full"}))
         ->delimiter(',');
     m_command

@@ -1,6 +1,7 @@
 // The step model: the layout's validation errors, the memory fit, the explicit MFU override and
 // the dense model synthesized for scenarios that give only parameters_billion.
 #include "dct/solvers/documentevaluation.h"
+#include "dct/solvers/stepbreakdown.h"
 #include "dct/solvers/stepmodel.h"
 #include "testsupport.h"
 
@@ -1045,4 +1046,130 @@ TEST_CASE("recompute fields read out of place are warnings, bad ones errors nami
             return x.severity == Severity::Error && x.path == "/workload/optimizer_moments" &&
                    x.hint.find("bf16") != std::string::npos;
         }));
+}
+
+namespace {
+
+/** Llama 3 70B on 16 GB200 trays (64 GPUs on one NVLink domain) in one stage: ZeRO-3, FP8,
+ *  no recomputation, \a offload layers' activations offloaded. */
+json offloadScenario(int offload, int microBatch = 1)
+{
+    json s = gb200("gb200-nvl72-tray", 16, 1);
+    s["workload"] = {{"model", "llama3-70b"},
+                     {"precision", "fp8"},
+                     {"tensor_parallel", 1},
+                     {"pipeline_parallel", 1},
+                     {"global_batch_sequences", 256},
+                     {"micro_batch_size", microBatch},
+                     {"sequence_length", 8192},
+                     {"recompute", "none"},
+                     {"zero_stage", 3},
+                     {"dropout", false},
+                     {"fused_cross_entropy", true},
+                     {"activation_offload_layers", offload}};
+    return s;
+}
+
+} // namespace
+
+TEST_CASE("activation offloading keeps L - k + 1 layers' activations on the GPU, k in host memory",
+          "[compute][step][memory][offload]")
+{
+    const auto none = evaluateDocument(offloadScenario(0), test::catalog(), "o");
+    const auto half = evaluateDocument(offloadScenario(40), test::catalog(), "o");
+    const double all = metric(none, "step.memory_activations_gb");
+    // Llama 3 70B's 80 layers: 40 offloaded, 40 kept and one reloading as the backward starts.
+    CHECK(metric(half, "step.memory_activations_gb") == Approx(all * 41.0 / 80.0));
+    CHECK(metric(half, "step.memory_offloaded_gb") == Approx(all * 40.0 / 80.0));
+    CHECK(metric(none, "step.memory_offloaded_gb") == 0.0);
+    CHECK(metric(half, "step.memory_total_gb") ==
+          Approx(metric(none, "step.memory_total_gb") - all * 39.0 / 80.0));
+    // Over NVLink-C2C (225 GB/s a GPU each way) a layer's copy takes less than the two layers'
+    // computation its window gives it: nothing exposed, the step unchanged.
+    CHECK(metric(half, "step.offload_seconds") == 0.0);
+    CHECK(metric(half, "step.seconds") == Approx(metric(none, "step.seconds")));
+    // The breakdown shows the copies only where activations are offloaded.
+    const auto hasOffloadPart = [](const DocumentEvaluation& d) {
+        const auto parts = stepBreakdown(d.evaluation->compute);
+        return std::any_of(parts.begin(), parts.end(),
+                           [](const StepPart& p) { return p.key == "offload"; });
+    };
+    CHECK(hasOffloadPart(half));
+    CHECK_FALSE(hasOffloadPart(none));
+}
+
+TEST_CASE("offloaded copies the computation of their window cannot cover are exposed",
+          "[compute][step][offload]")
+{
+    // Llama 3 8B (32 layers) on one DGX H100, one stage, over PCIe 5.0 (63 GB/s a GPU each way):
+    // a layer's copy (about 1 GB of activations at sequence 8,192) outlasts one layer's forward.
+    auto eight = [](int offload) {
+        return run({{"model", "llama3-8b"},
+                    {"tensor_parallel", 1},
+                    {"pipeline_parallel", 1},
+                    {"global_batch_sequences", 64},
+                    {"sequence_length", 8192},
+                    {"recompute", "none"},
+                    {"zero_stage", 3},
+                    {"dropout", false},
+                    {"activation_offload_layers", offload}},
+                   1);
+    };
+    const auto none = eight(0);
+    const auto few = eight(4);
+    const auto most = eight(31);
+    std::string diagnostics;
+    for (const auto& x : most.diagnostics)
+        diagnostics += x.path + ": " + x.message + "\n";
+    INFO(diagnostics);
+    REQUIRE(most.ok());
+    // Four layers: each copy has eight layers' computation to hide under, and does.
+    CHECK(metric(few, "step.offload_seconds") == 0.0);
+    // 31 of 32: a window of about one layer; the copies are exposed, and only they add to the step.
+    const double exposed = metric(most, "step.offload_seconds");
+    CHECK(exposed > 0.0);
+    CHECK(metric(most, "step.seconds") ==
+          Approx(metric(none, "step.seconds") + exposed).epsilon(1e-9));
+    // At most the copies themselves, both ways, every offloaded layer and micro-batch.
+    const double layerGb = metric(most, "step.memory_offloaded_gb") / 31.0;
+    const double microBatches = metric(most, "step.micro_batches");
+    CHECK(exposed < 2.0 * 31.0 * microBatches * layerGb / 63.0);
+}
+
+TEST_CASE("activation offloading outside what Megatron-Core allows is an error naming the field",
+          "[compute][step][offload][validation]")
+{
+    const std::string field = "/workload/activation_offload_layers";
+    // As many layers as the model has (Megatron-Core: fewer than num_layers).
+    CHECK(findError(evaluateDocument(offloadScenario(80), test::catalog(), "o"), field, "layout"));
+    // Pipeline parallelism, or recomputation.
+    json pipelined = offloadScenario(20);
+    pipelined["workload"]["pipeline_parallel"] = 2;
+    CHECK(findError(evaluateDocument(pipelined, test::catalog(), "o"), field, "layout"));
+    json recomputed = offloadScenario(20);
+    recomputed["workload"]["recompute"] = "selective";
+    const auto selective = evaluateDocument(recomputed, test::catalog(), "o");
+    const Diagnostic* error = findError(selective, field, "layout");
+    REQUIRE(error);
+    CHECK_THAT(error->hint, Catch::Contains("recompute \"none\""));
+    // More than the node's host memory: 8 GPUs of Llama 3 70B at micro-batch 4 on a DGX H100
+    // (2 TB).
+    const auto host = run({{"model", "llama3-70b"},
+                           {"tensor_parallel", 1},
+                           {"pipeline_parallel", 1},
+                           {"micro_batch_size", 4},
+                           {"global_batch_sequences", 32},
+                           {"sequence_length", 8192},
+                           {"recompute", "none"},
+                           {"zero_stage", 3},
+                           {"activation_offload_layers", 79}},
+                          1);
+    const Diagnostic* memory = findError(host, field, "memory-fit");
+    REQUIRE(memory);
+    CHECK_THAT(memory->message, Catch::Contains("dgx-h100"));
+    // A layout short of GPU memory in one stage is pointed to offloading.
+    const auto short_ = evaluateDocument(offloadScenario(0, 2), test::catalog(), "o");
+    const Diagnostic* fit = findError(short_, "/workload/recompute", "memory-fit");
+    REQUIRE(fit);
+    CHECK_THAT(fit->hint, Catch::Contains("activation_offload_layers"));
 }

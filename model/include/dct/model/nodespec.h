@@ -21,6 +21,11 @@ struct NodeSpec : CatalogEntry
     double priceUsd = 0.0; ///< Whole node with its GPUs.
     /** Highest inlet air the node is specified to run on; ASHRAE TC9.9 class A2 allows 35 C. */
     double maxInletTempC = 35.0;
+    /// Host memory of the node (CPU DRAM or LPDDR), where offloaded activations go.
+    double hostMemoryGb = 0.0;
+    /// Each GPU's bandwidth to host memory, one direction, while every GPU of the node copies at
+    /// once (PCIe or NVLink-C2C, and the host memory behind it); 0: not known.
+    double hostBandwidthGbS = 0.0;
 
     static constexpr const char* kind = "node";
     static const FieldTable<NodeSpec>& fields();

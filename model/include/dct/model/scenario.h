@@ -176,6 +176,9 @@ struct WorkloadSection
     /// With full recomputation, the layers of each pipeline chunk recomputed whole, the others
     /// keeping every activation (Megatron-Core's block method); 0: every layer.
     int recomputeNumLayers = 0;
+    /// Layers whose activations go to the host's memory in the forward pass and come back for
+    /// the backward (Megatron-Core's cpu_offloading_num_layers); 0: none.
+    int activationOffloadLayers = 0;
     /// Adam's moments in fp32 or bf16 (the fp32 master weights stay).
     OptimizerMoments optimizerMoments = OptimizerMoments::Fp32;
     bool flashAttention = true; ///< Fused attention that never stores the s x s scores.

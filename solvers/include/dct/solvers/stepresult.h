@@ -21,7 +21,9 @@ struct StepMemory
     double activationsGb = 0.0;
     double buffersGb = 0.0; ///< Logits, ZeRO-3 gather buffers, CUDA context.
     double totalGb = 0.0;
-    double capacityGb = 0.0; ///< The GPU's HBM.
+    double capacityGb = 0.0;         ///< The GPU's HBM.
+    double layerActivationsGb = 0.0; ///< One layer's activations of one micro-batch.
+    double offloadedGb = 0.0;        ///< Activations in host memory (activation offloading).
 };
 
 /**
@@ -56,9 +58,11 @@ struct StepResult
     double dataParallelSeconds = 0.0;      ///< Data-parallel traffic of the step, exposed part.
     double dataParallelTotalSeconds = 0.0; ///< All of it, hidden or not.
     double optimizerSeconds = 0.0;         ///< Optimizer update through HBM.
-    double stepSeconds = 0.0;              ///< Without stragglers, data loading, checkpoints.
-    double mfu = 0.0;                      ///< Model FLOPs / (step x GPUs x peak).
-    double hfu = 0.0; ///< Hardware FLOPs (recomputation counted) / (step x GPUs x peak).
+    /// Activation offloading's copies to and from host memory the computation waits for.
+    double offloadSeconds = 0.0;
+    double stepSeconds = 0.0; ///< Without stragglers, data loading, checkpoints.
+    double mfu = 0.0;         ///< Model FLOPs / (step x GPUs x peak).
+    double hfu = 0.0;         ///< Hardware FLOPs (recomputation counted) / (step x GPUs x peak).
     double achievedTflopsPerGpu = 0.0; ///< Hardware FLOPs per GPU per second.
     StepCollective tensorParallel;     ///< One activation all-reduce (or reduce-scatter).
     StepCollective pipeline;           ///< One activation send/recv between stages.

@@ -34,6 +34,9 @@ struct LayoutChoice
     /** DualPipe's schedule (one chunk a stage) instead of 1F1B; tried where the scenario
      *  schedules DualPipe. */
     bool dualPipe = false;
+    /** Layers whose activations go to host memory (workload.activation_offload_layers), with
+     *  one stage and no recomputation; 0: none. */
+    int activationOffloadLayers = 0;
 
     bool operator==(const LayoutChoice&) const = default;
     /** Returns the schedule column: "dual" for DualPipe, else the virtual stages. */
@@ -41,11 +44,13 @@ struct LayoutChoice
     /** Returns the pipeline schedule as a scenario names it: "interleaved" with virtual stages,
      *  "dualpipe" or "1f1b". */
     const char* scheduleName() const;
-    /** Orders recomputations by the work they add: none, selective without and with the
-     *  attention (fewer modules first), full over some layers of a chunk (fewer first), full. */
+    /** Orders the ways to save activations by the work they add: none, activation offloading
+     *  (fewer layers first), selective without and with the attention (fewer modules first),
+     *  full over some layers of a chunk (fewer first), full. */
     int recomputeOrder() const;
     /** Returns the recomputation: "none", "selective" (core_attn alone, the default),
-     *  "sel:ln+act+mla" (the modules, abbreviated), "full", "full 2L" (2 layers a chunk). */
+     *  "sel:ln+act+mla" (the modules, abbreviated), "full", "full 2L" (2 layers a chunk), or
+     *  "offload 40L" (40 layers' activations in host memory). */
     std::string recomputeLabel() const;
     /** Returns the experts' tensor-parallel size in effect (the tensor size for 0). */
     int effectiveExpertTensorParallel() const
@@ -92,8 +97,10 @@ struct LayoutOutcome
  * recomputation (none; selective of the light modules the model has, layernorm with moe_act for
  * experts and mla_up_proj for latent attention, and core_attn beside them without fused
  * attention; full over a quarter, half and three quarters of each chunk's layers, and all of
- * them); for a mixture of experts the experts' tensor size the scenario sets, or both
- * Megatron-Core's default (the tensor size) and whole experts (1) where it sets none.
+ * them), and with one stage on a node with a host link, activation offloading of a quarter,
+ * half, three quarters and all but one of the layers instead; for a mixture of experts the experts'
+ * tensor size the scenario sets, or both Megatron-Core's default (the tensor size) and whole
+ * experts (1) where it sets none.
  */
 struct LayoutSearchSpace
 {
