@@ -413,9 +413,9 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
                       "Layers whose activations are copied to the host's memory during the "
                       "forward pass and back for the backward, beside the computation "
                       "(Megatron-Core's cpu_offloading_num_layers through Transformer Engine's "
-                      "CPU offload): fewer activations in GPU memory, at the node's host "
-                      "bandwidth (catalog host_bandwidth_gb_s); 0 for none. Megatron-Core "
-                      "offloads only with pipeline_parallel 1 and recompute \"none\"",
+                      "CPU offload, with pipeline_parallel 1 and recompute \"none\" only): "
+                      "fewer activations in GPU memory, at the node's host bandwidth (catalog "
+                      "host_bandwidth_gb_s); 0 for none",
                       0, 100000),
         f::choice<S, OptimizerMoments>(
             "optimizer_moments", &S::optimizerMoments,
