@@ -129,6 +129,8 @@ struct Layout
     /// recompute_num_layers of a chunk's layers), 0 without full recomputation.
     double wholeShare = 0.0;
     int modules = 0; ///< RecomputeModule bits recomputed (recompute selective), else 0.
+    /// Layers whose activations go to host memory (activation_offload_layers): one stage only.
+    double offload = 0.0;
 
     bool recomputes(int module) const { return (modules & module) != 0; }
 
@@ -185,6 +187,8 @@ Layout layoutOf(const model::ResolvedScenario& r)
     }
     if (w.recompute == model::Recompute::Selective)
         l.modules = w.recomputeModules;
+    if (l.p == 1)
+        l.offload = std::min<double>(std::max(0, w.activationOffloadLayers), r.model.layers);
     return l;
 }
 
@@ -541,10 +545,8 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
     // AsyncDoubleBufferGroupOffloadHandler, synchronize_on_group_commit_forward). The peak comes
     // as the backward starts: the L - k layers kept, and the last offloaded layer's reload begun
     // beside them (on_group_commit_backward, bulk_reload_group).
-    const double offloaded =
-        l.p == 1 ? std::min<double>(std::max(0, w.activationOffloadLayers), layersPerStage) : 0.0;
-    const double resident = offloaded > 0.0 ? layersPerStage - offloaded + 1.0 : layersPerStage;
-    mem.offloadedGb = perLayer * offloaded / 1e9;
+    const double resident = l.offload > 0.0 ? layersPerStage - l.offload + 1.0 : layersPerStage;
+    mem.offloadedGb = perLayer * l.offload / 1e9;
     mem.activationsGb = perLayer * (resident / l.v) * chunksInFlight / 1e9;
 
     // Buffers: fp32 logits and their gradient on the last stage (counted when it is also the
@@ -1048,16 +1050,14 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // link (PCIe, or NVLink-C2C on Grace), not the NVLink or the network.
     out.memory = stepMemory(r);
     double offloadPerMicroBatch = 0.0;
-    const double offloadLayers =
-        l.p == 1 ? std::min<double>(std::max(0, w.activationOffloadLayers), m.layers) : 0.0;
-    if (offloadLayers > 0.0 && r.node.hostBandwidthGbS > 0.0) {
+    if (l.offload > 0.0 && r.node.hostBandwidthGbS > 0.0) {
         const double copy = out.memory.layerActivationsGb / r.node.hostBandwidthGbS;
-        const double window = layersPerGpu / offloadLayers;
+        const double window = layersPerGpu / l.offload;
         const double forward =
             workPerLayer * layer.forward / std::max(1e-30, layer.forward + layer.backward);
         const double backward = workPerLayer - forward;
-        offloadPerMicroBatch = offloadLayers * (std::max(0.0, copy - window * forward) +
-                                                std::max(0.0, copy - window * backward));
+        offloadPerMicroBatch = l.offload * (std::max(0.0, copy - window * forward) +
+                                            std::max(0.0, copy - window * backward));
     }
     out.microBatchSeconds = workPerMicroBatch + p2pPerMicroBatch + offloadPerMicroBatch;
 
@@ -1177,10 +1177,14 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     out.achievedTflopsPerGpu = out.hardwareFlopsPerStep / out.stepSeconds / l.gpus / 1e12;
 
     const StepMemory& mem = out.memory;
+    auto gb = [](double v) {
+        const double rounded = std::round(v * 10.0) / 10.0;
+        std::string text = std::to_string(rounded);
+        return text.substr(0, text.find('.') + 2);
+    };
     // The offloaded activations of every GPU of a node share its host memory.
     const double hostGb = mem.offloadedGb * std::max(1, r.node.gpusPerNode);
     if (mem.offloadedGb > 0.0 && r.node.hostMemoryGb > 0.0 && hostGb > r.node.hostMemoryGb) {
-        auto gb = [](double v) { return std::to_string(static_cast<long long>(std::round(v))); };
         diagnostics.error("/workload/activation_offload_layers",
                           "the offloaded activations take " + gb(hostGb) +
                               " GB of host memory a node (" + gb(mem.offloadedGb) +
@@ -1214,8 +1218,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
                            "full), a smaller micro-batch, or more tensor, sequence or context "
                            "parallelism";
             // One stage on a node with a host link: the activations can go to host memory.
-            const bool offloading = l.p == 1 && w.activationOffloadLayers > 0;
-            if (offloading) {
+            if (l.offload > 0.0) {
                 field = "/workload/activation_offload_layers";
                 remedy = "more layers offloaded (at most " + std::to_string(m.layers - 1) +
                          "), a smaller micro-batch, or more tensor or context parallelism";
@@ -1224,11 +1227,6 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
                           "\"none\")";
             }
         }
-        auto gb = [](double v) {
-            const double rounded = std::round(v * 10.0) / 10.0;
-            std::string text = std::to_string(rounded);
-            return text.substr(0, text.find('.') + 2);
-        };
         diagnostics.error(field,
                           "the layout needs " + gb(mem.totalGb) + " GB per GPU (weights " +
                               gb(mem.weightsGb) + ", gradients " + gb(mem.gradientsGb) +
