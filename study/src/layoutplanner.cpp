@@ -554,9 +554,9 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
         for (const LayoutChoice& leaf : branch.leaves) {
             ++done;
             // Recomputation choices of one layout come in a row, lighter first: once one fits,
-            // the heavier ones only add work. Offloading more layers only adds copies, but an
-            // offloading that fits does not make a recomputation slower (its copies may be
-            // exposed where the recomputation is cheap): only no saving at all dominates both.
+            // the heavier ones only add work. Offloading more layers only adds copies, but a
+            // fitting offloading does not dominate a recomputation (its copies can be exposed
+            // where recomputing is cheap): only saving nothing dominates both.
             if (options.prune && fittedGroup &&
                 fittedGroup->microBatchSize == leaf.microBatchSize &&
                 fittedGroup->virtualStages == leaf.virtualStages &&
