@@ -150,7 +150,7 @@ std::string csvHeader()
         "step_seconds,mfu,memory_gb,offloaded_gb";
     for (const auto& c : kColumns)
         s += std::string(",") + c.key + "_seconds";
-    return s + ",offload_seconds\n";
+    return s + ",offload_seconds,overlap_contention_seconds\n";
 }
 
 std::string csvRow(const std::string& rank, const study::LayoutOutcome& o, bool moe)
@@ -174,7 +174,8 @@ std::string csvRow(const std::string& rank, const study::LayoutOutcome& o, bool 
     const auto parts = solvers::stepBreakdown(o.compute);
     for (const auto& c : kColumns)
         s += "," + formatExact(partSeconds(parts, c.key));
-    return s + "," + formatExact(partSeconds(parts, "offload")) + "\n";
+    return s + "," + formatExact(partSeconds(parts, "offload")) + "," +
+           formatExact(partSeconds(parts, "overlap_contention")) + "\n";
 }
 
 } // namespace

@@ -583,6 +583,48 @@ TEST_CASE("tensor-parallel overlap hides the collectives under chunked GEMMs",
     CHECK(metric(run(noSp), "step.seconds") == Approx(metric(run(noSpPlain), "step.seconds")));
 }
 
+TEST_CASE("hidden data-parallel collectives slow the computation by their channels' SMs",
+          "[compute][step][overlap]")
+{
+    // Llama 2 7B with ZeRO-3 on 8 nodes: weights gathered and gradients reduced every
+    // micro-batch, under its computation.
+    const json base = {{"model", "llama2-7b"}, {"tensor_parallel", 1},
+                       {"zero_stage", 3},      {"global_batch_sequences", 256},
+                       {"recompute", "none"},  {"micro_batch_size", 1}};
+    json exposed = base;
+    exposed["overlap_fraction"] = 0.0;
+    json hidden = base;
+    hidden["overlap_fraction"] = 1.0;
+    const DocumentEvaluation none = run(exposed, 8);
+    const DocumentEvaluation all = run(hidden, 8);
+    REQUIRE(none.ok());
+    REQUIRE(all.ok());
+    const StepResult& n = none.evaluation->compute.step;
+    const StepResult& a = all.evaluation->compute.step;
+    // Nothing runs beside the computation: no slowdown, every collective exposed.
+    CHECK(n.overlapContentionSeconds == 0.0);
+    CHECK(n.dataParallelSeconds == Approx(n.dataParallelTotalSeconds));
+    // Hidden, the collectives' channels take their SMs from the GEMMs while they run: the
+    // slowdown is the hidden time times the share of the GPU's SMs the channels hold.
+    REQUIRE(a.dataParallel.channels > 0);
+    const double hiddenSeconds = a.dataParallelTotalSeconds - a.dataParallelSeconds;
+    REQUIRE(hiddenSeconds > 0.0);
+    const double share = static_cast<double>(a.dataParallel.channels) / 132.0;
+    CHECK(a.overlapContentionSeconds == Approx(hiddenSeconds * share).epsilon(0.05));
+    CHECK(a.overlapContentionSeconds > 0.0);
+    // Still faster than waiting for them, and the slowdown shows in the breakdown and metrics.
+    CHECK(a.stepSeconds < n.stepSeconds);
+    CHECK(metric(all, "step.overlap_contention_seconds") == Approx(a.overlapContentionSeconds));
+    const auto parts = stepBreakdown(all.evaluation->compute, nullptr);
+    const bool shown = std::any_of(parts.begin(), parts.end(), [&](const StepPart& p) {
+        return p.key == "overlap_contention" && p.seconds == Approx(a.overlapContentionSeconds);
+    });
+    CHECK(shown);
+    const auto noneParts = stepBreakdown(none.evaluation->compute, nullptr);
+    CHECK(std::none_of(noneParts.begin(), noneParts.end(),
+                       [](const StepPart& p) { return p.key == "overlap_contention"; }));
+}
+
 TEST_CASE("every kernel launched costs a fixed time", "[compute][step][kernels]")
 {
     const json base = {{"model", "llama2-7b"},

@@ -231,15 +231,16 @@ TEST_CASE("MosaicML MPT on 8 H100 in BF16 (llm-foundry benchmark table), held ou
     // emb_pdrop default to 0.0, and the pretraining yamls set none) and its loss is
     // flash-attention's fused cross entropy on the bf16 logits (modeling_mpt.py,
     // ComposerMPTCausalLM: loss_fn defaults to fused_crossentropy).
-    // Known gap, held as it stands: every row 40-75% above the table (see the test case's notes
-    // in docs/references.md). A change that moves a row by more than 3 points shows.
+    // Known gap, held as it stands: every row 36-74% above the table (40-75% before the hidden
+    // collectives took their SMs from the GEMMs, models-29; see the test case's notes in
+    // docs/references.md). A change that moves a row by more than 3 points shows.
     const MptRow rows[] = {
-        {"mpt-760m", 2048, 24, 384, false, 63147, 0.749},
-        {"mpt-1b", 2048, 14, 112, false, 45455, 0.579},
-        {"mpt-3b", 4096, 5, 240, false, 20964, 0.593},
-        {"mpt-7b", 2048, 6, 48, false, 10643, 0.439},
-        {"mpt-13b", 2048, 2, 16, false, 4792, 0.453},
-        {"mpt-30b", 2048, 3, 504, true, 2002, 0.399},
+        {"mpt-760m", 2048, 24, 384, false, 63147, 0.742},
+        {"mpt-1b", 2048, 14, 112, false, 45455, 0.568},
+        {"mpt-3b", 4096, 5, 240, false, 20964, 0.577},
+        {"mpt-7b", 2048, 6, 48, false, 10643, 0.412},
+        {"mpt-13b", 2048, 2, 16, false, 4792, 0.384},
+        {"mpt-30b", 2048, 3, 504, true, 2002, 0.357},
     };
     checkMptRows(rows, MptGpu::H100);
 }
@@ -250,14 +251,14 @@ TEST_CASE("MosaicML MPT on 8 A100 80GB in BF16 (the same table, same stack), hel
     // The same README, table "A100 80GB with 1600 Gbps node-node interconnect (RoCE)", the
     // same models at the same sequence lengths on one node of 8 A100 80GB. The same software
     // reaches 57-64% MFU here against 35-46% on H100. The model over-predicts this stack on
-    // A100 too (10-39%), but less: the H100 rows are 11-26% further off than the A100 rows.
+    // A100 too (8-41%), but less: the H100 rows are 13-35% further off than the A100 rows.
     const MptRow rows[] = {
-        {"mpt-760m", 2048, 24, 384, false, 32434, 0.400},
-        {"mpt-1b", 2048, 14, 448, false, 20513, 0.333},
-        {"mpt-3b", 4096, 5, 240, false, 9457, 0.416},
-        {"mpt-7b", 2048, 6, 96, false, 4641, 0.250},
-        {"mpt-13b", 2048, 2, 48, false, 2262, 0.301},
-        {"mpt-30b", 2048, 3, 504, true, 916, 0.107},
+        {"mpt-760m", 2048, 24, 384, false, 32434, 0.396},
+        {"mpt-1b", 2048, 14, 448, false, 20513, 0.327},
+        {"mpt-3b", 4096, 5, 240, false, 9457, 0.406},
+        {"mpt-7b", 2048, 6, 96, false, 4641, 0.234},
+        {"mpt-13b", 2048, 2, 48, false, 2262, 0.253},
+        {"mpt-30b", 2048, 3, 504, true, 916, 0.085},
     };
     checkMptRows(rows, MptGpu::A100);
 }
@@ -287,8 +288,8 @@ TEST_CASE("NVIDIA NeMo 24.07 on DGX H100 in FP8 (performance summary), held out"
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {"nemo-gpt3-5b", 64, 2048, 4, 2048, 1, 1, 1, 1, 22521, 0.286},
-        {"nemo-gpt3-20b", 64, 256, 2, 2048, 2, 1, 1, 1, 5851, 0.214},
+        {"nemo-gpt3-5b", 64, 2048, 4, 2048, 1, 1, 1, 1, 22521, 0.282},
+        {"nemo-gpt3-20b", 64, 256, 2, 2048, 2, 1, 1, 1, 5851, 0.190},
         {"gpt3-175b", 128, 256, 1, 2048, 4, 8, 1, 6, 726, -0.014},
         {"gpt3-175b", 512, 2048, 2, 2048, 4, 8, 1, 6, 782, 0.074},
         {"llama2-7b", 8, 128, 1, 4096, 1, 1, 1, 1, 16847, 0.178},
@@ -504,10 +505,11 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3 70B on 64 GB200 with Megatron-FSDP 
     // layout needs 350 GB a GPU against 186; with the 40 layers offloaded, 190 GB (2% over, as
     // the 405B row's 1%) and 156 GB a GPU in host memory (623 GB of a tray's 960). Over
     // NVLink-C2C a layer's copy (3.9 GB, 17 ms at 225 GB/s) hides under the two layers'
-    // computation its window gives it: nothing exposed. The throughput is 32% fast, beside the
-    // 405B row's 8% on the same trays without FSDP: the data-parallel traffic of ZeRO-3 (all the
-    // weights gathered twice and the gradients scattered once a micro-batch) is taken as fully
-    // hidden under the computation; MosaicML's FSDP rows above are fast by 40-75% too.
+    // computation its window gives it: nothing exposed. The throughput is 29% fast (32% before
+    // the hidden collectives took their SMs from the GEMMs, models-29), beside the 405B row's 8%
+    // on the same trays without FSDP: the data-parallel traffic of ZeRO-3 (all the weights
+    // gathered twice and the gradients scattered once a micro-batch) hides under the
+    // computation; MosaicML's FSDP rows above are fast by 36-74% too.
     const NemoLayout layout{"llama3-70b", 8192, 256, 2, 3, 1, 1, 1, 1, false};
     json workload = nemoFp8Workload(layout);
     workload["fused_cross_entropy"] = true;
@@ -530,7 +532,7 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3 70B on 64 GB200 with Megatron-FSDP 
     const double predicted = tokensPerGpuSecond(d, 256, 8192, 64);
     const double error = predicted / 4224.0 - 1.0;
     INFO("predicted " << predicted << " tokens/s per GPU, error " << error * 100.0 << "%");
-    CHECK(error == Approx(0.32).margin(0.03));
+    CHECK(error == Approx(0.295).margin(0.03));
 
     // The same layout without offloading does not fit by far.
     json kept = scenario;

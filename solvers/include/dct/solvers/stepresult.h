@@ -10,6 +10,7 @@ struct StepCollective
     int ranksPerNode = 1; ///< Of them on one node (the NVLink domain).
     double seconds = 0.0; ///< One call.
     double perStep = 0.0; ///< Calls per step on one GPU.
+    int channels = 0;     ///< NCCL's channels of one call: one CUDA block, one SM, each.
 };
 
 /** Per-GPU memory of a training layout (bytes as GB, 1e9). */
@@ -60,6 +61,9 @@ struct StepResult
     double optimizerSeconds = 0.0;         ///< Optimizer update through HBM.
     /// Activation offloading's copies to and from host memory the computation waits for.
     double offloadSeconds = 0.0;
+    /// The computation's slowdown under the data-parallel collectives it hides: their channels'
+    /// SMs are taken from its GEMMs while they run.
+    double overlapContentionSeconds = 0.0;
     double stepSeconds = 0.0; ///< Without stragglers, data loading, checkpoints.
     double mfu = 0.0;         ///< Model FLOPs / (step x GPUs x peak).
     double hfu = 0.0;         ///< Hardware FLOPs (recomputation counted) / (step x GPUs x peak).
