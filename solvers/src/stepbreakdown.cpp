@@ -16,10 +16,11 @@ std::vector<StepPart> stepBreakdown(const ComputeResult& c, const GoodputResult*
         parts.push_back({"expert_parallel", "Exposed EP", s.expertParallelSeconds, true});
         parts.push_back({"pipeline_sendrecv", "Exposed PP", s.pipelineSendRecvSeconds, true});
         parts.push_back({"data_parallel", "Exposed DP", s.dataParallelSeconds, true});
-        // Only where data-parallel collectives run beside the computation: the SMs they take.
+        // Only where collectives run beside the computation (data and context parallel): the SMs
+        // they take from it.
         if (s.overlapContentionSeconds > 0.0)
             parts.push_back(
-                {"overlap_contention", "DP overlap slowdown", s.overlapContentionSeconds, false});
+                {"overlap_contention", "Overlap slowdown", s.overlapContentionSeconds, false});
         parts.push_back({"bubble", "Pipeline bubble", s.bubbleSeconds, false});
         parts.push_back({"optimizer", "Optimizer", s.optimizerSeconds, false});
         // Only where activations are offloaded: the copies the computation waits for.

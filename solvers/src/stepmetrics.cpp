@@ -74,11 +74,10 @@ void addStepMetrics(Evaluation& e)
     e.add("step.data_parallel_total_seconds", "Data-parallel communication (hidden or not)",
           s.dataParallelTotalSeconds, "s", Better::Lower,
           metricInputs<"/workload/zero_stage", "/workload/gradient_precision", "/network">());
-    e.add("step.overlap_contention_seconds",
-          "Computation slowed by the data-parallel collectives it hides",
+    e.add("step.overlap_contention_seconds", "Computation slowed by the collectives it hides",
           s.overlapContentionSeconds, "s", Better::Lower,
-          metricInputs<"/workload/overlap_fraction", "/workload/zero_stage", "/compute/gpu",
-                       "/network">());
+          metricInputs<"/workload/overlap_fraction", "/workload/zero_stage",
+                       "/workload/context_parallel", "/compute/gpu", "/network">());
     e.add("step.expert_parallel_seconds", "Expert-parallel all-to-all", s.expertParallelSeconds,
           "s", Better::Lower, metricInputs<"/workload/expert_parallel", "/network">());
     e.add("step.context_parallel_seconds", "Exposed context-parallel communication",

@@ -315,6 +315,36 @@ int ranksPerNode(int size, long long stride, int gpusPerNode)
     return static_cast<int>(std::min<long long>(size, perNode));
 }
 
+/** Collectives run beside computation: how long they run under it and what they slow it. */
+struct SharedSms
+{
+    double hidden = 0.0;   ///< Communication seconds under the (slowed) computation.
+    double slowdown = 0.0; ///< Seconds the computation takes longer for it.
+};
+
+// NCCL runs a collective as one CUDA block per channel, each holding an SM until the call ends
+// (NCCL's channels are its CTAs: Hu et al. 2025, "Demystifying NCCL", arXiv 2507.04786), and a
+// GEMM's or an attention kernel's blocks take one SM each at a time: while a collective runs
+// beside them they have the SMs its channels leave, and the computation slows by that share.
+// Measured, the overlap of NCCL's collectives slows the computation beside them 18.9% on
+// average and 40% at most on 4 A100 and 4 H100 (arXiv 2507.03114, abstract); 16 channels leave
+// 116 of an H100's 132 SMs, 13.8% slower. Not counted, so this is the lower bound: the HBM and
+// L2 the collectives' copies share, and wave quantization (a GEMM sized for every SM runs a
+// second wave).
+/**
+ * Returns what \a communication seconds of collectives on \a channels channels cost when they
+ * run beside \a computation seconds of work on a GPU of \a sms SMs: they run until the slowed
+ * computation ends or they do, and what runs longer stays exposed.
+ */
+SharedSms shareSms(double communication, double computation, double channels, double sms)
+{
+    const double taken = std::clamp(channels / std::max(1.0, sms), 0.0, 0.5);
+    SharedSms s;
+    s.hidden = std::clamp(computation / (1.0 - taken), 0.0, std::max(0.0, communication));
+    s.slowdown = s.hidden * taken;
+    return s;
+}
+
 /** What chunked tensor-parallel overlap does to one layer, per micro-batch on one rank. */
 struct TpOverlap
 {
@@ -957,8 +987,12 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // a weight of the first stage, per micro-batch.
     const double memoryEmbedding = 14.0 * static_cast<double>(m.vocabSize) * h / l.t / hbm;
 
-    // Context parallelism: K and V of the rank's heads gathered over the context ranks.
+    const double gpuSms = r.gpu.smCount > 0 ? r.gpu.smCount : 132.0;
+    // Context parallelism: K and V of the rank's heads gathered over the context ranks, beside
+    // the attention (Megatron-Core's ring attention sends the next chunk while it computes the
+    // current one), their channels' SMs taken from it.
     double cpPerLayer = 0.0;
+    double cpSlowdownPerLayer = 0.0;
     if (l.c > 1) {
         const double kvHeadsPerRank =
             std::max(1.0, static_cast<double>(m.effectiveKvHeads()) / l.t);
@@ -974,7 +1008,13 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         const double gathers = 2.0 + attentionAgainShare;
         const double perLayer = gathers * ag.seconds + rs.seconds;
         const double attention = (1.0 + attentionAgainShare) * scores.forward + scores.backward;
-        cpPerLayer = std::max(0.0, perLayer - attention);
+        const double channels =
+            perLayer > 0.0
+                ? (gathers * ag.seconds * ag.channels + rs.seconds * rs.channels) / perLayer
+                : 0.0;
+        const SharedSms shared = shareSms(perLayer, attention, channels, gpuSms);
+        cpPerLayer = perLayer - shared.hidden;
+        cpSlowdownPerLayer = shared.slowdown;
     }
 
     // Expert parallelism: dispatch and combine of every MoE layer, forward and backward.
@@ -1031,7 +1071,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
                                        embeddingShare * memoryEmbedding;
     const double kernelPerMicroBatch = layersPerGpu * kernelPerLayer + logitsShare * kernelLogits;
     const double tpPerMicroBatch = layersPerGpu * tpPerLayer;
-    const double cpPerMicroBatch = layersPerGpu * cpPerLayer;
+    const double cpPerMicroBatch = layersPerGpu * (cpPerLayer + cpSlowdownPerLayer);
+    const double cpSlowdownPerMicroBatch = layersPerGpu * cpSlowdownPerLayer;
     const double epPerMicroBatch = layersPerGpu * epPerLayer;
     if (l.t > 1)
         out.tensorParallel.perStep = tpCallsPerLayer * layersPerGpu * l.m;
@@ -1116,24 +1157,12 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // (Megatron-LM's --overlap-grad-reduce and --overlap-param-gather).
     const double window =
         (zero >= 2 ? l.m : 1.0) * (zero >= 1 ? 1.0 : 2.0 / 3.0) * matmulPerMicroBatch;
-    // NCCL runs a collective as one CUDA block per channel, each holding an SM until the call
-    // ends (NCCL's channels are its CTAs: Hu et al. 2025, "Demystifying NCCL", arXiv 2507.04786),
-    // and a GEMM's blocks take one SM each at a time: while a collective runs beside them the GEMMs
-    // have the SMs its channels leave, and the computation slows by that share. Measured, the
-    // overlap of NCCL's collectives slows the computation beside them 18.9% on average and 40%
-    // at most on 4 A100 and 4 H100 (arXiv 2507.03114, abstract); 16 channels leave 116 of an
-    // H100's 132 SMs, 13.8% slower. Not counted, so this is the lower bound: the HBM and L2 the
-    // collectives' copies share, and wave quantization (a GEMM sized for every SM runs a second
-    // wave).
-    const double sms = r.gpu.smCount > 0 ? r.gpu.smCount : 132.0;
+    // The collectives hidden take their channels' SMs from the computation (shareSms).
     const double channels =
         out.dataParallelTotalSeconds > 0.0 ? channelSeconds / out.dataParallelTotalSeconds : 0.0;
-    const double taken = std::clamp(channels / sms, 0.0, 0.5);
-    // The collectives run beside the window's computation until it ends (slowed) or they do.
-    const double overlapped =
-        std::min(w.overlapFraction * out.dataParallelTotalSeconds, window / (1.0 - taken));
-    out.overlapContentionSeconds = overlapped * taken;
-    out.dataParallelSeconds = out.dataParallelTotalSeconds - overlapped;
+    const SharedSms dpShared =
+        shareSms(w.overlapFraction * out.dataParallelTotalSeconds, window, channels, gpuSms);
+    out.dataParallelSeconds = out.dataParallelTotalSeconds - dpShared.hidden;
 
     // The optimizer update of the rank's shard of the weights, and the passes Megatron-Core's
     // data-parallel wrapper makes once a step over the whole gradient buffer of the rank, fp32
@@ -1154,7 +1183,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     out.memoryBoundSeconds = l.m * memoryPerMicroBatch;
     out.kernelOverheadSeconds = l.m * kernelPerMicroBatch;
     out.tensorParallelSeconds = l.m * tpPerMicroBatch;
-    out.contextParallelSeconds = l.m * cpPerMicroBatch;
+    out.contextParallelSeconds = l.m * (cpPerMicroBatch - cpSlowdownPerMicroBatch);
+    out.overlapContentionSeconds = l.m * cpSlowdownPerMicroBatch + dpShared.slowdown;
     out.expertParallelSeconds = l.m * epPerMicroBatch;
     out.offloadSeconds = l.m * offloadPerMicroBatch;
     out.pipelineSendRecvSeconds = (l.m + (l.p - 1.0) / l.v) * p2pPerMicroBatch;
@@ -1168,7 +1198,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         const double computation = matmulPerMicroBatch + memoryPerMicroBatch + kernelPerMicroBatch;
         const double communication = epPerMicroBatch + p2pPerMicroBatch;
         const double slowdown =
-            kDualPipeCommunicationSms / std::max(1.0, sms - kDualPipeCommunicationSms);
+            kDualPipeCommunicationSms / std::max(1.0, gpuSms - kDualPipeCommunicationSms);
         const double slowed = computation + std::min(communication, computation) * slowdown;
         const double stretch = computation > 0.0 ? slowed / computation : 1.0;
         const double exposed = std::max(0.0, communication - slowed);

@@ -583,8 +583,9 @@ TEST_CASE("tensor-parallel overlap hides the collectives under chunked GEMMs",
     CHECK(metric(run(noSp), "step.seconds") == Approx(metric(run(noSpPlain), "step.seconds")));
 }
 
-TEST_CASE("hidden data-parallel collectives slow the computation by their channels' SMs",
-          "[compute][step][overlap]")
+TEST_CASE(
+    "hidden data- and context-parallel collectives slow the computation by their channels' SMs",
+    "[compute][step][overlap]")
 {
     // Llama 2 7B with ZeRO-3 on 8 nodes: weights gathered and gradients reduced every
     // micro-batch, under its computation.
@@ -623,6 +624,21 @@ TEST_CASE("hidden data-parallel collectives slow the computation by their channe
     const auto noneParts = stepBreakdown(none.evaluation->compute, nullptr);
     CHECK(std::none_of(noneParts.begin(), noneParts.end(),
                        [](const StepPart& p) { return p.key == "overlap_contention"; }));
+
+    // Context parallelism: the keys' and values' ring runs beside the attention, which loses
+    // the SMs of its channels while it runs, with nothing of the data-parallel traffic hidden.
+    json ring = exposed;
+    ring["context_parallel"] = 2;
+    ring["sequence_length"] = 16384;
+    const DocumentEvaluation cp = run(ring, 8);
+    REQUIRE(cp.ok());
+    const StepResult& c = cp.evaluation->compute.step;
+    REQUIRE(c.contextParallel.channels > 0);
+    CHECK(c.overlapContentionSeconds > 0.0);
+    // At most the share of the SMs of the whole gather and scatter time.
+    const double cpShare = static_cast<double>(c.contextParallel.channels) / 132.0;
+    const double cpTotal = c.contextParallel.seconds * c.contextParallel.perStep * 1.5;
+    CHECK(c.overlapContentionSeconds <= cpTotal * cpShare);
 }
 
 TEST_CASE("every kernel launched costs a fixed time", "[compute][step][kernels]")

@@ -61,8 +61,8 @@ struct StepResult
     double optimizerSeconds = 0.0;         ///< Optimizer update through HBM.
     /// Activation offloading's copies to and from host memory the computation waits for.
     double offloadSeconds = 0.0;
-    /// The computation's slowdown under the data-parallel collectives it hides: their channels'
-    /// SMs are taken from its GEMMs while they run.
+    /// The computation's slowdown under the data- and context-parallel collectives it hides:
+    /// their channels' SMs are taken from its kernels while they run.
     double overlapContentionSeconds = 0.0;
     double stepSeconds = 0.0; ///< Without stragglers, data loading, checkpoints.
     double mfu = 0.0;         ///< Model FLOPs / (step x GPUs x peak).
