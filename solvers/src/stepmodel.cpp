@@ -322,19 +322,20 @@ struct SharedSms
     double slowdown = 0.0; ///< Seconds the computation takes longer for it.
 };
 
-// NCCL runs a collective as one CUDA block per channel, each holding an SM until the call ends
-// (NCCL's channels are its CTAs: Hu et al. 2025, "Demystifying NCCL", arXiv 2507.04786), and a
-// GEMM's or an attention kernel's blocks take one SM each at a time: while a collective runs
-// beside them they have the SMs its channels leave, and the computation slows by that share.
-// Measured, the overlap of NCCL's collectives slows the computation beside them 18.9% on
-// average and 40% at most on 4 A100 and 4 H100 (arXiv 2507.03114, abstract); 16 channels leave
-// 116 of an H100's 132 SMs, 13.8% slower. Not counted, so this is the lower bound: the HBM and
-// L2 the collectives' copies share, and wave quantization (a GEMM sized for every SM runs a
-// second wave).
 /**
  * Returns what \a communication seconds of collectives on \a channels channels cost when they
  * run beside \a computation seconds of work on a GPU of \a sms SMs: they run until the slowed
  * computation ends or they do, and what runs longer stays exposed.
+ *
+ * NCCL runs a collective as one CUDA block per channel, each holding an SM until the call ends
+ * (NCCL's channels are its CTAs: Hu et al. 2025, "Demystifying NCCL", arXiv 2507.04786), and a
+ * GEMM's or an attention kernel's blocks take one SM each at a time: while a collective runs
+ * beside them they have the SMs its channels leave, and the computation slows by that share.
+ * Measured, the overlap of NCCL's collectives slows the computation beside them 18.9% on
+ * average and 40% at most on 4 A100 and 4 H100 (arXiv 2507.03114, abstract); 16 channels leave
+ * 116 of an H100's 132 SMs, 13.8% slower. Not counted, so this is the lower bound: the HBM and
+ * L2 the collectives' copies share, and wave quantization (a GEMM sized for every SM runs a
+ * second wave).
  */
 SharedSms shareSms(double communication, double computation, double channels, double sms)
 {
