@@ -2,6 +2,7 @@
 
 #include "dct/model/textformat.h"
 #include "dct/solvers/nccltuner.h"
+#include "dct/solvers/protocolefficiency.h"
 #include "nccltuning.h"
 
 #include <algorithm>
@@ -322,11 +323,68 @@ double llCap(const Shape& s)
     return s.nodes == 1 ? nccl::llMaxSingleNode[s.gen] : nccl::llMaxMultiNodeIntel[s.nodeIdx];
 }
 
+/**
+ * Returns the ring channels NCCL runs inside one NVLink domain whose GPUs each have \a nvlinks
+ * NVLinks of generation \a gen, as its graph search finds them (src/graph/search.cc at commit
+ * 5067397c, ncclTopoCompute, and src/graph/connect.cc, ncclTopoPostset):
+ *  - it tries the per-channel speeds of its table from the first the GPU's NVLink bandwidth
+ *    (the links times NCCL's per-link figure) carries; at a speed, as many channels as fit,
+ *    up to 32; it keeps the most bandwidth, channels x speed (a tie keeps the fewer channels,
+ *    ncclTopoCompareGraphs), stops once that reaches the GPU's bandwidth, and tries a slower
+ *    speed only while it is more than 0.49 of the best one's;
+ *  - ncclTopoDupChannels doubles the channels at half the speed when the speed is at least 25
+ *    GB/s, except from compute capability 9.0 at under 50 GB/s with more than 4 channels;
+ *  - ncclTopoPostset doubles them again (rings duplicated), up to MAXCHANNELS.
+ * Restated, it gives the "coll channels" NCCL reports: 8 A100 (12 NVLinks) 24 (nccl-tests issue
+ * 100, HGX A100: "Channel 23/24"), 8 H100 (18) 24 (a p5.48xlarge, 2026: "24 coll channels"),
+ * 8 H800 (8) 16 (NVIDIA/nccl issue 892, NCCL 2.18: "16 coll channels"); 8 B200 (18) 32.
+ */
+int ncclDomainRingChannels(GpuGeneration gen, int nvlinks)
+{
+    const int g = nccl::generationIndex(gen);
+    const double total = std::max(1, nvlinks) * nccl::nvlinkLinkGbytePerS[g];
+    auto search = [&](const auto& speeds) {
+        int bestChannels = 0;
+        double bestSpeed = 0.0;
+        for (const double speed : speeds) {
+            if (speed > total)
+                continue;
+            if (bestChannels > 0 &&
+                (bestChannels * bestSpeed >= total || speed / bestSpeed <= 0.49))
+                break;
+            const int channels =
+                std::min(nccl::ringSearchMaxChannels, static_cast<int>(std::floor(total / speed)));
+            if (channels * speed > bestChannels * bestSpeed) {
+                bestChannels = channels;
+                bestSpeed = speed;
+            }
+        }
+        return std::pair{bestChannels, bestSpeed};
+    };
+    auto [channels, speed] = gen == GpuGeneration::Blackwell
+                                 ? search(nccl::ringSearchSpeedsBlackwell)
+                             : gen == GpuGeneration::Hopper ? search(nccl::ringSearchSpeedsHopper)
+                                                            : search(nccl::ringSearchSpeedsAmpere);
+    channels = std::max(1, channels);
+    const bool hopperOrLater = gen != GpuGeneration::Ampere;
+    if (speed >= 25.0 && !(hopperOrLater && speed < 50.0 && channels > 4))
+        channels = std::min(2 * channels, nccl::ringSearchMaxChannels);
+    return std::min(2 * channels, nccl::maxChannels);
+}
+
 int ringChannels(const CollectiveInputs& in, const Shape& s)
 {
-    // Two channels per NIC across nodes (NCCL duplicates rings when bandwidth allows); 16 on an
-    // NVSwitch node (assumption: the ring count NCCL reports on DGX H100).
-    return s.nodes == 1 ? 16 : std::clamp(2 * std::max(1, in.railsPerNode), 2, 32);
+    // Two channels per NIC across nodes (NCCL duplicates rings when bandwidth allows). Inside
+    // one NVLink domain, as NCCL's graph search finds them for the GPU's NVLinks (counted from
+    // its scale-up bandwidth: the link's raw rate through NVLink's packet and protocol
+    // efficiency, which the network solver applied).
+    if (s.nodes == 1) {
+        const int g = nccl::generationIndex(in.generation);
+        const double raw = in.scaleUpGbytePerS / nvlinkEfficiency().efficiency;
+        const int links = static_cast<int>(std::lround(raw / nccl::nvlinkLinkRawGbytePerS[g]));
+        return ncclDomainRingChannels(in.generation, std::max(1, links));
+    }
+    return std::clamp(2 * std::max(1, in.railsPerNode), 2, 32);
 }
 
 /**

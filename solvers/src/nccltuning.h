@@ -106,6 +106,26 @@ inline constexpr int nvlsChannelsHopper = 16;
 inline constexpr int nvlsChannelsBlackwell = 24;
 inline constexpr int nvlsChannelsBlackwellMultiNode = 32;
 
+/**
+ * The ring graph search inside one NVLink domain (src/graph/search.cc, ncclTopoCompute, commit
+ * 5067397c): the per-channel speeds it tries, by compute capability (speedArrayIntra below 9.0,
+ * sm90SpeedArrayIntra, sm100SpeedArrayIntra), GB/s.
+ */
+inline constexpr std::array<double, 13> ringSearchSpeedsAmpere = {
+    40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0};
+inline constexpr std::array<double, 11> ringSearchSpeedsHopper = {
+    60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
+inline constexpr std::array<double, 12> ringSearchSpeedsBlackwell = {
+    90.0, 80.0, 70.0, 60.0, 50.0, 45.0, 40.0, 30.0, 24.0, 20.0, 19.0, 18.0};
+/** The bandwidth NCCL counts per NVLink (src/graph/topo.h: SM80_NVLINK_BW 20.0, SM90 20.6,
+ * SM100 40.1), against the link's 25 GB/s (NVLink 3 and 4) or 50 GB/s (NVLink 5) a direction. */
+inline constexpr std::array<double, 3> nvlinkLinkGbytePerS = {20.0, 20.6, 40.1};
+inline constexpr std::array<double, 3> nvlinkLinkRawGbytePerS = {25.0, 25.0, 50.0};
+/** The ring search's channel limit (src/init.cc: ringGraph->maxChannels = MAXCHANNELS / 2) and
+ * MAXCHANNELS (src/include/device.h: 64). */
+inline constexpr int ringSearchMaxChannels = 32;
+inline constexpr int maxChannels = 64;
+
 /** NCCL_NVLS_CHUNKSIZE's default, bytes (src/transport/nvls.cc). */
 inline constexpr double nvlsChunkBytes = 131072.0;
 

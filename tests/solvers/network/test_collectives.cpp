@@ -62,10 +62,10 @@ TEST_CASE("Protocols by size: LL for a few bytes, LL128 in between, Simple for l
     const auto small = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 64.0, in);
     CHECK(small.protocol == CollectiveProtocol::LL);
     // LL: base 6.6 us + 14 steps x 0.6 us; the bus bandwidth halves, and 64 bytes run on one
-    // of the 16 channels.
+    // of the 8 channels NCCL's search finds for 100 GB/s of NVLink.
     CHECK(small.latency.totalUs == Approx(6.6 + 14 * 0.6).epsilon(1e-12));
     CHECK(small.channels == 1);
-    CHECK(small.bandwidthGbytePerS == Approx(50.0 / (2.0 * 7 / 8) / 16).epsilon(1e-12));
+    CHECK(small.bandwidthGbytePerS == Approx(50.0 / (2.0 * 7 / 8) / 8).epsilon(1e-12));
     const auto large = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 1e10, in);
     CHECK(large.protocol == CollectiveProtocol::Simple);
     bool sawLl128 = false;
@@ -406,18 +406,18 @@ TEST_CASE("The curve spans 8 B to 16 GiB by doubling", "[network][collectives]")
 TEST_CASE("Channels by size: small calls run on fewer channels, each with its share",
           "[network][collectives][channels]")
 {
-    const CollectiveInputs in = eightGpus(); // one node: 16 ring channels
+    const CollectiveInputs in = eightGpus(); // one node of 100 GB/s NVLink: 8 ring channels
     const auto full = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
                                      CollectiveProtocol::Simple, 1 << 30, in);
-    CHECK(full.channels == 16);
+    CHECK(full.channels == 8);
     for (double kib : {32.0, 64.0, 96.0, 256.0, 512.0}) {
         const auto t = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
                                       CollectiveProtocol::Simple, kib * 1024.0, in);
-        const int expected = std::min(16, static_cast<int>(kib / 32.0));
+        const int expected = std::min(8, static_cast<int>(kib / 32.0));
         INFO(kib << " KiB");
         CHECK(t.channels == expected);
         CHECK(t.bandwidthGbytePerS ==
-              Approx(full.bandwidthGbytePerS * expected / 16.0).epsilon(1e-12));
+              Approx(full.bandwidthGbytePerS * expected / 8.0).epsilon(1e-12));
         CHECK(t.latency.totalUs == Approx(full.latency.totalUs).epsilon(1e-12));
     }
     // Below one channel's worth, one channel.
@@ -708,4 +708,38 @@ TEST_CASE("An engine reset to new bandwidths times every collective as a fresh e
     // And back, bandwidths and latency together.
     CHECK(kept.reset(in));
     same(kept, CollectiveEngine(in));
+}
+
+// NCCL's ring graph search inside one NVLink domain (src/graph/search.cc, ncclTopoCompute and
+// ncclTopoDupChannels; src/graph/connect.cc, ncclTopoPostset) gives the "coll channels" NCCL
+// reports: HGX A100 24 (nccl-tests issue 100: "Channel 23/24"), 8 H100 on a p5.48xlarge 24
+// ("24 coll channels, 24 collnet channels, 16 nvls channels"), 8 H800 16 (NVIDIA/nccl issue
+// 892: "16 coll channels"); 8 B200 32.
+TEST_CASE("Ring channels on one NVLink domain follow NCCL's graph search",
+          "[network][collectives][channels]")
+{
+    const double efficiency = nvlinkEfficiency().efficiency;
+    const auto channels = [&](GpuGeneration gen, double rawGbytePerS) {
+        CollectiveInputs in = eightGpus();
+        in.generation = gen;
+        in.scaleUpGbytePerS = rawGbytePerS * efficiency;
+        const auto t = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
+                                      CollectiveProtocol::Simple, 1 << 30, in);
+        REQUIRE(t.available);
+        return t.channels;
+    };
+    CHECK(channels(GpuGeneration::Ampere, 300.0) == 24);    // A100: 12 NVLink 3
+    CHECK(channels(GpuGeneration::Hopper, 450.0) == 24);    // H100: 18 NVLink 4
+    CHECK(channels(GpuGeneration::Hopper, 200.0) == 16);    // H800: 8 NVLink 4
+    CHECK(channels(GpuGeneration::Blackwell, 900.0) == 32); // B200: 18 NVLink 5
+    // Fewer links, fewer channels: 4 NVLink 4 (82.4 GB/s as NCCL counts them) find two channels
+    // at 40 GB/s, doubled twice: 8.
+    CHECK(channels(GpuGeneration::Hopper, 100.0) == 8);
+    // Across nodes the rings follow the NICs: two channels a rail.
+    CollectiveInputs two = eightGpus();
+    two.ranks = 16;
+    two.railsPerNode = 8;
+    CHECK(collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
+                         CollectiveProtocol::Simple, 1 << 30, two)
+              .channels == 16);
 }
