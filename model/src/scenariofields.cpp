@@ -20,59 +20,96 @@ const std::vector<std::pair<RecomputeModule, std::string>>& recomputeModuleNames
     return names;
 }
 
+const std::vector<std::pair<CudaGraphScope, std::string>>& cudaGraphScopeNames()
+{
+    static const std::vector<std::pair<CudaGraphScope, std::string>> names = {
+        {CudaGraphAttention, "attn"},
+        {CudaGraphMlp, "mlp"},
+        {CudaGraphMoeRouter, "moe_router"},
+        {CudaGraphMoePreprocess, "moe_preprocess"}};
+    return names;
+}
+
 namespace {
 
-/** The recompute_modules field: an array of module names, held as RecomputeModule bits. */
-Field<WorkloadSection> recomputeModulesField()
+/**
+ * A field holding an array of names, each one of \a names, as a mask of their bits in \a member;
+ * \a defaults are the names of the member's default bits.
+ */
+template <class Bit>
+Field<WorkloadSection> namedBitsField(std::string key, std::string description,
+                                      const std::vector<std::pair<Bit, std::string>>& known,
+                                      int WorkloadSection::*member, json defaults)
 {
     using S = WorkloadSection;
     std::vector<std::string> names;
-    for (const auto& n : recomputeModuleNames())
+    for (const auto& n : known)
         names.push_back(n.second);
-    const std::string accepted = "an array of module names, each one of " + choiceText(names);
+    const std::string accepted = "an array of names, each one of " + choiceText(names);
     Field<S> field = f::custom<S>(
+        std::move(key), std::move(description),
+        json{{"type", "array"},
+             {"items", {{"type", "string"}, {"enum", names}}},
+             {"uniqueItems", true},
+             {"default", std::move(defaults)}},
+        [&known, member](const S& s) {
+            json out = json::array();
+            for (const auto& n : known)
+                if (s.*member & n.first)
+                    out.push_back(n.second);
+            return out;
+        },
+        [&known, member, accepted](S& s, const json& j) -> std::string {
+            if (!j.is_array())
+                return accepted + ", found " + jsonTypeName(j);
+            int mask = 0;
+            for (std::size_t i = 0; i < j.size(); ++i) {
+                const json& item = j[i];
+                bool found = false;
+                if (item.is_string())
+                    for (const auto& n : known)
+                        if (n.second == item.get<std::string>()) {
+                            if (mask & n.first)
+                                return accepted + "; \"" + n.second + "\" is named twice";
+                            mask |= n.first;
+                            found = true;
+                        }
+                if (!found)
+                    return accepted + "; item " + std::to_string(i) + " is " +
+                           (item.is_string() ? "\"" + item.get<std::string>() + "\""
+                                             : jsonTypeName(item));
+            }
+            s.*member = mask;
+            return {};
+        });
+    field.choices = names;
+    return field;
+}
+
+/** The recompute_modules field: module names held as RecomputeModule bits. */
+Field<WorkloadSection> recomputeModulesField()
+{
+    return namedBitsField(
         "recompute_modules",
         "What selective recomputation runs again in the backward pass instead of keeping "
         "(Megatron-Core's --recompute-modules): core_attn (the attention's scores), mla_up_proj "
         "(MLA's Q and K/V up-projections), moe_act (the routed experts' activation), layernorm "
         "(the two norms' outputs), mlp (a dense MLP), moe (the MoE layer, its all-to-all again), "
         "shared_experts; used with recompute selective",
-        json{{"type", "array"},
-             {"items", {{"type", "string"}, {"enum", names}}},
-             {"uniqueItems", true},
-             {"default", json::array({"core_attn"})}},
-        [](const S& s) {
-            json out = json::array();
-            for (const auto& n : recomputeModuleNames())
-                if (s.recomputeModules & n.first)
-                    out.push_back(n.second);
-            return out;
-        },
-        [accepted](S& s, const json& j) -> std::string {
-            if (!j.is_array())
-                return accepted + ", found " + jsonTypeName(j);
-            int mask = 0;
-            for (std::size_t i = 0; i < j.size(); ++i) {
-                const json& item = j[i];
-                bool known = false;
-                if (item.is_string())
-                    for (const auto& n : recomputeModuleNames())
-                        if (n.second == item.get<std::string>()) {
-                            if (mask & n.first)
-                                return accepted + "; \"" + n.second + "\" is named twice";
-                            mask |= n.first;
-                            known = true;
-                        }
-                if (!known)
-                    return accepted + "; item " + std::to_string(i) + " is " +
-                           (item.is_string() ? "\"" + item.get<std::string>() + "\""
-                                             : jsonTypeName(item));
-            }
-            s.recomputeModules = mask;
-            return {};
-        });
-    field.choices = names;
-    return field;
+        recomputeModuleNames(), &WorkloadSection::recomputeModules, json::array({"core_attn"}));
+}
+
+/** The cuda_graph_scope field: scope names held as CudaGraphScope bits. */
+Field<WorkloadSection> cudaGraphScopeField()
+{
+    return namedBitsField(
+        "cuda_graph_scope",
+        "Parts of each layer captured in CUDA graphs and replayed with one launch, so the host "
+        "no longer issues their kernels one by one (Megatron-Core's --cuda-graph-scope with "
+        "Transformer Engine's partial graphs): attn (the norm, projections and attention), mlp "
+        "(a dense layer's MLP), moe_router (the router), moe_preprocess (the dispatcher's "
+        "metadata); empty: every kernel launched from the host",
+        cudaGraphScopeNames(), &WorkloadSection::cudaGraphScope, json::array());
 }
 
 /** A field naming a catalog entry of \a catalogKind, by id or as {"id": ..., overrides}. */
@@ -443,6 +480,21 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
                       "The loss is one fused kernel on the bf16 logits (flash-attention's cross "
                       "entropy, llm-foundry's fused loss for MPT): the logits and their gradient "
                       "are kept at 2 bytes instead of fp32, and read once each way"),
+        f::choice<S, MoeDispatcher>(
+            "moe_token_dispatcher", &S::moeDispatcher,
+            {{MoeDispatcher::AllToAll, "alltoall"}, {MoeDispatcher::Flex, "flex"}},
+            "How MoE layers move their tokens to the experts and back (Megatron-Core's "
+            "--moe-token-dispatcher-type): alltoall (permute, NCCL all-to-all, permute again) or "
+            "flex (DeepEP or HybridEP: the permutation fused into the dispatch and combine "
+            "kernels, fewer kernels to launch); both timed as the all-to-all on the fabric"),
+        f::boolean<S>("moe_router_fusion", &S::moeRouterFusion,
+                      "The router's element-wise work fused into fewer kernels (Megatron-Core "
+                      "--moe-router-fusion: 31 kernels a layer instead of 72)"),
+        f::boolean<S>("moe_permute_fusion", &S::moePermuteFusion,
+                      "The all-to-all dispatcher's permutations and their inverses as one fused "
+                      "kernel each (Megatron-Core --moe-permute-fusion, Transformer Engine's "
+                      "permutation kernels)"),
+        cudaGraphScopeField(),
         f::integer<S>("sequence_length", &S::sequenceLength, "tokens",
                       "Sequence length; 0 takes the model's", 0, 1e7),
         f::integer<S>("global_batch_sequences", &S::globalBatchSequences, "",

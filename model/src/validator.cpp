@@ -215,6 +215,19 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                           "recompute-module-absent");
         }
     }
+    // Megatron-Core captures the dispatcher's metadata in the router's graph: moe_preprocess
+    // "must be used with moe_router" (--cuda-graph-scope); the MoE scopes and the dispatcher
+    // need an MoE layer to act on.
+    if ((w.cudaGraphScope & CudaGraphMoePreprocess) && !(w.cudaGraphScope & CudaGraphMoeRouter))
+        d.error("/workload/cuda_graph_scope",
+                "moe_preprocess is captured in the router's CUDA graph and needs moe_router",
+                "moe_router beside moe_preprocess", "layout");
+    if (!m.moe() && (w.cudaGraphScope & (CudaGraphMoeRouter | CudaGraphMoePreprocess)))
+        d.warning("/workload/cuda_graph_scope",
+                  "the model '" + m.id +
+                      "' has no MoE layer: moe_router and moe_preprocess "
+                      "change nothing",
+                  "attn and mlp for a dense model", "cuda-graph-scope-unused");
     if (w.recomputeNumLayers > 0) {
         const int chunkLayers = (split.even ? split.slots / std::max(1, chunks) : split.fullStage);
         if (w.recompute != Recompute::Full)

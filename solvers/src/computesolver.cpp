@@ -146,20 +146,21 @@ ComputeResult solveCompute(const model::ResolvedScenario& r, const ComputeInputs
         // Everything else on the critical path: matrix math, element-wise work, the bubble, the
         // optimizer update and the activation offloading's copies to and from host memory.
         out.computeSecondsPerStep = out.step.stepSeconds - out.exposedCommSecondsPerStep;
-        // The step is the GPUs' time. A mixture of experts launches many small kernels a layer
-        // (six GEMMs per local expert, the router's and the dispatcher's) behind one host
-        // synchronization a layer, and published Megatron-Core runs of such layers on B200 ran
-        // 1.4-1.8 times slower than the GPUs' time (docs/references.md, Megatron-Bridge
-        // 26.04.01): the planner is told the figure is a bound there.
-        if (r.model.moe())
+        // Where the host's launches set the pace of some layers (the step model's host wait),
+        // the planner is told how much and what shortens it.
+        if (out.step.hostWaitSeconds > 0.0 && out.step.stepSeconds > 0.0) {
+            const double share = out.step.hostWaitSeconds / out.step.stepSeconds;
             diagnostics.note(
-                "/workload/model",
-                "the predicted step is the GPUs' time; the host's (the CPU issuing each kernel) "
-                "is not modelled, and published runs of fine-grained mixture-of-experts layers "
-                "ran up to 1.8 times slower than their GPUs' time",
-                "larger micro-batches, fewer local experts a GPU and CUDA graphs of the router "
-                "and dispatcher shrink the host's share (docs/references.md)",
-                "host-time");
+                "/workload/micro_batch_size",
+                "the GPUs wait for the host to launch kernels " +
+                    std::to_string(std::lround(share * 100.0)) +
+                    "% of the step (step.host_wait_seconds): the layers' kernels are shorter "
+                    "than the host's time to issue them",
+                "larger micro-batches, fewer local experts a GPU, CUDA graphs "
+                "(cuda_graph_scope), moe_router_fusion, moe_permute_fusion or the flex "
+                "dispatcher shorten it",
+                "host-bound");
+        }
     }
     out.idealTrainingDays = out.trainingFlops / (clusterPeak * out.mfu) / 86400.0;
 

@@ -21,6 +21,9 @@ std::vector<StepPart> stepBreakdown(const ComputeResult& c, const GoodputResult*
         if (s.overlapContentionSeconds > 0.0)
             parts.push_back(
                 {"overlap_contention", "Overlap slowdown", s.overlapContentionSeconds, false});
+        // Only where the host sets the pace of some kernels: the GPU's wait for their launches.
+        if (s.hostWaitSeconds > 0.0)
+            parts.push_back({"host_wait", "Host overhead", s.hostWaitSeconds, false});
         parts.push_back({"bubble", "Pipeline bubble", s.bubbleSeconds, false});
         parts.push_back({"optimizer", "Optimizer", s.optimizerSeconds, false});
         // Only where activations are offloaded: the copies the computation waits for.

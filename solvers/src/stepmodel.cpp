@@ -61,6 +61,17 @@ constexpr double kOptimizerUpdateBytes = 28.0;
 // kernel launch statistics"), but the CPU runs ahead of long kernels, so the driver's share is
 // taken. Megatron-LM's runs of 2021-2024 launch every kernel eagerly (no CUDA graphs).
 constexpr double kKernelFixedSeconds = 3.0e-6;
+// The host's time per kernel it launches: the framework's Python and PyTorch work around each
+// launch (allocations, views, autograd bookkeeping; "a simple torch.empty will not call any
+// CUDA kernel, but it will generate a few microseconds of overhead on the host side", NVIDIA's
+// DeepSeek-V3 GB200 write-up, NVIDIA/Megatron-LM docs/discussions/deepseek-v3-gb200-
+// optimization, section 2) beside the driver's launch. Measured in DeepSeek's published profile
+// of its MoE training (deepseek-ai/profile-data, train.json: the PyTorch profiler's trace of
+// one forward and one backward chunk of four MoE layers on H800): the two host threads busy
+// 49.6 ms (31.9 ms issuing the forward, 17.7 ms the autograd engine's backward; the polling of
+// CUDA events left out) for 923 kernel launches, 53.7 us a launch; the launch call itself
+// takes 3 us of it (the median cudaLaunchKernel).
+constexpr double kHostSecondsPerKernel = 53.7e-6;
 // DualPipe's communication kernels (the expert all-to-all's dispatch and combine over
 // InfiniBand and NVLink) run on 20 of the H800's 132 SMs beside the computation of the paired
 // chunk, which keeps the rest (DeepSeek-V3 technical report, arXiv 2412.19437, 3.2.2: "only 20
@@ -218,6 +229,67 @@ LayerFlops layerFlops(const model::ModelSpec& m, const Layout& l)
     f.mlp = (1.0 - moeShare) * 2.0 * tokens * m.denseMlpParameters() + moeShare * moeMlp;
     f.logits = 2.0 * tokens * m.vocabSize * h;
     return f;
+}
+
+/** Kernels one MoE layer launches, forward and backward (recomputation aside). */
+struct MoeKernels
+{
+    double forward = 0.0;
+    double backward = 0.0;
+    double router = 0.0;     ///< The router's, each way (with the shared experts' where graphed).
+    double preprocess = 0.0; ///< The dispatcher's metadata before the dispatch, forward.
+    double shared = 0.0;     ///< The shared experts', forward.
+    double sharedBackward = 0.0;
+};
+
+/**
+ * The kernels of one MoE layer of \a m on the layout \a l as Megatron-Core runs it (MoELayer
+ * with Transformer Engine's grouped experts), by \a w's dispatcher and router fusion:
+ * - the router: 72 kernels forward and backward together, 31 with --moe-router-fusion (NVIDIA,
+ *   "Optimizing DeepSeek-V3 Training Performance on NVIDIA GB200 NVL72", NVIDIA/Megatron-LM
+ *   docs/discussions/deepseek-v3-gb200-optimization, 2.1.4), taken half each way;
+ * - the all-to-all dispatcher (megatron/core/transformer/moe/token_dispatcher.py,
+ *   MoEAlltoAllTokenDispatcher): forward the routing map's counts, their all-gather and the
+ *   splits (4, the metadata), the first permutation (4: the sort, the gathers of tokens and
+ *   probabilities, the index), the tokens' and probabilities' all-to-all (2), the sort by local
+ *   expert (2), its inverse (2), the combine all-to-all (1) and the unpermutation (3): 18;
+ *   backward the same less the metadata: 14; with --moe-permute-fusion each permutation and
+ *   its inverse is one kernel (Transformer Engine's moe_permute and moe_unpermute): 11 and 7.
+ *   A flex dispatcher (DeepEP, HybridEP) fuses the
+ *   permutation into its dispatch and combine kernels (2 each way, and the local sort and its
+ *   inverse) and the metadata into the router's, which with router fusion come to 17 (the same
+ *   write-up, 2.2.1: 14 fewer);
+ * - the experts: one GEMM per local expert per projection (GroupedLinear runs a cuBLAS GEMM
+ *   per expert over four streams, transformer_engine/common/gemm/cublaslt_gemm.cu,
+ *   multi_stream_cublas_gemm): 2 forward, 4 backward per local expert; the activation and the
+ *   probabilities' product (2 each way); in FP8 one multi-tensor cast of each grouped GEMM's
+ *   input (2 each way);
+ * - shared experts as a dense MLP: two GEMMs and the activation forward, four and the
+ *   activation's gradient backward, FP8 casts beside.
+ */
+MoeKernels moeKernels(const model::ModelSpec& m, const model::WorkloadSection& w, const Layout& l,
+                      bool fp8)
+{
+    MoeKernels k;
+    if (!m.moe())
+        return k;
+    const bool flex = w.moeDispatcher == model::MoeDispatcher::Flex;
+    const double localExperts = std::max(1.0, static_cast<double>(m.experts) / l.e);
+    const double casts = fp8 ? 2.0 : 0.0;
+    k.router = ((w.moeRouterFusion ? 31.0 : 72.0) - (flex ? 14.0 : 0.0)) / 2.0;
+    k.preprocess = flex ? 0.0 : 4.0;
+    const double dispatchForward = flex ? 4.0 : w.moePermuteFusion ? 11.0 : 18.0;
+    const double dispatchBackward = flex ? 4.0 : w.moePermuteFusion ? 7.0 : 14.0;
+    const double experts = 2.0 * localExperts + 2.0 + casts;
+    k.forward = k.router + dispatchForward + experts;
+    k.backward = k.router + dispatchBackward + 2.0 * localExperts + experts;
+    if (m.sharedExperts > 0) {
+        k.shared = 3.0 + casts;
+        k.sharedBackward = 5.0 + casts;
+        k.forward += k.shared;
+        k.backward += k.sharedBackward;
+    }
+    return k;
 }
 
 /** What a GPU's matrix multiplies run at. */
@@ -937,9 +1009,13 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // its top-k softmax and the tokens' permutation and its inverse, each way.
     const double attentionKernels = w.flashAttention ? 1.0 : 4.0;
     const double attentionBackwardKernels = w.flashAttention ? 2.0 : 6.0;
-    const double moeKernels = 4.0 * moeShare;
-    double kernelsForward = 9.0 + attentionKernels + moeKernels;
-    double kernelsBackward = 15.0 + attentionBackwardKernels + moeKernels;
+    const MoeKernels moe = moeKernels(m, w, l, fp8);
+    // An MoE layer's kernels in place of the dense MLP's two GEMMs and activation (three forward,
+    // five backward).
+    const double moeKernelsForward = moeShare * (moe.forward - 3.0);
+    const double moeKernelsBackward = moeShare * (moe.backward - 5.0);
+    double kernelsForward = 9.0 + attentionKernels + moeKernelsForward;
+    double kernelsBackward = 15.0 + attentionBackwardKernels + moeKernelsBackward;
     if (l.sp && l.t > 1 && w.tpCommOverlap) {
         // The chunked GEMMs: t per ring exchange, kPipelineSplits per pipelined reduce-scatter.
         const double pairs = 2.0 - moeShare;
@@ -954,7 +1030,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         (l.recomputes(model::RecomputeLayerNorm) ? 2.0 : 0.0) +
         (m.kvLoraRank > 0 && l.recomputes(model::RecomputeMlaUpProjection) ? 2.0 : 0.0) +
         (l.recomputes(model::RecomputeMlp) ? 3.0 * (1.0 - moeShare) : 0.0) +
-        (l.recomputes(model::RecomputeMoe)             ? moeKernels + 3.0 * moeShare
+        (l.recomputes(model::RecomputeMoe)             ? moeShare * moe.forward
          : l.recomputes(model::RecomputeMoeActivation) ? moeShare
                                                        : 0.0) +
         (!l.recomputes(model::RecomputeMoe) && l.recomputes(model::RecomputeSharedExperts)
@@ -962,6 +1038,35 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
              : 0.0);
     const double kernelPerLayer =
         (kernelsForward + kernelsBackward + kernelsRecompute) * kKernelFixedSeconds;
+    // What the host launches: the kernels, less those a CUDA graph replays with one launch
+    // (cuda_graph_scope): the attention block (the norm, the projections with their chunks, the
+    // attention and the dropout-add: forward 4 and the attention's, backward 7 and its), a dense
+    // MLP block (forward 5, backward 8), an MoE layer's router with its shared experts, and the
+    // dispatcher's metadata with them.
+    double hostForward = kernelsForward;
+    double hostBackward = kernelsBackward;
+    const double chunkForward =
+        l.sp && l.t > 1 && w.tpCommOverlap ? (t - 1.0) + (kPipelineSplits - 1.0) : 0.0;
+    const double chunkBackward = l.sp && l.t > 1 && w.tpCommOverlap ? t - 1.0 : 0.0;
+    auto graphed = [&](double forward, double backward) {
+        hostForward -= forward - 1.0;
+        hostBackward -= backward - 1.0;
+    };
+    if (w.cudaGraphScope & model::CudaGraphAttention)
+        graphed(4.0 + attentionKernels + chunkForward,
+                7.0 + attentionBackwardKernels + chunkBackward);
+    if ((w.cudaGraphScope & model::CudaGraphMlp) && moeShare < 1.0)
+        graphed((1.0 - moeShare) * (5.0 + chunkForward) + moeShare,
+                (1.0 - moeShare) * (8.0 + chunkBackward) + moeShare);
+    if ((w.cudaGraphScope & model::CudaGraphMoeRouter) && moeShare > 0.0) {
+        const double preprocess =
+            (w.cudaGraphScope & model::CudaGraphMoePreprocess) ? moe.preprocess : 0.0;
+        graphed(moeShare * (moe.router + moe.shared + preprocess) + (1.0 - moeShare),
+                moeShare * (moe.router + moe.sharedBackward) + (1.0 - moeShare));
+    }
+    // The host's time to issue them, forward and backward (recomputation runs in the backward).
+    const double hostForwardPerLayer = hostForward * kHostSecondsPerKernel;
+    const double hostBackwardPerLayer = (hostBackward + kernelsRecompute) * kHostSecondsPerKernel;
     // The output layer's GEMM each way and the loss (Megatron-LM's vocabulary-parallel cross
     // entropy: the maximum, the shift and exponent, the sum, the target's logit and the loss;
     // backward the softmax, the one-hot subtraction and the scaling).
@@ -1081,9 +1186,30 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         out.contextParallel.perStep = (2.0 + attentionAgainShare) * layersPerGpu * l.m;
     if (m.moe() && l.e > 1)
         out.expertDispatch.perStep = epCallsPerLayer * layersPerGpu * moeShare * l.m;
+    // The GPU waits for the host where the host takes longer to issue the kernels than the GPU
+    // to run them. The host runs ahead of the GPU until it waits on it: Megatron-Core's MoE
+    // layer copies its tokens-per-expert counts to the host every forward (the all-to-all's
+    // splits and the grouped GEMM's per-expert sizes; token_dispatcher.py,
+    // _maybe_dtoh_and_synchronize), so each MoE layer's forward starts with the GPU's queue
+    // empty and takes the longer of the two; the backward (its splits kept from the forward) and
+    // a dense model run ahead across layers, and wait only where the host's whole share is the
+    // longer.
+    const double forwardShare = matmulPerLayer > 0.0 ? layer.forward / matmulPerLayer : 1.0 / 3.0;
+    const double gpuForwardPerLayer = workPerLayer * forwardShare;
+    const double gpuBackwardPerLayer = workPerLayer - gpuForwardPerLayer;
+    const double hostLogits = 13.0 * kHostSecondsPerKernel * logitsShare;
+    const double logitsWork = logitsShare * (matmulLogits + memoryLogits + kernelLogits);
+    double hostWaitPerMicroBatch =
+        std::max(0.0, layersPerGpu * (hostForwardPerLayer + hostBackwardPerLayer) + hostLogits -
+                          (layersPerGpu * workPerLayer + logitsWork));
+    if (moeShare > 0.0)
+        hostWaitPerMicroBatch =
+            layersPerGpu * moeShare * std::max(0.0, hostForwardPerLayer - gpuForwardPerLayer) +
+            std::max(0.0, layersPerGpu * (hostBackwardPerLayer - gpuBackwardPerLayer) + hostLogits -
+                              logitsWork);
     const double workPerMicroBatch = matmulPerMicroBatch + memoryPerMicroBatch +
                                      kernelPerMicroBatch + tpPerMicroBatch + cpPerMicroBatch +
-                                     epPerMicroBatch;
+                                     epPerMicroBatch + hostWaitPerMicroBatch;
     // Activation offloading (one stage, pipeline_parallel 1): the k offloaded layers' copies
     // are spread evenly over the L layers, each given the computation of L / k layers before
     // the compute stream waits for it (Transformer Engine's cpu_offload.py, layer_window_map:
@@ -1183,6 +1309,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     out.recomputeSeconds = l.m * recomputeSeconds;
     out.memoryBoundSeconds = l.m * memoryPerMicroBatch;
     out.kernelOverheadSeconds = l.m * kernelPerMicroBatch;
+    out.hostWaitSeconds = l.m * hostWaitPerMicroBatch;
     out.tensorParallelSeconds = l.m * tpPerMicroBatch;
     out.contextParallelSeconds = l.m * (cpPerMicroBatch - cpSlowdownPerMicroBatch);
     out.overlapContentionSeconds = l.m * cpSlowdownPerMicroBatch + dpShared.slowdown;
@@ -1218,12 +1345,16 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         const double pair = std::max(slowed, communication) + tpPerMicroBatch + cpPerMicroBatch;
         out.bubbleSeconds = (l.p / 2.0 - 1.0) * std::max(0.0, pair - computation / 3.0);
         out.microBatchSeconds = pair;
+        // The host issues both chunks' kernels while the pair runs; the GPU waits only if that
+        // takes longer than the pair.
+        out.hostWaitSeconds =
+            l.m * std::max(0.0, layersPerGpu * (hostForwardPerLayer + hostBackwardPerLayer) - pair);
     }
     out.stepSeconds = out.computeSeconds + out.memoryBoundSeconds + out.kernelOverheadSeconds +
                       out.tensorParallelSeconds + out.contextParallelSeconds +
                       out.expertParallelSeconds + out.pipelineSendRecvSeconds + out.bubbleSeconds +
                       out.dataParallelSeconds + out.optimizerSeconds + out.offloadSeconds +
-                      out.overlapContentionSeconds;
+                      out.overlapContentionSeconds + out.hostWaitSeconds;
     const double clusterPeak = peak * l.gpus;
     out.mfu = out.modelFlopsPerStep / (out.stepSeconds * clusterPeak);
     out.hfu = out.hardwareFlopsPerStep / (out.stepSeconds * clusterPeak);

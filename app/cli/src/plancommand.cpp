@@ -150,7 +150,7 @@ std::string csvHeader()
         "step_seconds,mfu,memory_gb,offloaded_gb";
     for (const auto& c : kColumns)
         s += std::string(",") + c.key + "_seconds";
-    return s + ",offload_seconds,overlap_contention_seconds\n";
+    return s + ",offload_seconds,overlap_contention_seconds,host_wait_seconds\n";
 }
 
 std::string csvRow(const std::string& rank, const study::LayoutOutcome& o, bool moe)
@@ -175,7 +175,8 @@ std::string csvRow(const std::string& rank, const study::LayoutOutcome& o, bool 
     for (const auto& c : kColumns)
         s += "," + formatExact(partSeconds(parts, c.key));
     return s + "," + formatExact(partSeconds(parts, "offload")) + "," +
-           formatExact(partSeconds(parts, "overlap_contention")) + "\n";
+           formatExact(partSeconds(parts, "overlap_contention")) + "," +
+           formatExact(partSeconds(parts, "host_wait")) + "\n";
 }
 
 } // namespace

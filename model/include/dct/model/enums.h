@@ -117,6 +117,25 @@ enum RecomputeModule : int
     RecomputeSharedExperts = 1 << 6    ///< shared_experts: the shared experts' MLP whole.
 };
 
+/**
+ * Parts of a transformer layer captured in CUDA graphs and replayed with one launch each
+ * (Megatron-Core's --cuda-graph-scope with Transformer Engine's partial graphs). Bits of a mask.
+ */
+enum CudaGraphScope : int
+{
+    CudaGraphAttention = 1 << 0,    ///< attn: the norm, projections and attention of a layer.
+    CudaGraphMlp = 1 << 1,          ///< mlp: a dense layer's MLP.
+    CudaGraphMoeRouter = 1 << 2,    ///< moe_router: the router (and shared experts).
+    CudaGraphMoePreprocess = 1 << 3 ///< moe_preprocess: the dispatcher's metadata before it.
+};
+
+/** How an MoE layer moves its tokens to their experts and back. */
+enum class MoeDispatcher
+{
+    AllToAll, ///< Megatron-Core's all-to-all dispatcher: permute, NCCL all-to-all, permute.
+    Flex      ///< A fused dispatch and combine (DeepEP, HybridEP): the permutation in the kernel.
+};
+
 /** The precision of Adam's two moments. */
 enum class OptimizerMoments
 {

@@ -136,6 +136,9 @@ struct CoolingSection
 /** The recompute modules' names as Megatron-Core spells them, in bit order. */
 const std::vector<std::pair<RecomputeModule, std::string>>& recomputeModuleNames();
 
+/** The CUDA graph scopes' names as Megatron-Core spells them, in bit order. */
+const std::vector<std::pair<CudaGraphScope, std::string>>& cudaGraphScopeNames();
+
 /** The training job: the model, its data, and how it is laid out over the GPUs. */
 struct WorkloadSection
 {
@@ -188,6 +191,15 @@ struct WorkloadSection
     bool dropout = true;
     /// The loss is one fused kernel on the bf16 logits: no fp32 copy of the logits is kept.
     bool fusedCrossEntropy = false;
+    /// How MoE layers move tokens to their experts and back.
+    MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;
+    /// The router's element-wise work fused into few kernels (Megatron-Core --moe-router-fusion).
+    bool moeRouterFusion = false;
+    /// The all-to-all dispatcher's permutations as one kernel each (--moe-permute-fusion).
+    bool moePermuteFusion = false;
+    /// Parts of each layer replayed from CUDA graphs: CudaGraphScope bits; 0 launches every
+    /// kernel from the host.
+    int cudaGraphScope = 0;
     int sequenceLength = 0; ///< 0 means the model's.
     int globalBatchSequences = 1024;
     double overlapFraction = 0.7; ///< Share of the gradient all-reduce hidden under compute.

@@ -64,6 +64,9 @@ struct StepResult
     /// The computation's slowdown under the data- and context-parallel collectives it hides:
     /// their channels' SMs are taken from its kernels while they run.
     double overlapContentionSeconds = 0.0;
+    /// The GPU idle while the host issues kernels it runs faster than they come (host-bound
+    /// layers: many small kernels, a device-to-host sync each MoE layer).
+    double hostWaitSeconds = 0.0;
     double stepSeconds = 0.0; ///< Without stragglers, data loading, checkpoints.
     double mfu = 0.0;         ///< Model FLOPs / (step x GPUs x peak).
     double hfu = 0.0;         ///< Hardware FLOPs (recomputation counted) / (step x GPUs x peak).
