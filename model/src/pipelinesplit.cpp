@@ -16,11 +16,18 @@ PipelineSplit pipelineSplit(int layers, int stages, int virtualStages,
     s.slots = layers + (embeddingAndLossAsLayers ? 2 : 0);
     const int lossSlot = embeddingAndLossAsLayers && p > 1 ? 1 : 0;
     s.even = s.slots % chunks == 0;
-    s.fullStage = v * ((s.slots + chunks - 1) / chunks);
+    // Every chunk full but the last, which holds what is left: on the last stage, its v - 1
+    // other chunks beside it.
+    const int perChunk = (s.slots + chunks - 1) / chunks;
+    s.fullStage = v * perChunk;
     s.lastStage = s.slots - (p - 1) * s.fullStage;
+    s.lastChunk = s.lastStage - (v - 1) * perChunk;
     const bool firstOnlyEmbedding = lossSlot == 1 && v == 1 && s.fullStage < 2;
-    s.empty = firstOnlyEmbedding || (!s.even && s.lastStage < 1 + lossSlot);
-    s.valid = s.slots >= chunks && !s.empty && (s.even || v == 1);
+    // A last stage of one chunk needs a layer beside the loss; with virtual stages the last
+    // chunk may hold the loss alone ("...|L" in Megatron-Core's layout), its stage's other
+    // chunks holding layers.
+    s.empty = firstOnlyEmbedding || (!s.even && s.lastChunk < (v > 1 ? 1 : 1 + lossSlot));
+    s.valid = s.slots >= chunks && !s.empty;
     return s;
 }
 

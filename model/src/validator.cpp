@@ -116,25 +116,28 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                     " or a multiple of it",
                 "layout");
     // Megatron-LM splits the layers (and the embedding's and the loss's slots when they count as
-    // layers) evenly over pipeline_parallel x virtual_stages model chunks; without virtual
-    // stages it also takes an uneven split whose last stage holds what is left
-    // (--decoder-last-pipeline-num-layers; DeepSeek-V3's 61 layers ran on 16 stages). The step
-    // model paces the pipeline by its fullest stage.
+    // layers) evenly over pipeline_parallel x virtual_stages model chunks, or unevenly with the
+    // last chunk holding what is left (--decoder-last-pipeline-num-layers, DeepSeek-V3's 61
+    // layers on 16 stages; with virtual stages --pipeline-model-parallel-layout, DeepSeek-V3's
+    // "Et|(tt|)*30L" on 8 x 4 chunks). The step model paces the pipeline by its fullest stage.
     const int chunks = w.pipelineParallel * w.virtualStages;
     const PipelineSplit split =
         pipelineSplit(m.layers, w.pipelineParallel, w.virtualStages, w.embeddingAndLossAsLayers);
     const std::string layersText =
         num(m.layers) + " layers" +
         (w.embeddingAndLossAsLayers ? " + embedding + loss = " + num(split.slots) : std::string());
-    if (split.slots < chunks || (!split.even && w.virtualStages > 1) || (split.empty && split.even))
+    if (split.slots < chunks || (split.empty && split.even))
         d.error(w.virtualStages > 1 ? "/workload/virtual_stages" : "/workload/pipeline_parallel",
                 layersText +
                     " are not divisible by pipeline_parallel x virtual_stages = " + num(chunks),
                 "stages whose product divides " + num(split.slots), "layout");
     else if (split.empty)
-        d.error("/workload/pipeline_parallel",
-                layersText + " over " + num(w.pipelineParallel) + " stages of " +
-                    num(split.fullStage) + " leave the last stage no layer",
+        d.error(w.virtualStages > 1 ? "/workload/virtual_stages" : "/workload/pipeline_parallel",
+                layersText + " over " + num(chunks) +
+                    (w.virtualStages > 1 ? " chunks" : " stages") + " of " +
+                    num(split.fullStage / w.virtualStages) +
+                    (w.virtualStages > 1 ? " leave the last chunk no layer"
+                                         : " leave the last stage no layer"),
                 "a pipeline size that divides " + num(split.slots) +
                     ", or one whose split leaves the last stage a layer",
                 "layout");
@@ -143,8 +146,12 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                   layersText + " do not split evenly over " + num(w.pipelineParallel) +
                       " stages: " + num(w.pipelineParallel - 1) + " hold " + num(split.fullStage) +
                       " and the last " + num(split.lastStage) +
-                      " (Megatron-LM's --decoder-last-pipeline-num-layers); the pipeline runs "
-                      "at the pace of the fullest stage",
+                      (w.virtualStages > 1
+                           ? " (chunks of " + num(split.fullStage / w.virtualStages) +
+                                 ", the last of " + num(split.lastChunk) +
+                                 ": Megatron-Core's --pipeline-model-parallel-layout)"
+                           : std::string(" (Megatron-LM's --decoder-last-pipeline-num-layers)")) +
+                      "; the pipeline runs at the pace of the fullest stage",
                   "a pipeline size that divides " + num(split.slots) + " for an even split",
                   "uneven-pipeline-split");
     if (w.pipelineSchedule != PipelineSchedule::Interleaved && w.virtualStages > 1)
@@ -229,7 +236,8 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                       "change nothing",
                   "attn and mlp for a dense model", "cuda-graph-scope-unused");
     if (w.recomputeNumLayers > 0) {
-        const int chunkLayers = (split.even ? split.slots / std::max(1, chunks) : split.fullStage);
+        const int chunkLayers = split.even ? split.slots / std::max(1, chunks)
+                                           : split.fullStage / std::max(1, w.virtualStages);
         if (w.recompute != Recompute::Full)
             d.warning("/workload/recompute_num_layers",
                       "recompute_num_layers is read only with recompute \"full\"",

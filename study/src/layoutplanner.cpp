@@ -429,14 +429,14 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
                             const std::vector<int> vs = orDefault(
                                 space.virtualStages, divisorsOf(splitLayers / p, splitLayers / p));
                             for (int v : vs) {
-                                // The split as the validator takes it: even over p v chunks, or
-                                // uneven with one chunk a stage; the embedding and the loss as
-                                // layers need a real layer beside them.
-                                if (v < 1 || (v > 1 && p == 1) ||
-                                    !model::pipelineSplit(m.layers, p, v,
-                                                          w.embeddingAndLossAsLayers)
-                                         .valid ||
-                                    (v > 1 && microBatches % p != 0))
+                                // The split as the validator takes it, searched even over p v
+                                // chunks or uneven with one chunk a stage (uneven layouts of
+                                // several chunks a stage are the user's to write); the embedding
+                                // and the loss as layers need a real layer beside them.
+                                const model::PipelineSplit split = model::pipelineSplit(
+                                    m.layers, p, v, w.embeddingAndLossAsLayers);
+                                if (v < 1 || (v > 1 && p == 1) || !split.valid ||
+                                    (v > 1 && !split.even) || (v > 1 && microBatches % p != 0))
                                     continue;
                                 // DualPipe where the scenario schedules it and DualPipe.step
                                 // takes the layout (the validator's rule): one chunk a stage,

@@ -1,5 +1,6 @@
 // The step model: the layout's validation errors, the memory fit, the explicit MFU override and
 // the dense model synthesized for scenarios that give only parameters_billion.
+#include "dct/model/pipelinesplit.h"
 #include "dct/solvers/documentevaluation.h"
 #include "dct/solvers/stepbreakdown.h"
 #include "dct/solvers/stepmodel.h"
@@ -402,6 +403,50 @@ TEST_CASE("an uneven pipeline split leaves the rest to the last stage and is pac
     const Diagnostic* error = findError(empty, "/workload/pipeline_parallel", "layout");
     REQUIRE(error);
     CHECK_THAT(error->message, Catch::Contains("leave the last stage no layer"));
+}
+
+TEST_CASE("with virtual stages an uneven split fills every chunk but the last",
+          "[compute][step][pipeline][validation]")
+{
+    // DeepSeek-V3 as NVIDIA laid it out on 256 GB200 (NVIDIA/Megatron-LM docs/discussions/
+    // deepseek-v3-gb200-optimization, section 1: PP 8 x VPP 4, --pipeline-model-parallel-layout
+    // "Et|(tt|)*30L"): 61 layers + embedding + loss = 63 slots over 32 chunks, every chunk two
+    // slots but the last, which holds the loss alone. Per GPU: the first 7 layers and the
+    // embedding, six GPUs 8 layers, the last 6 layers and the loss.
+    const model::PipelineSplit split = model::pipelineSplit(61, 8, 4, true);
+    CHECK(split.valid);
+    CHECK_FALSE(split.even);
+    CHECK(split.fullStage == 8);
+    CHECK(split.lastStage == 7);
+    CHECK(split.lastChunk == 1);
+    // Without virtual stages the last stage still needs a layer beside the loss: 61 + 2 over 32
+    // stages of 2 leave the last stage the loss alone.
+    CHECK_FALSE(model::pipelineSplit(61, 32, 1, true).valid);
+    // 32 layers over 5 x 2 chunks of 4 leave the last chunk none.
+    CHECK_FALSE(model::pipelineSplit(32, 5, 2, false).valid);
+
+    json w = {{"model", "llama2-7b"},   {"tensor_parallel", 8},
+              {"pipeline_parallel", 3}, {"pipeline_schedule", "interleaved"},
+              {"virtual_stages", 2},    {"global_batch_sequences", 384},
+              {"recompute", "full"}};
+    // 32 layers over 3 x 2 chunks: five of 6 and the last of 2; stages of 12, 12 and 8.
+    const auto uneven = run(w, 24);
+    REQUIRE(uneven.ok());
+    const auto warning =
+        std::find_if(uneven.diagnostics.begin(), uneven.diagnostics.end(), [](const Diagnostic& x) {
+            return x.severity == Severity::Warning && x.code == "uneven-pipeline-split";
+        });
+    REQUIRE(warning != uneven.diagnostics.end());
+    CHECK_THAT(warning->message, Catch::Contains("2 hold 12 and the last 8"));
+    CHECK_THAT(warning->message, Catch::Contains("chunks of 6, the last of 2"));
+    REQUIRE(uneven.evaluation);
+    CHECK(uneven.evaluation->compute.step.pacingStageLayers == 12.0);
+    // 32 layers over 5 x 2 chunks: an error on the virtual stages, naming the empty chunk.
+    w["pipeline_parallel"] = 5;
+    const auto empty = run(w, 40);
+    const Diagnostic* error = findError(empty, "/workload/virtual_stages", "layout");
+    REQUIRE(error);
+    CHECK_THAT(error->message, Catch::Contains("leave the last chunk no layer"));
 }
 
 TEST_CASE("dualpipe needs an even pipeline and twice as many micro-batches, one chunk a stage",
