@@ -153,6 +153,11 @@ const FieldTable<NodeSpec>& NodeSpec::fields()
                      "the node copies at once (its PCIe or NVLink-C2C link, and the host memory "
                      "behind it); 0: not known",
                      0.0, 1e5),
+        f::number<S>("host_launch_us", &S::hostLaunchUs, "us",
+                     "The host's time per kernel a training framework launches on a GPU (its "
+                     "Python, PyTorch and driver work around each launch): where a layer's "
+                     "kernels are shorter, the GPUs wait for the CPU",
+                     0.1, 1e5),
     };
     return table;
 }

@@ -61,17 +61,6 @@ constexpr double kOptimizerUpdateBytes = 28.0;
 // kernel launch statistics"), but the CPU runs ahead of long kernels, so the driver's share is
 // taken. Megatron-LM's runs of 2021-2024 launch every kernel eagerly (no CUDA graphs).
 constexpr double kKernelFixedSeconds = 3.0e-6;
-// The host's time per kernel it launches: the framework's Python and PyTorch work around each
-// launch (allocations, views, autograd bookkeeping; "a simple torch.empty will not call any
-// CUDA kernel, but it will generate a few microseconds of overhead on the host side", NVIDIA's
-// DeepSeek-V3 GB200 write-up, NVIDIA/Megatron-LM docs/discussions/deepseek-v3-gb200-
-// optimization, section 2) beside the driver's launch. Measured in DeepSeek's published profile
-// of its MoE training (deepseek-ai/profile-data, train.json: the PyTorch profiler's trace of
-// one forward and one backward chunk of four MoE layers on H800): the two host threads busy
-// 49.6 ms (31.9 ms issuing the forward, 17.7 ms the autograd engine's backward; the polling of
-// CUDA events left out) for 923 kernel launches, 53.7 us a launch; the launch call itself
-// takes 3 us of it (the median cudaLaunchKernel).
-constexpr double kHostSecondsPerKernel = 53.7e-6;
 // DualPipe's communication kernels (the expert all-to-all's dispatch and combine over
 // InfiniBand and NVLink) run on 20 of the H800's 132 SMs beside the computation of the paired
 // chunk, which keeps the rest (DeepSeek-V3 technical report, arXiv 2412.19437, 3.2.2: "only 20
@@ -1065,8 +1054,13 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
                 moeShare * (moe.router + moe.sharedBackward) + (1.0 - moeShare));
     }
     // The host's time to issue them, forward and backward (recomputation runs in the backward).
-    const double hostForwardPerLayer = hostForward * kHostSecondsPerKernel;
-    const double hostBackwardPerLayer = (hostBackward + kernelsRecompute) * kHostSecondsPerKernel;
+    // The host's time per launch is the node's (catalog host_launch_us): 53.7 us measured in
+    // DeepSeek's profile of its MoE training on x86 hosts (deepseek-ai/profile-data, 49.6 ms of
+    // host work for 923 launches), 2.75 times that on Grace (Transformer Engine issue 2053: a
+    // torch.nn.Linear forward at 37.08 us of CPU time on GB200 against 13.48 us on a DGX H100).
+    const double hostSecondsPerKernel = std::max(0.0, r.node.hostLaunchUs) * 1e-6;
+    const double hostForwardPerLayer = hostForward * hostSecondsPerKernel;
+    const double hostBackwardPerLayer = (hostBackward + kernelsRecompute) * hostSecondsPerKernel;
     // The output layer's GEMM each way and the loss (Megatron-LM's vocabulary-parallel cross
     // entropy: the maximum, the shift and exponent, the sum, the target's logit and the loss;
     // backward the softmax, the one-hot subtraction and the scaling).
@@ -1197,7 +1191,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double forwardShare = matmulPerLayer > 0.0 ? layer.forward / matmulPerLayer : 1.0 / 3.0;
     const double gpuForwardPerLayer = workPerLayer * forwardShare;
     const double gpuBackwardPerLayer = workPerLayer - gpuForwardPerLayer;
-    const double hostLogits = 13.0 * kHostSecondsPerKernel * logitsShare;
+    const double hostLogits = 13.0 * hostSecondsPerKernel * logitsShare;
     const double logitsWork = logitsShare * (matmulLogits + memoryLogits + kernelLogits);
     double hostWaitPerMicroBatch =
         std::max(0.0, layersPerGpu * (hostForwardPerLayer + hostBackwardPerLayer) + hostLogits -

@@ -743,6 +743,14 @@ TEST_CASE("the GPU waits for the host where an MoE layer's kernels are many and 
     const DocumentEvaluation b = step(twice);
     CHECK(b.evaluation->compute.step.hostWaitSeconds < h.evaluation->compute.step.hostWaitSeconds);
 
+    // A host twice as slow a launch (the node's host_launch_us; Grace's is 2.75 times an x86
+    // host's) waits longer.
+    json slowHost = cluster(base, 2);
+    slowHost["compute"]["node"] = {{"id", "dgx-h100"}, {"host_launch_us", 2.0 * 53.7}};
+    const DocumentEvaluation slow = evaluateDocument(slowHost, test::catalog(), "slow.json");
+    REQUIRE(slow.ok());
+    CHECK(slow.evaluation->compute.step.hostWaitSeconds > 1.5 * s.hostWaitSeconds);
+
     // A dense model's layers run long kernels: the host stays ahead.
     const DocumentEvaluation dense = step({{"model", "llama2-7b"},
                                            {"tensor_parallel", 1},

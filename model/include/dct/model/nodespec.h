@@ -26,6 +26,9 @@ struct NodeSpec : CatalogEntry
     /// Each GPU's bandwidth to host memory, one direction, while every GPU of the node copies at
     /// once (PCIe or NVLink-C2C, and the host memory behind it); 0: not known.
     double hostBandwidthGbS = 0.0;
+    /// The host's time per kernel it launches for a training framework (Python, PyTorch and the
+    /// driver around each launch), in microseconds: what the CPU takes to feed the GPUs.
+    double hostLaunchUs = 53.7;
 
     static constexpr const char* kind = "node";
     static const FieldTable<NodeSpec>& fields();
