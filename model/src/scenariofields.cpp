@@ -46,20 +46,22 @@ Field<WorkloadSection> namedBitsField(std::string key, std::string description,
     for (const auto& n : known)
         names.push_back(n.second);
     const std::string accepted = "an array of names, each one of " + choiceText(names);
+    // The names live as long as the program (static tables): the readers keep a pointer.
+    const auto* list = &known;
     Field<S> field = f::custom<S>(
         std::move(key), std::move(description),
         json{{"type", "array"},
              {"items", {{"type", "string"}, {"enum", names}}},
              {"uniqueItems", true},
              {"default", std::move(defaults)}},
-        [&known, member](const S& s) {
+        [list, member](const S& s) {
             json out = json::array();
-            for (const auto& n : known)
+            for (const auto& n : *list)
                 if (s.*member & n.first)
                     out.push_back(n.second);
             return out;
         },
-        [&known, member, accepted](S& s, const json& j) -> std::string {
+        [list, member, accepted](S& s, const json& j) -> std::string {
             if (!j.is_array())
                 return accepted + ", found " + jsonTypeName(j);
             int mask = 0;
@@ -67,7 +69,7 @@ Field<WorkloadSection> namedBitsField(std::string key, std::string description,
                 const json& item = j[i];
                 bool found = false;
                 if (item.is_string())
-                    for (const auto& n : known)
+                    for (const auto& n : *list)
                         if (n.second == item.get<std::string>()) {
                             if (mask & n.first)
                                 return accepted + "; \"" + n.second + "\" is named twice";

@@ -132,15 +132,15 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                     " are not divisible by pipeline_parallel x virtual_stages = " + num(chunks),
                 "stages whose product divides " + num(split.slots), "layout");
     else if (split.empty)
-        d.error(w.virtualStages > 1 ? "/workload/virtual_stages" : "/workload/pipeline_parallel",
-                layersText + " over " + num(chunks) +
-                    (w.virtualStages > 1 ? " chunks" : " stages") + " of " +
-                    num(split.fullStage / w.virtualStages) +
-                    (w.virtualStages > 1 ? " leave the last chunk no layer"
-                                         : " leave the last stage no layer"),
-                "a pipeline size that divides " + num(split.slots) +
-                    ", or one whose split leaves the last stage a layer",
-                "layout");
+        d.error(
+            w.virtualStages > 1 ? "/workload/virtual_stages" : "/workload/pipeline_parallel",
+            layersText + " over " + num(chunks) + (w.virtualStages > 1 ? " chunks" : " stages") +
+                " of " + num(split.fullStage / w.virtualStages) +
+                (w.virtualStages > 1 ? " leave the last chunk no layer"
+                                     : " leave the last stage no layer"),
+            "a pipeline size that divides " + num(split.slots) + ", or one whose split leaves " +
+                (w.virtualStages > 1 ? "the last chunk" : "the last stage") + " a layer",
+            "layout");
     else if (!split.even)
         d.warning("/workload/pipeline_parallel",
                   layersText + " do not split evenly over " + num(w.pipelineParallel) +
@@ -232,8 +232,7 @@ Diagnostics validateScenario(const ResolvedScenario& r)
     if (!m.moe() && (w.cudaGraphScope & (CudaGraphMoeRouter | CudaGraphMoePreprocess)))
         d.warning("/workload/cuda_graph_scope",
                   "the model '" + m.id +
-                      "' has no MoE layer: moe_router and moe_preprocess "
-                      "change nothing",
+                      "' has no MoE layer: moe_router and moe_preprocess change nothing",
                   "attn and mlp for a dense model", "cuda-graph-scope-unused");
     if (w.recomputeNumLayers > 0) {
         const int chunkLayers = split.even ? split.slots / std::max(1, chunks)

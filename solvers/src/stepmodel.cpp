@@ -244,10 +244,9 @@ struct MoeKernels
  *   expert (2), its inverse (2), the combine all-to-all (1) and the unpermutation (3): 18;
  *   backward the same less the metadata: 14; with --moe-permute-fusion each permutation and
  *   its inverse is one kernel (Transformer Engine's moe_permute and moe_unpermute): 11 and 7.
- *   A flex dispatcher (DeepEP, HybridEP) fuses the
- *   permutation into its dispatch and combine kernels (2 each way, and the local sort and its
- *   inverse) and the metadata into the router's, which with router fusion come to 17 (the same
- *   write-up, 2.2.1: 14 fewer);
+ *   A flex dispatcher (DeepEP, HybridEP) fuses the permutation into its dispatch and combine
+ *   kernels (2 each way, and the local sort and its inverse) and the metadata into the
+ *   router's, which with router fusion come to 17 (the same write-up, 2.2.1: 14 fewer);
  * - the experts: one GEMM per local expert per projection (GroupedLinear runs a cuBLAS GEMM
  *   per expert over four streams, transformer_engine/common/gemm/cublaslt_gemm.cu,
  *   multi_stream_cublas_gemm): 2 forward, 4 backward per local expert; the activation and the
@@ -994,8 +993,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // context GEMM), the activation and two fused bias-dropout-adds; backward eight GEMMs, the
     // attention's gradient (fused: a preprocessing kernel and the main one; unfused: four GEMMs,
     // softmax and dropout), the norms' (the input gradient, then the weights' partial sums
-    // reduced), the activation's and the two dropout-adds'. An MoE layer adds the router GEMM,
-    // its top-k softmax and the tokens' permutation and its inverse, each way.
+    // reduced), the activation's and the two dropout-adds'. An MoE layer launches its router's,
+    // dispatcher's, experts' and shared experts' kernels in place of the MLP's (moeKernels).
     const double attentionKernels = w.flashAttention ? 1.0 : 4.0;
     const double attentionBackwardKernels = w.flashAttention ? 2.0 : 6.0;
     const MoeKernels moe = moeKernels(m, w, l, fp8);
