@@ -94,6 +94,11 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
                            "multiplications (measured throughput / datasheet peak); 0: "
                            "matmul_efficiency",
                            0.05, 1.0, ZeroMeaning::Automatic),
+        f::numberOrZero<S>("matmul_efficiency_mxfp8", &S::matmulEfficiencyMxfp8, "",
+                           "Achievable share of the dense FP8 peak on MXFP8 matrix "
+                           "multiplications (32-element block scales applied by the tensor "
+                           "cores); 0: the GPU has no MXFP8 tensor cores",
+                           0.05, 1.0, ZeroMeaning::None),
         f::integer<S>("sm_count", &S::smCount, "",
                       "Streaming multiprocessors: one wave of GEMM output tiles; 0 leaves matrix "
                       "shapes out of the step model",

@@ -105,6 +105,16 @@ const FieldTable<ModelSpec>& ModelSpec::fields()
         f::integer<S>("routing_max_nodes", &S::routingMaxNodes, "",
                       "Node-limited routing: nodes one token's experts may span; 0 for any", 0,
                       1e6),
+        f::integer<S>("sliding_window", &S::slidingWindow, "tokens",
+                      "Sliding-window attention: the keys a query attends to in the windowed "
+                      "layers (Megatron-Core window_size + 1); 0 for attention over the whole "
+                      "sequence",
+                      0, 1e8),
+        f::integer<S>("full_attention_every", &S::fullAttentionEvery, "",
+                      "With sliding_window, every n-th layer attends to the whole sequence "
+                      "(Megatron-Core window_attn_skip_freq; GPT-OSS 2); 0: every layer is "
+                      "windowed",
+                      0, 10000),
     };
     return table;
 }

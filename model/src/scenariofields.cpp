@@ -385,6 +385,17 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
                                  {Precision::Tf32, "tf32"},
                                  {Precision::Fp64, "fp64"}},
                                 "Arithmetic precision of the matrix math"),
+        f::choice<S, Fp8Recipe>(
+            "fp8_recipe", &S::fp8Recipe,
+            {{Fp8Recipe::Delayed, "delayed"},
+             {Fp8Recipe::Tensorwise, "tensorwise"},
+             {Fp8Recipe::Mxfp8, "mxfp8"},
+             {Fp8Recipe::Blockwise, "blockwise"}},
+            "With precision fp8, how tensors are scaled (Megatron-Core's --fp8-recipe): delayed "
+            "(a scale a tensor from past steps' amax; the norms write FP8 "
+            "directly), tensorwise (current scaling: each tensor's amax read first, one more pass "
+            "over it), mxfp8 (a scale every 32 elements in the tensor cores; Blackwell GPUs), or "
+            "blockwise (1 x 128 and 128 x 128 scales, DeepSeek-V3's recipe)"),
         // Floor 0.01: published large runs reach 0.3 to 0.55 (PaLM 0.46, MegaScale 0.55); a
         // run at 1% is broken, not slow, and the step time grows as 1 / mfu.
         f::numberOrZero<S>(

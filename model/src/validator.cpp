@@ -234,6 +234,20 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                   "the model '" + m.id +
                       "' has no MoE layer: moe_router and moe_preprocess change nothing",
                   "attn and mlp for a dense model", "cuda-graph-scope-unused");
+    // Megatron-Core accepts --fp8-recipe mxfp8 on Blackwell only (Transformer Engine's
+    // check_mxfp8_support: compute capability 10.0 and up); the recipe is read only in FP8.
+    if (w.precision == Precision::Fp8 && w.fp8Recipe == Fp8Recipe::Mxfp8 &&
+        r.gpu.matmulEfficiencyMxfp8 <= 0.0)
+        d.error("/workload/fp8_recipe",
+                "mxfp8 needs tensor cores that apply 32-element block scales (Blackwell); the "
+                "GPU '" +
+                    r.gpu.id + "' has none (catalog matmul_efficiency_mxfp8)",
+                "delayed, tensorwise or blockwise on this GPU, or a Blackwell GPU (b200, gb200)",
+                "fp8-recipe-unsupported");
+    if (w.precision != Precision::Fp8 && s.present.count("/workload/fp8_recipe"))
+        d.warning("/workload/fp8_recipe",
+                  "fp8_recipe is read only with precision \"fp8\"; it has no effect here",
+                  "precision \"fp8\", or leave fp8_recipe out", "fp8-recipe-unused");
     if (w.recomputeNumLayers > 0) {
         const int chunkLayers = split.even ? split.slots / std::max(1, chunks)
                                            : split.fullStage / std::max(1, w.virtualStages);

@@ -14,7 +14,7 @@ void addStepMetrics(Evaluation& e)
         "/workload/micro_batch_size", "/workload/global_batch_sequences", "/workload/recompute",
         "/compute/gpu/matmul_efficiency", "/compute/gpu/matmul_efficiency_fp8",
         "/compute/gpu/attention_forward_efficiency", "/compute/gpu/attention_backward_efficiency",
-        "/workload/flash_attention", "/network">();
+        "/workload/flash_attention", "/workload/precision", "/workload/fp8_recipe", "/network">();
     const MetricInputs memory =
         metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
                      "/workload/pipeline_parallel", "/workload/zero_stage", "/workload/recompute",
@@ -38,8 +38,8 @@ void addStepMetrics(Evaluation& e)
           s.achievedTflopsPerGpu, "TFLOP/s", Better::Higher, layout);
     e.add("step.compute_seconds", "Matrix math per step", s.computeSeconds, "s", Better::Lower,
           metricInputs<"/workload/model", "/compute/gpu/matmul_efficiency",
-                       "/compute/gpu/matmul_efficiency_fp8",
-                       "/compute/gpu/attention_forward_efficiency",
+                       "/compute/gpu/matmul_efficiency_fp8", "/compute/gpu/matmul_efficiency_mxfp8",
+                       "/workload/fp8_recipe", "/compute/gpu/attention_forward_efficiency",
                        "/compute/gpu/attention_backward_efficiency", "/workload/flash_attention",
                        "/workload/recompute">());
     e.add("step.recompute_seconds", "Recomputation per step", s.recomputeSeconds, "s",
@@ -49,15 +49,15 @@ void addStepMetrics(Evaluation& e)
           metricInputs<"/workload/model", "/workload/tensor_parallel", "/workload/micro_batch_size",
                        "/workload/sequence_length", "/compute/gpu/sm_count",
                        "/compute/gpu/gemm_tile_m", "/compute/gpu/gemm_tile_n">());
-    e.add(
-        "step.memory_bound_seconds", "Element-wise (HBM-bound) work per step", s.memoryBoundSeconds,
-        "s", Better::Lower,
-        metricInputs<"/compute/gpu/memory_bandwidth_tbps",
-                     "/compute/gpu/memory_bandwidth_efficiency", "/workload/sequence_parallel">());
+    e.add("step.memory_bound_seconds", "Element-wise (HBM-bound) work per step",
+          s.memoryBoundSeconds, "s", Better::Lower,
+          metricInputs<"/compute/gpu/memory_bandwidth_tbps",
+                       "/compute/gpu/memory_bandwidth_efficiency", "/workload/sequence_parallel",
+                       "/workload/fp8_recipe">());
     e.add("step.kernel_overhead_seconds", "Fixed cost of the kernels launched per step",
           s.kernelOverheadSeconds, "s", Better::Lower,
           metricInputs<"/workload/model", "/workload/recompute", "/workload/flash_attention",
-                       "/workload/tp_comm_overlap">());
+                       "/workload/tp_comm_overlap", "/workload/fp8_recipe">());
     e.add("step.tensor_parallel_seconds", "Exposed tensor-parallel communication",
           s.tensorParallelSeconds, "s", Better::Lower,
           metricInputs<"/workload/tensor_parallel", "/workload/sequence_parallel",

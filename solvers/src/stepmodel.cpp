@@ -197,8 +197,11 @@ struct LayerFlops
 {
     double projections = 0.0; ///< Attention's Q, K, V and output projections.
     double scores = 0.0;      ///< Q K^T and scores x V over the full s x s square.
-    double mlp = 0.0;         ///< Dense MLP or experts, averaged over the layers.
-    double logits = 0.0;      ///< The output layer.
+    /// The share of that square a fused causal kernel computes, averaged over the layers: the
+    /// causal half, less with sliding windows (the kernel skips the blocks outside the band).
+    double fusedShare = 0.5;
+    double mlp = 0.0;    ///< Dense MLP or experts, averaged over the layers.
+    double logits = 0.0; ///< The output layer.
 };
 
 LayerFlops layerFlops(const model::ModelSpec& m, const Layout& l)
@@ -211,6 +214,15 @@ LayerFlops layerFlops(const model::ModelSpec& m, const Layout& l)
     const double qk = m.kvLoraRank > 0 ? dh + m.ropeHeadDim : dh;
     f.projections = 2.0 * tokens * (m.attentionParameters() - 4.0 * h);
     f.scores = 2.0 * l.b * l.s * l.s * a * (qk + dh);
+    // A window of w keys: query i attends to min(i + 1, w) of them, w s - w^2 / 2 of the s^2
+    // square for w < s (FlashAttention-2's and cuDNN's sliding-window masks skip the blocks
+    // outside the band).
+    const double windowed = m.windowedLayerShare();
+    if (windowed > 0.0 && m.slidingWindow < l.s) {
+        const double window = m.slidingWindow;
+        const double band = (window * l.s - 0.5 * window * window) / (l.s * l.s);
+        f.fusedShare = (1.0 - windowed) * 0.5 + windowed * band;
+    }
     const double moeShare = static_cast<double>(m.moeLayers()) / std::max(1, m.layers);
     const double moeMlp = 2.0 * tokens *
                           ((m.activeExperts + m.sharedExperts) * m.expertParameters() +
@@ -684,11 +696,20 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double clock = std::clamp(clockFactor, 1e-3, 1.0);
     // FP8 GEMMs at their own measured share of the FP8 peak where the catalog has one: they
     // reach a smaller share of it than BF16 GEMMs of theirs (H100 SXM: 70.9% against 80.3%, the
-    // same mamf-finder search; data/catalog/gpus.json, matmul_efficiency_fp8).
-    const bool fp8Measured =
-        w.precision == model::Precision::Fp8 && r.gpu.matmulEfficiencyFp8 > 0.0;
-    const double rate =
-        peak * (fp8Measured ? r.gpu.matmulEfficiencyFp8 : r.gpu.matmulEfficiency) * clock;
+    // same mamf-finder search; data/catalog/gpus.json, matmul_efficiency_fp8). MXFP8 GEMMs at the
+    // MXFP8 share (their 32-element scales loaded beside the operands), as blockwise-scaled ones
+    // on a GPU that has it: Transformer Engine emulates FP8 block scaling with MXFP8 on
+    // Blackwell (docs/examples/gemm_profiling/gemm_profiling.rst).
+    const bool fp8 = w.precision == model::Precision::Fp8;
+    const bool fp8Measured = fp8 && r.gpu.matmulEfficiencyFp8 > 0.0;
+    const bool mxfp8Gemms =
+        fp8 && r.gpu.matmulEfficiencyMxfp8 > 0.0 &&
+        (w.fp8Recipe == model::Fp8Recipe::Mxfp8 || w.fp8Recipe == model::Fp8Recipe::Blockwise);
+    const double rate = peak *
+                        (mxfp8Gemms    ? r.gpu.matmulEfficiencyMxfp8
+                         : fp8Measured ? r.gpu.matmulEfficiencyFp8
+                                       : r.gpu.matmulEfficiency) *
+                        clock;
     const double hbm = r.gpu.memoryBandwidthTbps * 1e12 *
                        std::clamp(r.gpu.memoryBandwidthEfficiency, 0.05, 1.0) * clock;
     if (rate <= 0.0 || hbm <= 0.0 || m.layers <= 0 || m.hiddenSize <= 0)
@@ -707,7 +728,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // attention (Narayanan et al.'s 96 B s l h^2 (1 + s/6h + V/16lh) counts it so), its causal
     // half with a fused causal kernel (FlashAttention-2, Dao 2023, skips the masked blocks).
     const LayerFlops f = layerFlops(m, l);
-    const double scoreTime = w.flashAttention ? 0.5 : 1.0;
+    const double scoreTime = w.flashAttention ? f.fusedShare : 1.0;
     const double layerForward = f.projections + scoreTime * f.scores + f.mlp;
     const double microBatchForward = m.layers * layerForward + f.logits;
     const double perStepMicroBatches = static_cast<double>(w.globalBatchSequences) / l.b;
@@ -780,7 +801,6 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // __init__.py), and Megatron-Core's output layer is a plain tensor_parallel
     // ColumnParallelLinear, not a Transformer Engine module (megatron/core/models/gpt/
     // gpt_model.py), so the logits' GEMMs run in BF16 too. Those take the BF16 peak.
-    const bool fp8 = w.precision == model::Precision::Fp8;
     const double bf16Peak = fp8 ? r.gpu.peakTflops(model::Precision::Bf16) * 1e12 : peak;
     const double bf16Rate = fp8 ? bf16Peak * r.gpu.matmulEfficiency * clock : rate;
     const double attentionForwardRate =
@@ -964,24 +984,67 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
          static_cast<double>(m.moeLayers()) / std::max(1, m.layers) * m.experts *
              m.expertParameters() * (1.0 - 1.0 / l.e)) /
         l.t;
-    // FP8 training casts every input of a layer's FP8 GEMMs from BF16 to FP8 first, keeping the
-    // cast and its transpose for the backward's other GEMM: Transformer Engine's fused
-    // cast-transpose reads 2 bytes an element and writes 1 + 1 (transformer_engine/common/
-    // transpose/cast_transpose.cu), for the forward GEMMs' inputs (the norm outputs into QKV and
-    // FC1, the attention output into the projection, the activation into FC2) and the backward
-    // GEMMs' output gradients, per micro-batch (the weights are cast once a step and left out).
-    // The inputs of the gathered sequence are counted whole on each tensor-parallel rank; the
-    // routed experts' casts are not counted.
+    // FP8 training quantizes every input of a layer's FP8 GEMMs, in both layouts (the backward's
+    // GEMMs take the other): the forward GEMMs' inputs (the norms' outputs into QKV and FC1, the
+    // attention's output into the projection, the activation's into FC2) and the backward GEMMs'
+    // output gradients, per micro-batch (the weights are cast once a step and left out; the
+    // routed experts' casts are not counted). The inputs of the gathered sequence are counted
+    // whole on each tensor-parallel rank. Megatron-Core runs the norms inside Transformer
+    // Engine's LayerNormLinear, whose fused path depends on the recipe (transformer_engine/
+    // pytorch/csrc/extensions/normalization.cpp), and its own activation in BF16 (the SwiGLU of
+    // megatron/core/fusions/fused_bias_swiglu.py; use_te_activation_func is off by default), so
+    // the activation's output and gradient are quantized apart like the other inputs. Bytes per
+    // element:
+    //  - a separate quantization reads 2 bytes and writes 1 + 1 (the fused cast-transpose,
+    //    transformer_engine/common/transpose/cast_transpose.cu): 4;
+    //  - delayed: the norms write FP8 themselves, 1 byte instead of the 2 of their BF16 output
+    //    counted with the element-wise work, and a transpose reads and writes 1: 1 byte net;
+    //  - tensorwise (current scaling, quantizer.cpp, Float8CurrentScalingQuantizer::
+    //    quantize_impl): the norms write BF16 and their amax, a quantization follows (4); every
+    //    other input is read once first for its amax (nvte_compute_amax): 6;
+    //  - mxfp8: every input quantized apart (the norms unfused), one E8M0 scale every 32
+    //    elements in each layout: 4 + 1/16;
+    //  - blockwise: the same with an fp32 scale every 128 elements in each layout: 4 + 1/16.
     double castBytes = 0.0;
+    double castKernelsForward = 0.0;
+    double castKernelsBackward = 0.0;
+    double castKernelsAttentionForward = 0.0; // of those, inside the attention block
+    double castKernelsAttentionBackward = 0.0;
+    double castKernelsMlpForward = 0.0; // and inside a dense MLP block
+    double castKernelsMlpBackward = 0.0;
     if (fp8) {
         const double dense = 1.0 - moeShare;
-        const double castForward =
-            tokens *
-            (h + outputWidth / t + dense * (h + static_cast<double>(m.effectiveFfn()) / t));
-        const double castBackward =
-            tokens *
-            (qkvWidth / t + h + dense * ((m.gatedMlp ? 2.0 : 1.0) * m.effectiveFfn() / t + h));
-        castBytes = 4.0 * (castForward * (1.0 + whole) + castBackward);
+        const double ffnRank = static_cast<double>(m.effectiveFfn()) / t;
+        const double normInputs = tokens * h * (1.0 + dense);
+        const double otherForward = tokens * (outputWidth / t + dense * ffnRank);
+        const double otherBackward =
+            tokens * (qkvWidth / t + h + dense * ((m.gatedMlp ? 2.0 : 1.0) * ffnRank + h));
+        // Bytes an element, and kernels an input: one quantization each; current scaling adds
+        // its scale's kernel (nvte_compute_scale_from_amax) and, where unfused, the amax pass;
+        // delayed's fused norms a transpose each.
+        double normBytes = 4.0, otherBytes = 4.0, normKernels = 1.0, otherKernels = 1.0;
+        switch (w.fp8Recipe) {
+        case model::Fp8Recipe::Delayed:
+            normBytes = 1.0;
+            break;
+        case model::Fp8Recipe::Tensorwise:
+            otherBytes = 6.0;
+            normKernels = 2.0;
+            otherKernels = 3.0;
+            break;
+        case model::Fp8Recipe::Mxfp8:
+        case model::Fp8Recipe::Blockwise:
+            normBytes = otherBytes = 4.0625;
+            break;
+        }
+        castBytes = (normInputs * normBytes + otherForward * otherBytes) * (1.0 + whole) +
+                    otherBackward * otherBytes;
+        castKernelsAttentionForward = normKernels + otherKernels;
+        castKernelsAttentionBackward = 2.0 * otherKernels;
+        castKernelsMlpForward = normKernels + otherKernels;
+        castKernelsMlpBackward = 2.0 * otherKernels;
+        castKernelsForward = castKernelsAttentionForward + dense * castKernelsMlpForward;
+        castKernelsBackward = castKernelsAttentionBackward + dense * castKernelsMlpBackward;
     }
     const double memoryPerLayer =
         (3.0 * forwardBytes + recomputeBytes + 8.0 * layerParameters + castBytes) / hbm;
@@ -1002,8 +1065,9 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // five backward).
     const double moeKernelsForward = moeShare * (moe.forward - 3.0);
     const double moeKernelsBackward = moeShare * (moe.backward - 5.0);
-    double kernelsForward = 9.0 + attentionKernels + moeKernelsForward;
-    double kernelsBackward = 15.0 + attentionBackwardKernels + moeKernelsBackward;
+    double kernelsForward = 9.0 + attentionKernels + moeKernelsForward + castKernelsForward;
+    double kernelsBackward =
+        15.0 + attentionBackwardKernels + moeKernelsBackward + castKernelsBackward;
     if (l.sp && l.t > 1 && w.tpCommOverlap) {
         // The chunked GEMMs: t per ring exchange, kPipelineSplits per pipelined reduce-scatter.
         const double pairs = 2.0 - moeShare;
@@ -1041,11 +1105,11 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         hostBackward -= backward - 1.0;
     };
     if (w.cudaGraphScope & model::CudaGraphAttention)
-        graphed(4.0 + attentionKernels + chunkForward,
-                7.0 + attentionBackwardKernels + chunkBackward);
+        graphed(4.0 + attentionKernels + chunkForward + castKernelsAttentionForward,
+                7.0 + attentionBackwardKernels + chunkBackward + castKernelsAttentionBackward);
     if ((w.cudaGraphScope & model::CudaGraphMlp) && moeShare < 1.0)
-        graphed((1.0 - moeShare) * (5.0 + chunkForward) + moeShare,
-                (1.0 - moeShare) * (8.0 + chunkBackward) + moeShare);
+        graphed((1.0 - moeShare) * (5.0 + chunkForward + castKernelsMlpForward) + moeShare,
+                (1.0 - moeShare) * (8.0 + chunkBackward + castKernelsMlpBackward) + moeShare);
     if ((w.cudaGraphScope & model::CudaGraphMoeRouter) && moeShare > 0.0) {
         const double preprocess =
             (w.cudaGraphScope & model::CudaGraphMoePreprocess) ? moe.preprocess : 0.0;

@@ -1384,3 +1384,138 @@ TEST_CASE("activation offloading outside what Megatron-Core allows is an error n
     REQUIRE(fit);
     CHECK_THAT(fit->hint, Catch::Contains("activation_offload_layers"));
 }
+
+TEST_CASE("FP8 recipes quantize as Transformer Engine does and run MXFP8 GEMMs at their own rate",
+          "[compute][step][fp8recipe]")
+{
+    // Llama 3 8B on one DGX B200 in FP8, as Megatron-Bridge's B200 recipe lays it out.
+    const json base = {{"model", "llama3-8b"},          {"precision", "fp8"},
+                       {"tensor_parallel", 1},          {"micro_batch_size", 2},
+                       {"global_batch_sequences", 128}, {"sequence_length", 8192},
+                       {"recompute", "none"},           {"dropout", false}};
+    auto b200 = [&](const char* recipe) {
+        json s = cluster(base, 1);
+        s["compute"]["node"] = "dgx-b200";
+        if (recipe)
+            s["workload"]["fp8_recipe"] = recipe;
+        const DocumentEvaluation d = evaluateDocument(s, test::catalog(), "b200.json");
+        std::string text;
+        for (const auto& x : d.diagnostics)
+            text += x.toString() + "\n";
+        INFO(text);
+        REQUIRE(d.ok());
+        return d.evaluation->compute.step;
+    };
+    const StepResult delayed = b200(nullptr); // Megatron-Core's default recipe
+    const StepResult named = b200("delayed");
+    CHECK(named.stepSeconds == Approx(delayed.stepSeconds));
+    const StepResult tensorwise = b200("tensorwise");
+    const StepResult mxfp8 = b200("mxfp8");
+    const StepResult blockwise = b200("blockwise");
+    // The GEMMs' rate: per-tensor scales (delayed, tensorwise) at matmul_efficiency_fp8 (B200
+    // 0.763), MXFP8 and blockwise (emulated with MXFP8 on Blackwell) at matmul_efficiency_mxfp8
+    // (0.726): the linear layers' GEMMs 0.763 / 0.726 times longer; attention and the output
+    // layer run in BF16 either way.
+    CHECK(tensorwise.computeSeconds == Approx(delayed.computeSeconds));
+    CHECK(mxfp8.computeSeconds > delayed.computeSeconds * 1.02);
+    CHECK(mxfp8.computeSeconds < delayed.computeSeconds * 0.763 / 0.726);
+    CHECK(blockwise.computeSeconds == Approx(mxfp8.computeSeconds));
+    // The quantization's HBM traffic: delayed's norms write FP8 themselves, MXFP8 and
+    // blockwise quantize every input apart with 1/16 byte of scales an element, current
+    // scaling reads each input the norms do not produce once more for its amax.
+    CHECK(delayed.memoryBoundSeconds < mxfp8.memoryBoundSeconds);
+    CHECK(mxfp8.memoryBoundSeconds < tensorwise.memoryBoundSeconds);
+    CHECK(blockwise.memoryBoundSeconds == Approx(mxfp8.memoryBoundSeconds));
+    // Current scaling launches the amax and scale kernels beside each quantization.
+    CHECK(tensorwise.kernelOverheadSeconds > delayed.kernelOverheadSeconds);
+    CHECK(mxfp8.kernelOverheadSeconds == Approx(delayed.kernelOverheadSeconds));
+    // End to end: delayed the fastest; MXFP8's slower GEMMs against current scaling's amax
+    // passes leave those two within 2% of each other.
+    CHECK(delayed.stepSeconds < tensorwise.stepSeconds);
+    CHECK(delayed.stepSeconds < mxfp8.stepSeconds);
+    CHECK(mxfp8.stepSeconds == Approx(tensorwise.stepSeconds).epsilon(0.02));
+
+    // On Hopper, blockwise GEMMs run at the per-tensor FP8 rate (DeepGEMM's 1 x 128 and
+    // 128 x 128 kernels measure as cuBLAS's per-tensor ones: catalog notes of h100-sxm5), their
+    // quantization unfused.
+    json hopper = base;
+    hopper["micro_batch_size"] = 1;
+    hopper["recompute"] = "full";
+    const DocumentEvaluation h100Delayed = run(hopper, 1);
+    json hopperBlockwise = hopper;
+    hopperBlockwise["fp8_recipe"] = "blockwise";
+    const DocumentEvaluation h100Blockwise = run(hopperBlockwise, 1);
+    REQUIRE(h100Delayed.ok());
+    REQUIRE(h100Blockwise.ok());
+    CHECK(h100Blockwise.evaluation->compute.step.computeSeconds ==
+          Approx(h100Delayed.evaluation->compute.step.computeSeconds));
+    CHECK(h100Blockwise.evaluation->compute.step.memoryBoundSeconds >
+          h100Delayed.evaluation->compute.step.memoryBoundSeconds);
+}
+
+TEST_CASE("An FP8 recipe the GPU cannot run is refused, one the precision does not read is "
+          "flagged",
+          "[compute][step][fp8recipe]")
+{
+    json w = {{"model", "llama3-8b"}, {"precision", "fp8"},  {"fp8_recipe", "mxfp8"},
+              {"tensor_parallel", 1}, {"recompute", "full"}, {"global_batch_sequences", 128}};
+    // MXFP8 needs Blackwell's block-scaled tensor cores; H100 has none.
+    const DocumentEvaluation hopper = run(w, 1);
+    const Diagnostic* e = findError(hopper, "/workload/fp8_recipe", "fp8-recipe-unsupported");
+    REQUIRE(e);
+    CHECK(e->message.find("h100-sxm5") != std::string::npos);
+    CHECK(e->hint.find("tensorwise") != std::string::npos);
+    // An unknown recipe names the accepted ones.
+    w["fp8_recipe"] = "nvfp4";
+    const DocumentEvaluation unknown = run(w, 1);
+    REQUIRE_FALSE(unknown.ok());
+    CHECK(std::any_of(
+        unknown.diagnostics.begin(), unknown.diagnostics.end(), [](const Diagnostic& x) {
+            return x.severity == Severity::Error && x.path == "/workload/fp8_recipe" &&
+                   x.hint.find("blockwise") != std::string::npos;
+        }));
+    // In BF16 the recipe is not read: a warning says so, the evaluation goes on.
+    w["fp8_recipe"] = "tensorwise";
+    w["precision"] = "bf16";
+    const DocumentEvaluation bf16 = run(w, 1);
+    REQUIRE(bf16.ok());
+    CHECK(std::any_of(bf16.diagnostics.begin(), bf16.diagnostics.end(), [](const Diagnostic& x) {
+        return x.severity == Severity::Warning && x.code == "fp8-recipe-unused";
+    }));
+}
+
+TEST_CASE("Sliding-window layers compute only the band of the attention square",
+          "[compute][step][window]")
+{
+    // gpt-oss-20b: every other layer attends within 128 tokens (OpenAI's model card; catalog
+    // sliding_window 128, full_attention_every 2), 24 layers, 64 heads of 64.
+    const json windowed = {{"model", "gpt-oss-20b"},      {"precision", "bf16"},
+                           {"tensor_parallel", 1},        {"expert_parallel", 8},
+                           {"expert_tensor_parallel", 1}, {"global_batch_sequences", 64},
+                           {"sequence_length", 4096},     {"recompute", "full"}};
+    json whole = windowed;
+    whole["model"] = {{"id", "gpt-oss-20b"}, {"sliding_window", 0}};
+    json everyLayer = windowed;
+    everyLayer["model"] = {{"id", "gpt-oss-20b"}, {"full_attention_every", 0}};
+    const DocumentEvaluation w = run(windowed, 1);
+    const DocumentEvaluation f = run(whole, 1);
+    const DocumentEvaluation e = run(everyLayer, 1);
+    REQUIRE(w.ok());
+    REQUIRE(f.ok());
+    REQUIRE(e.ok());
+    const StepResult& sw = w.evaluation->compute.step;
+    const StepResult& sf = f.evaluation->compute.step;
+    const StepResult& se = e.evaluation->compute.step;
+    // The square of one layer, a step: 2 b s^2 a (d_qk + d_v) forward, three times with the
+    // backward, over the step's sequences.
+    const double s = 4096.0;
+    const double square = 3.0 * 64.0 * 2.0 * s * s * 64.0 * (64.0 + 64.0);
+    // Causal: half of it a layer; in a window of 128, (128 s - 128^2 / 2) / s^2 of it.
+    const double band = (128.0 * s - 0.5 * 128.0 * 128.0) / (s * s);
+    CHECK(sf.modelFlopsPerStep - sw.modelFlopsPerStep ==
+          Approx(12.0 * (0.5 - band) * square).epsilon(1e-9));
+    CHECK(sf.modelFlopsPerStep - se.modelFlopsPerStep ==
+          Approx(24.0 * (0.5 - band) * square).epsilon(1e-9));
+    CHECK(sw.computeSeconds < sf.computeSeconds);
+    CHECK(se.computeSeconds < sw.computeSeconds);
+}

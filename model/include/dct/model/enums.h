@@ -129,6 +129,18 @@ enum CudaGraphScope : int
     CudaGraphMoePreprocess = 1 << 3 ///< moe_preprocess: the dispatcher's metadata before it.
 };
 
+/**
+ * How FP8 training scales its tensors to the FP8 range (Megatron-Core's --fp8-recipe, which picks
+ * a Transformer Engine recipe: transformer_engine/common/recipe/__init__.py).
+ */
+enum class Fp8Recipe
+{
+    Delayed,    ///< A scale a tensor from the amax history of past steps (DelayedScaling).
+    Tensorwise, ///< A scale a tensor from its own amax, computed first (Float8CurrentScaling).
+    Mxfp8,      ///< A scale every 32 elements, applied by the tensor cores (MXFP8BlockScaling).
+    Blockwise   ///< Scales of 1 x 128 (activations) and 128 x 128 (weights) (Float8BlockScaling).
+};
+
 /** How an MoE layer moves its tokens to their experts and back. */
 enum class MoeDispatcher
 {

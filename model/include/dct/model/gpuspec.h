@@ -34,6 +34,9 @@ struct GpuSpec : CatalogEntry
     /// Achievable share of the FP8 peak on large FP8 matrix multiplications (measured the same
     /// way); 0: not measured, and the BF16 share (matmulEfficiency) is taken.
     double matmulEfficiencyFp8 = 0.0;
+    /// Achievable share of the FP8 peak on MXFP8 matrix multiplications (32-element block scales
+    /// applied by the tensor cores); 0: the GPU has no MXFP8 tensor cores.
+    double matmulEfficiencyMxfp8 = 0.0;
     /// Streaming multiprocessors (compute units): the width of one wave of GEMM output tiles.
     /// 0 leaves the shape of matrix multiplications out of the step model.
     int smCount = 0;

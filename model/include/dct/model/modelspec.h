@@ -32,6 +32,17 @@ struct ModelSpec : CatalogEntry
     int expertFfnHiddenSize = 0; ///< Inner size of one expert's MLP.
     int denseLayers = 0;         ///< Leading layers with a dense MLP in an MoE model.
     int routingMaxNodes = 0;     ///< Node-limited routing: nodes a token reaches; 0: any.
+    // Sliding-window (banded) attention: each query attends to the last slidingWindow keys.
+    int slidingWindow = 0;      ///< Keys a query attends to in windowed layers; 0: none.
+    int fullAttentionEvery = 0; ///< Every n-th layer attends to the whole sequence; 0: none does.
+
+    /** Returns the share of the layers whose attention is windowed (0 without a window). */
+    double windowedLayerShare() const
+    {
+        if (slidingWindow <= 0)
+            return 0.0;
+        return fullAttentionEvery > 0 ? 1.0 - 1.0 / fullAttentionEvery : 1.0;
+    }
 
     /** Returns the effective key/value heads, head size and MLP size (0 fields resolved). */
     int effectiveKvHeads() const { return kvHeads > 0 ? kvHeads : heads; }

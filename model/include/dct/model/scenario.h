@@ -148,6 +148,8 @@ struct WorkloadSection
     double parametersBillion = 70.0; ///< Size of the synthesized dense model; unused with model.
     double tokensBillion = 2000.0;
     Precision precision = Precision::Bf16;
+    /// With fp8 precision, how tensors are scaled (Megatron-Core's default, delayed).
+    Fp8Recipe fp8Recipe = Fp8Recipe::Delayed;
     double mfu = 0.0;     ///< 0: predicted by the step model; > 0: an explicit override.
     int dataParallel = 0; ///< 0 means GPUs / (tensor x pipeline x context).
     int tensorParallel = 8;
