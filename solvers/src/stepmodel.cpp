@@ -1057,7 +1057,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // attention's gradient (fused: a preprocessing kernel and the main one; unfused: four GEMMs,
     // softmax and dropout), the norms' (the input gradient, then the weights' partial sums
     // reduced), the activation's and the two dropout-adds'. An MoE layer launches its router's,
-    // dispatcher's, experts' and shared experts' kernels in place of the MLP's (moeKernels).
+    // dispatcher's, experts' and shared experts' kernels in place of the MLP's (moeKernels). In
+    // FP8 each GEMM input's quantization adds its kernels, as the recipe runs it (above).
     const double attentionKernels = w.flashAttention ? 1.0 : 4.0;
     const double attentionBackwardKernels = w.flashAttention ? 2.0 : 6.0;
     const MoeKernels moe = moeKernels(m, w, l, fp8);
