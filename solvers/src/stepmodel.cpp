@@ -1006,12 +1006,12 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     //    elements in each layout: 4 + 1/16;
     //  - blockwise: the same with an fp32 scale every 128 elements in each layout: 4 + 1/16.
     double castBytes = 0.0;
+    // Quantization kernels of one block (the attention's, a dense MLP's: each takes a norm's
+    // output and one other input forward, two output gradients backward), and of the layer.
+    double castKernelsBlockForward = 0.0;
+    double castKernelsBlockBackward = 0.0;
     double castKernelsForward = 0.0;
     double castKernelsBackward = 0.0;
-    double castKernelsAttentionForward = 0.0; // of those, inside the attention block
-    double castKernelsAttentionBackward = 0.0;
-    double castKernelsMlpForward = 0.0; // and inside a dense MLP block
-    double castKernelsMlpBackward = 0.0;
     if (fp8) {
         const double dense = 1.0 - moeShare;
         const double ffnRank = static_cast<double>(m.effectiveFfn()) / t;
@@ -1039,12 +1039,10 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         }
         castBytes = (normInputs * normBytes + otherForward * otherBytes) * (1.0 + whole) +
                     otherBackward * otherBytes;
-        castKernelsAttentionForward = normKernels + otherKernels;
-        castKernelsAttentionBackward = 2.0 * otherKernels;
-        castKernelsMlpForward = normKernels + otherKernels;
-        castKernelsMlpBackward = 2.0 * otherKernels;
-        castKernelsForward = castKernelsAttentionForward + dense * castKernelsMlpForward;
-        castKernelsBackward = castKernelsAttentionBackward + dense * castKernelsMlpBackward;
+        castKernelsBlockForward = normKernels + otherKernels;
+        castKernelsBlockBackward = 2.0 * otherKernels;
+        castKernelsForward = (1.0 + dense) * castKernelsBlockForward;
+        castKernelsBackward = (1.0 + dense) * castKernelsBlockBackward;
     }
     const double memoryPerLayer =
         (3.0 * forwardBytes + recomputeBytes + 8.0 * layerParameters + castBytes) / hbm;
@@ -1106,11 +1104,11 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         hostBackward -= backward - 1.0;
     };
     if (w.cudaGraphScope & model::CudaGraphAttention)
-        graphed(4.0 + attentionKernels + chunkForward + castKernelsAttentionForward,
-                7.0 + attentionBackwardKernels + chunkBackward + castKernelsAttentionBackward);
+        graphed(4.0 + attentionKernels + chunkForward + castKernelsBlockForward,
+                7.0 + attentionBackwardKernels + chunkBackward + castKernelsBlockBackward);
     if ((w.cudaGraphScope & model::CudaGraphMlp) && moeShare < 1.0)
-        graphed((1.0 - moeShare) * (5.0 + chunkForward + castKernelsMlpForward) + moeShare,
-                (1.0 - moeShare) * (8.0 + chunkBackward + castKernelsMlpBackward) + moeShare);
+        graphed((1.0 - moeShare) * (5.0 + chunkForward + castKernelsBlockForward) + moeShare,
+                (1.0 - moeShare) * (8.0 + chunkBackward + castKernelsBlockBackward) + moeShare);
     if ((w.cudaGraphScope & model::CudaGraphMoeRouter) && moeShare > 0.0) {
         const double preprocess =
             (w.cudaGraphScope & model::CudaGraphMoePreprocess) ? moe.preprocess : 0.0;
