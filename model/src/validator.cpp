@@ -248,6 +248,36 @@ Diagnostics validateScenario(const ResolvedScenario& r)
         d.warning("/workload/fp8_recipe",
                   "fp8_recipe is read only with precision \"fp8\"; it has no effect here",
                   "precision \"fp8\", or leave fp8_recipe out", "fp8-recipe-unused");
+    // Megatron-Core's EP all-to-all overlap merges one micro-batch's forward with another's
+    // backward (megatron/core/pipeline_parallel/combined_1f1b.py); its configuration refuses it
+    // without expert parallelism, pipelined without virtual stages, and with full or MoE
+    // recomputation (megatron/core/transformer/transformer_config.py, __post_init__).
+    if (w.moeA2aOverlap) {
+        const std::string field = "/workload/moe_a2a_overlap";
+        if (!m.moe() || w.expertParallel <= 1)
+            d.error(field,
+                    "the expert all-to-all overlap needs expert parallelism (expert_parallel " +
+                        num(w.expertParallel) + (m.moe() ? "" : ", a dense model") + ")",
+                    "expert_parallel above 1 on a mixture-of-experts model, or false", "layout");
+        if (w.pipelineSchedule == PipelineSchedule::DualPipe)
+            d.error(field, "DualPipe overlaps the expert all-to-all by its own schedule",
+                    "pipeline_schedule \"1f1b\" or \"interleaved\", or false", "layout");
+        else if (w.pipelineParallel > 1 && w.virtualStages <= 1)
+            d.error(field,
+                    "pipelined, the expert all-to-all overlap needs virtual stages (Megatron-Core "
+                    "merges the interleaved schedule's steady-state steps)",
+                    "virtual_stages above 1 with pipeline_schedule \"interleaved\", or false",
+                    "layout");
+        if (w.recompute == Recompute::Full)
+            d.error(field, "the expert all-to-all overlap runs without full recomputation",
+                    "recompute \"none\" or \"selective\" without the moe module, or false",
+                    "layout");
+        else if (w.recompute == Recompute::Selective && (w.recomputeModules & RecomputeMoe))
+            d.error(field, "the expert all-to-all overlap runs without the moe module recomputed",
+                    "recompute_modules without moe (moe_act and the others are accepted), or "
+                    "false",
+                    "layout");
+    }
     if (w.recomputeNumLayers > 0) {
         const int chunkLayers = split.even ? split.slots / std::max(1, chunks)
                                            : split.fullStage / std::max(1, w.virtualStages);

@@ -66,6 +66,17 @@ constexpr double kKernelFixedSeconds = 3.0e-6;
 // chunk, which keeps the rest (DeepSeek-V3 technical report, arXiv 2412.19437, 3.2.2: "only 20
 // SMs are sufficient to fully utilize the bandwidths of IB and NVLink").
 constexpr double kDualPipeCommunicationSms = 20.0;
+// Megatron-Core's expert all-to-all overlap merges one micro-batch's forward with another's
+// backward layer by layer (megatron/core/models/common/model_chunk_schedule_plan.py,
+// TransformerLayerSchedulePlan.run): on the communication stream the backward's combine, the
+// forward's dispatch then the backward's, the forward's combine, each issued behind the
+// computation it depends on, beside the attention and the experts of the other. How much of the
+// communication that lets run beside computation was measured: NVIDIA's matched Nsight Systems
+// comparison of Qwen3-30B-A3B on 16 H100 (EP 16, HybridEP, BF16) found 36.55% of the
+// communication time concurrent with GEMMs and attention with the overlap on, 0.11% without
+// (NVIDIA-NeMo/Megatron-Bridge, skills/nemo-mbridge-perf-expert-parallel-overlap/SKILL.md,
+// "HybridEP Production-Shape Benchmark", 2026-07-25). The rest stays exposed.
+constexpr double kEpOverlapConcurrentShare = 0.3655;
 // CUDA context, cuBLAS workspaces and NCCL buffers (assumption: about 1 GB per GPU; the CUDA
 // context of a PyTorch process alone takes 0.3-0.5 GB).
 constexpr double kRuntimeBufferGb = 1.0;
@@ -125,6 +136,8 @@ struct Layout
     double firstStageLayers = 1.0; ///< Of the first stage, which also holds the embedding.
     int f = 0;         ///< 1: the embedding and the loss each take a layer's slot in the split.
     bool dual = false; ///< DualPipe: each GPU holds stages i and p - 1 - i.
+    /// The expert all-to-all overlapped by merged forward-backward steps (moe_a2a_overlap).
+    bool a2aOverlap = false;
     /// Share of each chunk's layers recomputed whole (recompute full; the block method's
     /// recompute_num_layers of a chunk's layers), 0 without full recomputation.
     double wholeShare = 0.0;
@@ -189,6 +202,12 @@ Layout layoutOf(const model::ResolvedScenario& r)
         l.modules = w.recomputeModules;
     if (l.p == 1)
         l.offload = std::min<double>(std::max(0, w.activationOffloadLayers), r.model.layers);
+    // The expert all-to-all overlap where Megatron-Core runs it (the validator's rules): expert
+    // parallelism, virtual stages when pipelined, no full and no moe recomputation. A layout the
+    // planner tries outside them is timed without it.
+    l.a2aOverlap = w.moeA2aOverlap && r.model.moe() && l.e > 1 && !l.dual &&
+                   (l.p == 1 || l.v > 1) && l.wholeShare == 0.0 &&
+                   !l.recomputes(model::RecomputeMoe);
     return l;
 }
 
@@ -639,9 +658,15 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
     const double warmup = l.v > 1 ? 2.0 * (l.p - rank - 1.0) + (l.v - 1.0) * l.p
                                   : static_cast<double>(l.p - rank - 1);
     // DualPipe holds p + 1 micro-batches' activations of a stage on every GPU (its README's
-    // table), the two directions' warm-ups together.
+    // table), the two directions' warm-ups together. The expert all-to-all overlap runs one
+    // forward more before its first merged step when pipelined (solveStep); without pipelining
+    // the next micro-batch's forward starts as the backward begins to free the layers in
+    // reverse, one layer ahead of them.
+    const double overlapChunk = l.a2aOverlap && l.p > 1 ? 1.0 : 0.0;
+    const double overlapLayers = l.a2aOverlap && l.p == 1 ? 1.0 : 0.0;
     const double chunksInFlight =
-        l.dual ? std::min(l.m, l.p + 1.0) : std::min(l.m * l.v, std::max(1.0, warmup + 1.0));
+        l.dual ? std::min(l.m, l.p + 1.0)
+               : std::min(l.m * l.v, std::max(1.0, warmup + 1.0 + overlapChunk));
     mem.layerActivationsGb = perLayer / 1e9;
     // Activation offloading (pipeline_parallel 1, one micro-batch at a time): Transformer
     // Engine's CPU offload copies the activations of the first k layers to host memory, each
@@ -651,7 +676,7 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
     // beside them (on_group_commit_backward, bulk_reload_group).
     const double resident = l.offload > 0.0 ? layersPerStage - l.offload + 1.0 : layersPerStage;
     mem.offloadedGb = perLayer * l.offload / 1e9;
-    mem.activationsGb = perLayer * (resident / l.v) * chunksInFlight / 1e9;
+    mem.activationsGb = perLayer * ((resident / l.v) * chunksInFlight + overlapLayers) / 1e9;
 
     // Buffers: fp32 logits and their gradient on the last stage (counted when it is also the
     // first), ZeRO-3's gathered weights of two layers (current and prefetched), the runtime. A
@@ -987,14 +1012,13 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // FP8 training quantizes every input of a layer's FP8 GEMMs, in both layouts (the backward's
     // GEMMs take the other): the forward GEMMs' inputs (the norms' outputs into QKV and FC1, the
     // attention's output into the projection, the activation's into FC2) and the backward GEMMs'
-    // output gradients, per micro-batch (the weights are cast once a step and left out; the
-    // routed experts' casts are not counted). The inputs of the gathered sequence are counted
-    // whole on each tensor-parallel rank. Megatron-Core runs the norms inside Transformer
-    // Engine's LayerNormLinear, whose fused path depends on the recipe (transformer_engine/
-    // pytorch/csrc/extensions/normalization.cpp), and its own activation in BF16 (the SwiGLU of
-    // megatron/core/fusions/fused_bias_swiglu.py; use_te_activation_func is off by default), so
-    // the activation's output and gradient are quantized apart like the other inputs. Bytes per
-    // element:
+    // output gradients, per micro-batch (the weights are cast once a step and left out). The inputs
+    // of the gathered sequence are counted whole on each tensor-parallel rank. Megatron-Core runs
+    // the norms inside Transformer Engine's LayerNormLinear, whose fused path depends on the recipe
+    // (transformer_engine/pytorch/csrc/extensions/normalization.cpp), and its own activation in
+    // BF16 (the SwiGLU of megatron/core/fusions/fused_bias_swiglu.py; use_te_activation_func is off
+    // by default), so the activation's output and gradient are quantized apart like the other
+    // inputs. Bytes per element:
     //  - a separate quantization reads 2 bytes and writes 1 + 1 (the fused cast-transpose,
     //    transformer_engine/common/transpose/cast_transpose.cu): 4;
     //  - delayed: the norms write FP8 themselves, 1 byte instead of the 2 of their BF16 output
@@ -1039,6 +1063,26 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         }
         castBytes = (normInputs * normBytes + otherForward * otherBytes) * (1.0 + whole) +
                     otherBackward * otherBytes;
+        // An MoE layer's FP8 GEMM inputs, every one quantized apart (the pre-MLP norm is a
+        // separate TENorm, its output BF16): the routed experts' on the tokens dispatched to the
+        // rank (top-k copies of its share; GroupedLinear quantizes each local expert's split,
+        // transformer_engine/pytorch/module/grouped_linear.py, the kernels in moeKernels), the
+        // shared experts' as a dense MLP on the gathered sequence. Forward: the experts' two
+        // inputs, again where the layer or its MoE module is recomputed; backward: the two
+        // output gradients.
+        if (moeShare > 0.0) {
+            const double fc1Outputs = m.gatedMlp ? 2.0 : 1.0;
+            const double expertRank = static_cast<double>(m.expertFfnHiddenSize) / l.et;
+            const double routedRows = tokens * m.activeExperts * l.et / t;
+            const double sharedRank =
+                static_cast<double>(m.sharedExperts) * m.expertFfnHiddenSize / t;
+            const double sharedRows = m.sharedExperts > 0 ? tokens : 0.0;
+            const double moeForward = routedRows * (h + expertRank) + sharedRows * (h + sharedRank);
+            const double moeBackward = routedRows * (h + fc1Outputs * expertRank) +
+                                       sharedRows * (h + fc1Outputs * sharedRank);
+            const double again = whole + (l.recomputes(model::RecomputeMoe) ? 1.0 : 0.0);
+            castBytes += moeShare * otherBytes * (moeForward * (1.0 + again) + moeBackward);
+        }
         castKernelsBlockForward = normKernels + otherKernels;
         castKernelsBlockBackward = 2.0 * otherKernels;
         castKernelsForward = (1.0 + dense) * castKernelsBlockForward;
@@ -1370,6 +1414,27 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     out.contextParallelSeconds = l.m * (cpPerMicroBatch - cpSlowdownPerMicroBatch);
     out.overlapContentionSeconds = l.m * cpSlowdownPerMicroBatch + dpShared.slowdown;
     out.expertParallelSeconds = l.m * epPerMicroBatch;
+    if (l.a2aOverlap && epPerMicroBatch > 0.0) {
+        // Megatron-Core's expert all-to-all overlap (megatron/core/pipeline_parallel/
+        // combined_1f1b.py): in the steady state the forward of one chunk and the backward of
+        // another run merged layer by layer, each one's dispatch and combine on a communication
+        // stream under the other's attention and MLP, as far as the schedule lets them
+        // (kEpOverlapConcurrentShare; the all-to-all's channels take their SMs meanwhile). The
+        // warm-up forwards, one more than the schedule's own so that the merged
+        // pair is independent (schedules.py, get_pp_rank_microbatches), and the cool-down
+        // backwards run alone, their all-to-all exposed; without pipelining the first forward
+        // and the last backward.
+        const double chunks = l.m * l.v;
+        const double warmupChunks = l.p > 1 ? 2.0 * (l.p - 1.0) + (l.v - 1.0) * l.p + 1.0 : 1.0;
+        const double steady = std::clamp((chunks - warmupChunks) / chunks, 0.0, 1.0);
+        const double computation = matmulPerMicroBatch + memoryPerMicroBatch + kernelPerMicroBatch;
+        const SharedSms shared =
+            shareSms(kEpOverlapConcurrentShare * steady * epPerMicroBatch, steady * computation,
+                     out.expertDispatch.channels, gpuSms);
+        out.expertParallelSeconds = l.m * (epPerMicroBatch - shared.hidden);
+        out.overlapContentionSeconds += l.m * shared.slowdown;
+        out.microBatchSeconds -= shared.hidden - shared.slowdown;
+    }
     out.offloadSeconds = l.m * offloadPerMicroBatch;
     out.pipelineSendRecvSeconds = (l.m + (l.p - 1.0) / l.v) * p2pPerMicroBatch;
     out.bubbleSeconds = (l.p - 1.0) / l.v * workPerMicroBatch;

@@ -199,6 +199,9 @@ struct WorkloadSection
     bool moeRouterFusion = false;
     /// The all-to-all dispatcher's permutations as one kernel each (--moe-permute-fusion).
     bool moePermuteFusion = false;
+    /// The expert all-to-all of one micro-batch hidden under another's computation, forward
+    /// and backward merged layer by layer (Megatron-Core --overlap-moe-expert-parallel-comm).
+    bool moeA2aOverlap = false;
     /// Parts of each layer replayed from CUDA graphs: CudaGraphScope bits; 0 launches every
     /// kernel from the host.
     int cudaGraphScope = 0;
