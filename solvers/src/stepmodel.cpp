@@ -1420,10 +1420,10 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         // another run merged layer by layer, each one's dispatch and combine on a communication
         // stream under the other's attention and MLP, as far as the schedule lets them
         // (kEpOverlapConcurrentShare; the all-to-all's channels take their SMs meanwhile). The
-        // warm-up forwards, one more than the schedule's own so that the merged
-        // pair is independent (schedules.py, get_pp_rank_microbatches), and the cool-down
-        // backwards run alone, their all-to-all exposed; without pipelining the first forward
-        // and the last backward.
+        // warm-up forwards, one more than the schedule's own so that the merged pair is
+        // independent (schedules.py, get_pp_rank_microbatches), and the cool-down backwards run
+        // alone, their all-to-all exposed; without pipelining the first forward and the last
+        // backward.
         const double chunks = l.m * l.v;
         const double warmupChunks = l.p > 1 ? 2.0 * (l.p - 1.0) + (l.v - 1.0) * l.p + 1.0 : 1.0;
         const double steady = std::clamp((chunks - warmupChunks) / chunks, 0.0, 1.0);
