@@ -507,13 +507,14 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
                       "The all-to-all dispatcher's permutations and their inverses as one fused "
                       "kernel each (Megatron-Core --moe-permute-fusion, Transformer Engine's "
                       "permutation kernels)"),
-        f::boolean<S>("moe_a2a_overlap", &S::moeA2aOverlap,
-                      "The expert all-to-all of one micro-batch runs under another's computation: "
-                      "the forward of one and the backward of another merged layer by layer "
-                      "(Megatron-Core --overlap-moe-expert-parallel-comm with "
-                      "--delay-wgrad-compute; Megatron-Bridge moe_a2a_overlap); needs "
-                      "expert_parallel above 1, virtual stages when pipelined, no full or moe "
-                      "recomputation, and holds one micro-batch more in flight"),
+        f::boolean<S>(
+            "moe_a2a_overlap", &S::moeA2aOverlap,
+            "The expert all-to-all of one micro-batch runs under another's computation: "
+            "the forward of one and the backward of another merged layer by layer "
+            "(Megatron-Core --overlap-moe-expert-parallel-comm with "
+            "--delay-wgrad-compute; Megatron-Bridge moe_a2a_overlap); needs "
+            "expert_parallel above 1, virtual stages when pipelined, no full or moe "
+            "recomputation; one chunk more in flight when pipelined, one layer more without"),
         cudaGraphScopeField(),
         f::integer<S>("sequence_length", &S::sequenceLength, "tokens",
                       "Sequence length; 0 takes the model's", 0, 1e7),
