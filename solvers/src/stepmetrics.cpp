@@ -14,13 +14,16 @@ void addStepMetrics(Evaluation& e)
         "/workload/micro_batch_size", "/workload/global_batch_sequences", "/workload/recompute",
         "/compute/gpu/matmul_efficiency", "/compute/gpu/matmul_efficiency_fp8",
         "/compute/gpu/attention_forward_efficiency", "/compute/gpu/attention_backward_efficiency",
-        "/workload/flash_attention", "/workload/precision", "/workload/fp8_recipe", "/network">();
+        "/workload/flash_attention", "/workload/precision", "/workload/fp8_recipe",
+        "/workload/moe_a2a_overlap", "/network">();
     const MetricInputs memory =
         metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
                      "/workload/pipeline_parallel", "/workload/zero_stage", "/workload/recompute",
                      "/workload/micro_batch_size", "/workload/gradient_precision",
                      "/workload/dropout", "/workload/fused_cross_entropy",
-                     "/workload/activation_offload_layers", "/compute/gpu/memory_gb">();
+                     "/workload/activation_offload_layers", "/workload/expert_parallel",
+                     "/workload/virtual_stages", "/workload/moe_a2a_overlap",
+                     "/compute/gpu/memory_gb">();
     e.add("step.parameters_billion", "Model parameters", s.parameters / 1e9, "B", Better::Neither,
           model);
     e.add("step.active_parameters_billion", "Active parameters per token", s.activeParameters / 1e9,

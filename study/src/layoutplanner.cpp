@@ -70,6 +70,7 @@ void writeLayout(model::WorkloadSection& w, const LayoutChoice& l, bool derivedD
     w.recomputeModules = l.recomputeModules;
     w.recomputeNumLayers = l.recomputeNumLayers;
     w.activationOffloadLayers = l.activationOffloadLayers;
+    w.moeA2aOverlap = l.a2aOverlap;
     w.dataParallel = derivedDataParallel ? 0 : l.dataParallel;
 }
 
@@ -150,13 +151,28 @@ std::string LayoutChoice::scheduleLabel() const
     return dualPipe ? "dual" : std::to_string(virtualStages);
 }
 
+std::string LayoutChoice::expertLabel() const
+{
+    return std::to_string(expertParallel) + (a2aOverlap ? " ovl" : "");
+}
+
 std::string LayoutChoice::toString() const
 {
-    return fmt::format("TP {} PP {} DP {} CP {} EP {}{} mbs {} v {} ZeRO {} {}", tensorParallel,
+    return fmt::format("TP {} PP {} DP {} CP {} EP {}{} mbs {} v {} ZeRO {} {}{}", tensorParallel,
                        pipelineParallel, dataParallel, contextParallel, expertParallel,
                        expertTensorParallel > 0 ? fmt::format(" ETP {}", expertTensorParallel)
                                                 : std::string(),
-                       microBatchSize, scheduleLabel(), zeroStage, recomputeLabel());
+                       microBatchSize, scheduleLabel(), zeroStage, recomputeLabel(),
+                       a2aOverlap ? " a2a overlap" : "");
+}
+
+bool expertOverlapAllowed(const LayoutChoice& l, bool moe)
+{
+    // model/src/validator.cpp, /workload/moe_a2a_overlap (Megatron-Core's
+    // transformer_config.py): the step model times the same layouts with it.
+    return moe && l.expertParallel > 1 && !l.dualPipe &&
+           (l.pipelineParallel == 1 || l.virtualStages > 1) && l.recompute != Recompute::Full &&
+           !(l.recompute == Recompute::Selective && (l.recomputeModules & model::RecomputeMoe));
 }
 
 LayoutChoice layoutOf(const model::ResolvedScenario& r)
@@ -178,6 +194,7 @@ LayoutChoice layoutOf(const model::ResolvedScenario& r)
     l.recomputeModules = w.recomputeModules;
     l.recomputeNumLayers = w.recomputeNumLayers;
     l.activationOffloadLayers = w.activationOffloadLayers;
+    l.a2aOverlap = w.moeA2aOverlap;
     return l;
 }
 
@@ -229,6 +246,10 @@ std::vector<std::pair<std::string, std::string>> layoutFields(const model::Workl
     if (l.expertTensorParallel != 0 || w.expertTensorParallel != 0)
         out.emplace_back("/workload/expert_tensor_parallel",
                          std::to_string(l.expertTensorParallel));
+    // Off where the scenario has it on and the layout cannot hold it: the layout applied
+    // validates.
+    if (l.a2aOverlap != w.moeA2aOverlap)
+        out.emplace_back("/workload/moe_a2a_overlap", l.a2aOverlap ? "true" : "false");
     return out;
 }
 
@@ -332,6 +353,14 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
         selectiveModules.push_back(model::RecomputeCoreAttention);
         selectiveModules.push_back(lightModules | model::RecomputeCoreAttention);
     }
+    const auto overlapTried = [&](bool on) {
+        return space.moeA2aOverlap.empty()
+                   ? (!on || m.moe())
+                   : std::find(space.moeA2aOverlap.begin(), space.moeA2aOverlap.end(), on) !=
+                         space.moeA2aOverlap.end();
+    };
+    const bool overlapOff = !m.moe() || overlapTried(false);
+    const bool overlapOn = overlapTried(true) && m.moe();
     const auto rungsOf = [&](const LayoutChoice& layout) {
         std::vector<LayoutChoice> rungs;
         LayoutChoice rung = layout;
@@ -383,6 +412,19 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
         std::stable_sort(rungs.begin(), rungs.end(), [](const auto& a, const auto& b) {
             return a.recomputeOrder() < b.recomputeOrder();
         });
+        // The expert all-to-all overlap: the rungs without it, then (lighter first again) those
+        // that can hold it with it. It costs a chunk (or a layer) of activations more and hides
+        // part of the all-to-all, so neither dominates the other.
+        const std::size_t without = rungs.size();
+        if (overlapOn)
+            for (std::size_t i = 0; i < without; ++i)
+                if (expertOverlapAllowed(rungs[i], m.moe())) {
+                    LayoutChoice on = rungs[i];
+                    on.a2aOverlap = true;
+                    rungs.push_back(on);
+                }
+        if (!overlapOff)
+            rungs.erase(rungs.begin(), rungs.begin() + static_cast<std::ptrdiff_t>(without));
         return rungs;
     };
 
@@ -562,6 +604,7 @@ LayoutPlan planLayouts(const model::ResolvedScenario& scenario, const LayoutPlan
                 fittedGroup->virtualStages == leaf.virtualStages &&
                 fittedGroup->dualPipe == leaf.dualPipe &&
                 fittedGroup->zeroStage == leaf.zeroStage &&
+                fittedGroup->a2aOverlap == leaf.a2aOverlap &&
                 (fittedGroup->recomputeOrder() == 0 || (fittedGroup->activationOffloadLayers > 0) ==
                                                            (leaf.activationOffloadLayers > 0))) {
                 ++plan.prunedAsDominated;

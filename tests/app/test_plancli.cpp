@@ -212,3 +212,49 @@ TEST_CASE("the bash completion and the man page name every command", "[cli][pack
                man.find(".BI \"" + manName) != std::string::npos));
     }
 }
+
+TEST_CASE("plan tries the expert all-to-all overlap of a mixture of experts, and --a2a-overlap "
+          "narrows it",
+          "[cli][plan][moe]")
+{
+    // The bundled Qwen3-30B-A3B example: its fastest layouts hold the expert all-to-all
+    // overlapped where Megatron-Core runs it; each says so in JSON, in CSV and in the table, and
+    // the fields to apply set it.
+    const CliRun j = runCli({"plan", example("moe-qwen3-h100.json"), "--json", "-n", "20"});
+    INFO(j.err);
+    REQUIRE(j.code == 0);
+    const json doc = json::parse(j.out);
+    int on = 0;
+    for (const auto& layout : doc["layouts"]) {
+        REQUIRE(layout["layout"].contains("moe_a2a_overlap"));
+        if (layout["layout"]["moe_a2a_overlap"].get<bool>()) {
+            ++on;
+            CHECK(layout["fields"]["/workload/moe_a2a_overlap"] == true);
+            CHECK(layout["layout"]["expert_parallel"].get<int>() > 1);
+            CHECK(layout["layout"]["recompute"] != "full");
+        }
+    }
+    CHECK(on > 0);
+    CHECK(doc["current"]["layout"]["moe_a2a_overlap"] == false);
+
+    const CliRun off = runCli(
+        {"plan", example("moe-qwen3-h100.json"), "--json", "-n", "20", "--a2a-overlap", "off"});
+    REQUIRE(off.code == 0);
+    const json plain = json::parse(off.out);
+    REQUIRE_FALSE(plain["layouts"].empty());
+    for (const auto& layout : plain["layouts"]) {
+        CHECK(layout["layout"]["moe_a2a_overlap"] == false);
+        CHECK_FALSE(layout["fields"].contains("/workload/moe_a2a_overlap"));
+    }
+    CHECK(plain["search"]["layouts"].get<long long>() < doc["search"]["layouts"].get<long long>());
+
+    const CliRun text = runCli({"plan", example("moe-qwen3-h100.json"), "-n", "3", "-q"});
+    REQUIRE(text.code == 0);
+    CHECK(text.out.find(" ovl ") != std::string::npos);
+    CHECK(text.out.find("\"moe_a2a_overlap\": true") != std::string::npos);
+    const CliRun csv = runCli({"plan", example("moe-qwen3-h100.json"), "-n", "3", "--csv"});
+    REQUIRE(csv.code == 0);
+    CHECK(csv.out.find(",activation_offload_layers,moe_a2a_overlap,step_seconds,") !=
+          std::string::npos);
+    CHECK(runCli({"plan", example("moe-qwen3-h100.json"), "--a2a-overlap", "maybe"}).code == 2);
+}

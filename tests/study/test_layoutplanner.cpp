@@ -235,7 +235,9 @@ TEST_CASE("for a mixture of experts the search tries whole experts beside the te
     options.space.recompute = {model::Recompute::Selective};
     const LayoutPlan plan = planLayouts(r, options);
     REQUIRE_FALSE(plan.best.empty());
-    CHECK(plan.candidates == 4); // TP 2 and 4, each with ETP = TP and ETP 1
+    // TP 2 and 4, each with ETP = TP and ETP 1, each without and with the expert all-to-all
+    // overlap (one stage, expert parallelism, no full recomputation: Megatron-Core runs it).
+    CHECK(plan.candidates == 8);
     const auto find = [&](int tp, int etp) -> const LayoutOutcome* {
         for (const auto& o : plan.best)
             if (o.layout.tensorParallel == tp && o.layout.expertTensorParallel == etp)
@@ -550,4 +552,88 @@ TEST_CASE("with one stage on a node with a host link the search offloads activat
     const LayoutPlan pipelined = planLayouts(r, piped);
     for (const auto& o : pipelined.best)
         CHECK(o.layout.activationOffloadLayers == 0);
+}
+
+TEST_CASE("the search tries the expert all-to-all overlap where Megatron-Core runs it, and a "
+          "layout that cannot hold it turns it off",
+          "[study][plan][moe][overlap]")
+{
+    // The bundled Qwen3-30B-A3B example on 16 H100 with moe_a2a_overlap on: the layouts with
+    // one stage, or two with virtual stages, are tried with and without the overlap; two stages
+    // without virtual stages and full recomputation only without it (the validator's rules).
+    // Whatever the search returns, applied, validates and evaluates to the step it was timed at.
+    model::Scenario s = resolvedExample("moe-qwen3-h100.json").scenario;
+    s.workload.moeA2aOverlap = true;
+    auto resolved = model::resolveScenario(s, test::catalog());
+    REQUIRE(resolved.resolved);
+    const model::ResolvedScenario& r = *resolved.resolved;
+    LayoutPlanOptions options;
+    options.top = 200;
+    options.prune = false;
+    options.space.tensorParallel = {1};
+    options.space.pipelineParallel = {1, 2};
+    options.space.expertParallel = {8, 16};
+    options.space.expertTensorParallel = {1};
+    options.space.microBatchSize = {1};
+    options.space.virtualStages = {1, 2};
+    options.space.zeroStage = {1};
+    options.space.recompute = {model::Recompute::None, model::Recompute::Full};
+    const LayoutPlan plan = planLayouts(r, options);
+    REQUIRE_FALSE(plan.diagnostics.hasErrors());
+    REQUIRE(plan.best.size() > 4);
+    int on = 0;
+    int offWhereRefused = 0;
+    for (const LayoutOutcome& o : plan.best) {
+        const LayoutChoice& l = o.layout;
+        INFO(l.toString());
+        if (l.a2aOverlap) {
+            ++on;
+            CHECK(expertOverlapAllowed(l, true));
+            CHECK(l.expertLabel() == std::to_string(l.expertParallel) + " ovl");
+            // Its twin without the overlap was timed too: the overlap holds more activations.
+            LayoutChoice off = l;
+            off.a2aOverlap = false;
+            const auto twin = std::find_if(plan.best.begin(), plan.best.end(),
+                                           [&](const auto& x) { return x.layout == off; });
+            REQUIRE(twin != plan.best.end());
+            CHECK(o.compute.step.memory.activationsGb > twin->compute.step.memory.activationsGb);
+            CHECK(o.stepSeconds() != twin->stepSeconds());
+        } else if (!expertOverlapAllowed(l, true)) {
+            ++offWhereRefused;
+            // The scenario has it on: applying the layout sets it off, by name.
+            bool named = false;
+            for (const auto& [pointer, value] : layoutFields(r.scenario.workload, l))
+                if (pointer == "/workload/moe_a2a_overlap") {
+                    named = true;
+                    CHECK(value == "false");
+                }
+            CHECK(named);
+        }
+        const model::ResolvedScenario applied = withLayout(r, l);
+        CHECK(applied.scenario.workload.moeA2aOverlap == l.a2aOverlap);
+        CHECK_FALSE(model::validateScenario(applied).hasErrors());
+        const solvers::Evaluation e = solvers::evaluate(applied);
+        REQUIRE(e.metric("compute.step_seconds"));
+        CHECK(e.metric("compute.step_seconds")->value == Approx(o.stepSeconds()).epsilon(1e-9));
+    }
+    CHECK(on > 0);
+    CHECK(offWhereRefused > 0);
+
+    // Asked for the layouts without it, the search returns none with it, and pruning keeps the
+    // same best as timing every layout.
+    LayoutPlanOptions without = options;
+    without.space.moeA2aOverlap = {false};
+    const LayoutPlan plain = planLayouts(r, without);
+    REQUIRE_FALSE(plain.best.empty());
+    CHECK(plain.candidates < plan.candidates);
+    for (const LayoutOutcome& o : plain.best)
+        CHECK_FALSE(o.layout.a2aOverlap);
+    LayoutPlanOptions pruned = options;
+    pruned.prune = true;
+    const LayoutPlan fast = planLayouts(r, pruned);
+    REQUIRE_FALSE(fast.best.empty());
+    INFO(fast.best.front().layout.toString() << " / " << plan.best.front().layout.toString());
+    CHECK(fast.best.front().stepSeconds() ==
+          Approx(plan.best.front().stepSeconds()).epsilon(1e-12));
+    CHECK(fast.best.front().stepSeconds() <= plain.best.front().stepSeconds());
 }

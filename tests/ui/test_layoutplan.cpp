@@ -105,6 +105,59 @@ TEST_CASE("Find best layout lists the fastest layouts and applies one, undoably"
     CHECK_FALSE(dialog.applyRow(99));
 }
 
+TEST_CASE("Find best layout shows the expert all-to-all overlap and applies it on or off",
+          "[ui][plan][moe]")
+{
+    // The bundled Qwen3-30B-A3B example with moe_a2a_overlap on: the fastest layouts hold it
+    // (EP "8 ovl"); a layout of two stages without virtual stages cannot (Megatron-Core refuses
+    // it there), and applying one sets moe_a2a_overlap false in the same undo step, so the
+    // scenario stays valid.
+    nlohmann::json scenario = exampleJson("moe-qwen3-h100.json");
+    scenario["workload"]["moe_a2a_overlap"] = true;
+    ui::ScenarioDocument document(scenario);
+    document.evaluateNow();
+    ui::LayoutPlanDialog dialog(&document);
+    study::LayoutPlanOptions options;
+    options.top = 5;
+    QSignalSpy finished(&dialog, &ui::LayoutPlanDialog::finished);
+    dialog.start(options);
+    REQUIRE(waitForSearch(finished));
+    REQUIRE_FALSE(dialog.plan().best.empty());
+    constexpr int expertColumn = 5;
+    CHECK(dialog.table()->horizontalHeaderItem(expertColumn)->text() == QStringLiteral("EP"));
+    CHECK(dialog.table()->horizontalHeaderItem(expertColumn)->toolTip().contains("ovl"));
+    CHECK(dialog.table()->horizontalHeaderItem(expertColumn + 1)->toolTip().contains("Experts'"));
+    CHECK(dialog.table()->horizontalHeaderItem(expertColumn + 2)->toolTip().contains("Micro"));
+    bool shown = false;
+    for (int row = 0; row < static_cast<int>(dialog.plan().best.size()); ++row) {
+        const auto& layout = dialog.plan().best[static_cast<std::size_t>(row)].layout;
+        const QString cell = dialog.table()->item(row, expertColumn)->text();
+        CHECK(cell.endsWith(QStringLiteral(" ovl")) == layout.a2aOverlap);
+        shown = shown || layout.a2aOverlap;
+    }
+    CHECK(shown);
+
+    ui::LayoutPlanDialog pipelined(&document);
+    options.space.pipelineParallel = {2};
+    options.space.virtualStages = {1};
+    QSignalSpy done(&pipelined, &ui::LayoutPlanDialog::finished);
+    pipelined.start(options);
+    REQUIRE(waitForSearch(done));
+    REQUIRE_FALSE(pipelined.plan().best.empty());
+    CHECK_FALSE(pipelined.plan().best.front().layout.a2aOverlap);
+    const int steps = document.undoStack()->count();
+    REQUIRE(pipelined.applyRow(0));
+    CHECK(document.undoStack()->count() == steps + 1);
+    CHECK(document.value("/workload/pipeline_parallel") == 2);
+    CHECK(document.value("/workload/moe_a2a_overlap") == false);
+    document.evaluateNow();
+    const solvers::Metric* step = document.outcome()->metric({"compute.step_seconds"});
+    REQUIRE(step);
+    CHECK(step->value == Approx(pipelined.plan().best.front().stepSeconds()).epsilon(1e-9));
+    document.undoStack()->undo();
+    CHECK(document.value("/workload/moe_a2a_overlap") == true);
+}
+
 TEST_CASE("Find best layout can be cancelled", "[ui][plan]")
 {
     ui::ScenarioDocument document(exampleJson("multiplane-16k-h100.json"));

@@ -71,7 +71,9 @@ LayoutPlanDialog::LayoutPlanDialog(ScenarioDocument* document, QWidget* parent)
                               tr("Pipeline parallel stages"),
                               tr("Data parallel (the rest of the GPUs)"),
                               tr("Context parallel"),
-                              tr("Expert parallel"),
+                              tr("Expert parallel; \"ovl\": the expert all-to-all overlapped "
+                                 "with the other micro-batch's computation (moe_a2a_overlap)"),
+                              tr("Experts' tensor parallel (a mixture of experts)"),
                               tr("Micro-batch size (sequences)"),
                               tr("Virtual pipeline stages (interleaved schedule when more than 1)"),
                               tr("ZeRO stage"),
@@ -237,7 +239,7 @@ void LayoutPlanDialog::showPlan()
             QString::number(l.pipelineParallel),
             QString::number(l.dataParallel),
             QString::number(l.contextParallel),
-            QString::number(l.expertParallel),
+            QString::fromStdString(l.expertLabel()),
             m_plan.mixtureOfExperts ? QString::number(l.effectiveExpertTensorParallel())
                                     : QStringLiteral("-"),
             QString::number(l.microBatchSize),

@@ -11,6 +11,7 @@
 #include "dct/study/layoutplanner.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fmt/format.h>
@@ -59,8 +60,10 @@ json layoutJson(const study::LayoutChoice& l, bool moe)
         j["recompute_num_layers"] = l.recomputeNumLayers;
     if (l.activationOffloadLayers > 0)
         j["activation_offload_layers"] = l.activationOffloadLayers;
-    if (moe)
+    if (moe) {
         j["expert_tensor_parallel"] = l.effectiveExpertTensorParallel();
+        j["moe_a2a_overlap"] = l.a2aOverlap;
+    }
     return j;
 }
 
@@ -108,14 +111,20 @@ double partSeconds(const std::vector<solvers::StepPart>& parts, const char* key)
     return 0.0;
 }
 
+/** The EP column's width: a mixture of experts' holds "16 ovl" (the all-to-all overlapped). */
+int expertWidth(bool moe)
+{
+    return moe ? 6 : 3;
+}
+
 std::string row(const std::string& rank, const study::LayoutOutcome& o, double reference, bool moe)
 {
     const auto& l = o.layout;
     std::string s =
-        fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>3} {:>4} {:>4} {:>5}  {:<14}", rank,
+        fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>{}} {:>3} {:>4} {:>4} {:>5}  {:<14}", rank,
                     l.tensorParallel, l.pipelineParallel, l.dataParallel, l.contextParallel,
-                    l.expertParallel, expertTensorText(l, moe, "-"), l.microBatchSize,
-                    l.scheduleLabel(), l.zeroStage, l.recomputeLabel());
+                    l.expertLabel(), expertWidth(moe), expertTensorText(l, moe, "-"),
+                    l.microBatchSize, l.scheduleLabel(), l.zeroStage, l.recomputeLabel());
     const double mfu = o.compute.step.mfu * 100.0;
     s += fmt::format("{:>8} {:>6} {:>7}", seconds(o.compute.stepSeconds),
                      fmt::format("{:.1f}%", mfu),
@@ -130,11 +139,11 @@ std::string row(const std::string& rank, const study::LayoutOutcome& o, double r
     return s + "\n";
 }
 
-std::string header()
+std::string header(bool moe)
 {
-    std::string s =
-        fmt::format("{:>3} {:>3} {:>4} {:>5} {:>3} {:>3} {:>3} {:>4} {:>4} {:>5}  {:<14}", "#",
-                    "TP", "PP", "DP", "CP", "EP", "ETP", "mbs", "v", "ZeRO", "recompute");
+    std::string s = fmt::format(
+        "{:>3} {:>3} {:>4} {:>5} {:>3} {:>{}} {:>3} {:>4} {:>4} {:>5}  {:<14}", "#", "TP", "PP",
+        "DP", "CP", "EP", expertWidth(moe), "ETP", "mbs", "v", "ZeRO", "recompute");
     s += fmt::format("{:>8} {:>6} {:>7} {:>7}", "step s", "MFU", "mem GB", "vs now");
     for (const auto& c : kColumns)
         s += fmt::format(" {:>6}", c.head);
@@ -147,7 +156,7 @@ std::string csvHeader()
         "rank,tensor_parallel,pipeline_parallel,data_parallel,context_parallel,"
         "expert_parallel,expert_tensor_parallel,micro_batch_size,virtual_stages,pipeline_schedule,"
         "zero_stage,recompute,recompute_modules,recompute_num_layers,activation_offload_layers,"
-        "step_seconds,mfu,memory_gb,offloaded_gb";
+        "moe_a2a_overlap,step_seconds,mfu,memory_gb,offloaded_gb";
     for (const auto& c : kColumns)
         s += std::string(",") + c.key + "_seconds";
     return s + ",offload_seconds,overlap_contention_seconds,host_wait_seconds\n";
@@ -162,15 +171,15 @@ std::string csvRow(const std::string& rank, const study::LayoutOutcome& o, bool 
         for (const auto& name : study::recomputeModuleList(l.recomputeModules))
             modules += (modules.empty() ? "" : "+") + name;
     std::string s = fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", rank, l.tensorParallel,
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", rank, l.tensorParallel,
         l.pipelineParallel, l.dataParallel, l.contextParallel, l.expertParallel,
         expertTensorText(l, moe, ""), l.microBatchSize, l.virtualStages, l.scheduleName(),
         l.zeroStage, study::recomputeName(l.recompute), modules,
         l.recompute == model::Recompute::Full ? std::to_string(l.recomputeNumLayers)
                                               : std::string(),
-        l.activationOffloadLayers, formatExact(o.compute.stepSeconds),
-        formatExact(o.compute.step.mfu), formatExact(o.compute.step.memory.totalGb),
-        formatExact(o.compute.step.memory.offloadedGb));
+        l.activationOffloadLayers, moe ? (l.a2aOverlap ? "true" : "false") : "",
+        formatExact(o.compute.stepSeconds), formatExact(o.compute.step.mfu),
+        formatExact(o.compute.step.memory.totalGb), formatExact(o.compute.step.memory.offloadedGb));
     const auto parts = solvers::stepBreakdown(o.compute);
     for (const auto& c : kColumns)
         s += "," + formatExact(partSeconds(parts, c.key));
@@ -247,6 +256,13 @@ PlanCommand::PlanCommand(CLI::App& app)
         ->check(CLI::IsMember({"none", "selective", "full"}))
         ->delimiter(',');
     m_command
+        ->add_option("--a2a-overlap", m_a2aOverlap,
+                     "The expert all-to-all overlap (moe_a2a_overlap) to try for a mixture of "
+                     "experts: off, on (where the layout allows it: expert parallelism, virtual "
+                     "stages when pipelined, no full or moe recomputation) (default: both)")
+        ->check(CLI::IsMember({"off", "on"}))
+        ->delimiter(',');
+    m_command
         ->add_option(
             "--max-tp", m_maxTensorParallel,
             "Largest tensor-parallel size (default: the GPUs of an NVLink domain: a node, or the "
@@ -300,6 +316,8 @@ int PlanCommand::run(const CommandContext& context, std::ostream& out, std::ostr
         space.recompute.push_back(r == "none"   ? model::Recompute::None
                                   : r == "full" ? model::Recompute::Full
                                                 : model::Recompute::Selective);
+    for (const auto& o : m_a2aOverlap)
+        space.moeA2aOverlap.push_back(o == "on");
     space.maxTensorParallel = m_maxTensorParallel;
     space.maxContextParallel = m_maxContextParallel;
     space.maxMicroBatchSize = m_maxMicroBatchSize;
@@ -378,12 +396,17 @@ int PlanCommand::run(const CommandContext& context, std::ostream& out, std::ostr
                        r.gpu.id, r.gpusPerNode, r.scenario.workload.globalBatchSequences,
                        r.sequenceLength);
     out << "Fastest layouts that fit (step time with stragglers; parts in seconds per step)\n\n";
-    out << header();
+    out << header(moe);
     if (plan.hasCurrent)
         out << row("now", plan.current, 0.0, moe).substr(0, std::string::npos)
             << (plan.currentFits ? "" : "    (the current layout does not fit in memory)\n");
     for (std::size_t i = 0; i < plan.best.size(); ++i)
         out << row(std::to_string(i + 1), plan.best[i], reference, moe);
+    const auto overlapped = [](const study::LayoutOutcome& o) { return o.layout.a2aOverlap; };
+    if (std::any_of(plan.best.begin(), plan.best.end(), overlapped) ||
+        (plan.hasCurrent && overlapped(plan.current)))
+        out << "\nEP \"ovl\": the expert all-to-all overlapped with the other micro-batch's "
+               "computation (moe_a2a_overlap).\n";
     // The fields to set for the best, as the scenario file spells them, wrapped at 100 columns.
     out << "\nTo apply #1, set in \"workload\":\n";
     std::string line = " ";

@@ -37,6 +37,9 @@ struct LayoutChoice
     /** Layers whose activations go to host memory (workload.activation_offload_layers), with
      *  one stage and no recomputation; 0: none. */
     int activationOffloadLayers = 0;
+    /** The expert all-to-all beside the other micro-batch's computation
+     *  (workload.moe_a2a_overlap); only where Megatron-Core runs it (expertOverlapAllowed). */
+    bool a2aOverlap = false;
 
     bool operator==(const LayoutChoice&) const = default;
     /** Returns the schedule column: "dual" for DualPipe, else the virtual stages. */
@@ -57,10 +60,21 @@ struct LayoutChoice
     {
         return expertTensorParallel > 0 ? expertTensorParallel : tensorParallel;
     }
+    /** Returns the expert-parallel column: the size, with " ovl" after it where the expert
+     *  all-to-all is overlapped ("8 ovl"). */
+    std::string expertLabel() const;
     /** Returns "TP 8 PP 16 DP 128 CP 1 EP 1 mbs 1 v 8 ZeRO 1 full", with "ETP 1" after EP where
-     *  the experts' tensor size is set. */
+     *  the experts' tensor size is set, and "a2a overlap" at the end where it is on. */
     std::string toString() const;
 };
+
+/**
+ * Returns whether Megatron-Core runs the expert all-to-all overlap with \a layout of a model
+ * that \a moe (the validator's rules for workload.moe_a2a_overlap): expert parallelism above 1,
+ * virtual stages when pipelined, not DualPipe, no full recomputation and no moe module
+ * recomputed.
+ */
+bool expertOverlapAllowed(const LayoutChoice& layout, bool moe);
 
 /** Returns the layout \a scenario sets (its effective data-parallel size included). */
 LayoutChoice layoutOf(const model::ResolvedScenario& scenario);
@@ -100,7 +114,8 @@ struct LayoutOutcome
  * them), and with one stage on a node with a host link, activation offloading of a quarter,
  * half, three quarters and all but one of the layers instead; for a mixture of experts the experts'
  * tensor size the scenario sets, or both Megatron-Core's default (the tensor size) and whole
- * experts (1) where it sets none.
+ * experts (1) where it sets none, and the expert all-to-all overlap off and, where the layout
+ * allows it, on.
  */
 struct LayoutSearchSpace
 {
@@ -114,6 +129,9 @@ struct LayoutSearchSpace
     std::vector<int> virtualStages;
     std::vector<int> zeroStage;
     std::vector<model::Recompute> recompute;
+    /** The expert all-to-all overlap off (false) and on (true) for a mixture of experts, where
+     *  the layout allows it; empty: both. */
+    std::vector<bool> moeA2aOverlap;
     int maxTensorParallel = 0; ///< 0: the GPUs of the scale-up (NVLink) domain.
     int maxContextParallel = 32;
     int maxMicroBatchSize = 8;

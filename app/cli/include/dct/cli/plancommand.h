@@ -43,6 +43,7 @@ private:
     std::vector<int> m_virtualStages;
     std::vector<int> m_zeroStage;
     std::vector<std::string> m_recompute;
+    std::vector<std::string> m_a2aOverlap;
     int m_maxTensorParallel = 0;
     int m_maxContextParallel = 32;
     int m_maxMicroBatchSize = 8;
