@@ -202,12 +202,10 @@ Layout layoutOf(const model::ResolvedScenario& r)
         l.modules = w.recomputeModules;
     if (l.p == 1)
         l.offload = std::min<double>(std::max(0, w.activationOffloadLayers), r.model.layers);
-    // The expert all-to-all overlap where Megatron-Core runs it (the validator's rules): expert
-    // parallelism, virtual stages when pipelined, no full and no moe recomputation. A layout the
-    // planner tries outside them is timed without it.
-    l.a2aOverlap = w.moeA2aOverlap && r.model.moe() && l.e > 1 && !l.dual &&
-                   (l.p == 1 || l.v > 1) && l.wholeShare == 0.0 &&
-                   !l.recomputes(model::RecomputeMoe);
+    // The expert all-to-all overlap where Megatron-Core runs it; a layout outside its rules is
+    // timed without it.
+    l.a2aOverlap = w.moeA2aOverlap && expertOverlapRuns(r.model.moe(), l.e, l.p, l.v, l.dual,
+                                                        w.recompute, w.recomputeModules);
     return l;
 }
 
@@ -696,6 +694,14 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
 }
 
 } // namespace
+
+bool expertOverlapRuns(bool moe, int expertParallel, int pipelineParallel, int virtualStages,
+                       bool dualPipe, model::Recompute recompute, int recomputeModules)
+{
+    return moe && expertParallel > 1 && !dualPipe && (pipelineParallel <= 1 || virtualStages > 1) &&
+           recompute != model::Recompute::Full &&
+           !(recompute == model::Recompute::Selective && (recomputeModules & model::RecomputeMoe));
+}
 
 StepMemory stepMemory(const model::ResolvedScenario& r)
 {

@@ -168,11 +168,8 @@ std::string LayoutChoice::toString() const
 
 bool expertOverlapAllowed(const LayoutChoice& l, bool moe)
 {
-    // model/src/validator.cpp, /workload/moe_a2a_overlap (Megatron-Core's
-    // transformer_config.py): the step model times the same layouts with it.
-    return moe && l.expertParallel > 1 && !l.dualPipe &&
-           (l.pipelineParallel == 1 || l.virtualStages > 1) && l.recompute != Recompute::Full &&
-           !(l.recompute == Recompute::Selective && (l.recomputeModules & model::RecomputeMoe));
+    return solvers::expertOverlapRuns(moe, l.expertParallel, l.pipelineParallel, l.virtualStages,
+                                      l.dualPipe, l.recompute, l.recomputeModules);
 }
 
 LayoutChoice layoutOf(const model::ResolvedScenario& r)

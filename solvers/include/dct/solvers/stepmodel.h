@@ -20,4 +20,14 @@ StepResult solveStep(const model::ResolvedScenario& scenario, const NetworkResul
 /** Returns the per-GPU memory of the scenario's layout (also part of solveStep()). */
 StepMemory stepMemory(const model::ResolvedScenario& scenario);
 
+/**
+ * Returns whether Megatron-Core runs the expert all-to-all overlap (workload.moe_a2a_overlap)
+ * with a layout of a model that \a moe: expert parallelism above 1, virtual stages when
+ * pipelined, not DualPipe, no full recomputation and no moe module recomputed (the validator's
+ * rules, model/src/validator.cpp; Megatron-Core's transformer_config.py). The step model times
+ * the overlap only there, and the layout search tries it only there.
+ */
+bool expertOverlapRuns(bool moe, int expertParallel, int pipelineParallel, int virtualStages,
+                       bool dualPipe, model::Recompute recompute, int recomputeModules);
+
 } // namespace dct::solvers

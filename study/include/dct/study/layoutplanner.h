@@ -70,9 +70,7 @@ struct LayoutChoice
 
 /**
  * Returns whether Megatron-Core runs the expert all-to-all overlap with \a layout of a model
- * that \a moe (the validator's rules for workload.moe_a2a_overlap): expert parallelism above 1,
- * virtual stages when pipelined, not DualPipe, no full recomputation and no moe module
- * recomputed.
+ * that \a moe: the step model's rule (solvers::expertOverlapRuns), which is the validator's.
  */
 bool expertOverlapAllowed(const LayoutChoice& layout, bool moe);
 
