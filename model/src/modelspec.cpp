@@ -115,6 +115,15 @@ const FieldTable<ModelSpec>& ModelSpec::fields()
                       "(Megatron-Core window_attn_skip_freq; GPT-OSS 2); 0: every layer is "
                       "windowed",
                       0, 10000),
+        f::boolean<S>("linear_bias", &S::linearBias,
+                      "Every projection adds a bias (Megatron-Core add_bias_linear; GPT-OSS): "
+                      "the routed experts' second projection adds its bias per local expert "
+                      "after the grouped GEMM, weighted by the routing probability"),
+        f::number<S>("activation_clamp", &S::activationClamp, "",
+                     "The gated activation's inputs are clamped: the gate's from above, the "
+                     "linear half's to +-this value (Megatron-Core activation_func_clamp_value; "
+                     "GPT-OSS 7.0); 0 for none",
+                     0.0, 1e6),
     };
     return table;
 }

@@ -249,6 +249,10 @@ LayerFlops layerFlops(const model::ModelSpec& m, const Layout& l)
     return f;
 }
 
+/** A clamped gated activation's eager kernels: two clamps and a concatenation; two gradients. */
+constexpr double kClampKernelsForward = 3.0;
+constexpr double kClampKernelsBackward = 2.0;
+
 /** Kernels one MoE layer launches, forward and backward (recomputation aside). */
 struct MoeKernels
 {
@@ -282,7 +286,12 @@ struct MoeKernels
  *   probabilities' product (2 each way); in FP8 one multi-tensor cast of each grouped GEMM's
  *   input (2 each way);
  * - shared experts as a dense MLP: two GEMMs and the activation forward, four and the
- *   activation's gradient backward, FP8 casts beside.
+ *   activation's gradient backward, FP8 casts beside;
+ * - GPT-OSS's projections (stepTime: the element-wise bytes): a clamped activation's two clamps
+ *   and concatenation forward, the clamps' gradients backward (3 and 2, each gated activation);
+ *   FC2's bias per local expert, t + b * p forward (2 each and the concatenation) and the
+ *   product's two gradients, each written and reduced, backward (4 each and the rows'
+ *   concatenation).
  */
 MoeKernels moeKernels(const model::ModelSpec& m, const model::WorkloadSection& w, const Layout& l,
                       bool fp8)
@@ -298,11 +307,17 @@ MoeKernels moeKernels(const model::ModelSpec& m, const model::WorkloadSection& w
     const double dispatchForward = flex ? 4.0 : w.moePermuteFusion ? 11.0 : 18.0;
     const double dispatchBackward = flex ? 4.0 : w.moePermuteFusion ? 7.0 : 14.0;
     const double experts = 2.0 * localExperts + 2.0 + casts;
-    k.forward = k.router + dispatchForward + experts;
-    k.backward = k.router + dispatchBackward + 2.0 * localExperts + experts;
+    const bool clamped = m.activationClamp > 0.0 && m.gatedMlp;
+    const double clampForward = clamped ? kClampKernelsForward : 0.0;
+    const double clampBackward = clamped ? kClampKernelsBackward : 0.0;
+    const double biasForward = m.linearBias ? 2.0 * localExperts + 1.0 : 0.0;
+    const double biasBackward = m.linearBias ? 4.0 * localExperts + 1.0 : 0.0;
+    k.forward = k.router + dispatchForward + experts + clampForward + biasForward;
+    k.backward =
+        k.router + dispatchBackward + 2.0 * localExperts + experts + clampBackward + biasBackward;
     if (m.sharedExperts > 0) {
-        k.shared = 3.0 + casts;
-        k.sharedBackward = 5.0 + casts;
+        k.shared = 3.0 + casts + clampForward;
+        k.sharedBackward = 5.0 + casts + clampBackward;
         k.forward += k.shared;
         k.backward += k.sharedBackward;
     }
@@ -1006,6 +1021,41 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
                     (l.recomputes(model::RecomputeSharedExperts) ? m.sharedExperts : 0.0)) *
                    expertActivation / l.t);
     const double recomputeBytes = whole * forwardBytes + moduleUnits * unitBytes;
+    // GPT-OSS's projections, as Megatron-Core ran them from 2025-09 until Transformer Engine's
+    // fused grouped MLP (2026-08). A clamped gated activation (activation_func_clamp_value) is
+    // clamped before the fused kernel, in eager PyTorch (megatron/core/fusions/
+    // fused_bias_geglu.py, weighted_bias_quick_geglu_impl): each half of FC1's output read and
+    // written, then the halves concatenated (read 2, write 2), 8 ffn-wide tensors forward; the
+    // clamps' gradients backward (each half: the gradient and the input read, one written: 6).
+    // The experts' FC2 bias (add_bias_linear) is added per local expert after the grouped GEMM,
+    // weighted by the token's routing probability (moe/experts.py, TEGroupedMLP._apply_bias: t
+    // + b * p for each expert's rows, then a concatenation): the product written, the sum read
+    // 2 and written, the concatenation read and written, 6 h-wide tensors a routed row forward;
+    // backward the probability's and the bias's gradients (a product written and reduced, 3
+    // each) and the rows' gradients concatenated again (2): 8.
+    const bool clamped = m.activationClamp > 0.0 && m.gatedMlp;
+    const double denseFfnUnits = (1.0 - moeShare) * m.effectiveFfn() / h;
+    const double routedFfnUnits = moeShare * m.activeExperts * m.expertFfnHiddenSize / h;
+    const double sharedFfnUnits = moeShare * m.sharedExperts * m.expertFfnHiddenSize / h;
+    const double clampUnits =
+        clamped ? (8.0 + 6.0) * (denseFfnUnits + routedFfnUnits + sharedFfnUnits) / l.t : 0.0;
+    const double clampRecomputeUnits =
+        clamped ? 8.0 *
+                      (whole * (denseFfnUnits + routedFfnUnits + sharedFfnUnits) +
+                       (1.0 - whole) * ((l.recomputes(model::RecomputeMlp) ? denseFfnUnits : 0.0) +
+                                        (l.recomputes(model::RecomputeMoe) ||
+                                                 l.recomputes(model::RecomputeMoeActivation)
+                                             ? routedFfnUnits
+                                             : 0.0) +
+                                        (l.recomputes(model::RecomputeMoe) ||
+                                                 l.recomputes(model::RecomputeSharedExperts)
+                                             ? sharedFfnUnits
+                                             : 0.0))) /
+                      l.t
+                : 0.0;
+    const double expertBiasUnits =
+        m.linearBias ? moeShare * (6.0 + 8.0) * m.activeExperts / (l.sp ? l.t : 1) : 0.0;
+    const double eagerBytes = (clampUnits + clampRecomputeUnits + expertBiasUnits) * unitBytes;
     // Weight gradients accumulate into an fp32 buffer, read and written once per micro-batch
     // (Megatron-LM's main_grad, fused into the weight-gradient GEMM). With a bf16 gradient
     // buffer the traffic is taken as the same: the unfused path writes the bf16 gradient, then
@@ -1095,7 +1145,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         castKernelsBackward = (1.0 + dense) * castKernelsBlockBackward;
     }
     const double memoryPerLayer =
-        (3.0 * forwardBytes + recomputeBytes + 8.0 * layerParameters + castBytes) / hbm;
+        (3.0 * forwardBytes + recomputeBytes + eagerBytes + 8.0 * layerParameters + castBytes) /
+        hbm;
 
     // A fixed cost per kernel: each of a layer's kernels waits for its launch and for the
     // previous kernel to drain, whatever its size (kKernelFixedSeconds). Megatron-Core with
@@ -1114,9 +1165,14 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // five backward).
     const double moeKernelsForward = moeShare * (moe.forward - 3.0);
     const double moeKernelsBackward = moeShare * (moe.backward - 5.0);
-    double kernelsForward = 9.0 + attentionKernels + moeKernelsForward + castKernelsForward;
-    double kernelsBackward =
-        15.0 + attentionBackwardKernels + moeKernelsBackward + castKernelsBackward;
+    // A clamped activation's eager clamps in a dense MLP (the experts' are in moeKernels).
+    const double clampKernels = m.activationClamp > 0.0 && m.gatedMlp ? kClampKernelsForward : 0.0;
+    const double clampKernelsBackward =
+        m.activationClamp > 0.0 && m.gatedMlp ? kClampKernelsBackward : 0.0;
+    double kernelsForward = 9.0 + attentionKernels + moeKernelsForward + castKernelsForward +
+                            (1.0 - moeShare) * clampKernels;
+    double kernelsBackward = 15.0 + attentionBackwardKernels + moeKernelsBackward +
+                             castKernelsBackward + (1.0 - moeShare) * clampKernelsBackward;
     if (l.sp && l.t > 1 && w.tpCommOverlap) {
         // The chunked GEMMs: t per ring exchange, kPipelineSplits per pipelined reduce-scatter.
         const double pairs = 2.0 - moeShare;
@@ -1130,12 +1186,12 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         (l.recomputes(model::RecomputeCoreAttention) ? attentionKernels : 0.0) +
         (l.recomputes(model::RecomputeLayerNorm) ? 2.0 : 0.0) +
         (m.kvLoraRank > 0 && l.recomputes(model::RecomputeMlaUpProjection) ? 2.0 : 0.0) +
-        (l.recomputes(model::RecomputeMlp) ? 3.0 * (1.0 - moeShare) : 0.0) +
+        (l.recomputes(model::RecomputeMlp) ? (3.0 + clampKernels) * (1.0 - moeShare) : 0.0) +
         (l.recomputes(model::RecomputeMoe)             ? moeShare * moe.forward
-         : l.recomputes(model::RecomputeMoeActivation) ? moeShare
+         : l.recomputes(model::RecomputeMoeActivation) ? moeShare * (1.0 + clampKernels)
                                                        : 0.0) +
         (!l.recomputes(model::RecomputeMoe) && l.recomputes(model::RecomputeSharedExperts)
-             ? 3.0 * moeShare
+             ? (3.0 + clampKernels) * moeShare
              : 0.0);
     const double kernelPerLayer =
         (kernelsForward + kernelsBackward + kernelsRecompute) * kKernelFixedSeconds;
@@ -1157,8 +1213,11 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         graphed(4.0 + attentionKernels + chunkForward + castKernelsBlockForward,
                 7.0 + attentionBackwardKernels + chunkBackward + castKernelsBlockBackward);
     if ((w.cudaGraphScope & model::CudaGraphMlp) && moeShare < 1.0)
-        graphed((1.0 - moeShare) * (5.0 + chunkForward + castKernelsBlockForward) + moeShare,
-                (1.0 - moeShare) * (8.0 + chunkBackward + castKernelsBlockBackward) + moeShare);
+        graphed((1.0 - moeShare) * (5.0 + clampKernels + chunkForward + castKernelsBlockForward) +
+                    moeShare,
+                (1.0 - moeShare) *
+                        (8.0 + clampKernelsBackward + chunkBackward + castKernelsBlockBackward) +
+                    moeShare);
     if ((w.cudaGraphScope & model::CudaGraphMoeRouter) && moeShare > 0.0) {
         const double preprocess =
             (w.cudaGraphScope & model::CudaGraphMoePreprocess) ? moe.preprocess : 0.0;

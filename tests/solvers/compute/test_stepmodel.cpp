@@ -38,6 +38,24 @@ DocumentEvaluation run(const json& workload, int nodes = 64)
     return evaluateDocument(cluster(workload, nodes), test::catalog(), "step.json");
 }
 
+/** Evaluates \a scenario and requires it to succeed, its diagnostics shown where it does not. */
+DocumentEvaluation evaluateOk(const json& scenario, const char* name = "step.json")
+{
+    DocumentEvaluation d = evaluateDocument(scenario, test::catalog(), name);
+    std::string text;
+    for (const auto& x : d.diagnostics)
+        text += x.toString() + "\n";
+    INFO(text);
+    REQUIRE(d.ok());
+    return d;
+}
+
+/** run(), required to succeed. */
+DocumentEvaluation runOk(const json& workload, int nodes = 64)
+{
+    return evaluateOk(cluster(workload, nodes));
+}
+
 const Diagnostic* findError(const DocumentEvaluation& d, const std::string& path,
                             const std::string& code)
 {
@@ -810,15 +828,7 @@ TEST_CASE("the GPU waits for the host where an MoE layer's kernels are many and 
                        {"recompute", "none"},
                        {"sequence_length", 4096},
                        {"dropout", false}};
-    auto step = [](const json& workload) {
-        const DocumentEvaluation d = run(workload, 2);
-        std::string text;
-        for (const auto& x : d.diagnostics)
-            text += x.toString() + "\n";
-        INFO(text);
-        REQUIRE(d.ok());
-        return d;
-    };
+    auto step = [](const json& workload) { return runOk(workload, 2); };
     const DocumentEvaluation plain = step(base);
     const StepResult& s = plain.evaluation->compute.step;
     REQUIRE(s.hostWaitSeconds > 0.0);
@@ -1522,13 +1532,7 @@ TEST_CASE("FP8 recipes quantize as Transformer Engine does and run MXFP8 GEMMs a
         s["compute"]["node"] = "dgx-b200";
         if (recipe)
             s["workload"]["fp8_recipe"] = recipe;
-        const DocumentEvaluation d = evaluateDocument(s, test::catalog(), "b200.json");
-        std::string text;
-        for (const auto& x : d.diagnostics)
-            text += x.toString() + "\n";
-        INFO(text);
-        REQUIRE(d.ok());
-        return d.evaluation->compute.step;
+        return evaluateOk(s, "b200.json").evaluation->compute.step;
     };
     const StepResult delayed = b200(nullptr); // Megatron-Core's default recipe
     const StepResult named = b200("delayed");
@@ -1596,13 +1600,7 @@ TEST_CASE("FP8 quantizes the routed experts' inputs on the tokens dispatched to 
                         {"global_batch_sequences", 256},
                         {"recompute", "none"},
                         {"sequence_length", 4096}};
-        const DocumentEvaluation d = run(w, 2);
-        std::string text;
-        for (const auto& x : d.diagnostics)
-            text += x.toString() + "\n";
-        INFO(text);
-        REQUIRE(d.ok());
-        return d.evaluation->compute.step.memoryBoundSeconds;
+        return runOk(w, 2).evaluation->compute.step.memoryBoundSeconds;
     };
     const double d2 = memory(2, "tensorwise") - memory(2, "delayed");
     const double d4 = memory(4, "tensorwise") - memory(4, "delayed");
@@ -1677,4 +1675,64 @@ TEST_CASE("Sliding-window layers compute only the band of the attention square",
           Approx(24.0 * (0.5 - band) * square).epsilon(1e-9));
     CHECK(sw.computeSeconds < sf.computeSeconds);
     CHECK(se.computeSeconds < sw.computeSeconds);
+}
+
+TEST_CASE("GPT-OSS's clamped activation and experts' biases run as eager kernels",
+          "[compute][step][kernels][window]")
+{
+    // gpt-oss-20b (catalog: linear_bias, activation_clamp 7.0): 24 MoE layers of 32 experts of
+    // 2,880, top 4; 4 local experts on each of 8 expert-parallel ranks, 4 nodes.
+    const json base = {{"model", "gpt-oss-20b"},      {"precision", "bf16"},
+                       {"tensor_parallel", 1},        {"expert_parallel", 8},
+                       {"expert_tensor_parallel", 1}, {"global_batch_sequences", 64},
+                       {"sequence_length", 4096},     {"recompute", "none"},
+                       {"moe_permute_fusion", true},  {"zero_stage", 3}};
+    auto with = [&](bool bias, double clamp, int expertFfn = 2880) {
+        json w = base;
+        w["model"] = {{"id", "gpt-oss-20b"},
+                      {"linear_bias", bias},
+                      {"activation_clamp", clamp},
+                      {"expert_ffn_hidden_size", expertFfn}};
+        return w;
+    };
+    auto step = [](const json& workload) { return runOk(workload, 4).evaluation->compute.step; };
+    const StepResult plain = step(with(false, 0.0));
+    const StepResult biased = step(with(true, 0.0));
+    const StepResult clamped = step(with(false, 7.0));
+    const StepResult catalog = step(base);
+    CHECK(catalog.stepSeconds == Approx(step(with(true, 7.0)).stepSeconds));
+    const double layers = 24.0 * plain.microBatches;
+    // Kernels, at 3 us each: the bias t + b * p per local expert and one concatenation forward
+    // (2 x 4 + 1), the product's two gradients, each written and reduced, and the rows'
+    // concatenation backward (4 x 4 + 1); the clamps and their concatenation forward (3), the
+    // clamps' gradients backward (2).
+    CHECK(biased.kernelOverheadSeconds - plain.kernelOverheadSeconds ==
+          Approx(layers * (9.0 + 17.0) * 3.0e-6).epsilon(1e-9));
+    CHECK(clamped.kernelOverheadSeconds - plain.kernelOverheadSeconds ==
+          Approx(layers * (3.0 + 2.0) * 3.0e-6).epsilon(1e-9));
+    // Bytes: 14 h-wide tensors a routed row for the bias, 14 ffn-wide for the clamps; the
+    // clamps' traffic grows with the experts' width, the bias's does not.
+    const double biasBytes = biased.memoryBoundSeconds - plain.memoryBoundSeconds;
+    const double clampBytes = clamped.memoryBoundSeconds - plain.memoryBoundSeconds;
+    REQUIRE(biasBytes > 0.0);
+    CHECK(clampBytes == Approx(biasBytes).epsilon(1e-6));
+    const StepResult widePlain = step(with(false, 0.0, 5760));
+    CHECK(step(with(false, 7.0, 5760)).memoryBoundSeconds - widePlain.memoryBoundSeconds ==
+          Approx(2.0 * clampBytes).epsilon(1e-6));
+    CHECK(step(with(true, 0.0, 5760)).memoryBoundSeconds - widePlain.memoryBoundSeconds ==
+          Approx(biasBytes).epsilon(1e-6));
+    // A recomputed activation (moe_act) clamps again: 8 more tensors and 3 more kernels.
+    json again = with(false, 7.0);
+    again["recompute"] = "selective";
+    again["recompute_modules"] = {"moe_act"};
+    json againPlain = with(false, 0.0);
+    againPlain["recompute"] = "selective";
+    againPlain["recompute_modules"] = {"moe_act"};
+    const StepResult a = step(again);
+    const StepResult ap = step(againPlain);
+    CHECK(a.memoryBoundSeconds - ap.memoryBoundSeconds ==
+          Approx(clampBytes * (14.0 + 8.0) / 14.0).epsilon(1e-6));
+    CHECK(a.kernelOverheadSeconds - ap.kernelOverheadSeconds ==
+          Approx(layers * (3.0 + 2.0 + 3.0) * 3.0e-6).epsilon(1e-9));
+    CHECK(catalog.stepSeconds > plain.stepSeconds);
 }

@@ -35,6 +35,9 @@ struct ModelSpec : CatalogEntry
     // Sliding-window (banded) attention: each query attends to the last slidingWindow keys.
     int slidingWindow = 0;      ///< Keys a query attends to in windowed layers; 0: none.
     int fullAttentionEvery = 0; ///< Every n-th layer attends to the whole sequence; 0: none does.
+    // GPT-OSS's projections: biases, and a gated activation whose inputs are clamped.
+    bool linearBias = false;      ///< Every projection adds a bias (Megatron-Core add_bias_linear).
+    double activationClamp = 0.0; ///< The gated activation's inputs clamped at +-this; 0: none.
 
     /** Returns the share of the layers whose attention is windowed (0 without a window). */
     double windowedLayerShare() const
