@@ -253,6 +253,12 @@ LayerFlops layerFlops(const model::ModelSpec& m, const Layout& l)
 constexpr double kClampKernelsForward = 3.0;
 constexpr double kClampKernelsBackward = 2.0;
 
+/** Returns whether \a m's gated activation is clamped in eager kernels (activation_clamp). */
+bool clampsActivation(const model::ModelSpec& m)
+{
+    return m.activationClamp > 0.0 && m.gatedMlp;
+}
+
 /** Kernels one MoE layer launches, forward and backward (recomputation aside). */
 struct MoeKernels
 {
@@ -307,7 +313,7 @@ MoeKernels moeKernels(const model::ModelSpec& m, const model::WorkloadSection& w
     const double dispatchForward = flex ? 4.0 : w.moePermuteFusion ? 11.0 : 18.0;
     const double dispatchBackward = flex ? 4.0 : w.moePermuteFusion ? 7.0 : 14.0;
     const double experts = 2.0 * localExperts + 2.0 + casts;
-    const bool clamped = m.activationClamp > 0.0 && m.gatedMlp;
+    const bool clamped = clampsActivation(m);
     const double clampForward = clamped ? kClampKernelsForward : 0.0;
     const double clampBackward = clamped ? kClampKernelsBackward : 0.0;
     const double biasForward = m.linearBias ? 2.0 * localExperts + 1.0 : 0.0;
@@ -1033,7 +1039,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // 2 and written, the concatenation read and written, 6 h-wide tensors a routed row forward;
     // backward the probability's and the bias's gradients (a product written and reduced, 3
     // each) and the rows' gradients concatenated again (2): 8.
-    const bool clamped = m.activationClamp > 0.0 && m.gatedMlp;
+    const bool clamped = clampsActivation(m);
     const double denseFfnUnits = (1.0 - moeShare) * m.effectiveFfn() / h;
     const double routedFfnUnits = moeShare * m.activeExperts * m.expertFfnHiddenSize / h;
     const double sharedFfnUnits = moeShare * m.sharedExperts * m.expertFfnHiddenSize / h;
@@ -1166,9 +1172,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double moeKernelsForward = moeShare * (moe.forward - 3.0);
     const double moeKernelsBackward = moeShare * (moe.backward - 5.0);
     // A clamped activation's eager clamps in a dense MLP (the experts' are in moeKernels).
-    const double clampKernels = m.activationClamp > 0.0 && m.gatedMlp ? kClampKernelsForward : 0.0;
-    const double clampKernelsBackward =
-        m.activationClamp > 0.0 && m.gatedMlp ? kClampKernelsBackward : 0.0;
+    const double clampKernels = clampsActivation(m) ? kClampKernelsForward : 0.0;
+    const double clampKernelsBackward = clampsActivation(m) ? kClampKernelsBackward : 0.0;
     double kernelsForward = 9.0 + attentionKernels + moeKernelsForward + castKernelsForward +
                             (1.0 - moeShare) * clampKernels;
     double kernelsBackward = 15.0 + attentionBackwardKernels + moeKernelsBackward +
