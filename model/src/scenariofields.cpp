@@ -515,6 +515,13 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
             "--delay-wgrad-compute; Megatron-Bridge moe_a2a_overlap); needs "
             "expert_parallel above 1, virtual stages when pipelined, no full or moe "
             "recomputation; one chunk more in flight when pipelined, one layer more without"),
+        f::boolean<S>(
+            "moe_shared_expert_overlap", &S::moeSharedExpertOverlap,
+            "The shared experts run on a side stream under the expert all-to-all: the first "
+            "GEMM and its activation under the dispatch, the second under the combine "
+            "(Megatron-Core --moe-shared-expert-overlap; Megatron-Bridge's DeepSeek providers "
+            "set it); needs shared experts and expert_parallel above 1, not with "
+            "moe_a2a_overlap or DualPipe"),
         cudaGraphScopeField(),
         f::integer<S>("sequence_length", &S::sequenceLength, "tokens",
                       "Sequence length; 0 takes the model's", 0, 1e7),

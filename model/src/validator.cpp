@@ -278,6 +278,29 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                     "false",
                     "layout");
     }
+    // Megatron-Core runs the shared experts beside the all-to-all dispatcher's or the flex
+    // dispatcher's communication (megatron/core/transformer/moe/token_dispatcher.py) and refuses
+    // it beside the merged-step overlap (transformer_config.py, __post_init__); with no shared
+    // experts or no expert parallelism there is nothing to overlap.
+    if (w.moeSharedExpertOverlap) {
+        const std::string field = "/workload/moe_shared_expert_overlap";
+        if (w.moeA2aOverlap)
+            d.error(field,
+                    "the shared experts' overlap and moe_a2a_overlap exclude each other "
+                    "(Megatron-Core refuses both)",
+                    "one of moe_shared_expert_overlap and moe_a2a_overlap", "layout");
+        if (w.pipelineSchedule == PipelineSchedule::DualPipe)
+            d.error(field, "DualPipe overlaps the expert all-to-all by its own schedule",
+                    "pipeline_schedule \"1f1b\" or \"interleaved\", or false", "layout");
+        if (!m.moe() || m.sharedExperts <= 0 || w.expertParallel <= 1)
+            d.warning(field,
+                      std::string("the shared experts' overlap hides the expert all-to-all, and ") +
+                          (!m.moe() || m.sharedExperts <= 0
+                               ? "the model has no shared experts"
+                               : "expert_parallel " + num(w.expertParallel) + " moves no token"),
+                      "a model with shared experts and expert_parallel above 1, or false",
+                      "shared-expert-overlap-unused");
+    }
     if (w.recomputeNumLayers > 0) {
         const int chunkLayers = split.even ? split.slots / std::max(1, chunks)
                                            : split.fullStage / std::max(1, w.virtualStages);

@@ -80,8 +80,8 @@ void addStepMetrics(Evaluation& e)
     e.add("step.overlap_contention_seconds", "Computation slowed by the collectives it hides",
           s.overlapContentionSeconds, "s", Better::Lower,
           metricInputs<"/workload/overlap_fraction", "/workload/zero_stage",
-                       "/workload/context_parallel", "/workload/moe_a2a_overlap", "/compute/gpu",
-                       "/network">());
+                       "/workload/context_parallel", "/workload/moe_a2a_overlap",
+                       "/workload/moe_shared_expert_overlap", "/compute/gpu", "/network">());
     e.add("step.host_wait_seconds", "GPU waiting for the host to launch kernels", s.hostWaitSeconds,
           "s", Better::Lower,
           metricInputs<"/workload/cuda_graph_scope", "/workload/moe_token_dispatcher",
@@ -89,7 +89,8 @@ void addStepMetrics(Evaluation& e)
                        "/workload/micro_batch_size", "/workload/expert_parallel">());
     e.add("step.expert_parallel_seconds", "Expert-parallel all-to-all", s.expertParallelSeconds,
           "s", Better::Lower,
-          metricInputs<"/workload/expert_parallel", "/workload/moe_a2a_overlap", "/network">());
+          metricInputs<"/workload/expert_parallel", "/workload/moe_a2a_overlap",
+                       "/workload/moe_shared_expert_overlap", "/network">());
     e.add("step.context_parallel_seconds", "Exposed context-parallel communication",
           s.contextParallelSeconds, "s", Better::Lower,
           metricInputs<"/workload/context_parallel", "/network">());

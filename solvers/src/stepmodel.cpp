@@ -138,6 +138,8 @@ struct Layout
     bool dual = false; ///< DualPipe: each GPU holds stages i and p - 1 - i.
     /// The expert all-to-all overlapped by merged forward-backward steps (moe_a2a_overlap).
     bool a2aOverlap = false;
+    /// The shared experts' GEMMs under the dispatch and combine (moe_shared_expert_overlap).
+    bool sharedExpertOverlap = false;
     /// Share of each chunk's layers recomputed whole (recompute full; the block method's
     /// recompute_num_layers of a chunk's layers), 0 without full recomputation.
     double wholeShare = 0.0;
@@ -206,6 +208,10 @@ Layout layoutOf(const model::ResolvedScenario& r)
     // timed without it.
     l.a2aOverlap = w.moeA2aOverlap && expertOverlapRuns(r.model.moe(), l.e, l.p, l.v, l.dual,
                                                         w.recompute, w.recomputeModules);
+    // The validator refuses it beside the merged-step overlap and DualPipe; without shared
+    // experts or expert parallelism there is nothing to overlap.
+    l.sharedExpertOverlap = w.moeSharedExpertOverlap && r.model.moe() &&
+                            r.model.sharedExperts > 0 && l.e > 1 && !l.a2aOverlap && !l.dual;
     return l;
 }
 
@@ -900,6 +906,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     }
     GemmTimes moeTimes;
     GemmTimes sharedTimes;
+    GemmTimes sharedFc1; ///< The shared experts' first GEMM (and gate), alone.
     // Experts by shape, as the dense MLP: each of the rank's experts / EP local experts multiplies
     // the tokens routed to it (balanced routing: top-k copies of the expert-parallel group's
     // tokens spread evenly over the experts) by its share of the weights (expert_ffn /
@@ -919,7 +926,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         moeTimes.add(Gemm{routed, h, expertFfn / l.et, localExperts}, rates, moeShare);
         if (m.sharedExperts > 0) {
             const double sharedFfn = m.sharedExperts * expertFfn;
-            sharedTimes.add(Gemm{tokens, gate * sharedFfn / t, h, 1.0}, rates, moeShare);
+            sharedFc1.add(Gemm{tokens, gate * sharedFfn / t, h, 1.0}, rates, moeShare);
+            sharedTimes += sharedFc1;
             sharedTimes.add(Gemm{tokens, h, sharedFfn / t, 1.0}, rates, moeShare);
         }
         const double routerSeconds =
@@ -1295,6 +1303,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
 
     // Expert parallelism: dispatch and combine of every MoE layer, forward and backward.
     double epPerLayer = 0.0;
+    double epSlowdownPerLayer = 0.0; ///< The shared experts' GEMMs slowed beside the all-to-all.
     const double epCallsPerLayer = 4.0 + 2.0 * (l.recomputes(model::RecomputeMoe) ? 1.0 : whole);
     if (m.moe() && l.e > 1) {
         const double epTokens = l.b * l.s / l.c / (l.sp ? l.t : 1);
@@ -1307,7 +1316,35 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         const int perNode = ranksPerNode(l.e, l.et, l.scaleUpGpus);
         out.expertDispatch = timed(r, net, CollectiveOp::AllToAll, bytes, l.e, perNode, 0.0);
         // Recomputing an MoE layer (whole, or its moe module) dispatches and combines again.
-        epPerLayer = epCallsPerLayer * moeShare * out.expertDispatch.seconds;
+        const double call = moeShare * out.expertDispatch.seconds;
+        epPerLayer = epCallsPerLayer * call;
+        if (l.sharedExpertOverlap) {
+            // Megatron-Core's --moe-shared-expert-overlap (megatron/core/transformer/moe/
+            // token_dispatcher.py, MoEAlltoAllTokenDispatcher and MoEFlexTokenDispatcher; the
+            // shared experts' stream in shared_experts.py): the shared experts' first GEMM and
+            // activation run on their own stream while the dispatch moves the tokens, the
+            // second while the combine moves them back. Backward, autograd runs each GEMM's
+            // gradients on the stream its forward ran on, beside the all-to-all of the same
+            // side (the combine's gradient first, under the second GEMM's). Each GEMM hides at
+            // most its own call, and the call's channels take their SMs meanwhile (shareSms).
+            const GemmTimes fc2{sharedTimes.forward - sharedFc1.forward,
+                                sharedTimes.backward - sharedFc1.backward, 0.0};
+            const double recomputed = l.recomputes(model::RecomputeMoe) ? 1.0 : whole;
+            const double channels = out.expertDispatch.channels;
+            double hidden = 0.0;
+            for (const double gemm :
+                 {sharedFc1.forward, fc2.forward, sharedFc1.backward, fc2.backward}) {
+                const SharedSms under = shareSms(call, gemm, channels, gpuSms);
+                hidden += under.hidden;
+                epSlowdownPerLayer += under.slowdown;
+            }
+            for (const double gemm : {sharedFc1.forward, fc2.forward}) {
+                const SharedSms under = shareSms(call, gemm, channels, gpuSms);
+                hidden += recomputed * under.hidden;
+                epSlowdownPerLayer += recomputed * under.slowdown;
+            }
+            epPerLayer += epSlowdownPerLayer - hidden;
+        }
     }
 
     // Pipeline: the activation of a chunk boundary, scattered over the tensor ranks.
@@ -1350,6 +1387,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double cpPerMicroBatch = layersPerGpu * (cpPerLayer + cpSlowdownPerLayer);
     const double cpSlowdownPerMicroBatch = layersPerGpu * cpSlowdownPerLayer;
     const double epPerMicroBatch = layersPerGpu * epPerLayer;
+    const double epSlowdownPerMicroBatch = layersPerGpu * epSlowdownPerLayer;
     if (l.t > 1)
         out.tensorParallel.perStep = tpCallsPerLayer * layersPerGpu * l.m;
     if (l.c > 1)
@@ -1483,7 +1521,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     out.tensorParallelSeconds = l.m * tpPerMicroBatch;
     out.contextParallelSeconds = l.m * (cpPerMicroBatch - cpSlowdownPerMicroBatch);
     out.overlapContentionSeconds = l.m * cpSlowdownPerMicroBatch + dpShared.slowdown;
-    out.expertParallelSeconds = l.m * epPerMicroBatch;
+    out.expertParallelSeconds = l.m * (epPerMicroBatch - epSlowdownPerMicroBatch);
+    out.overlapContentionSeconds += l.m * epSlowdownPerMicroBatch;
     if (l.a2aOverlap && epPerMicroBatch > 0.0) {
         // Megatron-Core's expert all-to-all overlap (megatron/core/pipeline_parallel/
         // combined_1f1b.py): in the steady state the forward of one chunk and the backward of

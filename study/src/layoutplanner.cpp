@@ -198,6 +198,9 @@ LayoutChoice layoutOf(const model::ResolvedScenario& r)
 void applyLayout(model::WorkloadSection& w, const LayoutChoice& l)
 {
     writeLayout(w, l, w.dataParallel == 0);
+    // As layoutFields() says: the merged-step overlap takes the shared experts' off.
+    if (l.a2aOverlap)
+        w.moeSharedExpertOverlap = false;
 }
 
 const char* recomputeName(Recompute r)
@@ -247,6 +250,11 @@ std::vector<std::pair<std::string, std::string>> layoutFields(const model::Workl
     // validates.
     if (l.a2aOverlap != w.moeA2aOverlap)
         out.emplace_back("/workload/moe_a2a_overlap", l.a2aOverlap ? "true" : "false");
+    // The merged-step overlap takes the shared experts' overlap off, as Megatron-Bridge's
+    // moe_a2a_overlap override does (scripts/performance/utils/overrides.py); the step model
+    // times the layout so.
+    if (l.a2aOverlap && w.moeSharedExpertOverlap)
+        out.emplace_back("/workload/moe_shared_expert_overlap", "false");
     return out;
 }
 

@@ -207,6 +207,25 @@ TEST_CASE("layoutFields() names every field applyLayout() sets", "[study][plan]"
     CHECK(layoutFields(fixed, l).size() == 10);
     applyLayout(fixed, l);
     CHECK(fixed.dataParallel == 16);
+    // The merged-step overlap takes the shared experts' overlap off, as Megatron-Bridge's
+    // moe_a2a_overlap override does; without it the field is left as it was.
+    model::WorkloadSection shared;
+    shared.moeSharedExpertOverlap = true;
+    LayoutChoice overlapped = l;
+    overlapped.a2aOverlap = true;
+    const auto withOverlap = layoutFields(shared, overlapped);
+    REQUIRE(withOverlap.size() == 11);
+    CHECK(withOverlap[9] ==
+          std::pair<std::string, std::string>("/workload/moe_a2a_overlap", "true"));
+    CHECK(withOverlap[10] ==
+          std::pair<std::string, std::string>("/workload/moe_shared_expert_overlap", "false"));
+    model::WorkloadSection kept = shared;
+    applyLayout(kept, l);
+    CHECK(kept.moeSharedExpertOverlap);
+    CHECK(layoutFields(shared, l).size() == 9);
+    applyLayout(shared, overlapped);
+    CHECK(shared.moeSharedExpertOverlap == false);
+    CHECK(shared.moeA2aOverlap);
 }
 
 TEST_CASE("for a mixture of experts the search tries whole experts beside the tensor size",

@@ -664,6 +664,101 @@ TEST_CASE("the expert all-to-all overlap is checked as Megatron-Core checks it",
     CHECK(findError(run(dual), field, "layout"));
 }
 
+TEST_CASE("the shared experts' GEMMs hide the dispatch and combine they run beside",
+          "[compute][step][moe][overlap]")
+{
+    // Mixtral 8x7B given one shared expert (its expert's shape), EP 8 on a node's NVLink: with
+    // --moe-shared-expert-overlap the shared expert's first GEMM runs beside the dispatch, its
+    // second beside the combine, forward, backward and recomputed. Each GEMM (a 4096 x 14336
+    // expert's over the micro-batch's tokens) outlasts a call on NVLink, so every call hides and
+    // the computation slows by the share of SMs the calls' channels hold while they run.
+    const json withShared = {{"id", "mixtral-8x7b"}, {"shared_experts", 1}};
+    json base = mixtralWorkload(withShared);
+    json overlapped = base;
+    overlapped["moe_shared_expert_overlap"] = true;
+    const auto one = runOk(base);
+    const auto two = runOk(overlapped);
+    const StepResult& s1 = one.evaluation->compute.step;
+    const StepResult& s2 = two.evaluation->compute.step;
+    REQUIRE(s1.expertParallelSeconds > 0.0);
+    CHECK(s2.expertParallelSeconds == Approx(0.0).margin(1e-12));
+    const double taken = s2.expertDispatch.channels / 132.0;
+    CHECK(s2.overlapContentionSeconds - s1.overlapContentionSeconds ==
+          Approx(s1.expertParallelSeconds * taken).epsilon(1e-9));
+    CHECK(s2.computeSeconds == Approx(s1.computeSeconds));
+    CHECK(s2.stepSeconds < s1.stepSeconds);
+    const Metric* ep = two.evaluation->metric("step.expert_parallel_seconds");
+    REQUIRE(ep);
+    CHECK(std::find(ep->inputs.begin(), ep->inputs.end(), "/workload/moe_shared_expert_overlap") !=
+          ep->inputs.end());
+
+    // Across nodes (16 experts, EP 16 over two nodes' NICs) a call outlasts the GEMM beside
+    // it: what the GEMMs cover hides, the rest stays exposed.
+    json wide = mixtralWorkload({{"id", "mixtral-8x7b"}, {"experts", 16}, {"shared_experts", 1}});
+    wide["expert_parallel"] = 16;
+    json wideOverlapped = wide;
+    wideOverlapped["moe_shared_expert_overlap"] = true;
+    const StepResult w1 = runOk(wide, 8).evaluation->compute.step;
+    const StepResult w2 = runOk(wideOverlapped, 8).evaluation->compute.step;
+    INFO("exposed " << w1.expertParallelSeconds << " -> " << w2.expertParallelSeconds << " s");
+    REQUIRE(w1.expertParallelSeconds > 0.0);
+    CHECK(w2.expertParallelSeconds > 0.0);
+    CHECK(w2.expertParallelSeconds < w1.expertParallelSeconds);
+
+    // Without shared experts there is nothing beside the calls: the step is the same.
+    json plain = mixtralWorkload();
+    json plainOverlapped = plain;
+    plainOverlapped["moe_shared_expert_overlap"] = true;
+    const auto three = run(plainOverlapped);
+    CHECK(three.evaluation->compute.step.stepSeconds ==
+          runOk(plain).evaluation->compute.step.stepSeconds);
+}
+
+TEST_CASE("the shared experts' overlap is checked as Megatron-Core checks it",
+          "[compute][step][moe][overlap][validation]")
+{
+    // megatron/core/transformer/transformer_config.py refuses it beside
+    // overlap_moe_expert_parallel_comm; DualPipe has its own overlap; without shared experts
+    // or expert parallelism it does nothing, and says so.
+    const std::string field = "/workload/moe_shared_expert_overlap";
+    json good = mixtralWorkload({{"id", "mixtral-8x7b"}, {"shared_experts", 1}});
+    good["pipeline_schedule"] = "interleaved";
+    good["virtual_stages"] = 2;
+    good["recompute"] = "selective";
+    good["moe_shared_expert_overlap"] = true;
+    CHECK(run(good).ok());
+    json both = good;
+    both["moe_a2a_overlap"] = true;
+    const auto b = run(both);
+    const Diagnostic* error = findError(b, field, "layout");
+    REQUIRE(error);
+    CHECK_THAT(error->message, Catch::Contains("moe_a2a_overlap"));
+    json dual = mixtralWorkload({{"id", "mixtral-8x7b"}, {"shared_experts", 1}});
+    dual["pipeline_schedule"] = "dualpipe";
+    dual["recompute"] = "selective";
+    dual["global_batch_sequences"] = 1024;
+    dual["moe_shared_expert_overlap"] = true;
+    CHECK(findError(run(dual), field, "layout"));
+    json unshared = mixtralWorkload();
+    unshared["moe_shared_expert_overlap"] = true;
+    const auto u = run(unshared);
+    CHECK(u.ok());
+    bool warned = false;
+    for (const auto& x : u.diagnostics)
+        warned = warned || (x.severity == Severity::Warning && x.path == field &&
+                            x.code == "shared-expert-overlap-unused" &&
+                            x.message.find("no shared experts") != std::string::npos);
+    CHECK(warned);
+    json wrongType = good;
+    wrongType["moe_shared_expert_overlap"] = "yes";
+    const auto t = run(wrongType);
+    CHECK_FALSE(t.ok());
+    bool named = false;
+    for (const auto& x : t.diagnostics)
+        named = named || (x.severity == Severity::Error && x.path == field);
+    CHECK(named);
+}
+
 TEST_CASE("activations are held on the stage with the most in flight",
           "[compute][step][pipeline][memory]")
 {

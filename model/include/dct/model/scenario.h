@@ -202,6 +202,9 @@ struct WorkloadSection
     /// The expert all-to-all of one micro-batch hidden under another's computation, forward
     /// and backward merged layer by layer (Megatron-Core --overlap-moe-expert-parallel-comm).
     bool moeA2aOverlap = false;
+    /// The shared experts' GEMMs on a side stream under the dispatch and combine all-to-all
+    /// (Megatron-Core --moe-shared-expert-overlap).
+    bool moeSharedExpertOverlap = false;
     /// Parts of each layer replayed from CUDA graphs: CudaGraphScope bits; 0 launches every
     /// kernel from the host.
     int cudaGraphScope = 0;
