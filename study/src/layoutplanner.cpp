@@ -198,8 +198,8 @@ LayoutChoice layoutOf(const model::ResolvedScenario& r)
 void applyLayout(model::WorkloadSection& w, const LayoutChoice& l)
 {
     writeLayout(w, l, w.dataParallel == 0);
-    // As layoutFields() says: the merged-step overlap takes the shared experts' off.
-    if (l.a2aOverlap)
+    // As layoutFields() says: the merged-step overlap and DualPipe take the shared experts' off.
+    if (l.a2aOverlap || l.dualPipe)
         w.moeSharedExpertOverlap = false;
 }
 
@@ -251,9 +251,9 @@ std::vector<std::pair<std::string, std::string>> layoutFields(const model::Workl
     if (l.a2aOverlap != w.moeA2aOverlap)
         out.emplace_back("/workload/moe_a2a_overlap", l.a2aOverlap ? "true" : "false");
     // The merged-step overlap takes the shared experts' overlap off, as Megatron-Bridge's
-    // moe_a2a_overlap override does (scripts/performance/utils/overrides.py); the step model
-    // times the layout so.
-    if (l.a2aOverlap && w.moeSharedExpertOverlap)
+    // moe_a2a_overlap override does (scripts/performance/utils/overrides.py), and DualPipe has
+    // its own; the step model times the layout so.
+    if ((l.a2aOverlap || l.dualPipe) && w.moeSharedExpertOverlap)
         out.emplace_back("/workload/moe_shared_expert_overlap", "false");
     return out;
 }

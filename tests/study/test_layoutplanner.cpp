@@ -226,6 +226,18 @@ TEST_CASE("layoutFields() names every field applyLayout() sets", "[study][plan]"
     applyLayout(shared, overlapped);
     CHECK(shared.moeSharedExpertOverlap == false);
     CHECK(shared.moeA2aOverlap);
+    // DualPipe overlaps by its own schedule: the field goes off with it too.
+    model::WorkloadSection dual;
+    dual.moeSharedExpertOverlap = true;
+    LayoutChoice dualPipe = l;
+    dualPipe.virtualStages = 1;
+    dualPipe.dualPipe = true;
+    const auto dualFields = layoutFields(dual, dualPipe);
+    CHECK(dualFields.back() ==
+          std::pair<std::string, std::string>("/workload/moe_shared_expert_overlap", "false"));
+    applyLayout(dual, dualPipe);
+    CHECK(dual.pipelineSchedule == model::PipelineSchedule::DualPipe);
+    CHECK_FALSE(dual.moeSharedExpertOverlap);
 }
 
 TEST_CASE("for a mixture of experts the search tries whole experts beside the tensor size",
