@@ -1018,3 +1018,80 @@ TEST_CASE("DeepSeek-V3 on 256 GB200: NVIDIA's optimization ladder of the host's 
         CHECK(error == Approx(rungs[i].modelError).margin(0.03));
     }
 }
+
+TEST_CASE("Megatron-Bridge 25.09: DeepSeek-V3 on 256 B200 and 256 GB200 with the shared expert "
+          "overlapped, held out",
+          "[validation][training][heldout][moe][overlap]")
+{
+    // NVIDIA-NeMo/Megatron-Bridge, docs/performance-summary.md at tag v0.1.0rc4, "25.09 NeMo
+    // Container", DeepSeekV3 (tokendrop): on 256 DGX B200 GPUs, global batch 2,048, micro-batch
+    // 1, sequence 4,096, TP 1, PP 16, EP 8: 2,265 tokens/s per GPU; on 256 GB200, PP 4 x VP 4,
+    // EP 64: 3,454 (the figures outside the parentheses: FP8 current scaling; in them, MXFP8).
+    // The preset (scripts/performance/run_script.py at v0.1.0rc4): on B200 and GB200 token drop
+    // (capacity factor 1, padded: every expert its balanced share), the all-to-all dispatcher,
+    // no merged-step overlap and moe_shared_expert_overlap on; the MLA up-projections
+    // recomputed; overlapped gradient reduce in BF16; no CUDA graphs. The recipe
+    // (src/megatron/bridge/recipes/deepseek/deepseek_v3.py): router and permutation fusion,
+    // Transformer Engine's fused loss, the layout of 4 layers a chunk with the embedding on the
+    // first and one layer with the loss on the last; its one MTP layer is not in the model.
+    json workload = {{"model", "deepseek-v3"},
+                     {"precision", "fp8"},
+                     {"fp8_recipe", "tensorwise"},
+                     {"tokens_billion", 1000},
+                     {"sequence_length", 4096},
+                     {"global_batch_sequences", 2048},
+                     {"micro_batch_size", 1},
+                     {"tensor_parallel", 1},
+                     {"pipeline_parallel", 16},
+                     {"expert_parallel", 8},
+                     {"expert_tensor_parallel", 1},
+                     {"zero_stage", 1},
+                     {"recompute", "selective"},
+                     {"recompute_modules", {"mla_up_proj"}},
+                     {"gradient_precision", "bf16"},
+                     {"overlap_fraction", 1.0},
+                     {"dropout", false},
+                     {"fused_cross_entropy", true},
+                     {"moe_router_fusion", true},
+                     {"moe_permute_fusion", true},
+                     {"moe_shared_expert_overlap", true}};
+    const auto evaluate = [](const json& scenario) {
+        const DocumentEvaluation d = evaluateDocument(scenario, heldOutCatalog(), "deepseek.json");
+        INFO(errors(d));
+        REQUIRE(d.ok());
+        return d;
+    };
+    const DocumentEvaluation b200 = evaluate(dgxB200(256, workload));
+    const double b200Error = tokensPerGpuSecond(b200, 2048, 4096, 256) / 2265.0 - 1.0;
+    json alone = workload;
+    alone["moe_shared_expert_overlap"] = false;
+    const DocumentEvaluation b200Alone = evaluate(dgxB200(256, alone));
+    workload["pipeline_parallel"] = 4;
+    workload["pipeline_schedule"] = "interleaved";
+    workload["virtual_stages"] = 4;
+    workload["expert_parallel"] = 64;
+    json gb200 = dgxH100(256, workload);
+    gb200["name"] = "deepseek-v3-gb200";
+    gb200["compute"] = {{"node", "gb200-nvl72-tray"}, {"node_count", 64}};
+    gb200["cooling"] = {{"system", "d2c-high-density"}};
+    gb200["facility"] = {{"rack_power_limit_kw", 140}, {"rack_units", 48}};
+    const DocumentEvaluation nvl = evaluate(gb200);
+    const double gb200Error = tokensPerGpuSecond(nvl, 2048, 4096, 256) / 3454.0 - 1.0;
+    const StepResult& s = b200.evaluation->compute.step;
+    const StepResult& g = nvl.evaluation->compute.step;
+    WARN("B200: error " << b200Error * 100.0 << "%, step " << s.stepSeconds << " s, all-to-all "
+                        << s.expertParallelSeconds << " s, host wait " << s.hostWaitSeconds
+                        << " s; GB200: error " << gb200Error * 100.0 << "%, step " << g.stepSeconds
+                        << " s, all-to-all " << g.expertParallelSeconds << " s, host wait "
+                        << g.hostWaitSeconds << " s");
+    // The errors as they stand (docs/references.md, "The shared experts' overlap").
+    CHECK(b200Error == Approx(0.537).margin(0.03));
+    CHECK(gb200Error == Approx(-0.022).margin(0.03));
+    // EP 8 inside a node: the all-to-all rides NVLink, and the shared expert's GEMMs hide most
+    // of what is left of it.
+    const StepResult& a = b200Alone.evaluation->compute.step;
+    WARN("B200 without the shared expert's overlap: step " << a.stepSeconds << " s, all-to-all "
+                                                           << a.expertParallelSeconds << " s");
+    CHECK(s.expertParallelSeconds < a.expertParallelSeconds);
+    CHECK(s.stepSeconds < a.stepSeconds);
+}
