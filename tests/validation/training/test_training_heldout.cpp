@@ -47,6 +47,20 @@ json dgxB200(int gpus, const json& workload)
     return s;
 }
 
+/**
+ * GB200 NVL72 compute trays (4 GPUs each, 18 to a 72-GPU NVLink rack), liquid cooled at up to
+ * 140 kW a rack, on the same fabric, named \a name.
+ */
+json gb200Trays(int gpus, const json& workload, const char* name)
+{
+    json s = dgxH100(gpus, workload);
+    s["name"] = name;
+    s["compute"] = {{"node", "gb200-nvl72-tray"}, {"node_count", std::max(1, gpus / 4)}};
+    s["cooling"] = {{"system", "d2c-high-density"}};
+    s["facility"] = {{"rack_power_limit_kw", 140}, {"rack_units", 48}};
+    return s;
+}
+
 /** One DGX A100 node (the MPT A100 rows run on one node: the fabric does not enter). */
 json dgxA100(const json& workload)
 {
@@ -595,11 +609,7 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3.1 405B on 256 GB200 (64 NVL72 trays
     // fit as modelled, by 1% (188 GB a GPU against 186; 210 before the activations kept their
     // FP8 casts, models-26).
     const NemoLayout layout{"llama3-405b", 8192, 1536, 1, 1, 4, 16, 1, 4, true};
-    json scenario = dgxH100(256, nemoFp8Workload(layout, "tensorwise"));
-    scenario["name"] = "gb200-trays";
-    scenario["compute"] = {{"node", "gb200-nvl72-tray"}, {"node_count", 64}};
-    scenario["cooling"] = {{"system", "d2c-high-density"}};
-    scenario["facility"] = {{"rack_power_limit_kw", 140}, {"rack_units", 48}};
+    const json scenario = gb200Trays(256, nemoFp8Workload(layout, "tensorwise"), "gb200-trays");
     const DocumentEvaluation d = evaluateDocument(scenario, heldOutCatalog(), "gb200.json");
     REQUIRE(d.evaluation);
     // 64 trays: the last of four domains holds 10 of its 18, said so.
@@ -645,11 +655,7 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3 70B on 64 GB200 with Megatron-FSDP 
     json workload = nemoFp8Workload(layout, "tensorwise");
     workload["fused_cross_entropy"] = true;
     workload["activation_offload_layers"] = 40;
-    json scenario = dgxH100(64, workload);
-    scenario["name"] = "gb200-fsdp";
-    scenario["compute"] = {{"node", "gb200-nvl72-tray"}, {"node_count", 16}};
-    scenario["cooling"] = {{"system", "d2c-high-density"}};
-    scenario["facility"] = {{"rack_power_limit_kw", 140}, {"rack_units", 48}};
+    const json scenario = gb200Trays(64, workload, "gb200-fsdp");
     const DocumentEvaluation d = evaluateDocument(scenario, heldOutCatalog(), "gb200-fsdp.json");
     REQUIRE(d.evaluation);
     CHECK(value(d, "step.offload_seconds") == 0.0);
@@ -981,11 +987,7 @@ TEST_CASE("DeepSeek-V3 on 256 GB200: NVIDIA's optimization ladder of the host's 
                      {"dropout", false},
                      {"fused_cross_entropy", true},
                      {"moe_permute_fusion", true}};
-    json scenario = dgxH100(256, workload);
-    scenario["name"] = "deepseek-v3-gb200";
-    scenario["compute"] = {{"node", "gb200-nvl72-tray"}, {"node_count", 64}};
-    scenario["cooling"] = {{"system", "d2c-high-density"}};
-    scenario["facility"] = {{"rack_power_limit_kw", 140}, {"rack_units", 48}};
+    json scenario = gb200Trays(256, workload, "deepseek-v3-gb200");
     struct Rung
     {
         const char* what;
@@ -1070,12 +1072,7 @@ TEST_CASE("Megatron-Bridge 25.09: DeepSeek-V3 on 256 B200 and 256 GB200 with the
     workload["pipeline_schedule"] = "interleaved";
     workload["virtual_stages"] = 4;
     workload["expert_parallel"] = 64;
-    json gb200 = dgxH100(256, workload);
-    gb200["name"] = "deepseek-v3-gb200";
-    gb200["compute"] = {{"node", "gb200-nvl72-tray"}, {"node_count", 64}};
-    gb200["cooling"] = {{"system", "d2c-high-density"}};
-    gb200["facility"] = {{"rack_power_limit_kw", 140}, {"rack_units", 48}};
-    const DocumentEvaluation nvl = evaluate(gb200);
+    const DocumentEvaluation nvl = evaluate(gb200Trays(256, workload, "deepseek-v3-gb200"));
     const double gb200Error = tokensPerGpuSecond(nvl, 2048, 4096, 256) / 3454.0 - 1.0;
     const StepResult& s = b200.evaluation->compute.step;
     const StepResult& g = nvl.evaluation->compute.step;
