@@ -133,7 +133,7 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCT_BUILD_FUZZERS=ON -DDCT_BUILD_UI=OFF \
-    -DDCT_BUILD_BENCHMARKS=OFF "${launcher[@]}" >/dev/null
+    -DDCT_BUILD_BENCHMARKS=OFF -DDCT_PRECOMPILE_HEADERS=OFF "${launcher[@]}" >/dev/null
 cmake --build build-fuzz --target dct_fuzzers -j 2
 
 export DCT_DATA_DIR="$root/data"

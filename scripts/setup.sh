@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-    build-essential cmake ninja-build
+    build-essential cmake ninja-build lld
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libqt6sql6-sqlite
     libeigen3-dev libboost-graph-dev libsqlite3-dev nlohmann-json3-dev catch2
     libcli11-dev libexpected-dev libfmt-dev libbenchmark-dev
