@@ -443,6 +443,12 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
         f::boolean<S>("embedding_and_loss_as_layers", &S::embeddingAndLossAsLayers,
                       "The pipeline split counts the embedding and the loss as a layer each: the "
                       "first and last stages hold one layer fewer"),
+        f::integer<S>("mtp_layers", &S::mtpLayers, "",
+                      "Multi-token prediction layers on the last pipeline stage (DeepSeek-V3's "
+                      "MTP module, Megatron-Core --mtp-num-layers): each a projection of the "
+                      "next token's embedding beside the hidden state, one more transformer "
+                      "layer and the output layer with its loss again; 0 for none",
+                      0, 16),
         f::integer<S>("zero_stage", &S::zeroStage, "",
                       "ZeRO stage: 0 none, 1 optimizer states, 2 and gradients, 3 and weights "
                       "(FSDP) sharded over the data-parallel ranks",

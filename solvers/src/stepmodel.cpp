@@ -135,6 +135,7 @@ struct Layout
     double lastStageLayers = 1.0;  ///< Of the last stage, which also runs the output and loss.
     double firstStageLayers = 1.0; ///< Of the first stage, which also holds the embedding.
     int f = 0;         ///< 1: the embedding and the loss each take a layer's slot in the split.
+    double mtp = 0.0;  ///< Multi-token prediction layers, on the last stage (mtp_layers).
     bool dual = false; ///< DualPipe: each GPU holds stages i and p - 1 - i.
     /// The expert all-to-all overlapped by merged forward-backward steps (moe_a2a_overlap).
     bool a2aOverlap = false;
@@ -180,6 +181,7 @@ Layout layoutOf(const model::ResolvedScenario& r)
     // --decoder-last-pipeline-num-layers). The first stage loses one slot to the embedding.
     // The split is the validator's (model/pipelinesplit.h).
     l.f = w.embeddingAndLossAsLayers && l.p > 1 ? 1 : 0;
+    l.mtp = std::max(0, w.mtpLayers);
     const model::PipelineSplit split = model::pipelineSplit(r.model.layers, l.p, l.v, l.f == 1);
     const double slots = split.slots;
     l.stageLayers = std::min<double>(r.model.layers, split.fullStage);
@@ -223,8 +225,10 @@ struct LayerFlops
     /// The share of that square a fused causal kernel computes, averaged over the layers: the
     /// causal half, less with sliding windows (the kernel skips the blocks outside the band).
     double fusedShare = 0.5;
-    double mlp = 0.0;    ///< Dense MLP or experts, averaged over the layers.
-    double logits = 0.0; ///< The output layer.
+    double mlp = 0.0;     ///< Dense MLP or experts, averaged over the layers.
+    double lastMlp = 0.0; ///< The last layer's (the experts' in an MoE model), as an MTP layer's.
+    double logits = 0.0;  ///< The output layer.
+    double mtpProjection = 0.0; ///< An MTP layer's projection of the pair (2 h to h).
 };
 
 LayerFlops layerFlops(const model::ModelSpec& m, const Layout& l)
@@ -251,7 +255,9 @@ LayerFlops layerFlops(const model::ModelSpec& m, const Layout& l)
                           ((m.activeExperts + m.sharedExperts) * m.expertParameters() +
                            h * static_cast<double>(m.experts));
     f.mlp = (1.0 - moeShare) * 2.0 * tokens * m.denseMlpParameters() + moeShare * moeMlp;
+    f.lastMlp = m.moeLayers() > 0 ? moeMlp : 2.0 * tokens * m.denseMlpParameters();
     f.logits = 2.0 * tokens * m.vocabSize * h;
+    f.mtpProjection = 2.0 * tokens * 2.0 * h * h;
     return f;
 }
 
@@ -575,7 +581,7 @@ namespace {
 
 /** The memory of one pipeline stage: \a rank, holding \a layers layers (and the embedding). */
 StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double layersPerStage,
-                       bool holdsEmbedding, int rank)
+                       bool holdsEmbedding, int rank, bool holdsOutput = false)
 {
     const model::ModelSpec& m = r.model;
     const auto& w = r.scenario.workload;
@@ -589,9 +595,13 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
     // DualPipe keeps two stages a GPU, i and p - 1 - i: twice the weights, and the first GPU
     // holds the output layer beside the embedding (the DualPipe README's table: parameters 2x).
     const double copies = l.dual ? 2.0 : 1.0;
+    // The last stage of a pipeline holds the output layer, and with MTP layers a copy of the
+    // embedding beside it (Megatron-Core's GPTModel builds the embedding where the MTP runs).
+    const double vocabularyWeights = static_cast<double>(m.vocabSize) * h / l.t;
     const double embedding =
-        holdsEmbedding ? (l.p == 1 || l.dual ? m.embeddingParameters() : m.vocabSize * h) / l.t
-                       : 0.0;
+        (holdsEmbedding ? (l.p == 1 || l.dual ? m.embeddingParameters() / l.t : vocabularyWeights)
+                        : 0.0) +
+        (holdsOutput && l.p > 1 ? (l.mtp > 0.0 ? 2.0 : 1.0) * vocabularyWeights : 0.0);
     const double dense =
         copies * layersPerStage *
             (m.attentionParameters() / l.t + (1.0 - moeShare) * m.denseMlpParameters() / l.t +
@@ -703,15 +713,16 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
     mem.offloadedGb = perLayer * l.offload / 1e9;
     mem.activationsGb = perLayer * ((resident / l.v) * chunksInFlight + overlapLayers) / 1e9;
 
-    // Buffers: fp32 logits and their gradient on the last stage (counted when it is also the
-    // first), ZeRO-3's gathered weights of two layers (current and prefetched), the runtime. A
-    // fused cross entropy keeps the bf16 logits and writes a bf16 gradient instead
-    // (flash-attention's xentropy, csrc/xentropy: bf16 in and out, the softmax statistics in
-    // fp32 per token only).
+    // Buffers: fp32 logits and their gradient on the last stage (counted where its memory is:
+    // with one stage, or with MTP layers), ZeRO-3's gathered weights of two layers (current and
+    // prefetched), the runtime. A fused cross entropy keeps the bf16 logits and writes a bf16
+    // gradient instead (flash-attention's xentropy, csrc/xentropy: bf16 in and out, the softmax
+    // statistics in fp32 per token only).
     double buffers = kRuntimeBufferGb * 1e9;
-    if (l.p == 1)
-        buffers +=
-            2.0 * (w.fusedCrossEntropy ? kBf16Bytes : 4.0) * l.b * l.s / l.c * m.vocabSize / l.t;
+    // An MTP layer's logits and their gradient beside the output layer's.
+    if (l.p == 1 || holdsOutput)
+        buffers += (1.0 + l.mtp) * 2.0 * (w.fusedCrossEntropy ? kBf16Bytes : 4.0) * l.b * l.s /
+                   l.c * m.vocabSize / l.t;
     if (zero >= 3)
         buffers += 2.0 * kBf16Bytes * (dense + experts) / std::max(1.0, layersPerStage);
     mem.buffersGb = buffers / 1e9;
@@ -734,12 +745,23 @@ StepMemory stepMemory(const model::ResolvedScenario& r)
 {
     // The first stage holds the embedding and the most micro-batches in flight; the second, when
     // the embedding takes a layer's slot, one layer more and two chunks fewer in flight.
+    // With MTP layers the last stage holds them, their activations and a copy of the embedding
+    // beside the output layer: it can hold the most.
     const Layout l = layoutOf(r);
-    const StepMemory first = stageMemory(r, l, l.firstStageLayers, true, 0);
-    if (l.p <= 1 || l.stageLayers <= l.firstStageLayers)
-        return first;
-    const StepMemory second = stageMemory(r, l, l.stageLayers, false, 1);
-    return second.totalGb > first.totalGb ? second : first;
+    const StepMemory first =
+        stageMemory(r, l, l.firstStageLayers + (l.p == 1 ? l.mtp : 0.0), true, 0);
+    StepMemory most = first;
+    if (l.p > 1 && l.stageLayers > l.firstStageLayers) {
+        const StepMemory second = stageMemory(r, l, l.stageLayers, false, 1);
+        if (second.totalGb > most.totalGb)
+            most = second;
+    }
+    if (l.p > 1 && l.mtp > 0.0 && !l.dual) {
+        const StepMemory last = stageMemory(r, l, l.lastStageLayers + l.mtp, false, l.p - 1, true);
+        if (last.totalGb > most.totalGb)
+            most = last;
+    }
+    return most;
 }
 
 StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net, double clockFactor,
@@ -788,7 +810,11 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const LayerFlops f = layerFlops(m, l);
     const double scoreTime = w.flashAttention ? f.fusedShare : 1.0;
     const double layerForward = f.projections + scoreTime * f.scores + f.mlp;
-    const double microBatchForward = m.layers * layerForward + f.logits;
+    // Each MTP layer: the projection, a transformer layer like the last (Megatron-LM's
+    // num_floating_point_operations counts it as the last layer's kind) and the logits again.
+    const double mtpForward =
+        l.mtp * (f.mtpProjection + f.projections + scoreTime * f.scores + f.lastMlp + f.logits);
+    const double microBatchForward = m.layers * layerForward + f.logits + mtpForward;
     const double perStepMicroBatches = static_cast<double>(w.globalBatchSequences) / l.b;
     out.modelFlopsPerStep = 3.0 * microBatchForward * perStepMicroBatches;
     double recomputeForward =
@@ -945,6 +971,11 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     GemmRates logitRates = rates;
     logitRates.flopsPerSecond = bf16Rate;
     logits.add(Gemm{tokens, m.vocabSize / t, h, 1.0}, logitRates);
+    // An MTP layer's projection of the normed embedding and hidden state, 2 h to h, split over
+    // the tensor ranks as a column-parallel linear (megatron/core/transformer/
+    // multi_token_prediction.py, MultiTokenPredictionLayer.eh_proj), in BF16.
+    GemmTimes mtpProjection;
+    mtpProjection.add(Gemm{tokens, h / t, 2.0 * h, 1.0}, logitRates);
 
     // Tensor parallelism on the scale-up domain (or across nodes when it outgrows one).
     const double activationBytes = kBf16Bytes * l.b * l.s / l.c * h;
@@ -1270,6 +1301,18 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // each) that the gradient hook adds into the fp32 main_grad (read 2 and 4, write 4): 14 bytes
     // a weight of the first stage, per micro-batch.
     const double memoryEmbedding = 14.0 * static_cast<double>(m.vocabSize) * h / l.t / hbm;
+    // Beside its transformer layer and the output layer with its loss, an MTP layer looks up the
+    // tokens one further ahead in the last stage's copy of the embedding (its backward writes a
+    // dense gradient as the first stage's does, memoryEmbedding), normalizes it and the hidden
+    // state (two RMSNorms, each reading and writing an s b h tensor forward and twice that
+    // backward), concatenates the pair (read and write 2 s b h) and projects it: 16 s b h bf16
+    // elements, and the kernels of those steps (the lookup, two norms, the concatenation and the
+    // projection forward; their gradients backward).
+    const double mtpSbh = l.b * l.s / l.c * h / (l.sp ? l.t : 1);
+    const double memoryMtp = (16.0 * kBf16Bytes * mtpSbh) / hbm + memoryEmbedding;
+    const double mtpKernels = 10.0;
+    const double matmulMtp = mtpProjection.forward + mtpProjection.backward;
+    const double mtpWork = matmulMtp + memoryMtp + mtpKernels * kKernelFixedSeconds;
 
     const double gpuSms = r.gpu.smCount > 0 ? r.gpu.smCount : 132.0;
     // Context parallelism: K and V of the rank's heads gathered over the context ranks, beside
@@ -1359,30 +1402,64 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
 
     // The pipeline runs at the pace of its slowest stage: a full one in the middle, the first
     // with the embedding's backward, or the last with its fewer layers plus the output layer and
-    // the loss (with Llama 3's 128k vocabulary the logits weigh about two thirds of a layer).
+    // the loss (with Llama 3's 128k vocabulary the logits weigh about two thirds of a layer) and
+    // any MTP layers, each stage's time with what it waits on the host (below): a full stage of
+    // host-bound MoE layers can pace a pipeline whose last stage has more GPU work.
     // With one stage it holds all of them.
     const double workPerLayer =
         matmulPerLayer + memoryPerLayer + kernelPerLayer + tpPerLayer + cpPerLayer + epPerLayer;
-    const double lastWork = l.lastStageLayers * workPerLayer + matmulLogits + memoryLogits +
-                            kernelLogits + (l.p == 1 ? memoryEmbedding : 0.0);
-    const double firstWork = l.firstStageLayers * workPerLayer + memoryEmbedding;
-    const double middleWork = l.stageLayers * workPerLayer;
+    // The GPU waits for the host where the host takes longer to issue the kernels than the GPU
+    // to run them. The host runs ahead of the GPU until it waits on it: Megatron-Core's MoE
+    // layer copies its tokens-per-expert counts to the host every forward (the all-to-all's
+    // splits and the grouped GEMM's per-expert sizes; token_dispatcher.py,
+    // _maybe_dtoh_and_synchronize), so each MoE layer's forward starts with the GPU's queue
+    // empty and takes the longer of the two; the backward (its splits kept from the forward) and
+    // a dense model run ahead across layers, and wait only where the host's whole share is the
+    // longer. Per micro-batch of a stage of \a layers layers, \a heads output layers with their
+    // loss and \a mtps MTP layers' own steps.
+    const double forwardShare = matmulPerLayer > 0.0 ? layer.forward / matmulPerLayer : 1.0 / 3.0;
+    const double gpuForwardPerLayer = workPerLayer * forwardShare;
+    const double gpuBackwardPerLayer = workPerLayer - gpuForwardPerLayer;
+    const double headWork = matmulLogits + memoryLogits + kernelLogits;
+    auto hostWaitOf = [&](double layers, double heads, double mtps) {
+        const double hostHeads = (13.0 * heads + mtpKernels * mtps) * hostSecondsPerKernel;
+        const double headsWork = heads * headWork + mtps * mtpWork;
+        if (moeShare > 0.0)
+            return layers * moeShare * std::max(0.0, hostForwardPerLayer - gpuForwardPerLayer) +
+                   std::max(0.0, layers * (hostBackwardPerLayer - gpuBackwardPerLayer) + hostHeads -
+                                     headsWork);
+        return std::max(0.0, layers * (hostForwardPerLayer + hostBackwardPerLayer) + hostHeads -
+                                 (layers * workPerLayer + headsWork));
+    };
+
+    // MTP layers run on the last stage: a transformer layer, the output layer and loss again and
+    // their own projection each.
+    const double lastWork = (l.lastStageLayers + l.mtp) * workPerLayer + (1.0 + l.mtp) * headWork +
+                            l.mtp * mtpWork + (l.p == 1 ? memoryEmbedding : 0.0) +
+                            hostWaitOf(l.lastStageLayers + l.mtp, 1.0 + l.mtp, l.mtp);
+    const double firstWork = l.firstStageLayers * workPerLayer + memoryEmbedding +
+                             hostWaitOf(l.firstStageLayers, 0.0, 0.0);
+    const double middleWork = l.stageLayers * workPerLayer + hostWaitOf(l.stageLayers, 0.0, 0.0);
     const bool lastPaces = l.p == 1 || lastWork >= std::max(firstWork, middleWork);
     const bool firstPaces = !lastPaces && firstWork > middleWork;
-    const double layersPerGpu = lastPaces    ? l.lastStageLayers
+    const double layersPerGpu = lastPaces    ? l.lastStageLayers + l.mtp
                                 : firstPaces ? l.firstStageLayers
                                              : l.stageLayers;
-    const double logitsShare = lastPaces ? 1.0 : 0.0;
+    const double logitsShare = lastPaces ? 1.0 + l.mtp : 0.0;
+    const double mtpShare = lastPaces ? l.mtp : 0.0;
     const double embeddingShare = firstPaces || (lastPaces && l.p == 1) ? 1.0 : 0.0;
     out.pacingStageLayers = layersPerGpu;
     out.pacingStageHasOutputLayer = lastPaces;
     const double recomputeSeconds = layersPerGpu * recomputePerLayer;
-    const double matmulPerMicroBatch = layersPerGpu * matmulPerLayer + logitsShare * matmulLogits;
-    const double idealMatmul = layersPerGpu * idealPerLayer + logitsShare * logits.ideal;
+    const double matmulPerMicroBatch =
+        layersPerGpu * matmulPerLayer + logitsShare * matmulLogits + mtpShare * matmulMtp;
+    const double idealMatmul =
+        layersPerGpu * idealPerLayer + logitsShare * logits.ideal + mtpShare * mtpProjection.ideal;
     out.matmulShapeEfficiency = matmulPerMicroBatch > 0.0 ? idealMatmul / matmulPerMicroBatch : 1.0;
     const double memoryPerMicroBatch = layersPerGpu * memoryPerLayer + logitsShare * memoryLogits +
-                                       embeddingShare * memoryEmbedding;
-    const double kernelPerMicroBatch = layersPerGpu * kernelPerLayer + logitsShare * kernelLogits;
+                                       embeddingShare * memoryEmbedding + mtpShare * memoryMtp;
+    const double kernelPerMicroBatch = layersPerGpu * kernelPerLayer + logitsShare * kernelLogits +
+                                       mtpShare * mtpKernels * kKernelFixedSeconds;
     const double tpPerMicroBatch = layersPerGpu * tpPerLayer;
     const double cpPerMicroBatch = layersPerGpu * (cpPerLayer + cpSlowdownPerLayer);
     const double cpSlowdownPerMicroBatch = layersPerGpu * cpSlowdownPerLayer;
@@ -1394,27 +1471,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         out.contextParallel.perStep = (2.0 + attentionAgainShare) * layersPerGpu * l.m;
     if (m.moe() && l.e > 1)
         out.expertDispatch.perStep = epCallsPerLayer * layersPerGpu * moeShare * l.m;
-    // The GPU waits for the host where the host takes longer to issue the kernels than the GPU
-    // to run them. The host runs ahead of the GPU until it waits on it: Megatron-Core's MoE
-    // layer copies its tokens-per-expert counts to the host every forward (the all-to-all's
-    // splits and the grouped GEMM's per-expert sizes; token_dispatcher.py,
-    // _maybe_dtoh_and_synchronize), so each MoE layer's forward starts with the GPU's queue
-    // empty and takes the longer of the two; the backward (its splits kept from the forward) and
-    // a dense model run ahead across layers, and wait only where the host's whole share is the
-    // longer.
-    const double forwardShare = matmulPerLayer > 0.0 ? layer.forward / matmulPerLayer : 1.0 / 3.0;
-    const double gpuForwardPerLayer = workPerLayer * forwardShare;
-    const double gpuBackwardPerLayer = workPerLayer - gpuForwardPerLayer;
-    const double hostLogits = 13.0 * hostSecondsPerKernel * logitsShare;
-    const double logitsWork = logitsShare * (matmulLogits + memoryLogits + kernelLogits);
-    double hostWaitPerMicroBatch =
-        std::max(0.0, layersPerGpu * (hostForwardPerLayer + hostBackwardPerLayer) + hostLogits -
-                          (layersPerGpu * workPerLayer + logitsWork));
-    if (moeShare > 0.0)
-        hostWaitPerMicroBatch =
-            layersPerGpu * moeShare * std::max(0.0, hostForwardPerLayer - gpuForwardPerLayer) +
-            std::max(0.0, layersPerGpu * (hostBackwardPerLayer - gpuBackwardPerLayer) + hostLogits -
-                              logitsWork);
+    const double hostWaitPerMicroBatch = hostWaitOf(layersPerGpu, logitsShare, mtpShare);
     const double workPerMicroBatch = matmulPerMicroBatch + memoryPerMicroBatch +
                                      kernelPerMicroBatch + tpPerMicroBatch + cpPerMicroBatch +
                                      epPerMicroBatch + hostWaitPerMicroBatch;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <utility>
 
 using namespace dct;
 using namespace dct::solvers;
@@ -421,6 +422,71 @@ TEST_CASE("an uneven pipeline split leaves the rest to the last stage and is pac
     const Diagnostic* error = findError(empty, "/workload/pipeline_parallel", "layout");
     REQUIRE(error);
     CHECK_THAT(error->message, Catch::Contains("leave the last stage no layer"));
+}
+
+TEST_CASE("MTP layers run on the last stage: a layer more, the output layer and its loss again",
+          "[compute][step][pipeline][mtp]")
+{
+    // Multi-token prediction (DeepSeek-V3, arXiv 2412.19437, 2.2) as Megatron-Core places it
+    // (--mtp-num-layers: the MTP block after the last stage's layers), on Llama 2 7B's 32 layers.
+    const json base = {{"model", "llama2-7b"},
+                       {"tensor_parallel", 8},
+                       {"global_batch_sequences", 320},
+                       {"recompute", "full"}};
+    // The layout on \a stages stages, without and with one MTP layer.
+    const auto withAndWithout = [&](int stages) {
+        json without = base;
+        without["pipeline_parallel"] = stages;
+        json with = without;
+        with["mtp_layers"] = 1;
+        return std::make_pair(runOk(without, 40), runOk(with, 40));
+    };
+    // On 4 stages of 8 the last stage, with the output layer, paces the pipeline; one MTP layer
+    // makes it 9 layers with two output layers and their losses.
+    const auto four = withAndWithout(4);
+    const StepResult& s0 = four.first.evaluation->compute.step;
+    const StepResult& s1 = four.second.evaluation->compute.step;
+    CHECK(s0.pacingStageLayers == 8.0);
+    CHECK(s1.pacingStageLayers == 9.0);
+    CHECK(s1.pacingStageHasOutputLayer);
+    CHECK(s1.stepSeconds > s0.stepSeconds);
+    // Model FLOPs as Megatron-LM counts them (training.py, num_floating_point_operations): each
+    // MTP layer a layer like the last, its projection of the pair (2 h x h) and the logits again.
+    const auto& m = test::catalog().models().entries.at("llama2-7b");
+    const double h = m.hiddenSize;
+    const double tokens = metric(four.first, "compute.tokens_per_step");
+    const double logits = 2.0 * h * m.vocabSize;
+    const double layer = (s0.modelFlopsPerStep / (3.0 * tokens) - logits) / m.layers;
+    CHECK(s1.modelFlopsPerStep ==
+          Approx(s0.modelFlopsPerStep + 3.0 * tokens * (layer + 2.0 * 2.0 * h * h + logits))
+              .epsilon(1e-9));
+
+    // On 5 stages (7 + 7 + 7 + 7 + 4) the last stage stays the lightest with its MTP layer: a
+    // full stage still paces, and the step does not move.
+    const auto five = withAndWithout(5);
+    const StepResult& u0 = five.first.evaluation->compute.step;
+    const StepResult& u1 = five.second.evaluation->compute.step;
+    CHECK(u1.pacingStageLayers == 7.0);
+    CHECK_FALSE(u1.pacingStageHasOutputLayer);
+    CHECK(u1.stepSeconds == Approx(u0.stepSeconds).epsilon(1e-12));
+
+    // On one stage the MTP layer's weights, states and activations add to the GPU's memory.
+    const auto one = withAndWithout(1);
+    const StepResult& o0 = one.first.evaluation->compute.step;
+    const StepResult& o1 = one.second.evaluation->compute.step;
+    CHECK(o1.memory.weightsGb > o0.memory.weightsGb);
+    CHECK(o1.memory.activationsGb > o0.memory.activationsGb);
+
+    // A negative count is an error naming the field.
+    json bad = base;
+    bad["pipeline_parallel"] = 4;
+    bad["mtp_layers"] = -1;
+    const auto refused = run(bad, 40);
+    CHECK_FALSE(refused.ok());
+    bool named = false;
+    for (const Diagnostic& x : refused.diagnostics)
+        named = named || (x.severity == Severity::Error && x.path == "/workload/mtp_layers");
+    CHECK(named);
 }
 
 TEST_CASE("with virtual stages an uneven split fills every chunk but the last",

@@ -173,6 +173,11 @@ struct WorkloadSection
     /// last stages hold a layer fewer (Megatron-Core --account-for-embedding/loss-in-pipeline-
     /// split; Llama 3 405B, Dubey et al. 2024, section 3.3.2).
     bool embeddingAndLossAsLayers = false;
+    /// Multi-token prediction layers after the last stage's layers (DeepSeek-V3, arXiv
+    /// 2412.19437, 2.2; Megatron-Core --mtp-num-layers): each an embedding of the tokens one
+    /// further ahead, two norms, a projection of the pair (2 h to h), one transformer layer and
+    /// the shared output layer with its loss, all on the last pipeline stage. 0: none.
+    int mtpLayers = 0;
     int zeroStage = 1; ///< 0 none, 1 optimizer states, 2 + gradients, 3 + weights (FSDP).
     Recompute recompute = Recompute::Selective;
     /// With selective recomputation, what it recomputes: RecomputeModule bits (core_attn alone,
