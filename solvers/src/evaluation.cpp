@@ -19,26 +19,51 @@ double Evaluation::value(const std::string& key, double fallback) const
     return m ? m->value : fallback;
 }
 
+namespace {
+
+/**
+ * Makes \a target hold \a text, copied into the buffer it already has, unless it holds it: it
+ * does when \a text is the string literal \a origin it was last copied from (\a literal, null
+ * for other text), else when the texts compare equal.
+ */
+void refill(std::string& target, const char*& origin, std::string_view text, const char* literal)
+{
+    const bool same = literal != nullptr && origin == literal && target.size() == text.size();
+    if (!same && target != text)
+        target.assign(text);
+    origin = literal;
+}
+
+} // namespace
+
 void Evaluation::add(std::string_view key, std::string_view label, double value,
                      std::string_view unit, MetricTraits traits, MetricInputs inputs)
 {
+    addText({key.data(), key.size(), nullptr}, {label.data(), label.size(), nullptr}, value,
+            {unit.data(), unit.size(), nullptr}, traits, inputs);
+}
+
+void Evaluation::addText(Text key, Text label, double value, Text unit, MetricTraits traits,
+                         MetricInputs inputs)
+{
+    const std::string_view keyText(key.data, key.size);
+    const std::string_view labelText(label.data, label.size);
+    const std::string_view unitText(unit.data, unit.size);
     if (!m_refilling || m_metricsFilled == metrics.size()) {
-        metrics.push_back(
-            {std::string(key), std::string(label), value, std::string(unit), inputs, traits});
+        metrics.push_back({std::string(keyText), std::string(labelText), value,
+                           std::string(unitText), inputs, traits,
+                           Metric::Origin{key.literal, label.literal, unit.literal}});
         if (m_refilling)
             ++m_metricsFilled;
         return;
     }
+    // A refilled metric mostly keeps its text: compare (by the literals' addresses where both
+    // are literals), and copy into the buffers it already has only what changed.
     Metric& m = metrics[m_metricsFilled++];
-    // A refilled metric mostly keeps its text: compare, and copy (into the buffer it already
-    // has) only what changed.
-    if (m.key != key)
-        m.key.assign(key);
-    if (m.label != label)
-        m.label.assign(label);
+    refill(m.key, m.origin.key, keyText, key.literal);
+    refill(m.label, m.origin.label, labelText, label.literal);
     m.value = value;
-    if (m.unit != unit)
-        m.unit.assign(unit);
+    refill(m.unit, m.origin.unit, unitText, unit.literal);
     m.inputs = inputs;
     m.traits = traits;
 }

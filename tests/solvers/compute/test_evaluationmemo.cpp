@@ -668,3 +668,45 @@ TEST_CASE("Each stage of a reused Evaluation is solved again only when its own i
         requireSame(reused, fresh);
     }
 }
+
+TEST_CASE("A refilled metric takes its new key, label and unit, literal or not",
+          "[evaluator][memo][metrics]")
+{
+    Evaluation e;
+    e.add("power.a", "Label one", 1.0, "kW", Better::Lower);
+    e.add(std::string("power.b"), std::string("Label two"), 2.0, "", Better::Neither);
+    REQUIRE(e.metrics.size() == 2);
+
+    // Another literal of the same length at the same position: the text follows it.
+    const bool second = true;
+    e.restartMetrics();
+    e.add("power.c", second ? "Label six" : "Label ten", 3.0, "MW", Better::Lower);
+    e.add("power.b", "Label two", 4.0, "", Better::Neither);
+    e.finishMetrics();
+    REQUIRE(e.metrics.size() == 2);
+    CHECK(e.metrics[0].key == "power.c");
+    CHECK(e.metrics[0].label == "Label six");
+    CHECK(e.metrics[0].unit == "MW");
+    CHECK(e.metrics[1].key == "power.b");
+    CHECK(e.metrics[1].value == 4.0);
+
+    // Text from elsewhere where a literal was, then the literal again after the metrics were
+    // edited from outside (as evaluate() drops the workload's figures).
+    e.restartMetrics();
+    const std::string dynamicKey = "power.d";
+    e.add(dynamicKey, "Label six", 5.0, "MW", Better::Lower);
+    e.add("power.b", "Label two", 6.0, "", Better::Neither);
+    e.finishMetrics();
+    CHECK(e.metrics[0].key == "power.d");
+    e.metrics.erase(e.metrics.begin());
+    e.restartMetrics();
+    e.add("power.c", "Label six", 7.0, "MW", Better::Lower);
+    e.add("power.b", "Label two", 8.0, "", Better::Neither);
+    e.finishMetrics();
+    REQUIRE(e.metrics.size() == 2);
+    CHECK(e.metrics[0].key == "power.c");
+    CHECK(e.metrics[0].unit == "MW");
+    CHECK(e.metrics[1].key == "power.b");
+    CHECK(e.metrics[1].label == "Label two");
+    CHECK(e.metrics[1].unit.empty());
+}

@@ -13,6 +13,7 @@
 #include "dct/solvers/redundancy.h"
 #include "dct/solvers/verdict.h"
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -109,6 +110,30 @@ struct Evaluation
      */
     void add(std::string_view key, std::string_view label, double value, std::string_view unit,
              MetricTraits traits, MetricInputs inputs = {});
+    /**
+     * add() with a key, label and unit that are string literals (or other constant character
+     * arrays of static storage): a refill that passes the same literals at the same position
+     * compares their addresses instead of their text.
+     */
+    template <std::size_t K, std::size_t L, std::size_t U>
+    void add(const char (&key)[K], const char (&label)[L], double value, const char (&unit)[U],
+             MetricTraits traits, MetricInputs inputs = {})
+    {
+        // The refill of a metric from the same literals: its text stands, only its value and
+        // traits change.
+        if (m_refilling && m_metricsFilled < metrics.size()) {
+            Metric& m = metrics[m_metricsFilled];
+            if (m.origin.key == key && m.origin.label == label && m.origin.unit == unit) {
+                ++m_metricsFilled;
+                m.value = value;
+                m.inputs = inputs;
+                m.traits = traits;
+                return;
+            }
+        }
+        addText({key, K - 1, key}, {label, L - 1, label}, value, {unit, U - 1, unit}, traits,
+                inputs);
+    }
     /** Returns the headline metrics in the order of their headline rank. */
     std::vector<const Metric*> headlines() const;
     /** Starts refilling the metrics: the next add()s overwrite them from the first. */
@@ -117,6 +142,16 @@ struct Evaluation
     void finishMetrics();
 
 private:
+    /** A key, label or unit: its text, and the string literal it is (or null). */
+    struct Text
+    {
+        const char* data;
+        std::size_t size;
+        const char* literal;
+    };
+    void addText(Text key, Text label, double value, Text unit, MetricTraits traits,
+                 MetricInputs inputs);
+
     std::size_t m_metricsFilled = 0; ///< Metrics overwritten since restartMetrics().
     bool m_refilling = false;
 };

@@ -89,6 +89,17 @@ struct Metric
     std::string unit;    ///< Unit as printed, e.g. "days", "kW", "USD".
     MetricInputs inputs; ///< JSON pointers of the inputs it depends on.
     MetricTraits traits; ///< Which way is better; headline or not.
+    /**
+     * The string literals key, label and unit were last copied from by Evaluation::add (null
+     * where the text came from elsewhere): a refill that passes the same literals again skips
+     * comparing the text. Code that edits key, label or unit itself resets them.
+     */
+    struct Origin
+    {
+        const char* key = nullptr;
+        const char* label = nullptr;
+        const char* unit = nullptr;
+    } origin;
 
     /** Returns true when the metric is one of the headline figures. */
     bool headline() const { return traits.headlineRank > 0; }
