@@ -92,9 +92,10 @@ std::string humanLabel(const std::string& key, const std::string& unit)
         "_tb",          "_usd",      "_kb",         "_hours",      "_years",
         "_bytes",       "_m"};
     static const std::set<std::string> acronyms = {
-        "mtu", "ups",  "pdu",  "mfu",  "hvdc", "pfc", "ecn", "wan", "tcp",    "cv",   "iops",
-        "rtt", "rdma", "gpu",  "nic",  "it",   "tdp", "hbm", "pue", "cdu",    "rdhx", "bf16",
-        "fp8", "fp16", "gemm", "ecmp", "sm",   "tco", "cue", "wue", "tflops", "hfu",  "mda"};
+        "mtu", "ups",  "pdu",  "mfu",    "hvdc", "pfc",  "ecn",  "wan",  "tcp",
+        "cv",  "iops", "rtt",  "rdma",   "gpu",  "nic",  "it",   "tdp",  "hbm",
+        "pue", "cdu",  "rdhx", "bf16",   "fp8",  "fp16", "gemm", "ecmp", "sm",
+        "tco", "cue",  "wue",  "tflops", "hfu",  "mda",  "mtp",  "tp"};
     std::string stem = key;
     if (!unit.empty()) {
         for (const char* suffix : unitSuffixes) {

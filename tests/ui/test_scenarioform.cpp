@@ -45,6 +45,8 @@ TEST_CASE("form groups hold every field of the scenario tables", "[ui][form]")
     REQUIRE(node);
     CHECK(node->pointer == "/compute/node");
     CHECK(ui::humanLabel("mtu_bytes", "bytes") == "MTU");
+    CHECK(ui::humanLabel("mtp_layers", "") == "MTP layers");
+    CHECK(ui::humanLabel("tp_comm_overlap", "") == "TP comm overlap");
 }
 
 TEST_CASE("form editors take their kind and range from the field table", "[ui][form]")
