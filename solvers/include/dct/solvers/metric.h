@@ -99,7 +99,8 @@ struct Metric
         const char* key = nullptr;
         const char* label = nullptr;
         const char* unit = nullptr;
-    } origin;
+    };
+    Origin origin{}; ///< Defaulted, so that aggregate initializers may leave it out.
 
     /** Returns true when the metric is one of the headline figures. */
     bool headline() const { return traits.headlineRank > 0; }
