@@ -1022,6 +1022,40 @@ TEST_CASE("DeepSeek-V3 on 256 GB200: NVIDIA's optimization ladder of the host's 
     }
 }
 
+namespace {
+
+/**
+ * DeepSeek-V3 as Megatron-Bridge's 25.09 and 25.11 presets run it on 256 DGX B200 (PP 16, EP 8,
+ * one MTP layer; the tests below cite them), in FP8 with \a recipe.
+ */
+json deepSeekV3BridgeB200(const char* recipe)
+{
+    return {{"model", "deepseek-v3"},
+            {"precision", "fp8"},
+            {"fp8_recipe", recipe},
+            {"mtp_layers", 1},
+            {"tokens_billion", 1000},
+            {"sequence_length", 4096},
+            {"global_batch_sequences", 2048},
+            {"micro_batch_size", 1},
+            {"tensor_parallel", 1},
+            {"pipeline_parallel", 16},
+            {"expert_parallel", 8},
+            {"expert_tensor_parallel", 1},
+            {"zero_stage", 1},
+            {"recompute", "selective"},
+            {"recompute_modules", {"mla_up_proj"}},
+            {"gradient_precision", "bf16"},
+            {"overlap_fraction", 1.0},
+            {"dropout", false},
+            {"fused_cross_entropy", true},
+            {"moe_router_fusion", true},
+            {"moe_permute_fusion", true},
+            {"moe_shared_expert_overlap", true}};
+}
+
+} // namespace
+
 TEST_CASE("Megatron-Bridge 25.09: DeepSeek-V3 on 256 B200 and 256 GB200 with the shared expert "
           "overlapped, held out",
           "[validation][training][heldout][moe][overlap]")
@@ -1037,28 +1071,7 @@ TEST_CASE("Megatron-Bridge 25.09: DeepSeek-V3 on 256 B200 and 256 GB200 with the
     // (src/megatron/bridge/recipes/deepseek/deepseek_v3.py): router and permutation fusion,
     // Transformer Engine's fused loss, the layout of 4 layers a chunk with the embedding on the
     // first and one layer with the MTP layer and the loss on the last (mtp_num_layers 1).
-    json workload = {{"model", "deepseek-v3"},
-                     {"precision", "fp8"},
-                     {"fp8_recipe", "tensorwise"},
-                     {"mtp_layers", 1},
-                     {"tokens_billion", 1000},
-                     {"sequence_length", 4096},
-                     {"global_batch_sequences", 2048},
-                     {"micro_batch_size", 1},
-                     {"tensor_parallel", 1},
-                     {"pipeline_parallel", 16},
-                     {"expert_parallel", 8},
-                     {"expert_tensor_parallel", 1},
-                     {"zero_stage", 1},
-                     {"recompute", "selective"},
-                     {"recompute_modules", {"mla_up_proj"}},
-                     {"gradient_precision", "bf16"},
-                     {"overlap_fraction", 1.0},
-                     {"dropout", false},
-                     {"fused_cross_entropy", true},
-                     {"moe_router_fusion", true},
-                     {"moe_permute_fusion", true},
-                     {"moe_shared_expert_overlap", true}};
+    json workload = deepSeekV3BridgeB200("tensorwise");
     const auto evaluate = [](const json& scenario) {
         const DocumentEvaluation d = evaluateDocument(scenario, heldOutCatalog(), "deepseek.json");
         INFO(errors(d));
@@ -1119,28 +1132,7 @@ TEST_CASE("Megatron-Bridge 25.11: DeepSeek-V3 on 256 B200 in MXFP8 with its MTP 
     // models/deepseek/deepseek_provider.py): one MTP layer, permutation fusion, the shared
     // expert under the dispatch and combine. The same layout as the 25.09 row (the test above),
     // in MXFP8 a release later: the model misses both by about as much.
-    const json workload = {{"model", "deepseek-v3"},
-                           {"precision", "fp8"},
-                           {"fp8_recipe", "mxfp8"},
-                           {"mtp_layers", 1},
-                           {"tokens_billion", 1000},
-                           {"sequence_length", 4096},
-                           {"global_batch_sequences", 2048},
-                           {"micro_batch_size", 1},
-                           {"tensor_parallel", 1},
-                           {"pipeline_parallel", 16},
-                           {"expert_parallel", 8},
-                           {"expert_tensor_parallel", 1},
-                           {"zero_stage", 1},
-                           {"recompute", "selective"},
-                           {"recompute_modules", {"mla_up_proj"}},
-                           {"gradient_precision", "bf16"},
-                           {"overlap_fraction", 1.0},
-                           {"dropout", false},
-                           {"fused_cross_entropy", true},
-                           {"moe_router_fusion", true},
-                           {"moe_permute_fusion", true},
-                           {"moe_shared_expert_overlap", true}};
+    const json workload = deepSeekV3BridgeB200("mxfp8");
     const DocumentEvaluation d = evaluateDocument(dgxB200(256, workload), heldOutCatalog(), "b200");
     INFO(errors(d));
     REQUIRE(d.ok());
