@@ -102,9 +102,16 @@ const FieldTable<ModelSpec>& ModelSpec::fields()
                       "Inner size of one expert's MLP", 0, 1e7),
         f::integer<S>("dense_layers", &S::denseLayers, "",
                       "Leading layers of an MoE model whose MLP is dense", 0, 10000),
+        f::integer<S>("routing_groups", &S::routingGroups, "",
+                      "Group-limited routing: the routed experts fall in this many groups of "
+                      "consecutive experts (Megatron-Core moe_router_num_groups; DeepSeek-V3 "
+                      "n_group 8); 0: the groups are the nodes of the expert-parallel group",
+                      0, 1e6),
         f::integer<S>("routing_max_nodes", &S::routingMaxNodes, "",
-                      "Node-limited routing: nodes one token's experts may span; 0 for any", 0,
-                      1e6),
+                      "Group- or node-limited routing: the groups (nodes, without "
+                      "routing_groups) one token's experts may span (moe_router_group_topk; "
+                      "DeepSeek-V3 topk_group 4); 0 for any",
+                      0, 1e6),
         f::integer<S>("sliding_window", &S::slidingWindow, "tokens",
                       "Sliding-window attention: the keys a query attends to in the windowed "
                       "layers (Megatron-Core window_size + 1); 0 for attention over the whole "

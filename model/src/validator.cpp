@@ -393,6 +393,18 @@ Diagnostics validateScenario(const ResolvedScenario& r)
             d.error(modelPath + "/active_experts",
                     num(m.activeExperts) + " active experts of " + num(m.experts),
                     "from 1 to experts", "architecture");
+        // Megatron-Core's group-limited routing splits the experts into equal groups of
+        // consecutive experts and takes the top-k within group_topk of them
+        // (megatron/core/transformer/moe/moe_utils.py, group_limited_topk).
+        if (m.routingGroups > 0 && m.experts % m.routingGroups != 0)
+            d.error(modelPath + "/routing_groups",
+                    num(m.experts) + " experts do not split into " + num(m.routingGroups) +
+                        " equal groups",
+                    "0, or a number of groups that divides the experts", "architecture");
+        if (m.routingGroups > 0 && m.routingMaxNodes > m.routingGroups)
+            d.error(modelPath + "/routing_max_nodes",
+                    num(m.routingMaxNodes) + " groups a token of " + num(m.routingGroups),
+                    "0, or from 1 to routing_groups", "architecture");
         if (m.expertFfnHiddenSize < 1)
             d.error(modelPath + "/expert_ffn_hidden_size", "an MoE model needs its expert size",
                     "an integer >= 1", "architecture");

@@ -437,6 +437,69 @@ int ranksPerNode(int size, long long stride, int gpusPerNode)
     return static_cast<int>(std::min<long long>(size, perNode));
 }
 
+/**
+ * Returns the probability that none of \a k experts drawn without repetition from \a pool
+ * falls among \a size of them: C(pool - size, k) / C(pool, k).
+ */
+double noneAmong(double pool, double size, int k)
+{
+    double p = 1.0;
+    for (int i = 0; i < k && p > 0.0; ++i)
+        p *= std::max(0.0, (pool - size - i) / (pool - i));
+    return p;
+}
+
+/** Returns n choose r (small counts: routing groups). */
+double binomial(int n, int r)
+{
+    if (r < 0 || r > n)
+        return 0.0;
+    double b = 1.0;
+    for (int i = 1; i <= r; ++i)
+        b = b * (n - r + i) / i;
+    return b;
+}
+
+} // namespace
+
+/*
+ * How many of \a units equal parts of an expert-parallel group (its ranks, or its
+ * nodes), each holding consecutive experts, one token's routed experts reach on average, with
+ * the routing's group limit: Megatron-Core's group_limited_topk (megatron/core/transformer/moe/
+ * moe_utils.py) picks routingMaxNodes of routingGroups groups of consecutive experts, then the
+ * top-k experts among those groups; DeepSeek-V3 (n_group 8, topk_group 4) is deployed with a
+ * group a node, its node-limited routing (technical report, arXiv 2412.19437, section 2.1.2).
+ * Without routing_groups the groups are the \a nodes of the group. The routed experts are taken
+ * as evenly loaded (the auxiliary-loss-free balancing's aim), each equally likely.
+ */
+double expertUnitsReached(const model::ModelSpec& m, int units, int nodes)
+{
+    const double experts = m.experts;
+    const int k = m.activeExperts;
+    const int groups = m.routingGroups > 0 ? m.routingGroups : nodes;
+    const int limit = m.routingMaxNodes;
+    const double unitExperts = experts / units;
+    if (limit <= 0 || limit >= groups || groups <= 1)
+        return units * (1.0 - noneAmong(experts, unitExperts, k));
+    const double groupExperts = experts / groups;
+    const double chosen = limit * groupExperts; // The experts of the token's chosen groups.
+    if (unitExperts < groupExperts)
+        return units * static_cast<double>(limit) / groups *
+               (1.0 - noneAmong(chosen, unitExperts, k));
+    // A unit holds whole groups: j of its c groups chosen (hypergeometric), then a miss among
+    // the chosen groups' experts.
+    const int c = std::max(1, static_cast<int>(std::lround(unitExperts / groupExperts)));
+    double reached = 0.0;
+    for (int j = std::max(1, limit - (groups - c)); j <= std::min(c, limit); ++j) {
+        const double pj =
+            binomial(c, j) * binomial(groups - c, limit - j) / binomial(groups, limit);
+        reached += pj * (1.0 - noneAmong(chosen, j * groupExperts, k));
+    }
+    return units * reached;
+}
+
+namespace {
+
 /** Collectives run beside computation: how long they run under it and what they slow it. */
 struct SharedSms
 {
@@ -1350,14 +1413,52 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const double epCallsPerLayer = 4.0 + 2.0 * (l.recomputes(model::RecomputeMoe) ? 1.0 : whole);
     if (m.moe() && l.e > 1) {
         const double epTokens = l.b * l.s / l.c / (l.sp ? l.t : 1);
-        const double copies = m.routingMaxNodes > 0
-                                  ? std::min<double>(m.activeExperts, m.routingMaxNodes)
-                                  : m.activeExperts;
-        const double bytes = epTokens * copies * h * kBf16Bytes;
+        const double tokenBytes = epTokens * h * kBf16Bytes;
         // The expert-parallel ranks are expert_tensor_parallel apart: Megatron-Core orders the
         // expert grid tp-ep-dp-pp (megatron/core/parallel_state.py, initialize_model_parallel).
         const int perNode = ranksPerNode(l.e, l.et, l.scaleUpGpus);
-        out.expertDispatch = timed(r, net, CollectiveOp::AllToAll, bytes, l.e, perNode, 0.0);
+        if (w.moeDispatcher == model::MoeDispatcher::AllToAll) {
+            // Megatron-Core's all-to-all dispatcher permutes one row a (token, expert) pair and
+            // sends each rank the rows of its experts (token_dispatcher.py,
+            // MoEAlltoAllTokenDispatcher: num_out_tokens = tokens x top-k, the input splits the
+            // rows summed by rank): top-k rows a token whatever ranks or groups they reach, the
+            // local experts' share staying on the GPU (the engine's all-to-all keeps 1/e).
+            out.expertDispatch = timed(r, net, CollectiveOp::AllToAll, tokenBytes * m.activeExperts,
+                                       l.e, perNode, 0.0);
+        } else {
+            // A flex dispatcher sends a token once to each rank holding any of its experts
+            // (DeepEP's intranode dispatch: get_dispatch_layout's is_token_in_rank; HybridEP
+            // alike; by symmetry 1/e of the copies stay on the rank, as the engine's all-to-all
+            // keeps). Across nodes it sends a token once to each node its experts reach, to the
+            // rank of the same rail, which forwards it over NVLink to that node's ranks it
+            // reaches (DeepEP's internode dispatch: num_tokens_per_rdma_rank): there the group
+            // limit bounds the copies. The copy for the sender's own node goes through the same
+            // channels (the RDMA sender writes it into its own receive buffer, the forwarders
+            // pass it on) and DeepEP's measured rates count it: 43, 58 and 51 GB/s of node
+            // copies a GPU at 2, 4 and 8 nodes of H800 with one 400 Gb/s NIC each (DeepEP's
+            // README, "Normal kernels with NVLink and RDMA forwarding"; tests/test_internode.py
+            // counts num_rdma_token_sent over every node a token reaches), near the NIC's rate at
+            // 2 nodes where only half of them cross it. So every node copy is timed at the
+            // scale-out rate. The two legs pipeline: the call takes the longer.
+            const int nodes = std::max(1, l.e / perNode);
+            const double ranksReached = expertUnitsReached(m, l.e, nodes);
+            if (nodes <= 1) {
+                out.expertDispatch = timed(r, net, CollectiveOp::AllToAll,
+                                           tokenBytes * ranksReached, l.e, perNode, 0.0);
+            } else {
+                // The engine's all-to-all sends (nodes - 1) / nodes of its buffer across nodes.
+                const double nodeCopies = expertUnitsReached(m, nodes, nodes);
+                const StepCollective scaleOut =
+                    timed(r, net, CollectiveOp::AllToAll,
+                          tokenBytes * nodeCopies * nodes / (nodes - 1.0), l.e, perNode, 0.0);
+                const StepCollective fanOut =
+                    timed(r, net, CollectiveOp::AllToAll, tokenBytes * ranksReached, perNode,
+                          perNode, 0.0);
+                out.expertDispatch = scaleOut.seconds >= fanOut.seconds ? scaleOut : fanOut;
+                out.expertDispatch.ranks = l.e;
+                out.expertDispatch.ranksPerNode = perNode;
+            }
+        }
         // Recomputing an MoE layer (whole, or its moe module) dispatches and combines again.
         const double call = moeShare * out.expertDispatch.seconds;
         epPerLayer = epCallsPerLayer * call;

@@ -31,7 +31,12 @@ struct ModelSpec : CatalogEntry
     int sharedExperts = 0;       ///< Experts every token goes to.
     int expertFfnHiddenSize = 0; ///< Inner size of one expert's MLP.
     int denseLayers = 0;         ///< Leading layers with a dense MLP in an MoE model.
-    int routingMaxNodes = 0;     ///< Node-limited routing: nodes a token reaches; 0: any.
+    /// Group-limited routing (Megatron-Core moe_router_num_groups; DeepSeek-V3's n_group): the
+    /// routed experts in this many groups of consecutive experts; 0: the groups are the nodes.
+    int routingGroups = 0;
+    /// The groups one token's experts may span (moe_router_group_topk; DeepSeek-V3's topk_group,
+    /// its node-limited routing's M); 0: any.
+    int routingMaxNodes = 0;
     // Sliding-window (banded) attention: each query attends to the last slidingWindow keys.
     int slidingWindow = 0;      ///< Keys a query attends to in windowed layers; 0: none.
     int fullAttentionEvery = 0; ///< Every n-th layer attends to the whole sequence; 0: none does.

@@ -30,4 +30,13 @@ StepMemory stepMemory(const model::ResolvedScenario& scenario);
 bool expertOverlapRuns(bool moe, int expertParallel, int pipelineParallel, int virtualStages,
                        bool dualPipe, model::Recompute recompute, int recomputeModules);
 
+/**
+ * Returns how many of \a units equal parts of an expert-parallel group (its ranks, or its nodes),
+ * each holding consecutive experts, one token's routed experts of \a model reach on average,
+ * under the model's group-limited routing (routing_groups, routing_max_nodes; without
+ * routing_groups the groups are the group's \a nodes). A flex dispatcher sends a token once to
+ * each (solveStep()).
+ */
+double expertUnitsReached(const model::ModelSpec& model, int units, int nodes);
+
 } // namespace dct::solvers
