@@ -1440,7 +1440,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
             // counts num_rdma_token_sent over every node a token reaches), near the NIC's rate at
             // 2 nodes where only half of them cross it. So every node copy is timed at the
             // scale-out rate. The two legs pipeline: the call takes the longer.
-            const int nodes = std::max(1, l.e / perNode);
+            const int nodes = std::max(1, (l.e + perNode - 1) / perNode);
             const double ranksReached = expertUnitsReached(m, l.e, nodes);
             if (nodes <= 1) {
                 out.expertDispatch = timed(r, net, CollectiveOp::AllToAll,
