@@ -89,8 +89,13 @@ void addStepMetrics(Evaluation& e)
                        "/workload/micro_batch_size", "/workload/expert_parallel">());
     e.add("step.expert_parallel_seconds", "Expert-parallel all-to-all", s.expertParallelSeconds,
           "s", Better::Lower,
-          metricInputs<"/workload/expert_parallel", "/workload/moe_a2a_overlap",
-                       "/workload/moe_shared_expert_overlap", "/network">());
+          metricInputs<"/workload/expert_parallel", "/workload/moe_token_dispatcher",
+                       "/workload/moe_a2a_overlap", "/workload/moe_shared_expert_overlap",
+                       "/network">());
+    e.add("step.expert_dispatch_copies", "Copies of a token in an expert dispatch",
+          s.expertDispatchCopies, "", Better::Lower,
+          metricInputs<"/workload/moe_token_dispatcher", "/workload/expert_parallel",
+                       "/workload/model">());
     e.add("step.context_parallel_seconds", "Exposed context-parallel communication",
           s.contextParallelSeconds, "s", Better::Lower,
           metricInputs<"/workload/context_parallel", "/network">());

@@ -1425,6 +1425,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
             // local experts' share staying on the GPU (the engine's all-to-all keeps 1/e).
             out.expertDispatch = timed(r, net, CollectiveOp::AllToAll, tokenBytes * m.activeExperts,
                                        l.e, perNode, 0.0);
+            out.expertDispatchCopies = m.activeExperts;
         } else {
             // A flex dispatcher sends a token once to each rank holding any of its experts
             // (DeepEP's intranode dispatch: get_dispatch_layout's is_token_in_rank; HybridEP
@@ -1445,9 +1446,11 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
             if (nodes <= 1) {
                 out.expertDispatch = timed(r, net, CollectiveOp::AllToAll,
                                            tokenBytes * ranksReached, l.e, perNode, 0.0);
+                out.expertDispatchCopies = ranksReached;
             } else {
                 // The engine's all-to-all sends (nodes - 1) / nodes of its buffer across nodes.
                 const double nodeCopies = expertUnitsReached(m, nodes, nodes);
+                out.expertDispatchCopies = nodeCopies;
                 const StepCollective scaleOut =
                     timed(r, net, CollectiveOp::AllToAll,
                           tokenBytes * nodeCopies * nodes / (nodes - 1.0), l.e, perNode, 0.0);

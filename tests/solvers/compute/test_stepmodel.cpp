@@ -259,6 +259,12 @@ TEST_CASE("the all-to-all dispatcher sends top-k rows a token, a flex one a copy
     // copy for its own node stays on NVLink.
     const double flex = seconds("flex", 0);
     CHECK(flex > 0.0);
+    // The copies are a figure of the evaluation: two rows a token, 1.57 nodes.
+    json w = workload;
+    CHECK(metric(runOk(w), "step.expert_dispatch_copies") == Approx(2.0));
+    w["moe_token_dispatcher"] = "flex";
+    CHECK(metric(runOk(w), "step.expert_dispatch_copies") ==
+          Approx(2.0 * (1.0 - 6.0 / 28.0)).epsilon(1e-9));
     CHECK(seconds("flex", 1) == Approx(flex / 1.57).epsilon(0.05));
 }
 

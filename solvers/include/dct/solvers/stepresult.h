@@ -54,6 +54,10 @@ struct StepResult
     double tensorParallelSeconds = 0.0;
     double contextParallelSeconds = 0.0; ///< Exposed beyond the attention it overlaps.
     double expertParallelSeconds = 0.0;
+    /// Copies of a token one expert dispatch sends: top-k rows on the all-to-all dispatcher, the
+    /// ranks (within a node) or nodes its experts reach on a flex one; 0 without expert
+    /// parallelism.
+    double expertDispatchCopies = 0.0;
     double pipelineSendRecvSeconds = 0.0;
     double bubbleSeconds = 0.0;
     double dataParallelSeconds = 0.0;      ///< Data-parallel traffic of the step, exposed part.
