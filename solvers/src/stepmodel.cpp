@@ -279,6 +279,9 @@ struct MoeKernels
     double router = 0.0;     ///< The router's, each way (with the shared experts' where graphed).
     double preprocess = 0.0; ///< The dispatcher's metadata before the dispatch, forward.
     double shared = 0.0;     ///< The shared experts', forward.
+    /// Of the experts' kernels each way, the quantizations TE's C++ launches split by split,
+    /// beyond one call an input (FP8 recipes other than delayed; counted in forward, backward).
+    double splitCasts = 0.0;
     double sharedBackward = 0.0;
 };
 
@@ -301,8 +304,17 @@ struct MoeKernels
  * - the experts: one GEMM per local expert per projection (GroupedLinear runs a cuBLAS GEMM
  *   per expert over four streams, transformer_engine/common/gemm/cublaslt_gemm.cu,
  *   multi_stream_cublas_gemm): 2 forward, 4 backward per local expert; the activation and the
- *   probabilities' product (2 each way); in FP8 one multi-tensor cast of each grouped GEMM's
- *   input (2 each way);
+ *   probabilities' product (2 each way); in FP8 the quantization of each grouped GEMM's input
+ *   (2 each way: FC1's and FC2's inputs forward, their output gradients backward), one
+ *   split_quantize call each (transformer_engine/pytorch/csrc/extensions/cast.cpp, v2.10 to
+ *   v2.14, the releases of Megatron-Bridge 25.11 to 26.04): under delayed scaling one fused
+ *   multi-tensor cast-transpose of every split (multi_tensor_quantize_impl:
+ *   nvte_multi_cast_transpose, "only ... for FP8 delayed scaling"), under the other recipes
+ *   each split quantized apart, a local expert's rows each (Quantizer::quantize in a C++
+ *   loop): current scaling zeroes the split's amax, computes it, derives the scale and casts
+ *   (common/recipe/current_scaling.cu: zero_amax_kernel, the amax kernel,
+ *   compute_scale_from_amax_kernel; then nvte_quantize_v2): 4 kernels a split; MXFP8 and
+ *   blockwise one (their scales written by the cast);
  * - shared experts as a dense MLP: two GEMMs and the activation forward, four and the
  *   activation's gradient backward, FP8 casts beside;
  * - GPT-OSS's projections (stepTime: the element-wise bytes): a clamped activation's two clamps
@@ -320,11 +332,15 @@ MoeKernels moeKernels(const model::ModelSpec& m, const model::WorkloadSection& w
     const bool flex = w.moeDispatcher == model::MoeDispatcher::Flex;
     const double localExperts = std::max(1.0, static_cast<double>(m.experts) / l.e);
     const double casts = fp8 ? 2.0 : 0.0;
+    if (fp8 && w.fp8Recipe != model::Fp8Recipe::Delayed) {
+        const double perSplit = w.fp8Recipe == model::Fp8Recipe::Tensorwise ? 4.0 : 1.0;
+        k.splitCasts = 2.0 * (perSplit * localExperts - 1.0);
+    }
     k.router = ((w.moeRouterFusion ? 31.0 : 72.0) - (flex ? 14.0 : 0.0)) / 2.0;
     k.preprocess = flex ? 0.0 : 4.0;
     const double dispatchForward = flex ? 4.0 : w.moePermuteFusion ? 11.0 : 18.0;
     const double dispatchBackward = flex ? 4.0 : w.moePermuteFusion ? 7.0 : 14.0;
-    const double experts = 2.0 * localExperts + 2.0 + casts;
+    const double experts = 2.0 * localExperts + 2.0 + casts + k.splitCasts;
     const bool clamped = clampsActivation(m);
     const double clampForward = clamped ? kClampKernelsForward : 0.0;
     const double clampBackward = clamped ? kClampKernelsBackward : 0.0;
@@ -1309,6 +1325,17 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // dispatcher's metadata with them.
     double hostForward = kernelsForward;
     double hostBackward = kernelsBackward;
+    // The experts' per-split quantizations are launched by Transformer Engine's C++ loop inside
+    // one Python call an input (above): each costs the host the driver's launch
+    // (kKernelFixedSeconds), not a framework operation's; counted here as that share of one.
+    const double hostSecondsPerKernel = std::max(0.0, r.node.hostLaunchUs) * 1e-6;
+    const double splitLaunchDiscount =
+        hostSecondsPerKernel > 0.0 ? std::max(0.0, 1.0 - kKernelFixedSeconds / hostSecondsPerKernel)
+                                   : 0.0;
+    const double splitCastsRecompute =
+        moeShare * moe.splitCasts * (whole + (l.recomputes(model::RecomputeMoe) ? 1.0 : 0.0));
+    hostForward -= moeShare * moe.splitCasts * splitLaunchDiscount;
+    hostBackward -= (moeShare * moe.splitCasts + splitCastsRecompute) * splitLaunchDiscount;
     const double chunkForward =
         l.sp && l.t > 1 && w.tpCommOverlap ? (t - 1.0) + (kPipelineSplits - 1.0) : 0.0;
     const double chunkBackward = l.sp && l.t > 1 && w.tpCommOverlap ? t - 1.0 : 0.0;
@@ -1336,7 +1363,6 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // DeepSeek's profile of its MoE training on x86 hosts (deepseek-ai/profile-data, 49.6 ms of
     // host work for 923 launches), 2.75 times that on Grace (Transformer Engine issue 2053: a
     // torch.nn.Linear forward at 37.08 us of CPU time on GB200 against 13.48 us on a DGX H100).
-    const double hostSecondsPerKernel = std::max(0.0, r.node.hostLaunchUs) * 1e-6;
     const double hostForwardPerLayer = hostForward * hostSecondsPerKernel;
     const double hostBackwardPerLayer = (hostBackward + kernelsRecompute) * hostSecondsPerKernel;
     // The output layer's GEMM each way and the loss (Megatron-LM's vocabulary-parallel cross

@@ -1884,6 +1884,43 @@ TEST_CASE("FP8 quantizes the routed experts' inputs on the tokens dispatched to 
     CHECK(d8 - d4 == Approx(2.0 * (d4 - d2)).epsilon(1e-6));
 }
 
+TEST_CASE("FP8's grouped experts quantize split by split except under delayed scaling",
+          "[compute][step][fp8recipe][moe][host]")
+{
+    // Transformer Engine's GroupedLinear quantizes a grouped GEMM's input with one fused
+    // multi-tensor cast under delayed scaling, and split by split (a local expert's rows each)
+    // under the other recipes: current scaling zeroes the split's amax, computes it, derives
+    // its scale and casts, 4 kernels a split. Qwen3-30B-A3B (48 MoE layers) on 2 DGX H100,
+    // EP 16 and EP 8 (8 and 16 local experts; DP 16 either way, 16 micro-batches of one
+    // sequence). Four inputs a layer's micro-batch (FC1's and FC2's forward, their output
+    // gradients backward): the 8 more local experts of EP 8 add 4 x 4 x 8 kernels of current
+    // scaling's a layer's micro-batch over delayed's, at the fixed 3 us a kernel.
+    auto step = [](int ep, const char* recipe) {
+        const json w = {
+            {"model", "qwen3-30b-a3b"},      {"tensor_parallel", 1}, {"expert_parallel", ep},
+            {"expert_tensor_parallel", 1},   {"precision", "fp8"},   {"fp8_recipe", recipe},
+            {"global_batch_sequences", 256}, {"recompute", "none"},  {"sequence_length", 4096}};
+        return runOk(w, 2).evaluation->compute.step;
+    };
+    const StepResult ep16Delayed = step(16, "delayed");
+    const StepResult ep16Current = step(16, "tensorwise");
+    const StepResult ep8Delayed = step(8, "delayed");
+    const StepResult ep8Current = step(8, "tensorwise");
+    REQUIRE(ep16Delayed.microBatches == 16);
+    const double d16 = ep16Current.kernelOverheadSeconds - ep16Delayed.kernelOverheadSeconds;
+    const double d8 = ep8Current.kernelOverheadSeconds - ep8Delayed.kernelOverheadSeconds;
+    CHECK(d8 - d16 == Approx(16.0 * 48.0 * 4.0 * 4.0 * 8.0 * 3.0e-6).epsilon(1e-9));
+    // The host issues those launches from Transformer Engine's C++ loop at the driver's cost,
+    // not a framework operation's (53.7 us a launch on an x86 host): the host's wait on EP 8
+    // (about 5 s a step) grows by far less with the 8 more experts' 128 launches a layer's
+    // micro-batch than 128 operations would add (5.3 s).
+    const double hostExtra = (ep8Current.hostWaitSeconds - ep8Delayed.hostWaitSeconds) -
+                             (ep16Current.hostWaitSeconds - ep16Delayed.hostWaitSeconds);
+    INFO("host wait, EP 8: " << ep8Delayed.hostWaitSeconds << " s delayed, "
+                             << ep8Current.hostWaitSeconds << " s current scaling");
+    CHECK(hostExtra < 16.0 * 48.0 * 128.0 * 53.7e-6 / 4.0);
+}
+
 TEST_CASE("An FP8 recipe the GPU cannot run is refused, one the precision does not read is "
           "flagged",
           "[compute][step][fp8recipe]")

@@ -477,8 +477,11 @@ TEST_CASE(
     // once to each node the token's experts reach (models-36), its FP8 row is +25%, where the
     // same layout in BF16 holds within 6% with its all-to-all within 15% of NVIDIA's measured
     // share (the A/B test below): the published FP8 step is 18% longer than that BF16 one,
-    // and the model's FP8 step shorter, so the miss is FP8's on 768-wide experts, not the
-    // dispatch's.
+    // and the model's FP8 step was shorter, so the miss is FP8's on 768-wide experts, not the
+    // dispatch's. Transformer Engine quantizes the experts' inputs split by split under every
+    // recipe but delayed scaling (4 kernels a local expert's split under current scaling,
+    // models-37): +18%, and the 26.02.01 layout (16 local experts on 24 layers a GPU against
+    // 8 on 48) from +7.9% to -0.7%.
     struct Row
     {
         bool b200;
@@ -494,18 +497,18 @@ TEST_CASE(
     const Row rows[] = {
         {false, "llama3-70b", 64, 256, 1, 4, 8, 1, 5, 1, false, false, 0, false, 1664, -0.030},
         {false, "llama3-405b", 1024, 1536, 1, 8, 8, 2, 8, 1, true, false, 0, false, 328, -0.023},
-        {false, "qwen3-30b-a3b", 16, 1024, 1, 1, 1, 1, 1, 16, false, true, 0, false, 8960, 0.249},
-        {true, "qwen3-30b-a3b", 8, 512, 4, 1, 1, 1, 1, 8, false, true, 2, false, 27136, 0.395},
-        {true, "qwen3-235b-a22b", 256, 8192, 1, 1, 8, 1, 1, 8, true, false, 0, false, 3776, 0.141},
-        {false, "qwen3-235b-a22b", 256, 8192, 1, 2, 8, 1, 4, 32, true, false, 0, true, 1712, 0.067},
+        {false, "qwen3-30b-a3b", 16, 1024, 1, 1, 1, 1, 1, 16, false, true, 0, false, 8960, 0.180},
+        {true, "qwen3-30b-a3b", 8, 512, 4, 1, 1, 1, 1, 8, false, true, 2, false, 27136, 0.362},
+        {true, "qwen3-235b-a22b", 256, 8192, 1, 1, 8, 1, 1, 8, true, false, 0, false, 3776, 0.120},
+        {false, "qwen3-235b-a22b", 256, 8192, 1, 2, 8, 1, 4, 32, true, false, 0, true, 1712, 0.052},
         // 26.02 (the same archive; Megatron-Bridge v0.3.0 presets): micro-batch 1, the
         // all-to-all dispatcher, CUDA graphs of the router and its metadata only; 2.8 times
         // slower a token than the 26.04.01 row above on the same eight GPUs.
-        {true, "qwen3-30b-a3b", 8, 512, 1, 1, 1, 1, 1, 8, false, false, 1, false, 9691, 0.142},
+        {true, "qwen3-30b-a3b", 8, 512, 1, 1, 1, 1, 1, 8, false, false, 1, false, 9691, 0.116},
         // 26.02.01 (the same archive, v0.3.0 presets): the H100 30B on PP 2 x VP 12 with EP 8
         // inside each node, DeepEP (the flex dispatcher) and the all-to-all overlapped, no CUDA
         // graphs in FP8: 9,058 tokens/s per GPU, about what the EP 16 layout of 26.04.01 gives.
-        {false, "qwen3-30b-a3b", 16, 1024, 1, 1, 2, 1, 12, 8, false, true, 0, true, 9058, 0.079},
+        {false, "qwen3-30b-a3b", 16, 1024, 1, 1, 2, 1, 12, 8, false, true, 0, true, 9058, -0.007},
     };
     for (const Row& row : rows) {
         const bool moe = row.ep > 1;
@@ -812,7 +815,7 @@ TEST_CASE("DeepSeek-V3 on 2,048 H800 in FP8 with DualPipe (technical report, pro
     const double days = value(d, "compute.training_days");
     const double runError = 2664000.0 / 2048.0 / 24.0 / days - 1.0;
     INFO("training " << days << " days, throughput error " << runError * 100.0 << "%");
-    CHECK(runError == Approx(0.444).margin(0.03));
+    CHECK(runError == Approx(0.442).margin(0.03));
     const double memory = value(d, "step.memory_total_gb");
     INFO("memory " << memory << " GB a GPU");
     CHECK(memory == Approx(99.6).margin(3.0));
@@ -932,7 +935,7 @@ TEST_CASE("DeepSeek-V3 on 256 B200 with the expert all-to-all overlapped (Megatr
     const StepResult& s = overlapped.evaluation->compute.step;
     INFO("error " << error * 100.0 << "%, all-to-all exposed " << s.expertParallelSeconds << " of "
                   << s.stepSeconds << " s");
-    CHECK(error == Approx(-0.117).margin(0.03)); // the model's error as it stands
+    CHECK(error == Approx(-0.110).margin(0.03)); // the model's error as it stands
     // Without the overlap the all-to-all across the four nodes stays exposed.
     workload["moe_a2a_overlap"] = false;
     const DocumentEvaluation exposed = evaluate(workload);
@@ -1011,11 +1014,11 @@ TEST_CASE("DeepSeek-V3 on 256 GB200: NVIDIA's optimization ladder of the host's 
         double published;
         double modelError; ///< The model's error as it stands.
     };
-    const Rung rungs[] = {{"baseline", 494.46, 0.170},
-                          {"router fusion", 540.00, 0.353},
-                          {"DeepEP", 566.07, 0.524},
-                          {"no up-projection recompute", 610.71, 0.425},
-                          {"CUDA graphs", 663.27, 0.771}};
+    const Rung rungs[] = {{"baseline", 494.46, 0.166},
+                          {"router fusion", 540.00, 0.347},
+                          {"DeepEP", 566.07, 0.517},
+                          {"no up-projection recompute", 610.71, 0.418},
+                          {"CUDA graphs", 663.27, 0.758}};
     for (std::size_t i = 0; i < std::size(rungs); ++i) {
         if (i == 1)
             scenario["workload"]["moe_router_fusion"] = true;
@@ -1119,8 +1122,8 @@ TEST_CASE("Megatron-Bridge 25.09: DeepSeek-V3 on 256 B200 and 256 GB200 with the
                         << " s, all-to-all " << g.expertParallelSeconds << " s, host wait "
                         << g.hostWaitSeconds << " s");
     // The errors as they stand (docs/references.md, "The shared experts' overlap").
-    CHECK(b200Error == Approx(0.508).margin(0.03));
-    CHECK(gb200Error == Approx(-0.022).margin(0.03));
+    CHECK(b200Error == Approx(0.389).margin(0.03));
+    CHECK(gb200Error == Approx(-0.032).margin(0.03));
     // EP 8 inside a node: the all-to-all rides NVLink, and the shared expert's GEMMs hide most
     // of what is left of it. The stages are close: a stage of 4 layers paces with the overlap,
     // the last (a layer, the MTP layer and two output layers) without it, so the all-to-all is
@@ -1158,7 +1161,7 @@ TEST_CASE("Megatron-Bridge 25.11: DeepSeek-V3 on 256 B200 in MXFP8 with its MTP 
                   << s.hostWaitSeconds << " s");
     // The FLOPs a token the table counts (557 / 2,139 = 2.60e11, the MTP layer in it).
     CHECK(s.modelFlopsPerStep / (2048.0 * 4096.0) == Approx(557e12 / 2139.0).epsilon(0.005));
-    CHECK(error == Approx(0.607).margin(0.03)); // the model's error as it stands
+    CHECK(error == Approx(0.587).margin(0.03)); // the model's error as it stands
 }
 
 TEST_CASE("Megatron-Bridge 25.09: Qwen3-235B-A22B on 64 B200 with token drop, held out",
@@ -1198,6 +1201,6 @@ TEST_CASE("Megatron-Bridge 25.09: Qwen3-235B-A22B on 64 B200 with token drop, he
                            {"moe_permute_fusion", true}};
     const double error = nemoRowError(workload, true, 64, 1024, 4096, 4104.0);
     INFO("error " << error * 100.0 << "%");
-    CHECK(error == Approx(0.003).margin(0.03)); // the model's error as it stands
+    CHECK(error == Approx(-0.067).margin(0.03)); // the model's error as it stands
     CHECK(std::fabs(error) < 0.10);
 }
