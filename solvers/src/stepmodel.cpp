@@ -279,10 +279,10 @@ struct MoeKernels
     double router = 0.0;     ///< The router's, each way (with the shared experts' where graphed).
     double preprocess = 0.0; ///< The dispatcher's metadata before the dispatch, forward.
     double shared = 0.0;     ///< The shared experts', forward.
+    double sharedBackward = 0.0;
     /// Of the experts' kernels each way, the quantizations TE's C++ launches split by split,
     /// beyond one call an input (FP8 recipes other than delayed; counted in forward, backward).
     double splitCasts = 0.0;
-    double sharedBackward = 0.0;
 };
 
 /**
