@@ -505,7 +505,19 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
             "How MoE layers move their tokens to the experts and back (Megatron-Core's "
             "--moe-token-dispatcher-type): alltoall (permute, NCCL all-to-all, permute again) or "
             "flex (DeepEP or HybridEP: the permutation fused into the dispatch and combine "
-            "kernels, fewer kernels to launch); both timed as the all-to-all on the fabric"),
+            "kernels, fewer kernels to launch); both timed as the all-to-all on the fabric, "
+            "flex no faster than its SMs copy (moe_flex_dispatcher_backend)"),
+        f::choice<S, MoeFlexBackend>(
+            "moe_flex_dispatcher_backend", &S::moeFlexBackend,
+            {{MoeFlexBackend::DeepEp, "deepep"}, {MoeFlexBackend::HybridEp, "hybridep"}},
+            "The flex dispatcher's library (Megatron-Core's --moe-flex-dispatcher-backend): "
+            "deepep (DeepEP's normal kernels, warps copying the tokens) or hybridep (HybridEP, "
+            "TMA copies); within an NVLink domain a call moves no faster than its SMs copy"),
+        f::integer<S>("moe_flex_dispatcher_sms", &S::moeFlexSms, "SMs",
+                      "SMs each flex dispatch and combine runs on (Megatron-Core's "
+                      "--moe-flex-dispatcher-num-sms); 0 takes the backend's default: 20 for "
+                      "deepep, 16 for hybridep",
+                      0, 1024),
         f::boolean<S>("moe_router_fusion", &S::moeRouterFusion,
                       "The router's element-wise work fused into fewer kernels (Megatron-Core "
                       "--moe-router-fusion: 31 kernels a layer instead of 72)"),

@@ -278,6 +278,34 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                     "false",
                     "layout");
     }
+    // The flex dispatcher's backend and SMs are read only with moe_token_dispatcher flex; a call
+    // cannot hold more SMs than the GPU has, and DeepEP's normal kernels pair their SMs (a
+    // channel's sender and receiver blocks: deep_ep/buffer.py, set_num_sms, "The SM count must
+    // be even").
+    if (w.moeDispatcher != MoeDispatcher::Flex) {
+        for (const char* field :
+             {"/workload/moe_flex_dispatcher_backend", "/workload/moe_flex_dispatcher_sms"})
+            if (s.present.count(field))
+                d.warning(field,
+                          std::string(field + 10) +
+                              " is read only with moe_token_dispatcher \"flex\"; it has no "
+                              "effect here",
+                          "moe_token_dispatcher \"flex\", or leave it out", "flex-backend-unused");
+    } else if (w.moeFlexSms > 0) {
+        const std::string field = "/workload/moe_flex_dispatcher_sms";
+        if (r.gpu.smCount > 0 && w.moeFlexSms > r.gpu.smCount)
+            d.error(field,
+                    "a flex dispatch cannot run on " + num(w.moeFlexSms) + " SMs: the GPU '" +
+                        r.gpu.id + "' has " + num(r.gpu.smCount),
+                    "1 to " + num(r.gpu.smCount) + " SMs, or 0 for the backend's default",
+                    "layout");
+        if (w.moeFlexBackend == MoeFlexBackend::DeepEp && w.moeFlexSms % 2 != 0)
+            d.error(field,
+                    "DeepEP runs its normal kernels on an even number of SMs (a sender and a "
+                    "receiver block a channel); " +
+                        num(w.moeFlexSms) + " is odd",
+                    "an even count, or 0 for DeepEP's 20", "layout");
+    }
     // Megatron-Core runs the shared experts beside the all-to-all dispatcher's or the flex
     // dispatcher's communication (megatron/core/transformer/moe/token_dispatcher.py) and refuses
     // it beside the merged-step overlap (transformer_config.py, __post_init__); with no shared

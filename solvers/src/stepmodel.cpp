@@ -446,6 +446,78 @@ StepCollective timed(const model::ResolvedScenario& r, const NetworkResult& net,
     return c;
 }
 
+/**
+ * A flex dispatcher's calls copy the tokens on a fixed number of SMs, each SM moving at most so
+ * many GB/s, and no library reaches the NVLink's whole rate: a call within an NVLink domain
+ * takes the longest of the fabric's time (the collective engine's all-to-all), its SMs' and the
+ * library's ceiling, a share of the GPU's NVLink rate a direction. Bytes are those a rank
+ * receives, its own rank's copy counted, as DeepEP's and HybridEP's benchmarks count them.
+ * HybridEP's README (deepseek-ai/DeepEP, branch hybrid-ep, docs/README_Hybrid-EP.md; 4,096
+ * tokens of 7,168, top 8, 8 local experts a rank, BF16) measured both libraries:
+ * - DeepEP's normal kernels (warps copying the tokens) through its Torch API on 8 B200, by SM
+ *   count: dispatch 348, 494, 560 and 619 GB/s on 16, 24, 28 and 32 SMs, combine 302, 420, 477
+ *   and 524: about 21 and 18 GB/s an SM (taken: 21.0 and 18.0), flattening at 640 and 586 from
+ *   44 SMs (0.71 and 0.65 of the 900 GB/s a direction NVLink 5 gives). Megatron-Core's default
+ *   is 20 SMs (transformer_config.py at 3df2009, moe_deepep_num_sms). DeepEP's intranode
+ *   kernels serve at most 8 NVLink peers; beyond, on GB200's NVL72 through a community change
+ *   (DeepEP pull request 218), NVIDIA's DeepSeek-V3 write-up measured EP 32 at about 400 GB/s
+ *   dispatch and 190 combine on 24 SMs (NVIDIA/Megatron-LM, docs/discussions/deepseek-v3-
+ *   gb200-optimization/deepseek-v3-gb200-optimization.md, 2.2.1 "DeepEP", at 3c1b98e^):
+ *   16.7 and 7.9 GB/s an SM.
+ * - HybridEP (TMA copies), its kernels alone: on 8 B200 with 16 SMs (Megatron-Core's default,
+ *   moe_hybridep_num_sms) dispatch 734.95, combine 673.84 GB/s, 45.9 and 42.1 an SM; on 8 GB200
+ *   with 32 SMs 764.03 and 737.13 (0.85 and 0.82 of 900), little faster than with 16 (750.15,
+ *   684.27): its ceiling. Its Torch API figures add a device-to-device copy out of its receive
+ *   buffer; Megatron-Core fuses that copy into the permutation after it (the same write-up,
+ *   2.5 "HybridEP"), which the step counts apart (the element-wise passes).
+ * On Hopper the same SMs copy faster than the ceiling: DeepEP's 0.71 and 0.65 of H800's 200
+ * GB/s a direction give 142 and 130 GB/s against the 153 and 158 DeepEP measured there
+ * (docs/legacy.md, "Normal kernels with NVLink and RDMA forwarding": FP8 dispatch, BF16
+ * combine), of H20's 450 GB/s 320 against the 337 measured (deepseek-ai/DeepEP issue 16).
+ * Across nodes the bound is not applied: the scale-out leg binds there (stepTime, the flex
+ * dispatcher's node copies at the NIC's rate).
+ */
+struct FlexRates
+{
+    double dispatchPerSm;   ///< GB/s an SM.
+    double combinePerSm;    ///< GB/s an SM.
+    double dispatchCeiling; ///< Share of the NVLink's GB/s a direction.
+    double combineCeiling;  ///< Share of the NVLink's GB/s a direction.
+    int defaultSms;
+};
+
+constexpr FlexRates kDeepEpRates{21.0, 18.0, 640.0 / 900.0, 586.0 / 900.0, 20};
+constexpr FlexRates kDeepEpBeyondEightRates{400.0 / 24.0, 190.0 / 24.0, 640.0 / 900.0,
+                                            586.0 / 900.0, 20};
+constexpr FlexRates kHybridEpRates{734.95 / 16.0, 673.84 / 16.0, 764.03 / 900.0, 737.13 / 900.0,
+                                   16};
+/// The NVLink peers DeepEP's intranode kernels serve (csrc/kernels/configs.cuh,
+/// NUM_MAX_NVL_PEERS).
+constexpr int kDeepEpNvlPeers = 8;
+
+/**
+ * Bounds \a c, a flex dispatcher's dispatch or combine of \a bytes over \a ranks of one NVLink
+ * domain, by the library's SMs and ceiling (FlexRates): a layer runs as many dispatches as
+ * combines each way, so the call is their mean. The call holds its SMs.
+ */
+void boundByFlexLibrary(StepCollective& c, double bytes, int ranks, const model::WorkloadSection& w,
+                        const model::GpuSpec& gpu)
+{
+    if (c.seconds <= 0.0 || bytes <= 0.0)
+        return;
+    const bool hybrid = w.moeFlexBackend == model::MoeFlexBackend::HybridEp;
+    const FlexRates& rates = hybrid                    ? kHybridEpRates
+                             : ranks > kDeepEpNvlPeers ? kDeepEpBeyondEightRates
+                                                       : kDeepEpRates;
+    const double sms = w.moeFlexSms > 0 ? w.moeFlexSms : rates.defaultSms;
+    const double link = gpu.scaleUpGbytePerS;
+    const double dispatch = std::min(sms * rates.dispatchPerSm, rates.dispatchCeiling * link);
+    const double combine = std::min(sms * rates.combinePerSm, rates.combineCeiling * link);
+    const double library = 0.5 * bytes * (1.0 / dispatch + 1.0 / combine) / 1e9;
+    c.seconds = std::max(c.seconds, library);
+    c.channels = static_cast<int>(sms);
+}
+
 /** Ranks of a group of \a size whose consecutive members are \a stride ranks apart, per node. */
 int ranksPerNode(int size, long long stride, int gpusPerNode)
 {
@@ -1472,6 +1544,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
             if (nodes <= 1) {
                 out.expertDispatch = timed(r, net, CollectiveOp::AllToAll,
                                            tokenBytes * ranksReached, l.e, perNode, 0.0);
+                boundByFlexLibrary(out.expertDispatch, tokenBytes * ranksReached, l.e, w, r.gpu);
                 out.expertDispatchCopies = ranksReached;
             } else {
                 // The engine's all-to-all sends (nodes - 1) / nodes of its buffer across nodes.

@@ -1921,6 +1921,96 @@ TEST_CASE("FP8's grouped experts quantize split by split except under delayed sc
     CHECK(hostExtra < 16.0 * 48.0 * 128.0 * 53.7e-6 / 4.0);
 }
 
+TEST_CASE("A flex dispatcher's calls within an NVLink domain run no faster than its library's "
+          "SMs copy",
+          "[compute][step][moe][flex]")
+{
+    // Qwen3-30B-A3B, EP 8 on each of two nodes: the dispatch and combine stay on NVLink. DeepEP's
+    // normal kernels copy about 21 and 18 GB/s an SM (dispatch, combine; HybridEP's README's
+    // B200 sweep), up to 0.71 and 0.65 of NVLink's rate a direction; HybridEP's TMA copies 45.9
+    // and 42.1 an SM up to 0.85 and 0.82. On B200 (900 GB/s a direction) the SMs bind DeepEP's
+    // default 20 and HybridEP's 16, the ceiling HybridEP's 32. A call is the mean of a dispatch
+    // and a combine (a layer runs as many of each), and holds its SMs.
+    auto step = [](const char* node, const json& flex) {
+        json w = {{"model", "qwen3-30b-a3b"}, {"tensor_parallel", 1},
+                  {"expert_parallel", 8},     {"expert_tensor_parallel", 1},
+                  {"precision", "bf16"},      {"global_batch_sequences", 64},
+                  {"recompute", "full"},      {"sequence_length", 4096},
+                  {"zero_stage", 1},          {"moe_token_dispatcher", "flex"}};
+        w.update(flex);
+        json scenario = cluster(w, 2);
+        scenario["compute"]["node"] = node;
+        return evaluateOk(scenario).evaluation->compute.step;
+    };
+    auto library = [](double bytes, double dispatch, double combine) {
+        return 0.5 * bytes * (1.0 / dispatch + 1.0 / combine) / 1e9;
+    };
+    const StepResult deepEp = step("dgx-b200", json::object());
+    const StepCollective& d = deepEp.expertDispatch;
+    REQUIRE(d.bytes > 0.0);
+    CHECK(d.channels == 20);
+    CHECK(d.seconds == Approx(library(d.bytes, 20 * 21.0, 20 * 18.0)).epsilon(1e-9));
+    // More SMs copy faster, up to DeepEP's ceiling.
+    const StepResult deepEp40 = step("dgx-b200", {{"moe_flex_dispatcher_sms", 40}});
+    CHECK(deepEp40.expertDispatch.seconds == Approx(library(d.bytes, 640.0, 586.0)).epsilon(1e-9));
+    CHECK(deepEp40.expertDispatch.channels == 40);
+    const StepResult hybrid = step("dgx-b200", {{"moe_flex_dispatcher_backend", "hybridep"}});
+    CHECK(hybrid.expertDispatch.channels == 16);
+    CHECK(hybrid.expertDispatch.seconds == Approx(library(d.bytes, 734.95, 673.84)).epsilon(1e-9));
+    const StepResult hybrid32 = step(
+        "dgx-b200", {{"moe_flex_dispatcher_backend", "hybridep"}, {"moe_flex_dispatcher_sms", 32}});
+    CHECK(hybrid32.expertDispatch.seconds ==
+          Approx(library(d.bytes, 764.03, 737.13)).epsilon(1e-9));
+    CHECK(hybrid32.expertParallelSeconds < hybrid.expertParallelSeconds);
+    CHECK(hybrid.expertParallelSeconds < deepEp.expertParallelSeconds);
+    // (Here the host's launches pace the MoE layers' forward, so the step may not show it.)
+    CHECK(hybrid.stepSeconds <= deepEp.stepSeconds);
+    // On H100 (450 GB/s a direction) DeepEP's 20 SMs would copy 420 and 360 GB/s: its ceiling
+    // binds, 320 and 293.
+    const StepResult hopper = step("dgx-h100", json::object());
+    CHECK(hopper.expertDispatch.seconds ==
+          Approx(library(hopper.expertDispatch.bytes, 450.0 * 640.0 / 900.0, 450.0 * 586.0 / 900.0))
+              .epsilon(1e-9));
+}
+
+TEST_CASE("The flex dispatcher's SMs are checked, its fields flagged where not read",
+          "[compute][step][moe][flex]")
+{
+    json w = {
+        {"model", "qwen3-30b-a3b"},     {"tensor_parallel", 1}, {"expert_parallel", 8},
+        {"expert_tensor_parallel", 1},  {"precision", "bf16"},  {"global_batch_sequences", 64},
+        {"recompute", "full"},          {"zero_stage", 1},      {"moe_token_dispatcher", "flex"},
+        {"moe_flex_dispatcher_sms", 21}};
+    // DeepEP pairs its SMs (a sender and a receiver block a channel).
+    const Diagnostic* odd = findError(run(w, 2), "/workload/moe_flex_dispatcher_sms", "layout");
+    REQUIRE(odd);
+    CHECK(odd->message.find("odd") != std::string::npos);
+    // HybridEP takes any count, but no more than the GPU has (H100 SXM5: 132).
+    w["moe_flex_dispatcher_backend"] = "hybridep";
+    CHECK(run(w, 2).ok());
+    w["moe_flex_dispatcher_sms"] = 200;
+    const Diagnostic* many = findError(run(w, 2), "/workload/moe_flex_dispatcher_sms", "layout");
+    REQUIRE(many);
+    CHECK(many->message.find("132") != std::string::npos);
+    // An unknown backend names the accepted ones.
+    w["moe_flex_dispatcher_sms"] = 0;
+    w["moe_flex_dispatcher_backend"] = "nccl";
+    const DocumentEvaluation unknown = run(w, 2);
+    REQUIRE_FALSE(unknown.ok());
+    CHECK(std::any_of(unknown.diagnostics.begin(), unknown.diagnostics.end(),
+                      [](const Diagnostic& x) {
+                          return x.path == "/workload/moe_flex_dispatcher_backend" &&
+                                 x.hint.find("hybridep") != std::string::npos;
+                      }));
+    // With the all-to-all dispatcher they are not read: a warning says so.
+    w["moe_flex_dispatcher_backend"] = "hybridep";
+    w["moe_token_dispatcher"] = "alltoall";
+    const DocumentEvaluation unread = run(w, 2);
+    REQUIRE(unread.ok());
+    CHECK(std::count_if(unread.diagnostics.begin(), unread.diagnostics.end(),
+                        [](const Diagnostic& x) { return x.code == "flex-backend-unused"; }) == 2);
+}
+
 TEST_CASE("An FP8 recipe the GPU cannot run is refused, one the precision does not read is "
           "flagged",
           "[compute][step][fp8recipe]")

@@ -148,6 +148,13 @@ enum class MoeDispatcher
     Flex      ///< A fused dispatch and combine (DeepEP, HybridEP): the permutation in the kernel.
 };
 
+/** The library behind the flex dispatcher (Megatron-Core's --moe-flex-dispatcher-backend). */
+enum class MoeFlexBackend
+{
+    DeepEp,  ///< DeepEP's normal kernels: warps copy the tokens, 20 SMs by default.
+    HybridEp ///< HybridEP: TMA copies, 16 SMs by default.
+};
+
 /** The precision of Adam's two moments. */
 enum class OptimizerMoments
 {

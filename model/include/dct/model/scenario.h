@@ -200,6 +200,10 @@ struct WorkloadSection
     bool fusedCrossEntropy = false;
     /// How MoE layers move tokens to their experts and back.
     MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;
+    /// The flex dispatcher's library (read with moe_token_dispatcher flex).
+    MoeFlexBackend moeFlexBackend = MoeFlexBackend::DeepEp;
+    /// SMs a flex dispatch or combine runs on; 0: the backend's default (DeepEP 20, HybridEP 16).
+    int moeFlexSms = 0;
     /// The router's element-wise work fused into few kernels (Megatron-Core --moe-router-fusion).
     bool moeRouterFusion = false;
     /// The all-to-all dispatcher's permutations as one kernel each (--moe-permute-fusion).
