@@ -108,6 +108,8 @@ QString choiceName(const std::string& pointer, const std::string& value)
         {"1f1b", "1F1B"},
         {"interleaved", "Interleaved"},
         {"dualpipe", "DualPipe"},
+        {"deepep", "DeepEP"},
+        {"hybridep", "HybridEP"},
         {"none", "None"},
         {"selective", "Selective (the recompute modules)"},
         {"full", "Full"},
