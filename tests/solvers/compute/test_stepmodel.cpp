@@ -1982,14 +1982,16 @@ TEST_CASE("The flex dispatcher's SMs are checked, its fields flagged where not r
         {"recompute", "full"},          {"zero_stage", 1},      {"moe_token_dispatcher", "flex"},
         {"moe_flex_dispatcher_sms", 21}};
     // DeepEP pairs its SMs (a sender and a receiver block a channel).
-    const Diagnostic* odd = findError(run(w, 2), "/workload/moe_flex_dispatcher_sms", "layout");
+    const DocumentEvaluation oddRun = run(w, 2);
+    const Diagnostic* odd = findError(oddRun, "/workload/moe_flex_dispatcher_sms", "layout");
     REQUIRE(odd);
     CHECK(odd->message.find("odd") != std::string::npos);
     // HybridEP takes any count, but no more than the GPU has (H100 SXM5: 132).
     w["moe_flex_dispatcher_backend"] = "hybridep";
     CHECK(run(w, 2).ok());
     w["moe_flex_dispatcher_sms"] = 200;
-    const Diagnostic* many = findError(run(w, 2), "/workload/moe_flex_dispatcher_sms", "layout");
+    const DocumentEvaluation manyRun = run(w, 2);
+    const Diagnostic* many = findError(manyRun, "/workload/moe_flex_dispatcher_sms", "layout");
     REQUIRE(many);
     CHECK(many->message.find("132") != std::string::npos);
     // An unknown backend names the accepted ones.
