@@ -440,6 +440,15 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
             "pipeline traffic)"),
         f::integer<S>("virtual_stages", &S::virtualStages, "",
                       "Model chunks per GPU of the interleaved schedule (1 with 1f1b)", 1, 1024),
+        f::boolean<S>(
+            "overlap_p2p_comm", &S::overlapP2pComm,
+            "With the interleaved schedule, the pipeline's sends and receives of the 1F1B "
+            "steady state run under the next chunk's computation, each waited on only by the "
+            "chunk that needs it (Megatron-Core's overlap_p2p_comm: Megatron-LM's default with "
+            "virtual stages since October 2023, --no-overlap-p2p-communication turns it off; "
+            "NeMo and Megatron-Bridge set it whenever virtual stages > 1); the warm-up's and the "
+            "flush's wait as without it. false: every send/recv waited on (Megatron-LM before "
+            "October 2023). Read only with virtual_stages above 1"),
         f::boolean<S>("embedding_and_loss_as_layers", &S::embeddingAndLossAsLayers,
                       "The pipeline split counts the embedding and the loss as a layer each: the "
                       "first and last stages hold one layer fewer"),

@@ -160,6 +160,18 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                 "1 with pipeline_schedule \"1f1b\" or \"dualpipe\", or pipeline_schedule "
                 "\"interleaved\"",
                 "layout");
+    // Megatron-Core overlaps the pipeline's send/recv only in the interleaved schedule (1F1B
+    // has no slack to hide them in: megatron/training/arguments.py sets overlap_p2p_comm false
+    // without virtual stages); DualPipe hides its own.
+    if (w.overlapP2pComm && s.present.count("/workload/overlap_p2p_comm") &&
+        (w.pipelineParallel <= 1 || w.virtualStages <= 1 ||
+         w.pipelineSchedule != PipelineSchedule::Interleaved))
+        d.warning("/workload/overlap_p2p_comm",
+                  "overlap_p2p_comm is read only with pipeline_parallel above 1 and the "
+                  "interleaved schedule's virtual_stages above 1; it has no effect here",
+                  "pipeline_schedule \"interleaved\" with virtual_stages above 1, or leave it "
+                  "out",
+                  "p2p-overlap-unused");
     // DualPipe pairs rank i with rank p - 1 - i and feeds half the micro-batches from each end:
     // an even pipeline, and an even number of micro-batches, at least two per rank
     // (deepseek-ai/DualPipe, dualpipe/dualpipe.py, DualPipe.step: num_ranks % 2 == 0,

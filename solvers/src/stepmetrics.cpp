@@ -66,7 +66,9 @@ void addStepMetrics(Evaluation& e)
           metricInputs<"/workload/tensor_parallel", "/workload/sequence_parallel",
                        "/workload/tp_comm_overlap", "/compute/gpu/scale_up_gbyte_per_s">());
     e.add("step.pipeline_sendrecv_seconds", "Exposed pipeline send/recv", s.pipelineSendRecvSeconds,
-          "s", Better::Lower, metricInputs<"/workload/pipeline_parallel", "/network">());
+          "s", Better::Lower,
+          metricInputs<"/workload/pipeline_parallel", "/workload/virtual_stages",
+                       "/workload/overlap_p2p_comm", "/network">());
     e.add("step.bubble_seconds", "Pipeline bubble", s.bubbleSeconds, "s", Better::Lower,
           metricInputs<"/workload/pipeline_parallel", "/workload/virtual_stages",
                        "/workload/global_batch_sequences">());
@@ -80,8 +82,9 @@ void addStepMetrics(Evaluation& e)
     e.add("step.overlap_contention_seconds", "Computation slowed by the collectives it hides",
           s.overlapContentionSeconds, "s", Better::Lower,
           metricInputs<"/workload/overlap_fraction", "/workload/zero_stage",
-                       "/workload/context_parallel", "/workload/moe_a2a_overlap",
-                       "/workload/moe_shared_expert_overlap", "/compute/gpu", "/network">());
+                       "/workload/context_parallel", "/workload/overlap_p2p_comm",
+                       "/workload/moe_a2a_overlap", "/workload/moe_shared_expert_overlap",
+                       "/compute/gpu", "/network">());
     e.add("step.host_wait_seconds", "GPU waiting for the host to launch kernels", s.hostWaitSeconds,
           "s", Better::Lower,
           metricInputs<"/workload/cuda_graph_scope", "/workload/moe_token_dispatcher",

@@ -137,6 +137,9 @@ struct Layout
     int f = 0;         ///< 1: the embedding and the loss each take a layer's slot in the split.
     double mtp = 0.0;  ///< Multi-token prediction layers, on the last stage (mtp_layers).
     bool dual = false; ///< DualPipe: each GPU holds stages i and p - 1 - i.
+    /// The interleaved schedule's steady-state send/recv under the computation
+    /// (overlap_p2p_comm with p > 1 and v > 1).
+    bool p2pOverlap = false;
     /// The expert all-to-all overlapped by merged forward-backward steps (moe_a2a_overlap).
     bool a2aOverlap = false;
     /// The shared experts' GEMMs under the dispatch and combine (moe_shared_expert_overlap).
@@ -168,6 +171,7 @@ Layout layoutOf(const model::ResolvedScenario& r)
     l.v = w.pipelineSchedule == model::PipelineSchedule::Interleaved ? std::max(1, w.virtualStages)
                                                                      : 1;
     l.dual = w.pipelineSchedule == model::PipelineSchedule::DualPipe && l.p > 1;
+    l.p2pOverlap = w.overlapP2pComm && l.p > 1 && l.v > 1;
     l.b = std::max(1, w.microBatchSize);
     l.s = std::max(1, r.sequenceLength);
     l.m = std::max(1.0, std::ceil(static_cast<double>(w.globalBatchSequences) / (l.d * l.b)));
@@ -1805,7 +1809,38 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         out.microBatchSeconds -= shared.hidden - shared.slowdown;
     }
     out.offloadSeconds = l.m * offloadPerMicroBatch;
+    // Each chunk's forward sends its activation on and each backward its gradient back: 2 v
+    // transfers a micro-batch, and the fill and the flush cross the p - 1 boundaries once each
+    // way. Waited on where they are posted (batched isend/irecv, Megatron-Core's p2p_
+    // communication.py), every one is exposed.
     out.pipelineSendRecvSeconds = (l.m + (l.p - 1.0) / l.v) * p2pPerMicroBatch;
+    if (l.p2pOverlap && p2pPerMicroBatch > 0.0) {
+        // overlap_p2p_comm (Megatron-Core's schedules.py, forward_backward_pipelining_with_
+        // interleaving): in the 1F1B steady state each chunk's send and the next receive are
+        // posted on their own streams after the chunk (pp_post_forward, pp_post_backward) and
+        // waited on only before the chunk that reads the tensor (pp_pre_forward, pp_pre_
+        // backward). A stage runs its forward of a chunk two steady steps (a forward and a
+        // backward chunk each) after the stage before it ran the same one, and its backward
+        // one transfer after the stage after it; so with transfers of c a step takes P with
+        // 2 P >= F + B + 2 c: a step's two transfers, run side by side, hide under half a
+        // chunk's forward and backward, the rest of c exposed once a step, and their channels
+        // take their SMs meanwhile (shareSms). The
+        // warm-up's forwards and the flush's backwards, as many as the first stage runs
+        // before its first backward (2 (p - 1) + (v - 1) p, one more with the expert
+        // all-to-all overlap: get_pp_rank_microbatches), send and receive blocking
+        // (overlap_p2p_comm_warmup_flush off, as Megatron-Bridge leaves it).
+        const double transfer = out.pipeline.seconds;
+        const double chunks = l.m * l.v;
+        const double warmup =
+            std::min(chunks, 2.0 * (l.p - 1.0) + (l.v - 1.0) * l.p + (l.a2aOverlap ? 1.0 : 0.0));
+        const double steady = chunks - warmup;
+        const double perChunk = (workPerMicroBatch + offloadPerMicroBatch) / l.v;
+        const SharedSms under = shareSms(transfer, perChunk / 2.0, out.pipeline.channels, gpuSms);
+        const double exposed = 2.0 * warmup * transfer + steady * (transfer - under.hidden);
+        out.pipelineSendRecvSeconds = exposed + 2.0 * (l.p - 1.0) * transfer;
+        out.overlapContentionSeconds += 2.0 * steady * under.slowdown;
+        out.microBatchSeconds += (exposed + 2.0 * steady * under.slowdown) / l.m - p2pPerMicroBatch;
+    }
     out.bubbleSeconds = (l.p - 1.0) / l.v * workPerMicroBatch;
     if (l.dual) {
         // DualPipe (DeepSeek-V3 technical report, 3.2.1 and Figure 5): in the steady state each

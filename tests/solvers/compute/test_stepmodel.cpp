@@ -644,6 +644,91 @@ TEST_CASE("with virtual stages an uneven split fills every chunk but the last",
     CHECK_THAT(error->message, Catch::Contains("leave the last chunk no layer"));
 }
 
+TEST_CASE("the interleaved schedule's send/recv hides in the steady state, the warm-up's and the "
+          "flush's wait",
+          "[compute][step][pipeline][p2p]")
+{
+    // Llama 2 7B, TP 1, PP 4 with each stage on its own node (32 GPUs: data parallel 8), VP 2:
+    // 256 sequences make 32 micro-batches of 2 chunks. The first stage's warm-up runs 2 (p - 1)
+    // + (v - 1) p = 10 forward chunks before its first backward (Megatron-Core's
+    // get_pp_rank_microbatches), the flush as many backwards; 54 steady steps follow, each a
+    // forward and a backward chunk.
+    json w = {{"model", "llama2-7b"},   {"tensor_parallel", 1},
+              {"pipeline_parallel", 4}, {"pipeline_schedule", "interleaved"},
+              {"virtual_stages", 2},    {"global_batch_sequences", 256},
+              {"recompute", "none"},    {"flash_attention", true}};
+    json blocking = w;
+    blocking["overlap_p2p_comm"] = false;
+    const auto on = runOk(w, 4);
+    const auto off = runOk(blocking, 4);
+    const StepResult& a = on.evaluation->compute.step;
+    const StepResult& b = off.evaluation->compute.step;
+    REQUIRE(a.pipeline.seconds > 0.0);
+    CHECK(a.pipeline.seconds == Approx(b.pipeline.seconds));
+    const double c = a.pipeline.seconds;
+    // Waited on where posted: 2 v transfers a micro-batch and the fill's and flush's p - 1 each
+    // way, (32 + 3/2) x 4 = 134.
+    CHECK(b.pipelineSendRecvSeconds == Approx(134.0 * c).epsilon(1e-9));
+    // Overlapped: a 64 MB activation over a 400G rail takes far less than half a chunk of 8
+    // layers, so the steady state hides it; the warm-up's 10 and the flush's 10 wait, with the
+    // 6 crossings of the fill and the flush: 26.
+    CHECK(a.pipelineSendRecvSeconds == Approx(26.0 * c).epsilon(1e-9));
+    // The steady state's 2 x 54 transfers take their channels' SMs from the chunks they run under.
+    const double taken = a.pipeline.channels / 132.0;
+    CHECK(a.overlapContentionSeconds - b.overlapContentionSeconds ==
+          Approx(108.0 * c * taken).epsilon(1e-6));
+    CHECK(a.stepSeconds < b.stepSeconds);
+
+    // A small model's one-layer chunks on two 100G NICs a node: a transfer outlasts half a
+    // chunk's forward and backward, and what it outlasts is exposed once a steady step.
+    json thin = {{"model", "megatron-gpt-1.7b"}, {"tensor_parallel", 1},
+                 {"pipeline_parallel", 4},       {"pipeline_schedule", "interleaved"},
+                 {"virtual_stages", 6},          {"global_batch_sequences", 256},
+                 {"recompute", "none"},          {"flash_attention", true}};
+    json slow = cluster(thin, 4);
+    slow["network"]["protocol"] = "roce_v2";
+    slow["network"]["switch"] = "tomahawk5-64x800g";
+    slow["network"]["nic"] = "connectx-6dx-100g";
+    slow["network"]["rails"] = 2;
+    const auto exposed = evaluateOk(slow);
+    const StepResult& e = exposed.evaluation->compute.step;
+    const double t = e.pipeline.seconds;
+    // 32 micro-batches of 6 chunks: a warm-up of 6 + 20 = 26, 166 steady steps.
+    const double waited = (2.0 * 26.0 + 6.0) * t;
+    INFO("transfer " << t * 1e3 << " ms, exposed " << e.pipelineSendRecvSeconds << " s");
+    CHECK(e.pipelineSendRecvSeconds > waited + 0.1 * 166.0 * t);
+    CHECK(e.pipelineSendRecvSeconds < waited + 166.0 * t);
+    slow["workload"]["overlap_p2p_comm"] = false;
+    const auto waiting = evaluateOk(slow);
+    CHECK(waiting.evaluation->compute.step.pipelineSendRecvSeconds ==
+          Approx((32.0 + 3.0 / 6.0) * 12.0 * t).epsilon(1e-9));
+
+    // Megatron-LM turns the overlap off without virtual stages: said so where the file sets it.
+    json plain = w;
+    plain["pipeline_schedule"] = "1f1b";
+    plain["virtual_stages"] = 1;
+    plain["overlap_p2p_comm"] = true;
+    const auto unused = runOk(plain, 4);
+    CHECK(
+        std::any_of(unused.diagnostics.begin(), unused.diagnostics.end(), [](const Diagnostic& x) {
+            return x.severity == Severity::Warning && x.path == "/workload/overlap_p2p_comm" &&
+                   x.code == "p2p-overlap-unused";
+        }));
+    CHECK(unused.evaluation->compute.step.pipelineSendRecvSeconds ==
+          Approx((32.0 + 3.0) * 2.0 * unused.evaluation->compute.step.pipeline.seconds)
+              .epsilon(1e-9));
+    const auto quiet = runOk(w, 4);
+    CHECK(std::none_of(quiet.diagnostics.begin(), quiet.diagnostics.end(),
+                       [](const Diagnostic& x) { return x.code == "p2p-overlap-unused"; }));
+    json wrongType = w;
+    wrongType["overlap_p2p_comm"] = "yes";
+    const auto bad = run(wrongType, 4);
+    CHECK_FALSE(bad.ok());
+    CHECK(std::any_of(bad.diagnostics.begin(), bad.diagnostics.end(), [](const Diagnostic& x) {
+        return x.severity == Severity::Error && x.path == "/workload/overlap_p2p_comm";
+    }));
+}
+
 TEST_CASE("dualpipe needs an even pipeline and twice as many micro-batches, one chunk a stage",
           "[compute][step][pipeline][validation]")
 {

@@ -308,13 +308,13 @@ TEST_CASE("NVIDIA NeMo 24.07 on DGX H100 in FP8 (performance summary), held out"
     const Row rows[] = {
         {"nemo-gpt3-5b", 64, 2048, 4, 2048, 1, 1, 1, 1, 22521, 0.287},
         {"nemo-gpt3-20b", 64, 256, 2, 2048, 2, 1, 1, 1, 5851, 0.195},
-        {"gpt3-175b", 128, 256, 1, 2048, 4, 8, 1, 6, 726, -0.010},
-        {"gpt3-175b", 512, 2048, 2, 2048, 4, 8, 1, 6, 782, 0.080},
+        {"gpt3-175b", 128, 256, 1, 2048, 4, 8, 1, 6, 726, 0.020},
+        {"gpt3-175b", 512, 2048, 2, 2048, 4, 8, 1, 6, 782, 0.120},
         {"llama2-7b", 8, 128, 1, 4096, 1, 1, 1, 1, 16847, 0.175},
-        {"llama2-13b", 16, 128, 1, 4096, 1, 4, 1, 10, 8646, 0.001},
-        {"llama2-70b", 64, 128, 1, 4096, 4, 4, 1, 20, 1707, 0.027},
+        {"llama2-13b", 16, 128, 1, 4096, 1, 4, 1, 10, 8646, 0.135},
+        {"llama2-70b", 64, 128, 1, 4096, 4, 4, 1, 20, 1707, 0.116},
         {"llama3-8b", 8, 128, 1, 8192, 1, 1, 2, 1, 12036, 0.247},
-        {"llama3-70b", 64, 128, 1, 8192, 4, 4, 2, 5, 1533, 0.098},
+        {"llama3-70b", 64, 128, 1, 8192, 4, 4, 2, 5, 1533, 0.121},
     };
     double absoluteErrors = 0.0;
     for (const Row& row : rows) {
@@ -339,8 +339,14 @@ TEST_CASE("NVIDIA NeMo 24.07 on DGX H100 in FP8 (performance summary), held out"
     // recomputation where fp32 gradients did not fit; stated as published (BF16 gradients, no
     // dropout for Llama, no recomputation as NeMo's 24.07 configurations set), 19.5%; with the
     // FP8 GEMMs at their own measured share of the FP8 peak (matmul_efficiency_fp8, H100 SXM
-    // 70.9%, not BF16's 80.1%; models-21), 12.6%, five rows of nine within 10%.
-    CHECK(absoluteErrors / std::size(rows) < 0.14);
+    // 70.9%, not BF16's 80.1%; models-21), 12.6%, five rows of nine within 10%. With the
+    // interleaved rows' send/recv overlapped in the steady state, as the release's launcher
+    // configured them (overlap_p2p_comm true, batch_p2p_comm false in launcher_scripts/conf/
+    // training/gpt3/175b_fp8.yaml and llama/llama2_13b.yaml, llama2_70b.yaml, llama3_70b.yaml
+    // at tag 24.07; models-39), 15.7%, one row within 10%: the four rows with PP join the
+    // others, 2-13% fast where the exposed send/recv had cancelled what the model misses on
+    // this release's runs (the rows without PP are 17-29% fast too; docs/references.md).
+    CHECK(absoluteErrors / std::size(rows) < 0.17);
 }
 
 TEST_CASE("Megatron-Bridge 25.11 on DGX H100 and DGX B200 in FP8 (performance summary), held out",
@@ -368,10 +374,10 @@ TEST_CASE("Megatron-Bridge 25.11 on DGX H100 and DGX B200 in FP8 (performance su
     };
     const Row rows[] = {
         {false, "llama3-8b", 8, 128, 1, 3, 1, 1, 1, 1, false, 14451, 0.027},
-        {false, "llama3-70b", 64, 128, 1, 1, 4, 8, 1, 5, false, 1602, -0.004},
-        {false, "llama3-405b", 1024, 512, 1, 1, 8, 8, 2, 8, true, 292, 0.065},
+        {false, "llama3-70b", 64, 128, 1, 1, 4, 8, 1, 5, false, 1602, 0.031},
+        {false, "llama3-405b", 1024, 512, 1, 1, 8, 8, 2, 8, true, 292, 0.091},
         {true, "llama3-8b", 8, 128, 2, 1, 1, 1, 1, 1, false, 30624, 0.153},
-        {true, "llama3-405b", 128, 64, 1, 1, 4, 8, 2, 8, true, 661, 0.151},
+        {true, "llama3-405b", 128, 64, 1, 1, 4, 8, 2, 8, true, 661, 0.206},
     };
     constexpr int sequence = 8192;
     double h100Errors = 0.0;
@@ -499,8 +505,8 @@ TEST_CASE(
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {false, "llama3-70b", 64, 256, 1, 4, 8, 1, 5, 1, false, nullptr, 0, false, 1664, -0.030},
-        {false, "llama3-405b", 1024, 1536, 1, 8, 8, 2, 8, 1, true, nullptr, 0, false, 328, -0.023},
+        {false, "llama3-70b", 64, 256, 1, 4, 8, 1, 5, 1, false, nullptr, 0, false, 1664, 0.008},
+        {false, "llama3-405b", 1024, 1536, 1, 8, 8, 2, 8, 1, true, nullptr, 0, false, 328, 0.004},
         {false, "qwen3-30b-a3b", 16, 1024, 1, 1, 1, 1, 1, 16, false, "hybridep", 0, false, 8960,
          0.180},
         {true, "qwen3-30b-a3b", 8, 512, 4, 1, 1, 1, 1, 8, false, "hybridep", 2, false, 27136,
@@ -508,7 +514,7 @@ TEST_CASE(
         {true, "qwen3-235b-a22b", 256, 8192, 1, 1, 8, 1, 1, 8, true, nullptr, 0, false, 3776,
          0.120},
         {false, "qwen3-235b-a22b", 256, 8192, 1, 2, 8, 1, 4, 32, true, nullptr, 0, true, 1712,
-         0.052},
+         0.072},
         // 26.02 (the same archive; Megatron-Bridge v0.3.0 presets): micro-batch 1, the
         // all-to-all dispatcher, CUDA graphs of the router and its metadata only; 2.8 times
         // slower a token than the 26.04.01 row above on the same eight GPUs.
@@ -517,7 +523,7 @@ TEST_CASE(
         // inside each node, DeepEP (the flex dispatcher) and the all-to-all overlapped, no CUDA
         // graphs in FP8: 9,058 tokens/s per GPU, about what the EP 16 layout of 26.04.01 gives.
         {false, "qwen3-30b-a3b", 16, 1024, 1, 1, 2, 1, 12, 8, false, "deepep", 0, true, 9058,
-         0.003},
+         0.039},
     };
     for (const Row& row : rows) {
         const bool moe = row.ep > 1;
@@ -650,7 +656,7 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3.1 405B on 256 GB200 (64 NVL72 trays
     const double predicted = tokensPerGpuSecond(d, 1536, 8192, 256);
     const double error = predicted / 864.0 - 1.0;
     INFO("predicted " << predicted << " tokens/s per GPU, error " << error * 100.0 << "%");
-    CHECK(error == Approx(0.062).margin(0.03));
+    CHECK(error == Approx(0.136).margin(0.03));
     const double memory = value(d, "step.memory_total_gb");
     INFO("memory " << memory << " GB a GPU");
     CHECK(memory == Approx(187.7).margin(3.0));
@@ -738,7 +744,7 @@ TEST_CASE("Megatron MoE Model Zoo: Qwen3-235B-A22B on 256 H100 in BF16 (all-to-a
     workload["moe_permute_fusion"] = true;
     const double error = nemoRowError(workload, false, 256, 2048, 4096, 1354);
     INFO("error " << error * 100.0 << "%");
-    CHECK(error == Approx(0.285).margin(0.03));
+    CHECK(error == Approx(0.353).margin(0.03));
     CHECK(error > -0.10);
 }
 
@@ -874,7 +880,7 @@ TEST_CASE("Megatron-Bridge 26.04.01 on GB200 NVL72, mixture of experts, held out
     };
     const Row rows[] = {
         {"qwen3-30b-a3b", 8, 512, 4, 1, 1, 8, false, false, 26112, -0.362},
-        {"qwen3-235b-a22b", 256, 8192, 1, 8, 3, 32, true, true, 5680, -0.033},
+        {"qwen3-235b-a22b", 256, 8192, 1, 8, 3, 32, true, true, 5680, 0.004},
     };
     for (const Row& row : rows) {
         INFO(row.model << " on " << row.gpus << " GB200: published " << row.tokensPerGpu
@@ -935,8 +941,8 @@ TEST_CASE("Megatron-Bridge 26.04.01 on GB200 NVL72, dense in MXFP8, held out",
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {"llama3-70b", 64, 256, 2, 4, 5, false, "mxfp8", 3712, 0.249},
-        {"llama3-405b", 256, 1536, 4, 16, 8, true, "mxfp8", 800, 0.044},
+        {"llama3-70b", 64, 256, 2, 4, 5, false, "mxfp8", 3712, 0.253},
+        {"llama3-405b", 256, 1536, 4, 16, 8, true, "mxfp8", 800, 0.185},
     };
     for (const Row& row : rows) {
         INFO(row.model << " on " << row.gpus << " GB200 (" << row.recipe << "): published "
@@ -1072,7 +1078,7 @@ TEST_CASE("DeepSeek-V3 on 256 B200 with the expert all-to-all overlapped (Megatr
     const StepResult& s = overlapped.evaluation->compute.step;
     INFO("error " << error * 100.0 << "%, all-to-all exposed " << s.expertParallelSeconds << " of "
                   << s.stepSeconds << " s");
-    CHECK(error == Approx(-0.110).margin(0.03)); // the model's error as it stands
+    CHECK(error == Approx(-0.089).margin(0.03)); // the model's error as it stands
     // Without the overlap the all-to-all across the four nodes stays exposed.
     workload["moe_a2a_overlap"] = false;
     const DocumentEvaluation exposed = evaluate(workload);
@@ -1155,11 +1161,11 @@ TEST_CASE("DeepSeek-V3 on 256 GB200: NVIDIA's optimization ladder of the host's 
         double published;
         double modelError; ///< The model's error as it stands.
     };
-    const Rung rungs[] = {{"baseline", 494.46, 0.166},
-                          {"router fusion", 540.00, 0.347},
-                          {"DeepEP", 566.07, 0.411},
-                          {"no up-projection recompute", 610.71, 0.318},
-                          {"CUDA graphs", 663.27, 0.322}};
+    const Rung rungs[] = {{"baseline", 494.46, 0.204},
+                          {"router fusion", 540.00, 0.404},
+                          {"DeepEP", 566.07, 0.477},
+                          {"no up-projection recompute", 610.71, 0.380},
+                          {"CUDA graphs", 663.27, 0.390}};
     for (std::size_t i = 0; i < std::size(rungs); ++i) {
         if (i == 1)
             scenario["workload"]["moe_router_fusion"] = true;
@@ -1264,7 +1270,7 @@ TEST_CASE("Megatron-Bridge 25.09: DeepSeek-V3 on 256 B200 and 256 GB200 with the
                         << g.hostWaitSeconds << " s");
     // The errors as they stand (docs/references.md, "The shared experts' overlap").
     CHECK(b200Error == Approx(0.389).margin(0.03));
-    CHECK(gb200Error == Approx(-0.032).margin(0.03));
+    CHECK(gb200Error == Approx(-0.008).margin(0.03));
     // EP 8 inside a node: the all-to-all rides NVLink, and the shared expert's GEMMs hide most
     // of what is left of it. The stages are close: a stage of 4 layers paces with the overlap,
     // the last (a layer, the MTP layer and two output layers) without it, so the all-to-all is
@@ -1342,6 +1348,6 @@ TEST_CASE("Megatron-Bridge 25.09: Qwen3-235B-A22B on 64 B200 with token drop, he
                            {"moe_permute_fusion", true}};
     const double error = nemoRowError(workload, true, 64, 1024, 4096, 4104.0);
     INFO("error " << error * 100.0 << "%");
-    CHECK(error == Approx(-0.067).margin(0.03)); // the model's error as it stands
+    CHECK(error == Approx(-0.050).margin(0.03)); // the model's error as it stands
     CHECK(std::fabs(error) < 0.10);
 }

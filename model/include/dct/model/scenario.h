@@ -169,6 +169,11 @@ struct WorkloadSection
     int microBatchSize = 1;
     PipelineSchedule pipelineSchedule = PipelineSchedule::OneFOneB;
     int virtualStages = 1; ///< Model chunks per GPU with the interleaved schedule.
+    /// With the interleaved schedule, the steady state's send/recv posted asynchronously and
+    /// waited on by the chunk that needs it (Megatron-Core's overlap_p2p_comm: Megatron-LM's
+    /// default since October 2023, NeMo's and Megatron-Bridge's whenever virtual stages > 1);
+    /// the warm-up's and the flush's still wait. Read only with virtual stages above 1.
+    bool overlapP2pComm = true;
     /// The pipeline split counts the embedding and the loss as one layer each, so the first and
     /// last stages hold a layer fewer (Megatron-Core --account-for-embedding/loss-in-pipeline-
     /// split; Llama 3 405B, Dubey et al. 2024, section 3.3.2).
