@@ -26,7 +26,8 @@ const std::vector<std::pair<CudaGraphScope, std::string>>& cudaGraphScopeNames()
         {CudaGraphAttention, "attn"},
         {CudaGraphMlp, "mlp"},
         {CudaGraphMoeRouter, "moe_router"},
-        {CudaGraphMoePreprocess, "moe_preprocess"}};
+        {CudaGraphMoePreprocess, "moe_preprocess"},
+        {CudaGraphFullIteration, "full_iteration"}};
     return names;
 }
 
@@ -110,7 +111,9 @@ Field<WorkloadSection> cudaGraphScopeField()
         "no longer issues their kernels one by one (Megatron-Core's --cuda-graph-scope with "
         "Transformer Engine's partial graphs): attn (the norm, projections and attention), mlp "
         "(a dense layer's MLP), moe_router (the router), moe_preprocess (the dispatcher's "
-        "metadata); empty: every kernel launched from the host",
+        "metadata); or full_iteration alone (Megatron-Core's --cuda-graph-impl full_iteration: "
+        "the whole forward-backward path of a step, every micro-batch, replayed as one graph, "
+        "the host issuing nothing per kernel); empty: every kernel launched from the host",
         cudaGraphScopeNames(), &WorkloadSection::cudaGraphScope, json::array());
 }
 

@@ -241,6 +241,13 @@ Diagnostics validateScenario(const ResolvedScenario& r)
         d.error("/workload/cuda_graph_scope",
                 "moe_preprocess is captured in the router's CUDA graph and needs moe_router",
                 "moe_router beside moe_preprocess", "layout");
+    // The full-iteration graph captures every layer whole: Megatron-Core asserts that
+    // cuda_graph_modules is empty with cuda_graph_impl "full_iteration" (transformer_config.py).
+    if ((w.cudaGraphScope & CudaGraphFullIteration) && (w.cudaGraphScope & ~CudaGraphFullIteration))
+        d.error("/workload/cuda_graph_scope",
+                "full_iteration captures the whole forward-backward path of a step; the "
+                "per-layer scopes beside it have nothing left to capture",
+                "[\"full_iteration\"] alone, or the per-layer scopes without it", "layout");
     if (!m.moe() && (w.cudaGraphScope & (CudaGraphMoeRouter | CudaGraphMoePreprocess)))
         d.warning("/workload/cuda_graph_scope",
                   "the model '" + m.id +

@@ -1404,7 +1404,16 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // The experts' per-split quantizations are launched by Transformer Engine's C++ loop inside
     // one Python call an input (above): each costs the host the driver's launch
     // (kKernelFixedSeconds), not a framework operation's; counted here as that share of one.
-    const double hostSecondsPerKernel = std::max(0.0, r.node.hostLaunchUs) * 1e-6;
+    // With the full-iteration graph (cuda_graph_scope full_iteration: Megatron-Core's
+    // cuda_graph_impl "full_iteration", one graph for the forward-backward path of every
+    // micro-batch, the optimizer outside) the host replays it with one launch a step: it issues
+    // no kernel of the layers, the output layer or the loss, and no MoE layer waits on a copy
+    // of its token counts (the graph runs at fixed sizes: Megatron-Bridge's full-iteration
+    // recipes bound each expert rank's tokens, moe_expert_rank_capacity_factor, and stash them
+    // in pages, moe_paged_stash).
+    const bool fullIteration = (w.cudaGraphScope & model::CudaGraphFullIteration) != 0;
+    const double hostSecondsPerKernel =
+        fullIteration ? 0.0 : std::max(0.0, r.node.hostLaunchUs) * 1e-6;
     const double splitLaunchDiscount =
         hostSecondsPerKernel > 0.0 ? std::max(0.0, 1.0 - kKernelFixedSeconds / hostSecondsPerKernel)
                                    : 0.0;

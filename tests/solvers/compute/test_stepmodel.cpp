@@ -1220,6 +1220,25 @@ TEST_CASE("the GPU waits for the host where an MoE layer's kernels are many and 
     // The GPU's own kernel costs stay: graphs shorten the host's work, not the GPU's.
     CHECK(g.evaluation->compute.step.kernelOverheadSeconds ==
           Approx(f.evaluation->compute.step.kernelOverheadSeconds));
+    // One graph for the whole forward-backward path (full_iteration): the host issues nothing a
+    // layer and no MoE layer waits on it; the GPU's work is the per-layer graphs' own.
+    json whole = fused;
+    whole["cuda_graph_scope"] = {"full_iteration"};
+    const DocumentEvaluation i = step(whole);
+    CHECK(i.evaluation->compute.step.hostWaitSeconds == 0.0);
+    CHECK(i.evaluation->compute.step.kernelOverheadSeconds ==
+          Approx(f.evaluation->compute.step.kernelOverheadSeconds));
+    CHECK(
+        i.evaluation->compute.step.stepSeconds ==
+        Approx(g.evaluation->compute.step.stepSeconds - g.evaluation->compute.step.hostWaitSeconds)
+            .epsilon(1e-9));
+    json wholeSlowHost = cluster(whole, 2);
+    wholeSlowHost["compute"]["node"] = {{"id", "dgx-h100"}, {"host_launch_us", 10.0 * 53.7}};
+    const DocumentEvaluation wholeSlow =
+        evaluateDocument(wholeSlowHost, test::catalog(), "whole-slow.json");
+    REQUIRE(wholeSlow.ok());
+    CHECK(wholeSlow.evaluation->compute.step.stepSeconds ==
+          Approx(i.evaluation->compute.step.stepSeconds));
     // The planner is told the share and what shortens it.
     CHECK(std::any_of(plain.diagnostics.begin(), plain.diagnostics.end(), [](const Diagnostic& d) {
         return d.severity == Severity::Note && d.code == "host-bound" &&
@@ -1264,6 +1283,15 @@ TEST_CASE("CUDA graph scopes are checked as Megatron-Core checks them", "[comput
     CHECK(findError(alone, "/workload/cuda_graph_scope", "layout"));
     w["cuda_graph_scope"] = {"moe_router", "moe_preprocess"};
     CHECK(run(w, 2).ok());
+    // The full-iteration graph stands alone: Megatron-Core asserts cuda_graph_modules empty
+    // with cuda_graph_impl "full_iteration".
+    w["cuda_graph_scope"] = {"full_iteration"};
+    CHECK(run(w, 2).ok());
+    w["cuda_graph_scope"] = {"attn", "full_iteration"};
+    const DocumentEvaluation mixed = run(w, 2);
+    const Diagnostic* both = findError(mixed, "/workload/cuda_graph_scope", "layout");
+    REQUIRE(both);
+    CHECK_THAT(both->message, Catch::Contains("full_iteration"));
     // A scope Megatron-Core does not have is refused with the accepted names.
     w["cuda_graph_scope"] = {"moe_router", "experts"};
     const DocumentEvaluation unknown = run(w, 2);

@@ -123,10 +123,13 @@ enum RecomputeModule : int
  */
 enum CudaGraphScope : int
 {
-    CudaGraphAttention = 1 << 0,    ///< attn: the norm, projections and attention of a layer.
-    CudaGraphMlp = 1 << 1,          ///< mlp: a dense layer's MLP.
-    CudaGraphMoeRouter = 1 << 2,    ///< moe_router: the router (and shared experts).
-    CudaGraphMoePreprocess = 1 << 3 ///< moe_preprocess: the dispatcher's metadata before it.
+    CudaGraphAttention = 1 << 0,     ///< attn: the norm, projections and attention of a layer.
+    CudaGraphMlp = 1 << 1,           ///< mlp: a dense layer's MLP.
+    CudaGraphMoeRouter = 1 << 2,     ///< moe_router: the router (and shared experts).
+    CudaGraphMoePreprocess = 1 << 3, ///< moe_preprocess: the dispatcher's metadata before it.
+    /// full_iteration: the whole forward-backward path of a step, every micro-batch, one graph
+    /// (Megatron-Core's cuda_graph_impl "full_iteration"; the optimizer step stays outside).
+    CudaGraphFullIteration = 1 << 4
 };
 
 /**
