@@ -1833,11 +1833,11 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         // one transfer after the stage after it; so with transfers of c a step takes P with
         // 2 P >= F + B + 2 c: a step's two transfers, run side by side, hide under half a
         // chunk's forward and backward, the rest of c exposed once a step, and their channels
-        // take their SMs meanwhile (shareSms). The
-        // warm-up's forwards and the flush's backwards, as many as the first stage runs
-        // before its first backward (2 (p - 1) + (v - 1) p, one more with the expert
-        // all-to-all overlap: get_pp_rank_microbatches), send and receive blocking
-        // (overlap_p2p_comm_warmup_flush off, as Megatron-Bridge leaves it).
+        // take their SMs meanwhile (shareSms). The warm-up's forwards and the flush's
+        // backwards, as many as the first stage runs before its first backward (2 (p - 1) +
+        // (v - 1) p, one more with the expert all-to-all overlap: get_pp_rank_microbatches),
+        // send and receive blocking (overlap_p2p_comm_warmup_flush off, as Megatron-Bridge
+        // leaves it).
         const double transfer = out.pipeline.seconds;
         const double chunks = l.m * l.v;
         const double warmup =
