@@ -1379,7 +1379,7 @@ TEST_CASE("Megatron-Bridge 26.08 on GB200 NVL72 with full-iteration CUDA graphs,
     // test above: 26,112 and 5,680 with per-layer graphs), where the model had the GB200 30B
     // 36% slow for the GPUs' wait on Grace's launches (8.8 s of a 15.7 s step): with the host
     // issuing nothing, the model's GPU time lands within 4% of the 26.08 run (6.8 s a step
-    // against 7.1), the 235B within 7% and DeepSeek-V3 within 2%, none of them fitted. The
+    // against 6.6), the 235B within 7% and DeepSeek-V3 within 2%, none of them fitted. The
     // errors as they stand (docs/references.md, models-41):
     struct Row
     {
