@@ -153,6 +153,14 @@ struct Layout
 
     bool recomputes(int module) const { return (modules & module) != 0; }
 
+    /// Forward chunks the first stage runs before its first backward (Megatron-Core's
+    /// get_pp_rank_microbatches): 2 (p - 1) + (v - 1) p when pipelined, one more with the
+    /// expert all-to-all overlap so that each merged pair is independent.
+    double warmupChunks() const
+    {
+        return (p > 1 ? 2.0 * (p - 1.0) + (v - 1.0) * p : 0.0) + (a2aOverlap ? 1.0 : 0.0);
+    }
+
     /// Replicas of each expert shard: the expert grid (expert tensor x expert x expert data
     /// parallel) covers the tensor x context x data ranks of a stage.
     int expertReplicas() const { return std::max(1, d * c * t / (e * et)); }
@@ -1807,8 +1815,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         // alone, their all-to-all exposed; without pipelining the first forward and the last
         // backward.
         const double chunks = l.m * l.v;
-        const double warmupChunks = l.p > 1 ? 2.0 * (l.p - 1.0) + (l.v - 1.0) * l.p + 1.0 : 1.0;
-        const double steady = std::clamp((chunks - warmupChunks) / chunks, 0.0, 1.0);
+        const double steady = std::clamp((chunks - l.warmupChunks()) / chunks, 0.0, 1.0);
         const double computation = matmulPerMicroBatch + memoryPerMicroBatch + kernelPerMicroBatch;
         const SharedSms shared =
             shareSms(kEpOverlapConcurrentShare * steady * epPerMicroBatch, steady * computation,
@@ -1834,14 +1841,12 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         // 2 P >= F + B + 2 c: a step's two transfers, run side by side, hide under half a
         // chunk's forward and backward, the rest of c exposed once a step, and their channels
         // take their SMs meanwhile (shareSms). The warm-up's forwards and the flush's
-        // backwards, as many as the first stage runs before its first backward (2 (p - 1) +
-        // (v - 1) p, one more with the expert all-to-all overlap: get_pp_rank_microbatches),
-        // send and receive blocking (overlap_p2p_comm_warmup_flush off, as Megatron-Bridge
-        // leaves it).
+        // backwards, as many as the first stage runs before its first backward
+        // (Layout::warmupChunks), send and receive blocking (overlap_p2p_comm_warmup_flush off,
+        // as Megatron-Bridge leaves it).
         const double transfer = out.pipeline.seconds;
         const double chunks = l.m * l.v;
-        const double warmup =
-            std::min(chunks, 2.0 * (l.p - 1.0) + (l.v - 1.0) * l.p + (l.a2aOverlap ? 1.0 : 0.0));
+        const double warmup = std::min(chunks, l.warmupChunks());
         const double steady = chunks - warmup;
         const double perChunk = (workPerMicroBatch + offloadPerMicroBatch) / l.v;
         const SharedSms under = shareSms(transfer, perChunk / 2.0, out.pipeline.channels, gpuSms);

@@ -170,6 +170,25 @@ json nemoFp8Workload(const NemoLayout& l, const char* recipe = nullptr)
 }
 
 /**
+ * A Qwen3 MoE row of Megatron-Bridge's GB200 tables: \a l in MXFP8 over \a ep expert-parallel
+ * ranks (no expert tensor parallelism), no dropout, the router and the permutations fused, the
+ * flex dispatcher with HybridEP on the 32 SMs the release's performance scripts give it.
+ */
+json hybridEpQwenWorkload(const NemoLayout& l, int ep)
+{
+    json w = nemoFp8Workload(l, "mxfp8");
+    w["expert_parallel"] = ep;
+    w["expert_tensor_parallel"] = 1;
+    w["dropout"] = false;
+    w["moe_router_fusion"] = true;
+    w["moe_permute_fusion"] = true;
+    w["moe_token_dispatcher"] = "flex";
+    w["moe_flex_dispatcher_backend"] = "hybridep";
+    w["moe_flex_dispatcher_sms"] = 32;
+    return w;
+}
+
+/**
  * The model's error on a row of NVIDIA's performance tables: \a workload laid out on \a gpus DGX
  * H100 or B200 GPUs, against \a published tokens per second per GPU.
  */
@@ -891,15 +910,7 @@ TEST_CASE("Megatron-Bridge 26.04.01 on GB200 NVL72, mixture of experts, held out
                        << " tokens/s per GPU");
         const NemoLayout layout{row.model, 4096, row.batch, row.microBatch,         1, 1,
                                 row.pp,    1,    row.vp,    row.layersSplitWithEnds};
-        json workload = nemoFp8Workload(layout, "mxfp8");
-        workload["expert_parallel"] = row.ep;
-        workload["expert_tensor_parallel"] = 1;
-        workload["dropout"] = false;
-        workload["moe_router_fusion"] = true;
-        workload["moe_permute_fusion"] = true;
-        workload["moe_token_dispatcher"] = "flex";
-        workload["moe_flex_dispatcher_backend"] = "hybridep";
-        workload["moe_flex_dispatcher_sms"] = 32;
+        json workload = hybridEpQwenWorkload(layout, row.ep);
         workload["cuda_graph_scope"] = row.attentionGraphs
                                            ? json{"attn", "moe_router", "moe_preprocess"}
                                            : json{"moe_router", "moe_preprocess"};
@@ -1405,11 +1416,7 @@ TEST_CASE("Megatron-Bridge 26.08 on GB200 NVL72 with full-iteration CUDA graphs,
         } else {
             const NemoLayout layout{row.model, 4096, row.batch, row.microBatch,         1, 1,
                                     row.pp,    1,    row.vp,    row.layersSplitWithEnds};
-            workload = nemoFp8Workload(layout, "mxfp8");
-            workload["expert_tensor_parallel"] = 1;
-            workload["dropout"] = false;
-            workload["moe_router_fusion"] = true;
-            workload["moe_permute_fusion"] = true;
+            workload = hybridEpQwenWorkload(layout, row.ep);
         }
         workload["pipeline_parallel"] = row.pp;
         workload["pipeline_schedule"] = row.vp > 1 ? "interleaved" : "1f1b";
