@@ -121,6 +121,14 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
                      "Achievable share of the dense peak of a fused attention kernel's backward "
                      "pass; 0: the matmul efficiency",
                      0.0, 1.0),
+        f::number<S>("attention_forward_efficiency_fp8", &S::attentionForwardEfficiencyFp8, "",
+                     "Achievable share of the dense FP8 peak of a fused attention kernel's "
+                     "forward pass with Q, K and V in FP8; 0: not measured (BF16 rates)",
+                     0.0, 1.0),
+        f::number<S>("attention_backward_efficiency_fp8", &S::attentionBackwardEfficiencyFp8, "",
+                     "Achievable share of the dense FP8 peak of a fused attention kernel's "
+                     "backward pass in FP8; 0: not measured (BF16 rates)",
+                     0.0, 1.0),
     };
     return table;
 }

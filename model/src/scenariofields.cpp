@@ -399,6 +399,10 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
             "directly), tensorwise (current scaling: each tensor's amax read first, one more pass "
             "over it), mxfp8 (a scale every 32 elements in the tensor cores; Blackwell GPUs), or "
             "blockwise (1 x 128 and 128 x 128 scales, DeepSeek-V3's recipe)"),
+        f::boolean<S>("fp8_attention", &S::fp8Attention,
+                      "With precision fp8, the fused dot-product attention in FP8 too "
+                      "(Megatron-Core's --fp8-dot-product-attention); read where the GPU has "
+                      "measured FP8 attention rates, BF16 otherwise"),
         // Floor 0.01: published large runs reach 0.3 to 0.55 (PaLM 0.46, MegaScale 0.55); a
         // run at 1% is broken, not slow, and the step time grows as 1 / mfu.
         f::numberOrZero<S>(

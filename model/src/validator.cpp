@@ -172,6 +172,14 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                   "pipeline_schedule \"interleaved\" with virtual_stages above 1, or leave it "
                   "out",
                   "p2p-overlap-unused");
+    // Transformer Engine runs the attention in FP8 only inside an FP8 autocast (fp8_dpa is a
+    // field of the FP8 recipe).
+    if (w.fp8Attention && w.precision != Precision::Fp8)
+        d.warning("/workload/fp8_attention",
+                  "fp8_attention is read only with precision fp8; the attention runs in " +
+                      std::string(w.precision == Precision::Bf16 ? "BF16" : "its precision") +
+                      " here",
+                  "precision \"fp8\", or leave it out", "fp8-attention-unused");
     // DualPipe pairs rank i with rank p - 1 - i and feeds half the micro-batches from each end:
     // an even pipeline, and an even number of micro-batches, at least two per rank
     // (deepseek-ai/DualPipe, dualpipe/dualpipe.py, DualPipe.step: num_ranks % 2 == 0,

@@ -15,7 +15,7 @@ void addStepMetrics(Evaluation& e)
         "/compute/gpu/matmul_efficiency", "/compute/gpu/matmul_efficiency_fp8",
         "/compute/gpu/attention_forward_efficiency", "/compute/gpu/attention_backward_efficiency",
         "/workload/flash_attention", "/workload/precision", "/workload/fp8_recipe",
-        "/workload/moe_a2a_overlap", "/network">();
+        "/workload/fp8_attention", "/workload/moe_a2a_overlap", "/network">();
     const MetricInputs memory =
         metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
                      "/workload/pipeline_parallel", "/workload/zero_stage", "/workload/recompute",
@@ -44,7 +44,8 @@ void addStepMetrics(Evaluation& e)
                        "/compute/gpu/matmul_efficiency_fp8", "/compute/gpu/matmul_efficiency_mxfp8",
                        "/workload/fp8_recipe", "/compute/gpu/attention_forward_efficiency",
                        "/compute/gpu/attention_backward_efficiency", "/workload/flash_attention",
-                       "/workload/recompute">());
+                       "/workload/fp8_attention", "/compute/gpu/attention_forward_efficiency_fp8",
+                       "/compute/gpu/attention_backward_efficiency_fp8", "/workload/recompute">());
     e.add("step.recompute_seconds", "Recomputation per step", s.recomputeSeconds, "s",
           Better::Lower, metricInputs<"/workload/recompute">());
     e.add("step.matmul_shape_efficiency", "Matrix math: share of the GPU its shapes fill",

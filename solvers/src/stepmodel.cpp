@@ -1050,16 +1050,30 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // gpt_model.py), so the logits' GEMMs run in BF16 too. Those take the BF16 peak.
     const double bf16Peak = fp8 ? r.gpu.peakTflops(model::Precision::Bf16) * 1e12 : peak;
     const double bf16Rate = fp8 ? bf16Peak * r.gpu.matmulEfficiency * clock : rate;
-    const double attentionForwardRate =
+    double attentionForwardRate =
         r.gpu.attentionForwardEfficiency > 0.0
             ? bf16Peak * std::clamp(r.gpu.attentionForwardEfficiency, 0.05, 1.0) * clock
             : bf16Rate;
-    const double attentionBackwardRate =
+    double attentionBackwardRate =
         r.gpu.attentionBackwardEfficiency > 0.0
             ? bf16Peak * std::clamp(r.gpu.attentionBackwardEfficiency, 0.05, 1.0) * clock
             : bf16Rate;
-    const bool attentionMeasured =
+    bool attentionMeasured =
         r.gpu.attentionForwardEfficiency > 0.0 || r.gpu.attentionBackwardEfficiency > 0.0;
+    // With fp8_attention (Megatron-Core's --fp8-dot-product-attention: Transformer Engine's
+    // recipe field fp8_dpa) the fused kernel takes Q, K and V in FP8 and runs at the GPU's
+    // measured FP8 attention rates, shares of the FP8 peak (attention_forward_efficiency_fp8 and
+    // attention_backward_efficiency_fp8 in data/catalog/gpus.json); its quantizations are
+    // counted with the casts below. Where the GPU has no such measurement it stays at BF16's.
+    const bool fp8Attention = fp8 && w.fp8Attention && r.gpu.attentionForwardEfficiencyFp8 > 0.0 &&
+                              r.gpu.attentionBackwardEfficiencyFp8 > 0.0;
+    if (fp8Attention) {
+        attentionForwardRate =
+            peak * std::clamp(r.gpu.attentionForwardEfficiencyFp8, 0.05, 1.0) * clock;
+        attentionBackwardRate =
+            peak * std::clamp(r.gpu.attentionBackwardEfficiencyFp8, 0.05, 1.0) * clock;
+        attentionMeasured = true;
+    }
     if (w.flashAttention) {
         const double fused = scoreTime * f.scores / split;
         scores.forward = fused / attentionForwardRate;
@@ -1351,6 +1365,25 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         castKernelsBlockBackward = 2.0 * otherKernels;
         castKernelsForward = (1.0 + dense) * castKernelsBlockForward;
         castKernelsBackward = (1.0 + dense) * castKernelsBlockBackward;
+        if (fp8Attention) {
+            // FP8 attention without FP8 multi-head-attention outputs (fp8_mha off, Megatron-
+            // Core's default): Transformer Engine quantizes the BF16 Q, K and V into the kernel
+            // and dequantizes its FP8 output forward, and backward quantizes the output's
+            // gradient and dequantizes those of Q, K and V (transformer_engine/pytorch/
+            // attention/dot_product_attention: FusedAttnFunc): a read of 2 bytes and a write of
+            // 1 an element, or the other way, four kernels a layer.
+            const double kvHeads = std::max(
+                1.0, static_cast<double>(m.kvLoraRank > 0 ? m.heads : m.effectiveKvHeads()));
+            const double qkvElements =
+                tokens *
+                (m.heads * qk + kvHeads * (qk + static_cast<double>(m.effectiveHeadDim()))) / t;
+            const double outputElements =
+                tokens * m.heads * static_cast<double>(m.effectiveHeadDim()) / t;
+            const double attentionCasts = 3.0 * (qkvElements + outputElements);
+            castBytes += attentionCasts * (1.0 + whole) + attentionCasts;
+            castKernelsForward += 2.0;
+            castKernelsBackward += 2.0;
+        }
     }
     const double memoryPerLayer =
         (3.0 * forwardBytes + recomputeBytes + eagerBytes + 8.0 * layerParameters + castBytes) /

@@ -48,6 +48,10 @@ struct GpuSpec : CatalogEntry
     /// backward, counting the FLOPs it computes; 0 runs it at the matrix rate (matmulEfficiency).
     double attentionForwardEfficiency = 0.0;
     double attentionBackwardEfficiency = 0.0;
+    /// The same kernels with Q, K and V in FP8, as shares of the dense FP8 peak; 0: not measured
+    /// (the attention stays at the BF16 rates).
+    double attentionForwardEfficiencyFp8 = 0.0;
+    double attentionBackwardEfficiencyFp8 = 0.0;
 
     /** Returns the dense peak at \a precision in TFLOP/s (0 when unsupported). */
     double peakTflops(Precision precision) const;

@@ -150,6 +150,10 @@ struct WorkloadSection
     Precision precision = Precision::Bf16;
     /// With fp8 precision, how tensors are scaled (Megatron-Core's default, delayed).
     Fp8Recipe fp8Recipe = Fp8Recipe::Delayed;
+    /// With fp8 precision, the dot-product attention in FP8 too (Megatron-Core's
+    /// --fp8-dot-product-attention, Transformer Engine's fp8_dpa): Q, K and V quantized into
+    /// the fused kernel, its output and the gradients dequantized; BF16 otherwise.
+    bool fp8Attention = false;
     double mfu = 0.0;     ///< 0: predicted by the step model; > 0: an explicit override.
     int dataParallel = 0; ///< 0 means GPUs / (tensor x pipeline x context).
     int tensorParallel = 8;
