@@ -375,14 +375,14 @@ TEST_CASE("nccl-tests on two B200 nodes over 8 x 400G InfiniBand: send/recv 43 G
 
 namespace {
 
-/** The busbw at \a bytes of the all-reduce the engine picks over every GPU of \a scenario. */
-CollectiveTiming worldAllReduce(const nlohmann::json& scenario, double bytes)
+/** The collective inputs over every GPU of \a scenario, as the network solver builds them. */
+CollectiveInputs worldInputs(const nlohmann::json& scenario)
 {
     auto catalog = model::Catalog::load(std::string(DCT_TEST_DATA_DIR) + "/catalog");
     REQUIRE(catalog);
     const DocumentEvaluation d = evaluateDocument(scenario, *catalog, "nccl-published.json");
     REQUIRE(d.evaluation);
-    return bestCollective(CollectiveOp::AllReduce, bytes, d.evaluation->network.worldInputs);
+    return d.evaluation->network.worldInputs;
 }
 
 /** \a nodes nodes of catalog entry \a node on \a nic NICs and \a switchId switches. */
@@ -414,19 +414,16 @@ TEST_CASE("NCCL issue 2140: 8 B300 all-reduce busbw 695 GB/s by ring and 845 by 
     // are NCCL's tuner's (nvlsEfficiency 0.74, nccltuning.h) and the NVLink packet share
     // (protocolefficiency.h); none was fitted to a Blackwell measurement. A DGX B300 as a
     // planner describes it, through the network solver. Tolerance 10%.
-    const nlohmann::json scenario = nodesScenario("dgx-b300", 1, "connectx-8-800g", "q3400-ra");
-    const auto best = worldAllReduce(scenario, 8 * GiB);
+    const CollectiveInputs in =
+        worldInputs(nodesScenario("dgx-b300", 1, "connectx-8-800g", "q3400-ra"));
+    const auto best = bestCollective(CollectiveOp::AllReduce, 8 * GiB, in);
     REQUIRE(best.available);
     INFO(collectiveAlgorithmName(best.algorithm) << " busbw " << best.busbwGbytePerS);
     CHECK(best.algorithm == CollectiveAlgorithm::Nvls);
     CHECK(best.busbwGbytePerS == Approx(845.0).epsilon(0.10));
     CHECK(best.algbwGbytePerS == Approx(483.0).epsilon(0.10));
-    auto catalog = model::Catalog::load(std::string(DCT_TEST_DATA_DIR) + "/catalog");
-    REQUIRE(catalog);
-    const DocumentEvaluation d = evaluateDocument(scenario, *catalog, "b300.json");
-    REQUIRE(d.evaluation);
-    const auto ring = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 8 * GiB,
-                                     d.evaluation->network.worldInputs);
+    const auto ring =
+        collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 8 * GiB, in);
     REQUIRE(ring.available);
     INFO("ring busbw " << ring.busbwGbytePerS);
     // The ring 7.6% above the run: NVLink 5 carries NCCL's ring at 0.77 of its rate, where the
@@ -459,9 +456,9 @@ TEST_CASE("CoreWeave's GB200 NVL72 all-reduce on 1, 2 and 20 racks: the engine's
     const Case cases[] = {
         {1, 8 * GiB, 834.57, 0.291}, {2, 16 * GiB, 810.41, 0.323}, {20, 16 * GiB, 405.74, 1.637}};
     for (const Case& c : cases) {
-        const auto t = worldAllReduce(
-            nodesScenario("gb200-nvl72-tray", 18 * c.racks, "connectx-7-400g", "q3400-ra"),
-            c.bytes);
+        const auto t = bestCollective(CollectiveOp::AllReduce, c.bytes,
+                                      worldInputs(nodesScenario("gb200-nvl72-tray", 18 * c.racks,
+                                                                "connectx-7-400g", "q3400-ra")));
         REQUIRE(t.available);
         const double error = t.busbwGbytePerS / c.busbw - 1.0;
         INFO(c.racks << " racks: " << collectiveAlgorithmName(t.algorithm) << " busbw "
