@@ -210,7 +210,7 @@ Shape shapeOf(const CollectiveInputs& in)
     Shape s;
     s.n = std::max(1, in.ranks);
     s.g = std::clamp(in.ranksPerNode, 1, s.n);
-    s.nodes = (s.n + s.g - 1) / s.g;
+    s.nodes = s.n / s.g + (s.n % s.g != 0 ? 1 : 0); // ceil, without n + g - 1 past an int
     // The calibration's factors (docs/collectives.md, "Calibration") scale the engine's free
     // parameters here and in fillTiming(); all 1 uncalibrated.
     const model::CollectiveCalibration& cal = in.calibration;

@@ -434,9 +434,11 @@ void evaluateInto(const model::ResolvedScenario& r, Evaluation& e, const Evaluat
     costInputs.carbonTonnesPerYear = e.grid.carbonTonnesPerYear;
 
     computeInputs.clockFactor = clock;
-    computeInputs.network = &e.network;
-    // With workload errors the step is still solved (its figures are dropped below), but its
-    // findings would only repeat the errors.
+    // With workload errors the step is not solved: its layout is one the validator refused
+    // (sizes that do not multiply to the cluster, a sequence that does not split), and every
+    // figure it would give is dropped below. The compute solver's findings would only repeat the
+    // errors.
+    computeInputs.network = workloadValid ? &e.network : nullptr;
     Diagnostics ignored;
     e.compute = solveCompute(r, computeInputs, workloadValid ? e.diagnostics : ignored);
     e.egress = solveEgress(r, e.diagnostics);

@@ -39,6 +39,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace dct::solvers {
@@ -163,7 +164,13 @@ struct Layout
 
     /// Replicas of each expert shard: the expert grid (expert tensor x expert x expert data
     /// parallel) covers the tensor x context x data ranks of a stage.
-    int expertReplicas() const { return std::max(1, d * c * t / (e * et)); }
+    /// In 64 bits: a layout read without validation may multiply past an int.
+    int expertReplicas() const
+    {
+        const long long ranks =
+            static_cast<long long>(d) * c * t / (static_cast<long long>(e) * et);
+        return static_cast<int>(std::clamp<long long>(ranks, 1, std::numeric_limits<int>::max()));
+    }
 };
 
 Layout layoutOf(const model::ResolvedScenario& r)
@@ -1788,7 +1795,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         }
         return seconds;
     };
-    const int dpRanks = l.d * l.c;
+    const int dpRanks = static_cast<int>(
+        std::min<long long>(static_cast<long long>(l.d) * l.c, std::numeric_limits<int>::max()));
     const double dpSeconds = reduction(denseParameters, dpRanks,
                                        ranksPerNode(dpRanks, l.t, l.scaleUpGpus), out.dataParallel);
     // Experts over their data-parallel replicas.
