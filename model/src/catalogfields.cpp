@@ -171,6 +171,12 @@ const FieldTable<NodeSpec>& NodeSpec::fields()
                      "Python, PyTorch and driver work around each launch): where a layer's "
                      "kernels are shorter, the GPUs wait for the CPU",
                      0.1, 1e5),
+        f::number<S>("nvls_reduce_gbyte_per_s", &S::nvlsReduceGbytePerS, "GB/s",
+                     "What the NVSwitch chips of the node's NVLink domain add up in the switch "
+                     "(NVLink SHARP) per second, all chips together, in operand bytes: an NVLS "
+                     "reduction over g GPUs runs at most this over g - 1; 0: not known (the "
+                     "NVLink bandwidth alone bounds NVLS)",
+                     0.0, 1e7),
     };
     return table;
 }

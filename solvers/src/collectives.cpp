@@ -203,6 +203,11 @@ void setBandwidths(Shape& s, const CollectiveInputs& in)
     s.nvlink = std::max(0.0, in.scaleUpGbytePerS) * cal.scaleUpBandwidthFactor;
     s.net = std::max(0.0, in.fabricGbytePerS) * nccl::netTransportEfficiency *
             cal.fabricBandwidthFactor;
+    // The domain's in-switch adders are shared by the groups reducing on them at once; the
+    // scale-up calibration scales them with the links (a fit on an NVLS log sees only their
+    // minimum).
+    s.nvlsReduce = std::max(0.0, in.nvlsReduceGbytePerS) * cal.scaleUpBandwidthFactor /
+                   std::max(1, in.nvlsGroups);
 }
 
 Shape shapeOf(const CollectiveInputs& in)
@@ -644,8 +649,15 @@ double nvlsIntraBandwidth(CollectiveOp op, const Shape& s)
     // All-reduce: each GPU's buffer is read by the switch's reductions and the reduced shards
     // come back; NCCL's tuner takes the NVLS efficiency and (channels-1)/channels of a graph
     // whose channels are the g GPUs. Reduce-scatter and all-gather move (g-1)/g S per GPU.
-    return op == CollectiveOp::AllReduce ? s.nvlink * eff * (g - 1.0) / g
-                                         : s.nvlink * eff * g / (g - 1.0);
+    const double links = op == CollectiveOp::AllReduce ? s.nvlink * eff * (g - 1.0) / g
+                                                       : s.nvlink * eff * g / (g - 1.0);
+    // The switch adds: every element of the S-byte result (all-reduce) or of the g shards
+    // (reduce-scatter) sums g operands, g - 1 additions, in the NVSwitch chips of the domain;
+    // their adders bound the reduction at nvlsReduce / (g - 1) (docs/collectives.md, "NVLS: the
+    // switch's adders"). The all-gather only multicasts.
+    if (op == CollectiveOp::AllGather || s.nvlsReduce <= 0.0 || g < 2.0)
+        return links;
+    return std::min(links, s.nvlsReduce / (g - 1.0));
 }
 
 /** NVLS; \a multiNode false times the NVLS phase inside one node only. */

@@ -408,6 +408,10 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     // Architecture whitepaper, 2022): NVIDIA parts with NVLink 4 (450 GB/s per direction) on.
     const bool nvidia = r.gpu.vendor == "NVIDIA";
     in.nvls = nvidia && r.gpu.scaleUpGbytePerS >= 450.0 && r.node.scaleUpDomainGpus > 2;
+    // The domain's NVSwitch adders (catalog nvls_reduce_gbyte_per_s), shared by every group of
+    // this shape in the domain: the tensor-parallel groups of a step reduce at the same time.
+    in.nvlsReduceGbytePerS = in.nvls ? r.node.nvlsReduceGbytePerS : 0.0;
+    in.nvlsGroups = std::max(1, model::scaleUpDomainGpus(r) / in.ranksPerNode);
     in.generation = !nvidia || r.gpu.scaleUpGbytePerS < 450.0 ? GpuGeneration::Ampere
                     : r.gpu.scaleUpGbytePerS >= 900.0         ? GpuGeneration::Blackwell
                                                               : GpuGeneration::Hopper;

@@ -244,6 +244,47 @@ TEST_CASE("NVLS runs on one NVSwitch node and beats the ring for all-reduce",
     CHECK(collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, 1e9, in).available);
 }
 
+// docs/collectives.md, "NVLS: the switch's adders": g - 1 additions a result element on the
+// domain's NVSwitch chips, shared by the groups reducing on them at once.
+TEST_CASE("NVLS reductions run at most at the switch's adder rate over the groups' g - 1 additions",
+          "[network][collectives][nvls]")
+{
+    CollectiveInputs in = eightGpus();
+    in.scaleUpGbytePerS = 375.0;
+    in.scaleUpAlphaUs = 1.9;
+    in.nvls = true;
+    const double links = 375.0 * 0.85 * 7 / 8;
+    const auto bandwidth = [&in](CollectiveOp op) {
+        const auto t = collectiveTime(op, CollectiveAlgorithm::Nvls, 1e9, in);
+        REQUIRE(t.available);
+        return t.bandwidthGbytePerS;
+    };
+    // Unset: the links alone.
+    CHECK(bandwidth(CollectiveOp::AllReduce) == Approx(links).epsilon(1e-12));
+    // Adders far above the links change nothing.
+    in.nvlsReduceGbytePerS = 100.0 * links * 7.0;
+    CHECK(bandwidth(CollectiveOp::AllReduce) == Approx(links).epsilon(1e-12));
+    // Adders that bind: R / (g - 1) for all-reduce and reduce-scatter.
+    in.nvlsReduceGbytePerS = 1400.0;
+    CHECK(bandwidth(CollectiveOp::AllReduce) == Approx(200.0).epsilon(1e-12));
+    CHECK(bandwidth(CollectiveOp::ReduceScatter) == Approx(200.0).epsilon(1e-12));
+    // The all-gather only multicasts: the links' rate, g/(g-1) of a reduction's share.
+    CHECK(bandwidth(CollectiveOp::AllGather) == Approx(375.0 * 0.85 * 8 / 7).epsilon(1e-12));
+    // Two groups reducing on the same chips at once share them.
+    in.nvlsGroups = 2;
+    CHECK(bandwidth(CollectiveOp::AllReduce) == Approx(100.0).epsilon(1e-12));
+    // The scale-up calibration scales the adders with the links.
+    in.calibration.scaleUpBandwidthFactor = 0.5;
+    CHECK(bandwidth(CollectiveOp::AllReduce) == Approx(50.0).epsilon(1e-12));
+    // The engine reset with other adders times them (not only the bandwidths are compared).
+    CollectiveEngine engine(in);
+    CollectiveInputs more = in;
+    more.nvlsGroups = 1;
+    CHECK(engine.reset(more));
+    CHECK(engine.time(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, 1e9).bandwidthGbytePerS ==
+          Approx(100.0).epsilon(1e-12));
+}
+
 // NCCL src/enqueue.cc (calcCollChunking, NVLS_TREE) and src/transport/nvls.cc (ncclNvlsTuning,
 // ncclNvlsTreeSm100Tuning), master 5067397: channels x heads operations at once, each in chunks;
 // the first chunk's 2 x levels + 1 hops before the pipeline runs at its rate add to the latency.

@@ -302,3 +302,28 @@ TEST_CASE("A gradient all-reduce of one rank per node charges no NVLink step",
     REQUIRE(two.gradientRanksPerNode == 2);
     CHECK(two.gradientAllReduce.latency.nvlinkUs > 0.0);
 }
+
+TEST_CASE("The NVL72 domain's NVSwitch adders reach the collectives, shared by the groups in it",
+          "[network][solver][nvls]")
+{
+    // data/catalog/nodes.json: 18 NVLink 5 switch chips a GB200 NVL72 rack, 1,690.5 GB/s each.
+    const model::ResolvedScenario r = loadExample("gb200-nvl72-liquid.json");
+    Diagnostics d;
+    const NetworkResult n = solveNetwork(r, 1e9, d);
+    REQUIRE(n.valid);
+    REQUIRE(n.worldInputs.nvls);
+    CHECK(n.worldInputs.nvlsReduceGbytePerS == Approx(18 * 1690.5));
+    // Every GPU at once: one group of the domain's 72 ranks a domain.
+    CHECK(n.worldInputs.ranksPerNode == 72);
+    CHECK(n.worldInputs.nvlsGroups == 1);
+    // Tensor-parallel groups of 8: nine reduce on the rack's switches at once.
+    const CollectiveInputs tp = collectiveInputs(r, n, 8, 8);
+    CHECK(tp.nvlsGroups == 9);
+    CHECK(tp.nvlsReduceGbytePerS == n.worldInputs.nvlsReduceGbytePerS);
+    // A Hopper node leaves the adders unset: its links alone bound NVLS.
+    const model::ResolvedScenario h = loadExample("dgx-superpod-4su.json");
+    const NetworkResult hn = solveNetwork(h, 1e9, d);
+    REQUIRE(hn.valid);
+    CHECK(hn.worldInputs.nvls);
+    CHECK(hn.worldInputs.nvlsReduceGbytePerS == 0.0);
+}

@@ -29,6 +29,10 @@ struct NodeSpec : CatalogEntry
     /// The host's time per kernel it launches for a training framework (Python, PyTorch and the
     /// driver around each launch), in microseconds: what the CPU takes to feed the GPUs.
     double hostLaunchUs = 53.7;
+    /// What the NVSwitch chips of the node's NVLink domain add up in the switch (NVLink SHARP)
+    /// per second, all chips together, in operand bytes; 0: not known, the links alone bound
+    /// NVLS.
+    double nvlsReduceGbytePerS = 0.0;
 
     static constexpr const char* kind = "node";
     static const FieldTable<NodeSpec>& fields();

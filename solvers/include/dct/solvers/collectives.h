@@ -86,7 +86,15 @@ struct CollectiveInputs
     int nodesPerLeaf = 0;           ///< Nodes under one leaf (0: every node).
     int nodesPerPod = 0;            ///< Nodes under one spine block (0: every node).
     bool nvls = false;              ///< NVSwitch with NVLink SHARP (third generation on).
-    bool pxn = false;               ///< Rails are separate planes: cross-rail goes PXN.
+    /**
+     * What the NVSwitch chips of the domain add up per second, operand bytes (catalog
+     * `nvls_reduce_gbyte_per_s`): an NVLS reduction over g ranks adds g - 1 operands into each
+     * result element, so it runs at most this over (g - 1); 0: no limit but the links.
+     */
+    double nvlsReduceGbytePerS = 0.0;
+    /** Groups of this shape reducing on the domain's NVSwitches at once (a domain's TP groups). */
+    int nvlsGroups = 1;
+    bool pxn = false; ///< Rails are separate planes: cross-rail goes PXN.
     /** The NICs' transport lets NCCL run LL between nodes (catalog `ll_across_nodes`). */
     bool llAcrossNodes = true;
     /** The NICs' transport lets NCCL run LL128 between nodes (catalog `ll128_across_nodes`). */
@@ -260,6 +268,8 @@ public:
         int nodes = 1;
         double nvlink = 0.0; ///< B_nv, GB/s per rank per direction.
         double net = 0.0;    ///< B_r, the rank's share of its node's NICs after NCCL's transport.
+        /// The NVSwitches' reduction rate this group has, operand bytes a second (0: no limit).
+        double nvlsReduce = 0.0;
         std::size_t gen = 1;
         std::size_t nodeIdx = 0;
         double nvlinkScale = 1.0;         ///< Scale-up alpha over NCCL's reference step.
