@@ -66,6 +66,12 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
         f::number<S>("scale_up_gbyte_per_s", &S::scaleUpGbytePerS, "GB/s",
                      "Scale-up (NVLink, Infinity Fabric) bandwidth per GPU per direction", 1.0,
                      1e5),
+        f::numberOrZero<S>(
+            "scale_up_link_efficiency", &S::scaleUpLinkEfficiency, "",
+            "Share of the scale-up links' rate that carries a collective's data, as "
+            "measured for the link (CRC and protocol overhead); 0: NVLink's 16-byte "
+            "header a 128-byte write times NCCL's LL128 lines (120 of 128 bytes); else at least 5%",
+            0.05, 1.0),
         f::number<S>("max_operating_temp_c", &S::maxOperatingTempC, "°C",
                      "Highest GPU temperature at full clocks", 0.0, 150.0),
         f::number<S>("slowdown_temp_c", &S::slowdownTempC, "°C",

@@ -284,7 +284,8 @@ struct Model
     bool available = false;
     CollectiveUnavailable why = CollectiveUnavailable::None;
     bool viaNvls = false;
-    double algbw = 0.0; ///< GB/s of the bandwidth term.
+    bool addersBind = false; ///< The NVSwitch's adders set algbw (CollectiveReason).
+    double algbw = 0.0;      ///< GB/s of the bandwidth term.
     CollectiveLatency latency;
     int channels = 0;    ///< Channels run at this size ...
     int allChannels = 0; ///< ... of the communicator's (0: not tuned by size).
@@ -641,8 +642,11 @@ Model hierarchical(CollectiveOp op, CollectiveProtocol p, double bytes, const Co
     return m;
 }
 
-/** NVLS inside the node: algbw of the NVSwitch reduction (all-reduce) or multicast. */
-double nvlsIntraBandwidth(CollectiveOp op, const Shape& s)
+/**
+ * NVLS inside the node: algbw of the NVSwitch reduction (all-reduce) or multicast; \a addersBind,
+ * when given, says whether the switch's adders rather than the links set it.
+ */
+double nvlsIntraBandwidth(CollectiveOp op, const Shape& s, bool* addersBind = nullptr)
 {
     const double g = s.g;
     const double eff = nccl::nvlsEfficiency[s.gen];
@@ -657,7 +661,10 @@ double nvlsIntraBandwidth(CollectiveOp op, const Shape& s)
     // switch's adders"). The all-gather only multicasts.
     if (op == CollectiveOp::AllGather || s.nvlsReduce <= 0.0 || g < 2.0)
         return links;
-    return std::min(links, s.nvlsReduce / (g - 1.0));
+    const double adders = s.nvlsReduce / (g - 1.0);
+    if (addersBind)
+        *addersBind = adders < links;
+    return std::min(links, adders);
 }
 
 /** NVLS; \a multiNode false times the NVLS phase inside one node only. */
@@ -678,12 +685,14 @@ Model nvls(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& in, co
     Model m;
     m.available = true;
     m.channels = s.gen == 2 ? nccl::nvlsChannelsBlackwell : nccl::nvlsChannelsHopper;
-    m.algbw = nvlsIntraBandwidth(op, s);
+    m.algbw = nvlsIntraBandwidth(op, s, &m.addersBind);
     CollectiveLatency& l = m.latency;
     l.nvlinkUs = nccl::nvlinkStepNvlsUs * s.nvlinkScale;
     if (nodes > 1) {
         // The fabric switches add up each GPU's shard of S/g: it goes up once and back once.
-        m.algbw = std::min(m.algbw, s.g * s.net * nccl::collNetHopperEfficiency);
+        const double across = s.g * s.net * nccl::collNetHopperEfficiency;
+        m.addersBind = m.addersBind && m.algbw <= across;
+        m.algbw = std::min(m.algbw, across);
         l.softwareUs += softwarePart(nccl::netStepNvlsUs);
         addScaled(l, worstOf(s), 1.0);
     }
@@ -753,6 +762,7 @@ Model nvlsTree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collec
     const double capBus = heads * nccl::perChannelNvlsTree[s.gen][s.nodeIdx];
     const double cap = capBus > 0.0 ? capBus * n / (2.0 * (n - 1.0)) : unbounded;
     m.algbw = std::min({inside.algbw, net, cap});
+    m.addersBind = inside.addersBind && inside.algbw <= std::min(net, cap);
     addTreeLevels(m.latency, s, softwarePart(nccl::netStepNvlsTreeUs), 2.0);
     const nccl::NvlsTreeTuning tuning = nvlsTreeTuningOf(in, s);
     m.channels = tuning.channels;
@@ -784,12 +794,14 @@ Model inNetwork(CollectiveOp op, CollectiveProtocol p, const CollectiveInputs& i
     const bool ar = op == CollectiveOp::AllReduce;
     // Inside: NVLS where the NVSwitch reduces, else NVLink reduce-scatter and all-gather.
     double intra = unbounded;
+    bool addersBind = false;
     if (s.g > 1)
         intra = in.nvls && nccl::nvlsEfficiency[s.gen] > 0.0
-                    ? nvlsIntraBandwidth(op, s)
+                    ? nvlsIntraBandwidth(op, s, &addersBind)
                     : s.nvlink * g / ((ar ? 2.0 : 1.0) * (g - 1.0));
     // Across: each rank's shard S/g goes up the aggregation tree once and comes back once.
     const double eff = s.gen >= 1 ? nccl::collNetHopperEfficiency : 1.0;
+    m.addersBind = addersBind && intra <= g * s.net * eff;
     m.algbw = std::min(intra, g * s.net * eff);
     CollectiveLatency& l = m.latency;
     l.nvlinkUs = 2.0 * std::min(1.0, g - 1.0) * nccl::nvlinkStepCollNetUs * s.nvlinkScale;
@@ -965,6 +977,7 @@ void fillTiming(CollectiveTiming& t, CollectiveOp op, CollectiveAlgorithm a, Col
     }
     t.channels = m.channels;
     t.bandwidthGbytePerS = std::isfinite(m.algbw) ? m.algbw : 0.0;
+    t.reason.switchAddersBind = m.addersBind;
     if (s.n == 1)
         return; // nothing moves: no time, no latency
     t.latency = calibrated(m.latency, p, s);
@@ -1195,6 +1208,12 @@ CollectiveTiming fastestProtocol(CollectiveOp op, CollectiveAlgorithm a, double 
 
 } // namespace
 
+namespace {
+
+const char* const addersWhy = "; the NVSwitch's adders, not its links, set the rate";
+
+} // namespace
+
 std::string CollectiveReason::text() const
 {
     switch (kind) {
@@ -1202,9 +1221,11 @@ std::string CollectiveReason::text() const
         return {};
     case Kind::Pinned:
         return std::string(algorithmWhy(algorithm, op)) + "; " + collectiveProtocolName(protocol) +
-               " (pinned)";
+               " (pinned)" + (switchAddersBind ? addersWhy : "");
     case Kind::Chosen: {
         std::string s = std::string(algorithmWhy(algorithm, op)) + "; " + protocolWhy(protocol);
+        if (switchAddersBind)
+            s += addersWhy;
         if (ncclReleaseMinor > 0)
             s += "; as NCCL 2." + std::to_string(ncclReleaseMinor) + "'s own tuner picks";
         if (hasRunnerUp)

@@ -536,7 +536,11 @@ void solveRates(const model::ResolvedScenario& r, const FabricPlan& plan, Networ
     net.wire = wireOverhead(n.protocol, n.mtuBytes);
     net.nvlink = nvlinkEfficiency();
     net.nicRateGbps = net.spec.endpointRateGbps;
-    net.scaleUpGbytePerSPerGpu = r.gpu.scaleUpGbytePerS * net.nvlink.efficiency;
+    // A link measured for what a collective library reaches on it (AMD's xGMI: 48 of 64 GB/s,
+    // catalog scale_up_link_efficiency) takes that share; NVLink its flits and LL128's lines.
+    net.scaleUpGbytePerSPerGpu =
+        r.gpu.scaleUpGbytePerS *
+        (r.gpu.scaleUpLinkEfficiency > 0.0 ? r.gpu.scaleUpLinkEfficiency : net.nvlink.efficiency);
     net.fabricLineGbytePerSPerGpu = net.nicRateGbps / 8.0;
 
     // Oversubscription: traffic leaving a leaf gets uplink/downlink capacity.

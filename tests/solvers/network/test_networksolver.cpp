@@ -327,3 +327,22 @@ TEST_CASE("The NVL72 domain's NVSwitch adders reach the collectives, shared by t
     CHECK(hn.worldInputs.nvls);
     CHECK(hn.worldInputs.nvlsReduceGbytePerS == 0.0);
 }
+
+TEST_CASE("A scale-up link measured for what collectives reach takes that share, NVLink its flits",
+          "[network][solver]")
+{
+    // data/catalog/gpus.json: MI300X's xGMI realizes 45 of its 64 GB/s a link (AMD ROCm blog,
+    // 2025); NVLink parts keep the 16-byte header a 128-byte write and LL128's 120 of 128.
+    model::ResolvedScenario r = loadExample("dgx-superpod-4su.json");
+    Diagnostics d;
+    const NetworkResult nvlink = solveNetwork(r, 1e9, d);
+    REQUIRE(nvlink.valid);
+    CHECK(nvlink.scaleUpGbytePerSPerGpu ==
+          Approx(r.gpu.scaleUpGbytePerS * 128.0 / 144.0 * 120.0 / 128.0));
+    r.gpu.scaleUpGbytePerS = 448.0;
+    r.gpu.scaleUpLinkEfficiency = 0.703;
+    const NetworkResult xgmi = solveNetwork(r, 1e9, d);
+    REQUIRE(xgmi.valid);
+    CHECK(xgmi.scaleUpGbytePerSPerGpu == Approx(448.0 * 0.703));
+    CHECK(xgmi.worldInputs.scaleUpGbytePerS == Approx(448.0 * 0.703));
+}

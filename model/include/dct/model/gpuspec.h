@@ -20,6 +20,9 @@ struct GpuSpec : CatalogEntry
     double peakTflopsTf32 = 0.0;
     double peakTflopsFp64 = 0.0;
     double scaleUpGbytePerS = 450.0; ///< NVLink/Infinity Fabric per GPU per direction, GB/s.
+    /// Payload share of the scale-up links' rate a collective library reaches, measured for the
+    /// link; 0: NVLink's flits and NCCL's LL128 lines (protocolefficiency.h).
+    double scaleUpLinkEfficiency = 0.0;
     double maxOperatingTempC = 87.0; ///< Highest GPU temperature without slowdown.
     double slowdownTempC = 90.0;     ///< Hardware slowdown threshold.
     double shutdownTempC = 92.0;

@@ -184,6 +184,8 @@ struct CollectiveReason
     double runnerUpSeconds = 0.0;
     /** NCCL 2.x's own tuner picked (CollectiveInputs::ncclReleaseChoice): its minor, else 0. */
     int ncclReleaseMinor = 0;
+    /** The NVSwitch's adders, not the links, set the NVLS rate (nvlsReduceGbytePerS). */
+    bool switchAddersBind = false;
 
     /** Returns the reason in words: the mechanism, the protocol's regime, the runner-up. */
     std::string text() const;
