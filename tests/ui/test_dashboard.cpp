@@ -243,3 +243,27 @@ TEST_CASE("the dashboard paints the site year: PUE and temperature by day and ho
     dashboard.setOutcome(nullptr);
     CHECK_FALSE(view->hasYear());
 }
+
+TEST_CASE("the all-reduce chart draws NVLS and the NVLS tree where the NVSwitch reduces",
+          "[ui][dashboard]")
+{
+    // Two or more NVLink domains (the GB200 NVL72 example's sixteen racks): the NVLS tree, what
+    // the engine runs at large sizes there, is drawn beside ring, tree and hierarchical.
+    const auto outcome = evaluateExample("gb200-nvl72-liquid.json");
+    REQUIRE(outcome->evaluation);
+    ui::Dashboard dashboard;
+    dashboard.setOutcome(outcome);
+    QChart* chart = dashboard.chartViews()[2]->chart();
+    QStringList names;
+    for (QAbstractSeries* series : chart->series())
+        names << series->name();
+    INFO(names.join(QStringLiteral(", ")).toStdString());
+    CHECK(names.contains(QStringLiteral("ring")));
+    CHECK(names.contains(QStringLiteral("nvls_tree")));
+    // NVLS alone spans one domain only; names are not repeated.
+    CHECK_FALSE(names.contains(QStringLiteral("nvls")));
+    CHECK(names.removeDuplicates() == 0);
+    // Every curve the outcome carries is an available algorithm with points.
+    for (const auto& curve : outcome->allReduceCurves)
+        CHECK(curve.points.size() > 1);
+}

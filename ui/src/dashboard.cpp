@@ -22,6 +22,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace dct::ui {
 
@@ -470,7 +471,9 @@ void Dashboard::showAllReduce(const EvaluationOutcome& outcome)
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     static const QColor colors[] = {QColor(0x42, 0x85, 0xf4), QColor(0xdb, 0x44, 0x37),
-                                    QColor(0x0f, 0x9d, 0x58), QColor(0xf4, 0xb4, 0x00)};
+                                    QColor(0x0f, 0x9d, 0x58), QColor(0xf4, 0xb4, 0x00),
+                                    QColor(0x8e, 0x44, 0xad), QColor(0x00, 0x96, 0x88)};
+    constexpr std::size_t colorCount = std::size(colors);
     double low = 0.0;
     double high = 0.0;
     for (const auto& curve : curves)
@@ -492,7 +495,7 @@ void Dashboard::showAllReduce(const EvaluationOutcome& outcome)
     for (const auto& curve : curves) {
         auto* line = new QLineSeries;
         line->setName(qstr(curve.algorithm));
-        QPen pen(colors[index++ % 4]);
+        QPen pen(colors[index++ % colorCount]);
         pen.setWidthF(2.0);
         line->setPen(pen);
         for (const auto& [bytes, seconds] : curve.points)

@@ -34,8 +34,15 @@ void addCurves(const solvers::NetworkResult& network, EvaluationOutcome& outcome
     if (!network.valid)
         return;
     using solvers::CollectiveAlgorithm;
+    // NVLS and the NVLS tree too, where the NVSwitch reduces: what NCCL runs at large sizes on
+    // such clusters. On one node (or NVLink domain) in_network is NVLS: drawn once.
+    const solvers::CollectiveInputs& in = network.worldInputs;
+    const bool oneDomain = in.ranks <= in.ranksPerNode;
     for (auto algorithm : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::DoubleBinaryTree,
-                           CollectiveAlgorithm::Hierarchical, CollectiveAlgorithm::InNetwork}) {
+                           CollectiveAlgorithm::Hierarchical, CollectiveAlgorithm::Nvls,
+                           CollectiveAlgorithm::NvlsTree, CollectiveAlgorithm::InNetwork}) {
+        if (algorithm == CollectiveAlgorithm::InNetwork && oneDomain)
+            continue;
         // 1 KiB to 16 GiB, the range nccl-tests sweeps for large clusters.
         const auto timings = solvers::collectiveCurve(solvers::CollectiveOp::AllReduce, algorithm,
                                                       network.worldInputs, 1024.0, 17179869184.0);
