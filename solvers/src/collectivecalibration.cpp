@@ -173,9 +173,11 @@ Vector levenbergMarquardt(const Problem& p, Vector active, const std::vector<std
 }
 
 /**
- * Fits the active parameters \a index from three starts (the published engine, and all
- * latencies halved or doubled, against the local minima of a model whose protocol and algorithm
- * change with size), the proxy's serial posts from \a proxyStart where active, and from \a warm
+ * Fits the active parameters \a index from twelve starts (the tiers' latencies at 1, 2, 1/2 and
+ * 8 times the published engine's, each with the protocols' latencies at 1, 4 and 1/4 times,
+ * against the local minima of a model whose protocol and algorithm change with size: a fit
+ * that makes the tiers slow and the protocols fast lies in another valley than the reverse),
+ * the proxy's serial posts from \a proxyStart where active, and from \a warm
  * when it has one entry per active parameter (the fit before one was held); returns the best and
  * its cost in \a leastCost.
  */
@@ -184,15 +186,19 @@ Vector bestOfStarts(const Problem& p, const std::vector<std::size_t>& index, dou
 {
     const auto n = static_cast<Eigen::Index>(index.size());
     std::vector<Vector> starts;
-    for (double latencyStart : {0.0, std::log(2.0), std::log(0.5)}) {
-        Vector start = Vector::Zero(n);
-        for (std::size_t a = 0; a < index.size(); ++a)
-            start(static_cast<Eigen::Index>(a)) =
-                index[a] < 3
-                    ? latencyStart
-                    : (index[a] == model::CollectiveCalibration::proxyPostIndex ? proxyStart : 0.0);
-        starts.push_back(std::move(start));
-    }
+    for (double latencyStart : {0.0, std::log(2.0), std::log(0.5), std::log(8.0)})
+        for (double protocolStart : {0.0, std::log(4.0), std::log(0.25)}) {
+            Vector start = Vector::Zero(n);
+            for (std::size_t a = 0; a < index.size(); ++a) {
+                const std::size_t j = index[a];
+                start(static_cast<Eigen::Index>(a)) =
+                    j < 3                                               ? latencyStart
+                    : j == model::CollectiveCalibration::proxyPostIndex ? proxyStart
+                    : (j >= 5 && j <= 7)                                ? protocolStart
+                                                                        : 0.0;
+            }
+            starts.push_back(std::move(start));
+        }
     if (warm.size() == n)
         starts.push_back(warm);
     Vector best = Vector::Zero(n);
@@ -454,11 +460,17 @@ Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollect
                 pickError = error;
             }
         }
+        // A parameter the sizes need is not held, whatever its standard error says: where
+        // holding the cheapest to hold costs the fit more than the tolerance, the covariance
+        // (linear) misreads a cost that the algorithm and protocol changes make piecewise.
+        if (costs[pick] > bestCost * (1.0 + holdCostTolerance))
+            break;
         const std::size_t dropped = undetermined[pick];
         fit.fitted[index[dropped]] = false;
         fit.relativeError[index[dropped]] = 0.0;
         index.erase(index.begin() + static_cast<std::ptrdiff_t>(dropped));
         best = std::move(fits[pick]);
+        bestCost = costs[pick];
     }
     const Vector theta = p.expand(best, index);
     for (std::size_t j = 0; j < parameterCount; ++j)

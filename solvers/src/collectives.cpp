@@ -295,6 +295,12 @@ struct Model
     /** The channels' network posts one after the other on the proxy thread, us (calibrated
      *  already; serialPosts()). */
     double postUs = 0.0;
+    /** What the call delivers where NCCL's tuner rates it below the hardware, GB/s, and its
+     *  pipeline, us; 0: as algbw and pipelineUs. The double binary tree and the NVLS tree on
+     *  three nodes (treeNodeLoad()): NCCL chooses by the 2 S it counts, the call runs at the
+     *  1.5 S the trees put on the busiest node. The choice compares algbw; the timing these. */
+    double deliveredAlgbw = 0.0;
+    double deliveredPipelineUs = 0.0;
 };
 
 Model unavailable(CollectiveUnavailable why)
@@ -540,6 +546,22 @@ double treeChunkBytes(CollectiveProtocol p, double bytes, double channels, doubl
 }
 
 /**
+ * The bytes through the busiest node's NICs, each way, for an all-reduce of S bytes by NCCL's
+ * double binary tree over \a nodes nodes, in units of S (src/graph/trees.cc, ncclGetDtree).
+ * Each tree carries S / 2 up and back down; a node receives from its children going up and
+ * from its parent coming down. On two nodes each tree is a root and one child: every node
+ * receives S / 2 per tree, S in all. On three the first tree is the chain 0-2-1 and the
+ * second its shift 1-0-2: nodes 0 and 2 are the middle of one chain (S) and an end of the
+ * other (S / 2), 1.5 S. From four nodes some node is an inner node of one tree with two
+ * children (1.5 S) and a leaf of the other (S / 2): 2 S, the figure NCCL's tuner uses at any
+ * node count (src/graph/tuning.cc: tree busBw x 0.5).
+ */
+double treeNodeLoad(int nodes)
+{
+    return nodes == 2 ? 1.0 : nodes == 3 ? 1.5 : 2.0;
+}
+
+/**
  * The pipeline of a tree across nodes (docs/collectives.md, "Chunk pipeline"): each channel's
  * share C of the buffer goes up and down the tree in N = C / chunk chunks, each taking one step
  * per hop of cost c (NCCL's per-step network software, calibrated by chunk_step_factor) plus
@@ -580,22 +602,50 @@ Model tree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
     m.available = true;
     m.channels = ringChannels(in, s);
     const double ch = m.channels;
-    double bus = std::min(link * nccl::treeEfficiency, ch * nccl::perChannelTree[s.gen][s.nodeIdx]);
-    if (p == CollectiveProtocol::LL)
-        bus = std::min(bus * nccl::treeLlFactor, llCap(s));
-    if (p == CollectiveProtocol::LL128)
-        bus = std::min(bus * (s.nodes == 1 ? nccl::treeLl128SingleNode : nccl::treeLl128MultiNode),
-                       ch * nccl::perChannelTreeLl128[s.gen][s.nodeIdx]) *
-              s.ll128BandwidthFactor;
-    // Each rank moves the buffer up and down the trees: algbw is half the link's.
-    m.algbw = 0.5 * bus;
-    // A named release's chunk pipeline replaces the tuner's size correction (treePipelineUs).
+    // A pipelined tree (a named release) has its chunk pipeline instead of the tuner's size
+    // correction (treePipelineUs).
     const bool pipelined = in.ncclMinor > 0 && s.nodes > 1 && p != CollectiveProtocol::LL;
-    // Size index floor(log2(bytes / 64)); ilogb is that exponent, exactly.
-    if (!pipelined && bytes >= 64.0) {
-        const int sizeIndex = std::ilogb(bytes / 64.0);
-        if (sizeIndex < 23)
-            m.algbw *= nccl::treeCorrection[index(p)][static_cast<std::size_t>(sizeIndex)];
+    // The algorithm bandwidth over a link of \a busLink, after the channels' caps (their
+    // network leg's, so scaled by \a capScale with the node's load), the protocol and the size
+    // correction.
+    const auto algbwOver = [&](double busLink, double capScale) {
+        double bus = std::min(busLink * nccl::treeEfficiency,
+                              capScale * ch * nccl::perChannelTree[s.gen][s.nodeIdx]);
+        if (p == CollectiveProtocol::LL)
+            bus = std::min(bus * nccl::treeLlFactor, llCap(s));
+        if (p == CollectiveProtocol::LL128)
+            bus = std::min(
+                      bus * (s.nodes == 1 ? nccl::treeLl128SingleNode : nccl::treeLl128MultiNode),
+                      capScale * ch * nccl::perChannelTreeLl128[s.gen][s.nodeIdx]) *
+                  s.ll128BandwidthFactor;
+        // Each rank moves the buffer up and down the trees: algbw is half the link's.
+        double algbw = 0.5 * bus;
+        // Size index floor(log2(bytes / 64)); ilogb is that exponent, exactly.
+        if (!pipelined && bytes >= 64.0) {
+            const int sizeIndex = std::ilogb(bytes / 64.0);
+            if (sizeIndex < 23)
+                algbw *= nccl::treeCorrection[index(p)][static_cast<std::size_t>(sizeIndex)];
+        }
+        return algbw;
+    };
+    // NCCL's tuner counts 2 S through every node's NICs and its channels' network legs (the
+    // per-channel caps differ by node count) from three nodes on; on two or three nodes the
+    // busiest node carries S or 1.5 S (treeNodeLoad()), and the call runs at that while the
+    // chain inside the node still moves 2 S over NVLink.
+    m.algbw = algbwOver(link, 1.0);
+    const double load = treeNodeLoad(s.nodes);
+    if (s.nodes > 1 && load < 2.0) {
+        const double deliveredLink =
+            std::min(s.g > 1 ? s.nvlink : unbounded, 2.0 * s.g * s.net / load);
+        const double delivered = algbwOver(deliveredLink, 2.0 / load);
+        // On two nodes NCCL's tuner sees it too: its topology search raises the tree graph's
+        // intra-node speed up to twice the network's ("increase bwIntra for trees (2 nodes or
+        // collnet)", src/graph/search.cc) and the tuner rates two nodes by that speed
+        // (tuning.cc: nNodes <= 2 ? bwIntra : bwInter). On three it rates bwInter x 0.5.
+        if (s.nodes == 2)
+            m.algbw = std::max(m.algbw, delivered);
+        else if (delivered > m.algbw)
+            m.deliveredAlgbw = delivered;
     }
 
     CollectiveLatency& l = m.latency;
@@ -604,8 +654,16 @@ Model tree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
     l.nvlinkUs = 2.0 * (s.g - 1.0) * nccl::nvlinkStepTreeUs[index(p)] * s.nvlinkScale;
     addTreeLevels(l, s, softwarePart(nccl::netStepTreeUs[index(p)]), 2.0);
     runChannelsAtSize(m, false, p, bytes, s);
-    if (pipelined)
+    if (pipelined) {
         m.pipelineUs = treePipelineUs(p, bytes, m, in, s);
+        if (m.deliveredAlgbw > 0.0) {
+            Model ran = m;
+            ran.algbw = m.deliveredAlgbw;
+            m.deliveredPipelineUs = treePipelineUs(p, bytes, ran, in, s);
+        }
+    }
+    if (m.deliveredAlgbw > 0.0 && !pipelined)
+        m.deliveredPipelineUs = m.pipelineUs;
     addSerialPosts(m, 2.0 * s.treeLevels, s);
     return m;
 }
@@ -756,7 +814,9 @@ Model nvlsTree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collec
     const double n = s.n;
     const double g = s.g;
     // Across nodes each head runs the double binary tree on its shard S/g: 2 S/g each way
-    // (two nodes exchange S/g once), at the tree's efficiency.
+    // (two nodes exchange S/g once), at the tree's efficiency. NCCL's tuner rates two nodes
+    // so too (bwInter, not bwInter / 2); on three the busiest node carries 1.5 S/g
+    // (treeNodeLoad()) where the tuner counts 2: chosen at 2, run at 1.5.
     const double net = s.nodes == 2 ? g * s.net : g * s.net / 2.0 * nccl::treeEfficiency;
     const double heads = std::min(s.g, std::max(1, in.railsPerNode));
     const double capBus = heads * nccl::perChannelNvlsTree[s.gen][s.nodeIdx];
@@ -767,6 +827,15 @@ Model nvlsTree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collec
     const nccl::NvlsTreeTuning tuning = nvlsTreeTuningOf(in, s);
     m.channels = tuning.channels;
     m.pipelineUs = nvlsTreeFillUs(bytes, {inside.algbw, g * s.net, m.algbw}, heads, tuning, s);
+    if (s.nodes == 3) {
+        const double ran =
+            std::min({inside.algbw, g * s.net / treeNodeLoad(s.nodes) * nccl::treeEfficiency, cap});
+        if (ran > m.algbw) {
+            m.deliveredAlgbw = ran;
+            m.deliveredPipelineUs =
+                nvlsTreeFillUs(bytes, {inside.algbw, g * s.net, ran}, heads, tuning, s);
+        }
+    }
     return m;
 }
 
@@ -973,6 +1042,15 @@ void fillTiming(CollectiveTiming& t, CollectiveOp op, CollectiveAlgorithm a, Col
     t.available = m.available;
     if (!m.available) {
         t.reason = unavailableReason(op, a, m);
+        return;
+    }
+    if (m.deliveredAlgbw > 0.0) {
+        // NCCL chose by its count; the call runs at what the hardware delivers.
+        Model ran = m;
+        ran.algbw = m.deliveredAlgbw;
+        ran.pipelineUs = m.deliveredPipelineUs;
+        ran.deliveredAlgbw = 0.0;
+        fillTiming(t, op, a, p, bytes, s, ran);
         return;
     }
     t.channels = m.channels;

@@ -1,7 +1,7 @@
 // The fit of the collectives engine's free parameters to nccl-tests logs (docs/collectives.md,
 // "Calibration"): logs written from known parameters give them back; a published log's sizes
-// left out of the fit come out as close as the engine's mechanisms allow (3.2% rms on A3 Mega,
-// 8.6% on p4d, 4.3% on OCI, 5.1% on Nebius's InfiniBand; by size band in the warnings and
+// left out of the fit come out as close as the engine's mechanisms allow (3.3% rms on A3 Mega,
+// 11.7% on p4d, 3.8% on OCI, 5.1% on Nebius's InfiniBand; by size band in the warnings and
 // docs/collectives.md, "Accuracy"); a named NCCL release's tree is timed chunk by chunk
 // (docs/collectives.md, "Chunk pipeline").
 #include "dct/model/nccltestslog.h"
@@ -99,12 +99,14 @@ TEST_CASE("A log written from known parameters gives them back", "[calibration]"
                              << fit.rmsResidualPercent << "%");
     CHECK(fit.uncalibratedRmsResidualPercent > 10.0);
     CHECK(fit.fitted[4]); // network bandwidth
-    // Only LL128's sizes load the network here (the NVLS tree, NVLink-bound, runs Simple; its
-    // pipeline's fill follows the NVLink bandwidth): they fix the network's bandwidth under
-    // LL128, the product of the two factors, and the fit's prior splits it between them.
+    // On two nodes the tree's LL128 sizes are NVLink-bound (the chain inside the node moves
+    // 2 S, the network S): they fix NVLink's bandwidth under LL128, the product of those two
+    // factors. The network binds no size at its full rate (the NVLS tree is NVLink-bound too);
+    // the sizes where it shares the time still put it within 5%.
     CHECK(fit.sensitive[model::CollectiveCalibration::ll128BandwidthIndex]);
-    CHECK(fit.factors.fabricBandwidthFactor * fit.factors.ll128BandwidthFactor ==
-          Approx(truth.fabricBandwidthFactor * truth.ll128BandwidthFactor).epsilon(0.02));
+    CHECK(fit.factors.scaleUpBandwidthFactor * fit.factors.ll128BandwidthFactor ==
+          Approx(truth.scaleUpBandwidthFactor * truth.ll128BandwidthFactor).epsilon(0.02));
+    CHECK(fit.factors.fabricBandwidthFactor == Approx(truth.fabricBandwidthFactor).epsilon(0.05));
     // The latency factors overlap (a protocol's factor multiplies the tiers' parts of its
     // calls), so one system's log fixes the latency of what runs at each size, not how the
     // factors split it: at every size the fitted engine runs what the true one runs, as fast.
@@ -318,15 +320,17 @@ HeldOut heldOutResiduals(const char* logName, const char* scenarioName, bool byR
 // `simple_latency_factor`), as NCCL's tuner tabulates them apart; the proxy's posts, channel
 // after channel (`proxy_post_factor`), follow the time that rises with the channels. The
 // calibrated engine reaches 5% at most sizes, not all (see the warnings the test prints;
-// docs/collectives.md, "Accuracy"): held-out rms 8.6% (p4d) and 3.2% (A3 Mega), against 300-500%
-// uncalibrated.
-TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within 9%",
+// docs/collectives.md, "Accuracy"): held-out rms 11.7% (p4d) and 3.3% (A3 Mega), against 300-500%
+// uncalibrated. p4d's large sizes run at the ring's rate although on two nodes the tree, which
+// NCCL 2.9.9's tuner picks there, carries half the ring's bytes through the network (8.6% when
+// the engine charged the tree 2 S on two nodes; docs/collectives.md, "Two and three nodes").
+TEST_CASE("p4d 2 x 8 A100 (EFA), every other size fitted: the others' rms within 13%",
           "[calibration][published]")
 {
     const HeldOut r = heldOutResiduals("p4d-2x8-a100-efa-all_reduce_perf.log", "p4d-2x8-a100.json");
     REQUIRE(r.calibrated.size() == 15);
     CHECK(HeldOut::rms(r.uncalibrated) > 1.0);
-    CHECK(HeldOut::rms(r.calibrated) < 0.09);
+    CHECK(HeldOut::rms(r.calibrated) < 0.13);
 }
 
 // The same log timed as NCCL 2.9.9 (its banner, line 25) picked: its tuner's tables (NCCL

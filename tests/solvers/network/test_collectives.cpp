@@ -212,6 +212,79 @@ TEST_CASE("Trees win at small sizes across many nodes, rings at large", "[networ
             .available);
 }
 
+TEST_CASE("The double binary tree's busiest node carries S on two nodes, 1.5 S on three, 2 S "
+          "from four",
+          "[network][collectives][tree]")
+{
+    // NCCL's ncclGetDtree (src/graph/trees.cc): on two nodes each tree is a root and one child,
+    // on three a chain and its shift; from four some node has two children in one tree. A
+    // node network of 8 x 5 GB/s binds (NVLink 100 GB/s a GPU), so the delivered algorithm
+    // bandwidth is the node's 40 GB/s over that load, at the tree's 0.92 and the wire's
+    // packet efficiency.
+    CollectiveInputs in = eightGpus();
+    in.fabricGbytePerS = 5.0;
+    in.railsPerNode = 8;
+    const auto treeOn = [&](int nodes) {
+        in.ranks = 8 * nodes;
+        return collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::DoubleBinaryTree,
+                              CollectiveProtocol::Simple, 16e9, in);
+    };
+    const double four = treeOn(4).bandwidthGbytePerS;
+    CHECK(four < 8 * 5.0 * 0.92 / 2.0);
+    CHECK(four > 0.9 * 8 * 5.0 * 0.92 / 2.0);
+    CHECK(treeOn(2).bandwidthGbytePerS == Approx(2.0 * four).epsilon(1e-9));
+    CHECK(treeOn(3).bandwidthGbytePerS == Approx(4.0 / 3.0 * four).epsilon(1e-9));
+    CHECK(treeOn(64).bandwidthGbytePerS == Approx(four).epsilon(1e-9));
+    // The chain inside the node still moves 2 S over NVLink: with a fast network NVLink binds
+    // at half its rate on two nodes as on one.
+    in.fabricGbytePerS = 400.0;
+    CHECK(treeOn(2).bandwidthGbytePerS == Approx(100.0 * 0.92 / 2.0).epsilon(1e-9));
+    // The NVLS tree's heads run the same double binary tree across nodes on their shards.
+    in.fabricGbytePerS = 5.0;
+    in.scaleUpGbytePerS = 375.0;
+    in.nvls = true;
+    in.generation = GpuGeneration::Hopper;
+    const auto nvlsTreeOn = [&](int nodes) {
+        in.ranks = 8 * nodes;
+        return collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::NvlsTree,
+                              CollectiveProtocol::Simple, 16e9, in)
+            .bandwidthGbytePerS;
+    };
+    CHECK(nvlsTreeOn(3) == Approx(4.0 / 3.0 * nvlsTreeOn(4)).epsilon(1e-9));
+    CHECK(nvlsTreeOn(8) == Approx(nvlsTreeOn(4)).epsilon(1e-9));
+}
+
+TEST_CASE("NCCL chooses by the tree's 2 S and the call runs at the load it really has",
+          "[network][collectives][tree]")
+{
+    // Three nodes of 8 on a slow network: the tree delivers 4/3 of what NCCL's tuner rates it
+    // (tuning.cc: tree busBw x 0.5 at any node count), so it runs faster than the ring, yet
+    // NCCL picks the ring, as on GB200 partitions over three racks (NCCL issue 1801: "ring,
+    // default" at 196.7 GB/s busbw where NCCL_ALGO=Tree reached 234.4).
+    CollectiveInputs in = eightGpus();
+    in.fabricGbytePerS = 5.0;
+    in.railsPerNode = 8;
+    in.ranks = 24;
+    const auto ring = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
+                                     CollectiveProtocol::Simple, 16e9, in);
+    const auto tree = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::DoubleBinaryTree,
+                                     CollectiveProtocol::Simple, 16e9, in);
+    REQUIRE(ring.available);
+    REQUIRE(tree.available);
+    CHECK(tree.seconds < ring.seconds);
+    const auto best = bestCollective(CollectiveOp::AllReduce, 16e9, in);
+    CHECK(best.algorithm == CollectiveAlgorithm::Ring);
+    CHECK(best.seconds == Approx(ring.seconds).epsilon(1e-12));
+    // From four nodes the tuner's count is the load: the ring stays faster.
+    in.ranks = 32;
+    CHECK(collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
+                         CollectiveProtocol::Simple, 16e9, in)
+              .seconds < collectiveTime(CollectiveOp::AllReduce,
+                                        CollectiveAlgorithm::DoubleBinaryTree,
+                                        CollectiveProtocol::Simple, 16e9, in)
+                             .seconds);
+}
+
 TEST_CASE("NVLS runs on one NVSwitch node and beats the ring for all-reduce",
           "[network][collectives][nvls]")
 {

@@ -576,7 +576,7 @@ TEST_CASE("rccl-tests on 2 x 8 MI300X over 8 x 400G RoCE: all-reduce busbw 357 G
 }
 
 TEST_CASE("NCCL issue 1801: GB200 NVLink partitions of 4 and 8 across three racks, ring within 5%, "
-          "the tree a known gap, held out",
+          "the tree within 10%, NCCL's default the ring, held out",
           "[validation][network][collectives][nccl][multinode][blackwell]")
 {
     // github.com/NVIDIA/nccl/issues/1801 (NCCL 2.27.3, GB200 NVL72, NCCL_NVLS_ENABLE=0): three
@@ -584,18 +584,17 @@ TEST_CASE("NCCL issue 1801: GB200 NVLink partitions of 4 and 8 across three rack
     // compute tray); all_reduce_perf busbw at 16 GiB by algorithm:
     //   NVL4 x 3 (12 GPUs): ring 196.72, tree 234.43
     //   NVL8 x 3 (24 GPUs): ring 393.66, tree 485.68
-    // Held out. The ring is within 5%. The tree is 32% below: the engine rates a tree across
-    // nodes at half the node's network (each node an inner vertex of one of NCCL's two trees and
-    // a leaf of the other: 2 S a direction), which holds from four nodes on; on three nodes the
-    // double binary tree's busiest node carries 1.5 S (the root of one tree with two children,
-    // a leaf of the other), 1.22 times the node's network in busbw (229.8 and 480.5 GB/s here),
-    // and on two nodes S. Recorded as it stands (docs/collectives.md, "Not modelled").
+    // Held out. The ring is within 5%. On three nodes the double binary tree's busiest node
+    // carries 1.5 S (the middle of one chain, an end of the other), not the 2 S of four nodes
+    // and more that NCCL's tuner counts at any node count: the tree runs 4/3 faster than the
+    // tuner rates it, -9.9% and -9.1% here (-32% when the engine charged 2 S). NCCL's default,
+    // choosing by its count, is the ring (the issue's "ring, default"), and so is the engine's.
     struct Case
     {
         int domainGpus, trays;
-        double ring, tree, treeError;
+        double ring, tree;
     };
-    const Case cases[] = {{4, 3, 196.72, 234.43, -0.324}, {8, 6, 393.66, 485.68, -0.318}};
+    const Case cases[] = {{4, 3, 196.72, 234.43}, {8, 6, 393.66, 485.68}};
     for (const Case& c : cases) {
         nlohmann::json scenario =
             nodesScenario("gb200-nvl72-tray", c.trays, "connectx-7-400g", "q3400-ra");
@@ -614,6 +613,38 @@ TEST_CASE("NCCL issue 1801: GB200 NVLink partitions of 4 and 8 across three rack
         INFO("NVL" << c.domainGpus << ": ring " << ring.busbwGbytePerS << ", tree "
                    << tree.busbwGbytePerS);
         CHECK(ring.busbwGbytePerS == Approx(c.ring).epsilon(0.05));
-        CHECK(tree.busbwGbytePerS / c.tree - 1.0 == Approx(c.treeError).margin(0.03));
+        CHECK(tree.busbwGbytePerS == Approx(c.tree).epsilon(0.10));
+        CHECK(tree.busbwGbytePerS > 1.1 * ring.busbwGbytePerS);
+        const auto chosen = bestCollective(CollectiveOp::AllReduce, 16 * GiB, in);
+        CHECK(chosen.algorithm == CollectiveAlgorithm::Ring);
     }
+}
+
+TEST_CASE("NCCL issue 330: the maintainers' peak of the two-node tree, 16 GPUs on one 6.25 GB/s "
+          "interface a node",
+          "[validation][network][collectives][nccl][multinode]")
+{
+    // github.com/NVIDIA/nccl/issues/330 (NVIDIA, 2020-05-04): "the interface should actually be
+    // able to deliver 6.25 GB/s, which for the tree on two nodes, 16 GPUs means a peak of
+    // 10.9 GB/s" busbw: on two nodes the tree puts S through each node's network (NCCL issue
+    // 946: "2x less traffic on the network than on the intra-node connections"), so busbw runs
+    // to 2 (n - 1) / n of the interface, at the tree's efficiency. The run's measured best was
+    // 9 GB/s (tree) against 5.6 (ring): the tree passes the network's rate, the ring does not.
+    // The engine: 10.2 (-6.4%), the estimate leaving out the wire's packet headers.
+    CollectiveInputs in;
+    in.ranks = 16;
+    in.ranksPerNode = 8;
+    in.railsPerNode = 1;
+    in.scaleUpGbytePerS = 130.0; // NVLink 2 (V100): not what binds
+    in.fabricGbytePerS = 6.25 / 8;
+    in.generation = GpuGeneration::Ampere;
+    const auto tree = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::DoubleBinaryTree,
+                                     CollectiveProtocol::Simple, 4 * GiB, in);
+    const auto ring = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
+                                     CollectiveProtocol::Simple, 4 * GiB, in);
+    REQUIRE(tree.available);
+    INFO("tree busbw " << tree.busbwGbytePerS << ", ring " << ring.busbwGbytePerS);
+    CHECK(tree.busbwGbytePerS == Approx(10.9).epsilon(0.10));
+    CHECK(ring.busbwGbytePerS < 6.25);
+    CHECK(tree.busbwGbytePerS > 1.5 * ring.busbwGbytePerS);
 }
