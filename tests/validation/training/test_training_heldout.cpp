@@ -432,8 +432,8 @@ TEST_CASE("Megatron-Bridge 25.11 on DGX H100 and DGX B200 in FP8 (performance su
         {false, "llama3-8b", 8, 128, 1, 3, 1, 1, 1, 1, false, 14451, 0.027},
         {false, "llama3-70b", 64, 128, 1, 1, 4, 8, 1, 5, false, 1602, 0.031},
         {false, "llama3-405b", 1024, 512, 1, 1, 8, 8, 2, 8, true, 292, 0.091},
-        {true, "llama3-8b", 8, 128, 2, 1, 1, 1, 1, 1, false, 30624, 0.015},
-        {true, "llama3-405b", 128, 64, 1, 1, 4, 8, 2, 8, true, 661, 0.048},
+        {true, "llama3-8b", 8, 128, 2, 1, 1, 1, 1, 1, false, 30624, 0.058},
+        {true, "llama3-405b", 128, 64, 1, 1, 4, 8, 2, 8, true, 661, 0.098},
     };
     constexpr int sequence = 8192;
     double h100Errors = 0.0;
@@ -568,7 +568,7 @@ TEST_CASE(
         {false, "qwen3-30b-a3b", 16, 1024, 1, 1, 1, 1, 1, 16, false, "hybridep", 0, false, 8960,
          0.180},
         {true, "qwen3-30b-a3b", 8, 512, 4, 1, 1, 1, 1, 8, false, "hybridep", 2, false, 27136,
-         0.269},
+         0.295},
         {true, "qwen3-235b-a22b", 256, 8192, 1, 1, 8, 1, 1, 8, true, nullptr, 0, false, 3776,
          0.120},
         {false, "qwen3-235b-a22b", 256, 8192, 1, 2, 8, 1, 4, 32, true, nullptr, 0, true, 1712,
@@ -663,7 +663,7 @@ TEST_CASE("Megatron-Bridge 26.04.01: gpt-oss-120b on 64 H100 and 64 B200 in BF16
         double tokensPerGpu;
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
-    const Row rows[] = {{false, 1, 4, 5824, 0.216}, {true, 4, 1, 13568, 0.498}};
+    const Row rows[] = {{false, 1, 4, 5824, 0.216}, {true, 4, 1, 13568, 0.524}};
     for (const Row& row : rows) {
         INFO((row.b200 ? "B200" : "H100")
              << ": published " << row.tokensPerGpu << " tokens/s per GPU");
@@ -692,7 +692,9 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3.1 405B on 256 GB200 (64 NVL72 trays
     // on the same Blackwell silicon; 13.6% with the pipeline's send/recv overlapped as the
     // recipe runs it (models-39), 1.5% with Blackwell's GEMMs at their sustained rate at
     // training shapes, not mamf-finder's best (models-40), -3.9% with that rate, measured on a
-    // B300, scaled to the GB200's 148 SMs from the B300's 160 (models-42). The memory does not
+    // B300, scaled to the GB200's 148 SMs from the B300's 160 (models-42), +1.1% with the parts'
+    // SM counts as enabled (B300 148, GB200 152) and the B300's rate taken whole for the same
+    // die (models-47). The memory does not
     // fit as modelled, by 1% (188 GB a GPU against 186; 210 before the activations kept their
     // FP8 casts, models-26).
     const NemoLayout layout{"llama3-405b", 8192, 1536, 1, 1, 4, 16, 1, 4, true};
@@ -706,7 +708,7 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3.1 405B on 256 GB200 (64 NVL72 trays
     const double predicted = tokensPerGpuSecond(d, 1536, 8192, 256);
     const double error = predicted / 864.0 - 1.0;
     INFO("predicted " << predicted << " tokens/s per GPU, error " << error * 100.0 << "%");
-    CHECK(error == Approx(-0.039).margin(0.03));
+    CHECK(error == Approx(0.011).margin(0.03));
     const double memory = value(d, "step.memory_total_gb");
     INFO("memory " << memory << " GB a GPU");
     CHECK(memory == Approx(187.7).margin(3.0));
@@ -758,7 +760,7 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3 70B on 64 GB200 with Megatron-FSDP 
     const double predicted = tokensPerGpuSecond(d, 256, 8192, 64);
     const double error = predicted / 4224.0 - 1.0;
     INFO("predicted " << predicted << " tokens/s per GPU, error " << error * 100.0 << "%");
-    CHECK(error == Approx(0.069).margin(0.03));
+    CHECK(error == Approx(0.124).margin(0.03));
 
     // The same layout without offloading does not fit by far.
     json kept = scenario;
@@ -950,7 +952,7 @@ TEST_CASE("Megatron-Bridge 26.04.01 on GB200 NVL72, mixture of experts, held out
     };
     const Row rows[] = {
         {"qwen3-30b-a3b", 8, 512, 4, 1, 1, 8, false, false, 26112, -0.362},
-        {"qwen3-235b-a22b", 256, 8192, 1, 8, 3, 32, true, true, 5680, -0.052},
+        {"qwen3-235b-a22b", 256, 8192, 1, 8, 3, 32, true, true, 5680, -0.036},
     };
     for (const Row& row : rows) {
         INFO(row.model << " on " << row.gpus << " GB200: published " << row.tokensPerGpu
@@ -994,7 +996,8 @@ TEST_CASE("Megatron-Bridge 26.04.01 on GB200 NVL72, dense in MXFP8, held out",
     // 1% (its FP8-CS row -3.9%); the 70B 6.9% fast (25% before Blackwell's GEMMs ran at their
     // sustained rate at training shapes, models-40; 12.5% before that rate, measured on a B300,
     // was scaled to the GB200's 148 SMs from the B300's 160, models-42), where its H100 layout
-    // (TP 4 x PP 8) holds within 3%. The errors as they stand:
+    // (TP 4 x PP 8) holds within 3%. With the parts' SM counts as enabled and the B300's rate
+    // taken whole (models-47): the 405B +5.3%, the 70B +11.6%. The errors as they stand:
     struct Row
     {
         const char* model;
@@ -1005,8 +1008,8 @@ TEST_CASE("Megatron-Bridge 26.04.01 on GB200 NVL72, dense in MXFP8, held out",
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {"llama3-70b", 64, 256, 2, 4, 5, false, "mxfp8", 3712, 0.069},
-        {"llama3-405b", 256, 1536, 4, 16, 8, true, "mxfp8", 800, 0.000},
+        {"llama3-70b", 64, 256, 2, 4, 5, false, "mxfp8", 3712, 0.116},
+        {"llama3-405b", 256, 1536, 4, 16, 8, true, "mxfp8", 800, 0.053},
     };
     for (const Row& row : rows) {
         INFO(row.model << " on " << row.gpus << " GB200 (" << row.recipe << "): published "
@@ -1057,13 +1060,13 @@ TEST_CASE("Megatron-Bridge 26.04.01 on Blackwell Ultra (GB300 NVL72 and DGX B300
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {true, "llama3-70b", 64, 256, 1, 1, 4, 1, 5, 1, "mxfp8", 0, 4864, -0.113},
-        {true, "llama3-405b", 256, 1536, 1, 2, 8, 2, 4, 1, "mxfp8", 0, 960, -0.105},
+        {true, "llama3-70b", 64, 256, 1, 1, 4, 1, 5, 1, "mxfp8", 0, 4864, -0.124},
+        {true, "llama3-405b", 256, 1536, 1, 2, 8, 2, 4, 1, "mxfp8", 0, 960, -0.113},
         {true, "llama3-405b", 256, 1536, 1, 4, 8, 1, 4, 1, "tensorwise", 0, 1024, -0.122},
-        {true, "qwen3-30b-a3b", 8, 512, 8, 1, 1, 1, 1, 8, "mxfp8", 1, 31744, 0.048},
+        {true, "qwen3-30b-a3b", 8, 512, 8, 1, 1, 1, 1, 8, "mxfp8", 1, 31744, 0.039},
         {true, "qwen3-235b-a22b", 256, 8192, 2, 1, 4, 1, 12, 32, "mxfp8", 2, 6944, 0.053},
-        {false, "qwen3-30b-a3b", 8, 512, 8, 1, 1, 1, 1, 8, "mxfp8", 1, 30720, 0.229},
-        {false, "qwen3-235b-a22b", 256, 8192, 2, 1, 8, 1, 1, 8, "mxfp8", 0, 5936, 0.077},
+        {false, "qwen3-30b-a3b", 8, 512, 8, 1, 1, 1, 1, 8, "mxfp8", 1, 30720, 0.219},
+        {false, "qwen3-235b-a22b", 256, 8192, 2, 1, 8, 1, 1, 8, "mxfp8", 0, 5936, 0.087},
         {true, "gpt-oss-120b", 64, 1280, 4, 1, 1, 1, 1, 64, "bf16", 0, 19200, 0.262},
         {false, "gpt-oss-120b", 64, 1280, 4, 1, 1, 1, 1, 8, "bf16", 0, 15232, 0.580},
     };
@@ -1214,7 +1217,7 @@ TEST_CASE("DeepSeek-V3 on 256 B200 with the expert all-to-all overlapped (Megatr
     const StepResult& s = overlapped.evaluation->compute.step;
     INFO("error " << error * 100.0 << "%, all-to-all exposed " << s.expertParallelSeconds << " of "
                   << s.stepSeconds << " s");
-    CHECK(error == Approx(-0.143).margin(0.03)); // the model's error as it stands
+    CHECK(error == Approx(-0.126).margin(0.03)); // the model's error as it stands
     // Without the overlap the all-to-all across the four nodes stays exposed.
     workload["moe_a2a_overlap"] = false;
     const DocumentEvaluation exposed = evaluate(workload);
@@ -1299,9 +1302,9 @@ TEST_CASE("DeepSeek-V3 on 256 GB200: NVIDIA's optimization ladder of the host's 
     };
     const Rung rungs[] = {{"baseline", 494.46, 0.204},
                           {"router fusion", 540.00, 0.403},
-                          {"DeepEP", 566.07, 0.415},
-                          {"no up-projection recompute", 610.71, 0.324},
-                          {"CUDA graphs", 663.27, 0.297}};
+                          {"DeepEP", 566.07, 0.437},
+                          {"no up-projection recompute", 610.71, 0.344},
+                          {"CUDA graphs", 663.27, 0.336}};
     for (std::size_t i = 0; i < std::size(rungs); ++i) {
         if (i == 1)
             scenario["workload"]["moe_router_fusion"] = true;
@@ -1405,7 +1408,7 @@ TEST_CASE("Megatron-Bridge 25.09: DeepSeek-V3 on 256 B200 and 256 GB200 with the
                         << " s, all-to-all " << g.expertParallelSeconds << " s, host wait "
                         << g.hostWaitSeconds << " s");
     // The errors as they stand (docs/references.md, "The shared experts' overlap").
-    CHECK(b200Error == Approx(0.286).margin(0.03));
+    CHECK(b200Error == Approx(0.338).margin(0.03));
     CHECK(gb200Error == Approx(-0.008).margin(0.03));
     // EP 8 inside a node: the all-to-all rides NVLink, and the shared expert's GEMMs hide most
     // of what is left of it. The stages are close: a stage of 4 layers paces with the overlap,
@@ -1444,7 +1447,7 @@ TEST_CASE("Megatron-Bridge 25.11: DeepSeek-V3 on 256 B200 in MXFP8 with its MTP 
                   << s.hostWaitSeconds << " s");
     // The FLOPs a token the table counts (557 / 2,139 = 2.60e11, the MTP layer in it).
     CHECK(s.modelFlopsPerStep / (2048.0 * 4096.0) == Approx(557e12 / 2139.0).epsilon(0.005));
-    CHECK(error == Approx(0.415).margin(0.03)); // the model's error as it stands
+    CHECK(error == Approx(0.475).margin(0.03)); // the model's error as it stands
 }
 
 TEST_CASE("Megatron-Bridge 25.09: Qwen3-235B-A22B on 64 B200 with token drop, held out",
@@ -1527,15 +1530,15 @@ TEST_CASE("Megatron-Bridge 26.08 on GB200 NVL72 with full-iteration CUDA graphs,
         double modelError; ///< The model's error as it stands.
     };
     const Row rows[] = {
-        {false, "qwen3-30b-a3b", 8, 512, 4, 1, 1, 8, false, 39936, -0.056},
-        {false, "qwen3-235b-a22b", 256, 8192, 1, 8, 3, 32, true, 7280, -0.096},
-        {false, "deepseek-v3", 256, 4096, 1, 4, 4, 64, false, 4912, -0.028},
+        {false, "qwen3-30b-a3b", 8, 512, 4, 1, 1, 8, false, 39936, -0.039},
+        {false, "qwen3-235b-a22b", 256, 8192, 1, 8, 3, 32, true, 7280, -0.072},
+        {false, "deepseek-v3", 256, 4096, 1, 4, 4, 64, false, 4912, 0.030},
         // The DGX-GB300 rows of the same table, from the GB300 recipes at the same commit
         // (perf_recipes/qwen/gb300/qwen3_moe.py and deepseek/gb300/deepseek_v3.py, *_fp8mx_
         // config): the same full-iteration graphs, HybridEP and overlaps; Qwen3-30B at
         // micro-batch 8, Qwen3-235B at 2 on PP 4 x VP 12, DeepSeek-V3 on PP 2 x VP 8 with EP 32
         // and nothing recomputed (its layout "Et*4|(t*4|)*14tmL": 4 layers a chunk).
-        {true, "qwen3-30b-a3b", 8, 512, 8, 1, 1, 8, false, 44544, -0.056},
+        {true, "qwen3-30b-a3b", 8, 512, 8, 1, 1, 8, false, 44544, -0.068},
         {true, "qwen3-235b-a22b", 256, 8192, 2, 4, 12, 32, true, 8816, -0.109},
         {true, "deepseek-v3", 256, 4096, 1, 2, 8, 32, false, 6288, -0.143},
     };
