@@ -465,7 +465,13 @@ TEST_CASE("CoreWeave's GB200 NVL72 all-reduce on 1 and 2 racks within 5%, 20 rac
     // 20 racks stay a known gap: the runs' algbw halves from 2 racks to 20 as a tree's does over
     // about 430 GB/s of network a domain (about 9 NICs' worth, not 72), where the engine's NVLS
     // tree reaches the rack's adder bound at every size; what limits it is not found (NCCL's
-    // NVLS graph takes up to 32 heads, src/graph/search.cc). Recorded as it stands:
+    // NVLS graph takes up to 32 heads, src/graph/search.cc). The 20-rack run is a ring: it
+    // follows t = a + S / B with a = 5.4 ms (B = 217 GB/s algbw from 8 to 16 GiB), the latency
+    // of a ring of 1,440 ranks (the engine's ring: 5.58 ms, and 7,115 us at 512 MiB against the
+    // run's 7,108), far above any tree's (the engine's NVLS tree: 0.74 ms). So NCCL chose the
+    // ring there (its tuner rates the NVLS tree at bwInter / 2 from three nodes on) where the
+    // engine, choosing by its own times, takes the NVLS tree; and the ring's bandwidth, 217 GB/s
+    // algbw, is 0.62 of the engine's ring (350). Recorded as it stands:
     struct Case
     {
         int racks;
