@@ -348,9 +348,9 @@ Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollect
     const int ranks = std::max(1, inputs.ranks);
     fit.uncalibratedRmsResidualPercent = rmsPercent(pointsOf(measured, uncalibrated, ranks));
 
-    // Which parameters the sizes determine: a 10% change must move some size by 2%. LL128's
-    // bandwidth, relative to Simple's, must besides move the sizes otherwise than the tiers'
-    // bandwidth factors do: where only LL128's sizes load the network the two move the same
+    // Which parameters the sizes determine: a 10% change (up, else down) must move some size by
+    // 2%. LL128's bandwidth, relative to Simple's, must besides move the sizes otherwise than the
+    // tiers' bandwidth factors do: where only LL128's sizes load the network the two move the same
     // sizes in the same proportion, the sizes fix their product, and the tier's factor takes it
     // (LL128's is held at 1). The latency factors keep the weak prior and the standard-error
     // rule below, as fitted before LL128's bandwidth was a parameter.
@@ -363,9 +363,15 @@ Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollect
         const bool fromZero = model::CollectiveCalibration::heldValue(j) == 0.0;
         Vector moved = held;
         moved(static_cast<Eigen::Index>(j)) = fromZero ? 0.0 : sensitivityStep;
-        const Vector column = p.residuals(moved) - r0;
-        if (column.cwiseAbs().maxCoeff() <
-            sensitivityThreshold * (fromZero ? 1.0 : sensitivityStep))
+        Vector column = p.residuals(moved) - r0;
+        const double threshold = sensitivityThreshold * (fromZero ? 1.0 : sensitivityStep);
+        if (!fromZero && column.cwiseAbs().maxCoeff() < threshold) {
+            // A bound that binds by a hair moves the sizes one way only (a faster link leaves
+            // the other bound in place; a slower one binds): the step down as well.
+            moved(static_cast<Eigen::Index>(j)) = -sensitivityStep;
+            column = r0 - (p.residuals(moved));
+        }
+        if (column.cwiseAbs().maxCoeff() < threshold)
             continue;
         fit.sensitive[j] = true;
         bool same = false;

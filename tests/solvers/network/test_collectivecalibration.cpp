@@ -485,6 +485,40 @@ TEST_CASE("A pipelined tree's busbw rises with size and flattens at large sizes"
     CHECK(at(268435456.0) / at(33554432.0) > 1.3);
 }
 
+TEST_CASE("A bound that binds by a hair is fitted: OCI's two-node tree, NVLink-bound by 250 "
+          "against the network's 252 GB/s",
+          "[calibration][published]")
+{
+    // On two nodes the tree puts S through the network and 2 S through NVLink: OCI's sixteen
+    // 100G ports (15.8 GB/s a GPU after RoCE's headers) would carry 252 GB/s of the chain's
+    // 250. A faster NVLink leaves the network's bound in place (the sizes move under 1%); a
+    // slower one binds at once. The sensitivity rule tries the step down too, so the NVLink
+    // bandwidth is fitted, not held as one no size depends on.
+    const std::filesystem::path data =
+        std::filesystem::path(DCT_TEST_SOURCE_DIR) / "tests" / "data" / "nccl-tests";
+    const auto document = evaluateDocumentFile(data / "oci-2x8-a100.json", dct::test::catalog());
+    REQUIRE(document.evaluated());
+    auto log = model::readNcclTestsLog(data / "oci-2x8-a100-roce-all_reduce_perf.log");
+    REQUIRE(log);
+    const CollectiveInputs in = document.evaluation->network.worldInputs;
+    const CollectiveTiming large = bestCollective(CollectiveOp::AllReduce, 8 * 1073741824.0, in);
+    CHECK(large.algorithm == CollectiveAlgorithm::DoubleBinaryTree);
+    CollectiveInputs faster = in;
+    faster.calibration.scaleUpBandwidthFactor = 1.1;
+    CollectiveInputs slower = in;
+    slower.calibration.scaleUpBandwidthFactor = 1.0 / 1.1;
+    const double up = bestCollective(CollectiveOp::AllReduce, 8 * 1073741824.0, faster).seconds;
+    const double down = bestCollective(CollectiveOp::AllReduce, 8 * 1073741824.0, slower).seconds;
+    CHECK(std::fabs(up / large.seconds - 1.0) < 0.02);
+    CHECK(down / large.seconds - 1.0 > 0.05);
+    auto fit = fitCollectiveCalibration(measuredCollectives(*log), in,
+                                        scenarioCollectiveTimer(model::CollectiveChoice::Auto));
+    REQUIRE(fit);
+    constexpr std::size_t scaleUpBandwidth = 3; // model::CollectiveCalibration's order
+    CHECK(fit->sensitive[scaleUpBandwidth]);
+    CHECK(fit->rmsResidualPercent < 5.0);
+}
+
 TEST_CASE("OCI 2 x 8 A100 (RoCE), every other size fitted: the others' rms within 5%",
           "[calibration][published]")
 {
