@@ -23,6 +23,12 @@ using namespace dct::solvers;
 
 namespace {
 
+/** The published nccl-tests logs and the scenarios of their systems (tests/data/nccl-tests). */
+std::filesystem::path ncclTestsData()
+{
+    return std::filesystem::path(DCT_TEST_SOURCE_DIR) / "tests" / "data" / "nccl-tests";
+}
+
 /** Two DGX H100-class nodes: 8 GPUs on NVSwitch, eight 400G rails on one leaf. */
 CollectiveInputs twoH100Nodes()
 {
@@ -255,8 +261,7 @@ struct HeldOut
 HeldOut heldOutResiduals(const char* logName, const char* scenarioName, bool byRelease = false,
                          bool releasePipeline = false)
 {
-    const std::filesystem::path data =
-        std::filesystem::path(DCT_TEST_SOURCE_DIR) / "tests" / "data" / "nccl-tests";
+    const std::filesystem::path data = ncclTestsData();
     const auto document = evaluateDocumentFile(data / scenarioName, dct::test::catalog());
     std::string diagnostics;
     for (const auto& d : document.diagnostics)
@@ -494,8 +499,7 @@ TEST_CASE("A bound that binds by a hair is fitted: OCI's two-node tree, NVLink-b
     // 250. A faster NVLink leaves the network's bound in place (the sizes move under 1%); a
     // slower one binds at once. The sensitivity rule tries the step down too, so the NVLink
     // bandwidth is fitted, not held as one no size depends on.
-    const std::filesystem::path data =
-        std::filesystem::path(DCT_TEST_SOURCE_DIR) / "tests" / "data" / "nccl-tests";
+    const std::filesystem::path data = ncclTestsData();
     const auto document = evaluateDocumentFile(data / "oci-2x8-a100.json", dct::test::catalog());
     REQUIRE(document.evaluated());
     auto log = model::readNcclTestsLog(data / "oci-2x8-a100-roce-all_reduce_perf.log");
@@ -642,8 +646,7 @@ TEST_CASE("NCCL 2.9.9's tuner on 2 x 8 A100 with four 100G NICs picks trees thro
 // fitted on, the evaluated fabric gives every size the time the fit gave it.
 TEST_CASE("A profile fitted on a release's picks is evaluated on them", "[calibration][profile]")
 {
-    const std::filesystem::path data =
-        std::filesystem::path(DCT_TEST_SOURCE_DIR) / "tests" / "data" / "nccl-tests";
+    const std::filesystem::path data = ncclTestsData();
     const auto plain = evaluateDocumentFile(data / "p4d-2x8-a100.json", dct::test::catalog());
     REQUIRE(plain.ok());
     auto log = model::readNcclTestsLog(data / "p4d-2x8-a100-efa-all_reduce_perf.log");
