@@ -662,8 +662,6 @@ Model tree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collective
             m.deliveredPipelineUs = treePipelineUs(p, bytes, ran, in, s);
         }
     }
-    if (m.deliveredAlgbw > 0.0 && !pipelined)
-        m.deliveredPipelineUs = m.pipelineUs;
     addSerialPosts(m, 2.0 * s.treeLevels, s);
     return m;
 }
@@ -1044,24 +1042,19 @@ void fillTiming(CollectiveTiming& t, CollectiveOp op, CollectiveAlgorithm a, Col
         t.reason = unavailableReason(op, a, m);
         return;
     }
-    if (m.deliveredAlgbw > 0.0) {
-        // NCCL chose by its count; the call runs at what the hardware delivers.
-        Model ran = m;
-        ran.algbw = m.deliveredAlgbw;
-        ran.pipelineUs = m.deliveredPipelineUs;
-        ran.deliveredAlgbw = 0.0;
-        fillTiming(t, op, a, p, bytes, s, ran);
-        return;
-    }
+    // NCCL chose by its count (algbw); the call runs at what the hardware delivers.
+    const bool delivered = m.deliveredAlgbw > 0.0;
+    const double algbw = delivered ? m.deliveredAlgbw : m.algbw;
+    const double pipelineUs = delivered ? m.deliveredPipelineUs : m.pipelineUs;
     t.channels = m.channels;
-    t.bandwidthGbytePerS = std::isfinite(m.algbw) ? m.algbw : 0.0;
+    t.bandwidthGbytePerS = std::isfinite(algbw) ? algbw : 0.0;
     t.reason.switchAddersBind = m.addersBind;
     if (s.n == 1)
         return; // nothing moves: no time, no latency
     t.latency = calibrated(m.latency, p, s);
-    t.latency.softwareUs += m.pipelineUs + m.postUs;
-    t.latency.totalUs += m.pipelineUs + m.postUs;
-    t.seconds = t.latency.totalUs * 1e-6 + (m.algbw > 0.0 ? bytes / (m.algbw * gbyte) : 0.0);
+    t.latency.softwareUs += pipelineUs + m.postUs;
+    t.latency.totalUs += pipelineUs + m.postUs;
+    t.seconds = t.latency.totalUs * 1e-6 + (algbw > 0.0 ? bytes / (algbw * gbyte) : 0.0);
     if (t.seconds > 0.0) {
         t.algbwGbytePerS = bytes / t.seconds / gbyte;
         t.busbwGbytePerS = t.algbwGbytePerS * (op == CollectiveOp::AllReduce  ? s.allReduceShare
