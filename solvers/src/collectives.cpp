@@ -812,10 +812,13 @@ Model nvlsTree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collec
     const double n = s.n;
     const double g = s.g;
     // Across nodes each head runs the double binary tree on its shard S/g: 2 S/g each way
-    // (two nodes exchange S/g once), at the tree's efficiency. NCCL's tuner rates two nodes
-    // so too (bwInter, not bwInter / 2); on three the busiest node carries 1.5 S/g
-    // (treeNodeLoad()) where the tuner counts 2: chosen at 2, run at 1.5.
-    const double net = s.nodes == 2 ? g * s.net : g * s.net / 2.0 * nccl::treeEfficiency;
+    // (two nodes exchange S/g once). NCCL's tuner rates two nodes so too (bwInter, not
+    // bwInter / 2); on three the busiest node carries 1.5 S/g (treeNodeLoad()) where the tuner
+    // counts 2: chosen at 2, run at 1.5. The tree's 0.92 is not charged: NCCL's tuner applies it
+    // to the tree's own kernel (a GPU chain reducing inside each node, src/graph/tuning.cc, the
+    // ALGO_TREE branch), never to the NVLS tree, whose reduction is the NVSwitch's; published
+    // NVLS trees across nodes run past it (docs/collectives.md, "NVLS tree across nodes").
+    const double net = s.nodes == 2 ? g * s.net : g * s.net / 2.0;
     const double heads = std::min(s.g, std::max(1, in.railsPerNode));
     const double capBus = heads * nccl::perChannelNvlsTree[s.gen][s.nodeIdx];
     const double cap = capBus > 0.0 ? capBus * n / (2.0 * (n - 1.0)) : unbounded;
@@ -826,8 +829,7 @@ Model nvlsTree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collec
     m.channels = tuning.channels;
     m.pipelineUs = nvlsTreeFillUs(bytes, {inside.algbw, g * s.net, m.algbw}, heads, tuning, s);
     if (s.nodes == 3) {
-        const double ran =
-            std::min({inside.algbw, g * s.net / treeNodeLoad(s.nodes) * nccl::treeEfficiency, cap});
+        const double ran = std::min({inside.algbw, g * s.net / treeNodeLoad(s.nodes), cap});
         if (ran > m.algbw) {
             m.deliveredAlgbw = ran;
             m.deliveredPipelineUs =
