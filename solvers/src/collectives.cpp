@@ -818,8 +818,12 @@ Model nvlsTree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collec
     // to the tree's own kernel (a GPU chain reducing inside each node, src/graph/tuning.cc, the
     // ALGO_TREE branch), never to the NVLS tree, whose reduction is the NVSwitch's; published
     // NVLS trees across nodes run past it (docs/collectives.md, "NVLS tree across nodes").
-    const double net = s.nodes == 2 ? g * s.net : g * s.net / 2.0;
-    const double heads = std::min(s.g, std::max(1, in.railsPerNode));
+    // Only the heads' NICs carry it: one head a GPU with a NIC, at most NCCL_MAX_NVLS_ARITY
+    // (32: of an NVL72 domain's 72 NICs, 32), each on one NIC however many its GPU has.
+    const int nics = std::max(1, in.railsPerNode);
+    const double heads = std::min({s.g, nics, nccl::maxNvlsArity});
+    const double across = heads * s.net * g / nics; // the heads' NICs, one way
+    const double net = s.nodes == 2 ? across : across / 2.0;
     const double capBus = heads * nccl::perChannelNvlsTree[s.gen][s.nodeIdx];
     const double cap = capBus > 0.0 ? capBus * n / (2.0 * (n - 1.0)) : unbounded;
     m.algbw = std::min({inside.algbw, net, cap});
@@ -827,13 +831,13 @@ Model nvlsTree(CollectiveOp op, CollectiveProtocol p, double bytes, const Collec
     addTreeLevels(m.latency, s, softwarePart(nccl::netStepNvlsTreeUs), 2.0);
     const nccl::NvlsTreeTuning tuning = nvlsTreeTuningOf(in, s);
     m.channels = tuning.channels;
-    m.pipelineUs = nvlsTreeFillUs(bytes, {inside.algbw, g * s.net, m.algbw}, heads, tuning, s);
+    m.pipelineUs = nvlsTreeFillUs(bytes, {inside.algbw, across, m.algbw}, heads, tuning, s);
     if (s.nodes == 3) {
-        const double ran = std::min({inside.algbw, g * s.net / treeNodeLoad(s.nodes), cap});
+        const double ran = std::min({inside.algbw, across / treeNodeLoad(s.nodes), cap});
         if (ran > m.algbw) {
             m.deliveredAlgbw = ran;
             m.deliveredPipelineUs =
-                nvlsTreeFillUs(bytes, {inside.algbw, g * s.net, ran}, heads, tuning, s);
+                nvlsTreeFillUs(bytes, {inside.algbw, across, ran}, heads, tuning, s);
         }
     }
     return m;

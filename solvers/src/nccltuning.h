@@ -126,6 +126,11 @@ inline constexpr std::array<double, 3> nvlinkLinkRawGbytePerS = {25.0, 25.0, 50.
 inline constexpr int ringSearchMaxChannels = 32;
 inline constexpr int maxChannels = 64;
 
+/** NCCL_MAX_NVLS_ARITY (src/include/device.h): the NVLS graph's heads at most, one a GPU that
+ *  has a NIC (src/graph/search.cc: maxChannels = min(NCCL_MAX_NVLS_ARITY, GPUs), one head a
+ *  GPU however many NICs it has). */
+inline constexpr int maxNvlsArity = 32;
+
 /** NCCL_NVLS_CHUNKSIZE's default, bytes (src/transport/nvls.cc). */
 inline constexpr double nvlsChunkBytes = 131072.0;
 

@@ -317,6 +317,40 @@ TEST_CASE("NVLS runs on one NVSwitch node and beats the ring for all-reduce",
     CHECK(collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, 1e9, in).available);
 }
 
+TEST_CASE("The NVLS tree crosses nodes on its heads' NICs only: one a GPU, at most 32",
+          "[network][collectives][nvls]")
+{
+    // docs/collectives.md, "The heads' NICs alone": NCCL's NVLS graph has one head a GPU that has
+    // a NIC, at most NCCL_MAX_NVLS_ARITY (32), each crossing nodes on its own NIC; from three
+    // nodes each head's NIC carries its shard twice each way. A slow fabric, so the network binds.
+    CollectiveInputs in = eightGpus();
+    in.ranks = 32;
+    in.scaleUpGbytePerS = 375.0;
+    in.nvls = true;
+    in.fabricGbytePerS = 2.0; // a rank's share of its node's NICs
+    in.railsPerNode = 8;
+    const auto rate = [&] {
+        const auto t = collectiveTime(CollectiveOp::AllReduce, CollectiveAlgorithm::NvlsTree,
+                                      16.0 * 1073741824.0, in);
+        REQUIRE(t.available);
+        return t.bandwidthGbytePerS;
+    };
+    // Eight GPUs, a NIC each: all eight NICs carry the tree (at the wire's payload share).
+    const double eight = rate();
+    CHECK(eight <= 8 * 2.0 / 2);
+    CHECK(eight > 0.9 * 8 * 2.0 / 2);
+    // Two NICs a GPU at half the rate each: still eight heads, one NIC each: half the ports.
+    in.railsPerNode = 16;
+    CHECK(rate() == Approx(eight / 2).epsilon(1e-12));
+    // A 72-GPU NVLink domain with a NIC a GPU: 32 heads, 32 of its 72 NICs.
+    in.ranks = 4 * 72;
+    in.ranksPerNode = 72;
+    in.railsPerNode = 72;
+    in.generation = GpuGeneration::Blackwell;
+    in.scaleUpGbytePerS = 750.0;
+    CHECK(rate() == Approx(eight * 32 / 8).epsilon(1e-12));
+}
+
 // docs/collectives.md, "NVLS: the switch's adders": g - 1 additions a result element on the
 // domain's NVSwitch chips, shared by the groups reducing on them at once.
 TEST_CASE("NVLS reductions run at most at the switch's adder rate over the groups' g - 1 additions",
