@@ -50,6 +50,22 @@ double heldTheta(std::size_t j)
     return v > 0.0 ? std::log(v) : -std::numeric_limits<double>::infinity();
 }
 
+/** The uncertainty of a size's time that no run repeats better than, in ln t: 3%. */
+constexpr double timeFloor = 0.03;
+
+/**
+ * Returns the weight of \a m in the fit: timeFloor / sqrt(timeFloor^2 + ln(1 + spread)^2),
+ * spread the run's own disagreement between its in-place and out-of-place times of the size
+ * (measurementSpread()). Weighted least squares by each measurement's uncertainty: a size the
+ * run repeats within 1% counts about fully, one it repeats within 10% a third, one 35% apart a
+ * tenth. Sizes without an in-place time count fully.
+ */
+double measurementWeight(const MeasuredCollective& m)
+{
+    const double spread = std::log1p(measurementSpread(m));
+    return timeFloor / std::sqrt(timeFloor * timeFloor + spread * spread);
+}
+
 struct Problem
 {
     const std::vector<MeasuredCollective>& measured;
@@ -57,14 +73,20 @@ struct Problem
     const CollectiveTimer& timer;
     /** ln of every parameter that is not active: heldTheta(), or a value being scanned. */
     Vector held;
+    /** Each size's weight in the fit: its time's uncertainty against the cleanest's
+     *  (measurementWeight()). */
+    Vector weight;
 
     Problem(const std::vector<MeasuredCollective>& m, const CollectiveInputs& in,
             const CollectiveTimer& t)
-        : measured(m), inputs(in), timer(t), held(static_cast<Eigen::Index>(parameterCount))
+        : measured(m), inputs(in), timer(t), held(static_cast<Eigen::Index>(parameterCount)),
+          weight(static_cast<Eigen::Index>(m.size()))
     {
         inputs.calibration = model::CollectiveCalibration{};
         for (std::size_t j = 0; j < parameterCount; ++j)
             held(static_cast<Eigen::Index>(j)) = heldTheta(j);
+        for (std::size_t i = 0; i < m.size(); ++i)
+            weight(static_cast<Eigen::Index>(i)) = measurementWeight(m[i]);
     }
 
     /** The full parameter vector from the active ones; the others as held. */
@@ -89,7 +111,8 @@ struct Problem
         return out;
     }
 
-    Vector residuals(const Vector& theta) const
+    /** ln(model / measured) at every size. */
+    Vector logRatios(const Vector& theta) const
     {
         const auto t = timings(theta);
         Vector r(static_cast<Eigen::Index>(measured.size()));
@@ -99,6 +122,9 @@ struct Problem
         }
         return r;
     }
+
+    /** The residuals the fit minimises: the log ratios, each by its size's weight. */
+    Vector residuals(const Vector& theta) const { return logRatios(theta).cwiseProduct(weight); }
 };
 
 /** Where the weak prior pulls each active parameter: ln 1 for the factors, the smallest value
@@ -356,20 +382,21 @@ Result<CollectiveFit> fitCollectiveCalibration(const std::vector<MeasuredCollect
     // rule below, as fitted before LL128's bandwidth was a parameter.
     // The proxy's serial posts, held at 0, are switched on at NCCL's post overhead instead
     // (theta 0): they are determined when that moves some size by 2% of its time.
-    const Vector r0 = p.residuals(held);
+    // (On the log ratios unweighted: a size the run repeats badly still shows what moves it.)
+    const Vector r0 = p.logRatios(held);
     std::vector<std::size_t> index;
     std::vector<Vector> columns;
     for (std::size_t j = 0; j < parameterCount; ++j) {
         const bool fromZero = model::CollectiveCalibration::heldValue(j) == 0.0;
         Vector moved = held;
         moved(static_cast<Eigen::Index>(j)) = fromZero ? 0.0 : sensitivityStep;
-        Vector column = p.residuals(moved) - r0;
+        Vector column = p.logRatios(moved) - r0;
         const double threshold = sensitivityThreshold * (fromZero ? 1.0 : sensitivityStep);
         if (!fromZero && column.cwiseAbs().maxCoeff() < threshold) {
             // A bound that binds by a hair moves the sizes one way only (a faster link leaves
             // the other bound in place; a slower one binds): the step down as well.
             moved(static_cast<Eigen::Index>(j)) = -sensitivityStep;
-            column = r0 - (p.residuals(moved));
+            column = r0 - p.logRatios(moved);
         }
         if (column.cwiseAbs().maxCoeff() < threshold)
             continue;

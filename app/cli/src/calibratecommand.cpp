@@ -273,7 +273,8 @@ int CalibrateCommand::run(const CommandContext& context, std::ostream& out, std:
     if (noisy > 0)
         out << fmt::format("{} sizes (marked *) time in place and out of place more than {:g}% "
                            "apart: the run itself repeats no better there; the faster of the "
-                           "two is fitted, as at every size\n",
+                           "two is fitted, as at every size, and counts for less the further "
+                           "apart they are\n",
                            noisy, target);
     out << "\n";
     out << fmt::format("{:<30}  {:>8}  {:>8}  {}\n", "Parameter", "Factor", "+/-", "");

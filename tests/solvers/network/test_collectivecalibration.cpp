@@ -1,7 +1,7 @@
 // The fit of the collectives engine's free parameters to nccl-tests logs (docs/collectives.md,
 // "Calibration"): logs written from known parameters give them back; a published log's sizes
-// left out of the fit come out as close as the engine's mechanisms allow (3.3% rms on A3 Mega,
-// 11.7% on p4d, 3.8% on OCI, 5.1% on Nebius's InfiniBand; by size band in the warnings and
+// left out of the fit come out as close as the engine's mechanisms allow (2.9% rms on A3 Mega,
+// 12.2% on p4d, 3.6% on OCI, 4.5% on Nebius's InfiniBand; by size band in the warnings and
 // docs/collectives.md, "Accuracy"); a named NCCL release's tree is timed chunk by chunk
 // (docs/collectives.md, "Chunk pipeline").
 #include "dct/model/nccltestslog.h"
@@ -132,6 +132,47 @@ TEST_CASE("A log written from known parameters gives them back", "[calibration]"
     CHECK(fit.rmsResidualPercent < 0.5);
     REQUIRE(fit.points.size() == 31);
     CHECK(std::fabs(fit.points.back().residualPercent()) < 0.5);
+}
+
+TEST_CASE("A size the run repeats badly counts for less in the fit", "[calibration]")
+{
+    // Weighted least squares by each size's uncertainty (docs/collectives.md, "Calibration"):
+    // the run's in-place and out-of-place times of a size disagree by its own noise. Two sizes
+    // of a log written from known parameters are made 40% slower, their in-place time 30% slower
+    // still (a run disturbed there); the fit keeps the other sizes' times, and the two come out
+    // near +40% in busbw (the model faster than the disturbed run), not shared out over the
+    // others.
+    const CollectiveInputs in = twoH100Nodes();
+    model::CollectiveCalibration truth;
+    truth.fabricLatencyFactor = 1.5;
+    auto log = model::parseNcclTestsLog(syntheticLog(in, truth), "run-all_reduce_perf.log");
+    REQUIRE(log);
+    std::vector<MeasuredCollective> measured = measuredCollectives(*log);
+    REQUIRE(measured.size() == 31);
+    const std::size_t disturbed[] = {17, 23}; // 1 MiB and 64 MiB
+    for (std::size_t i : disturbed) {
+        MeasuredCollective& m = measured[i];
+        m.outOfPlaceUs = m.timeUs * 1.4;
+        m.inPlaceUs = m.outOfPlaceUs * 1.3;
+        m.timeUs = m.outOfPlaceUs;
+        CHECK(measurementSpread(m) == Approx(0.3));
+    }
+    auto fit = fitCollectiveCalibration(measured, in,
+                                        scenarioCollectiveTimer(model::CollectiveChoice::Auto));
+    REQUIRE(fit);
+    REQUIRE(fit->points.size() == 31);
+    double cleanWorst = 0.0;
+    for (std::size_t i = 0; i < fit->points.size(); ++i) {
+        const double residual = fit->points[i].residualPercent();
+        if (i == disturbed[0] || i == disturbed[1]) {
+            INFO(measured[i].bytes << " B (disturbed): " << residual << "%");
+            CHECK(residual > 30.0);
+        } else {
+            cleanWorst = std::max(cleanWorst, std::fabs(residual));
+        }
+    }
+    INFO("the clean sizes' largest residual " << cleanWorst << "%");
+    CHECK(cleanWorst < 2.0);
 }
 
 // LL128 and Simple fitted apart (ll128_bandwidth_factor): a log whose middle sizes run LL128
@@ -325,7 +366,7 @@ HeldOut heldOutResiduals(const char* logName, const char* scenarioName, bool byR
 // `simple_latency_factor`), as NCCL's tuner tabulates them apart; the proxy's posts, channel
 // after channel (`proxy_post_factor`), follow the time that rises with the channels. The
 // calibrated engine reaches 5% at most sizes, not all (see the warnings the test prints;
-// docs/collectives.md, "Accuracy"): held-out rms 11.7% (p4d) and 3.3% (A3 Mega), against 300-500%
+// docs/collectives.md, "Accuracy"): held-out rms 12.2% (p4d) and 2.9% (A3 Mega), against 300-500%
 // uncalibrated. p4d's large sizes run at the ring's rate although on two nodes the tree, which
 // NCCL 2.9.9's tuner picks there, carries half the ring's bytes through the network (8.6% when
 // the engine charged the tree 2 S on two nodes; docs/collectives.md, "Two and three nodes").
@@ -551,7 +592,7 @@ TEST_CASE("A3 Mega 2 x 8 H100, every other size fitted: the others' rms within 5
     CHECK(HeldOut::rms(r.calibrated) < 0.05);
 }
 
-TEST_CASE("Nebius 2 x 8 H100 (InfiniBand), every other size fitted: the others' rms within 6%",
+TEST_CASE("Nebius 2 x 8 H100 (InfiniBand), every other size fitted: the others' rms within 5%",
           "[calibration][published]")
 {
     // tests/data/nccl-tests/nebius-2x8-h100-ib-all_reduce_perf.log (docs/references.md):
@@ -562,10 +603,11 @@ TEST_CASE("Nebius 2 x 8 H100 (InfiniBand), every other size fitted: the others' 
         heldOutResiduals("nebius-2x8-h100-ib-all_reduce_perf.log", "nebius-2x8-h100.json");
     REQUIRE(r.calibrated.size() == 15);
     CHECK(HeldOut::rms(r.calibrated) < HeldOut::rms(r.uncalibrated));
-    // 5.1%: the run repeats no better than 5% at 9 of its 31 sizes (in place against out of
-    // place up to 23% apart), and its 512 KiB (83.9 us at best) is slower than its 1 MiB (77.8
-    // us), which no time that grows with the size can follow; above the issue's 5%.
-    CHECK(HeldOut::rms(r.calibrated) < 0.06);
+    // The run repeats no better than 5% at 9 of its 31 sizes (in place against out of place up
+    // to 35% apart), and its 512 KiB (83.9 us at best) is slower than its 1 MiB (77.8 us), which
+    // no time that grows with the size can follow: weighted by that spread (the sizes it repeats
+    // badly count for less), 4.5% (5.1% unweighted).
+    CHECK(HeldOut::rms(r.calibrated) < 0.05);
     // Uncalibrated, the largest sizes (NVLS tree with its pipeline's fill, from 128 MiB) within
     // 3% of the measured busbw (before the fill, 256 MiB came out 12.6% fast).
     for (std::size_t i = 0; i < r.bytes.size(); ++i)
