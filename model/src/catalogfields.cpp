@@ -319,6 +319,10 @@ const FieldTable<CoolingSystemSpec>& CoolingSystemSpec::fields()
                      "Chiller COP at rated condenser temperature and full load", 1.0, 30.0),
         f::number<S>("chiller_rated_condenser_c", &S::chillerRatedCondenserC, "°C",
                      "Condenser entering temperature of the COP rating", 0.0, 60.0),
+        f::number<S>("chiller_lift_independent_share", &S::chillerLiftIndependentShare, "",
+                     "Share of the chiller's rated input that does not fall with the lift (0: "
+                     "the rated share of the Carnot COP at every lift)",
+                     0.0, 0.9),
         f::number<S>("economizer_approach_c", &S::economizerApproachC, "°C",
                      "Approach of the free-cooling heat exchanger", 0.0, 30.0),
         f::number<S>("heat_rejection_w_per_kw", &S::heatRejectionWPerKw, "W/kW",

@@ -49,7 +49,8 @@ constexpr double kEvaporatorApproachK = 2.0;
 constexpr double kCondenserOffsetK = 8.0;
 /** Smallest lift a compressor runs at (assumption: 5 K). */
 constexpr double kMinimumLiftK = 5.0;
-/** Highest share of Carnot COP a real chiller reaches (bounds an inconsistent rating). */
+/** Highest share of the Carnot COP a real chiller reaches at its rating (bounds an inconsistent
+ *  rating). */
 constexpr double kMaximumCarnotFraction = 0.9;
 /** EIR as a function of part-load ratio, quadratic, of a variable-speed centrifugal chiller:
  *  EnergyPlus datasets/Chillers.idf, "ElectricEIRChiller Carrier 19XR 742kW/5.42COP/VSD"
@@ -84,6 +85,32 @@ double carnotCop(double supplyC, double condenserC)
     const double condensingC = condenserC + kCondenserOffsetK;
     const double liftK = std::max(kMinimumLiftK, condensingC - evaporatingC);
     return (evaporatingC + kKelvin) / liftK;
+}
+
+/**
+ * A chiller's input per unit of heat at full load, 1 / COP = perKelvin x lift / T_evaporating +
+ * fixed (docs/siteyear.md, "The chiller"). At its rating the chiller draws 1 / COP_rated; the
+ * share s (chiller_lift_independent_share) of that stays at every lift, the rest scales with the
+ * lift over the evaporating temperature (the inverse of the Carnot COP, carnotCop()). s = 0 is a
+ * chiller that keeps its rated share of the Carnot COP; published curves of water-cooled
+ * centrifugal chillers fall off Carnot at low lift (tests/validation/facility).
+ */
+struct ChillerInput
+{
+    double perKelvin = 0.0; ///< Times lift / T_evaporating (K / K).
+    double fixed = 0.0;     ///< At every lift.
+};
+
+ChillerInput chillerInput(const model::CoolingSystemSpec& system)
+{
+    const double ratedCarnot = carnotCop(system.chilledWaterSupplyC, system.chillerRatedCondenserC);
+    // A rating above the bound is taken at the bound.
+    const double ratedCop = std::min(system.chillerCopRated, kMaximumCarnotFraction * ratedCarnot);
+    const double s = std::clamp(system.chillerLiftIndependentShare, 0.0, 0.9);
+    ChillerInput in;
+    in.perKelvin = (1.0 - s) / ratedCop * ratedCarnot; // x 1 / Carnot COP of the hour
+    in.fixed = s / ratedCop;
+    return in;
 }
 
 /** One heat loop of the plant: its heat, supply and return temperature. */
@@ -126,14 +153,15 @@ LoopYear solveLoopYear(const model::CoolingSystemSpec& system, bool economizer, 
         out.economizerShare = ((loop.returnC - coldestC) / rangeK).max(0.0).min(1.0);
     const Eigen::ArrayXd plr = 1.0 - out.economizerShare;
     out.chillerHeatKw = plr * loop.heatKw;
-    // chillerCop() hour by hour: the rated Carnot fraction times the Carnot COP of the lift to
-    // the condenser fluid. The chiller is sized for the loop's whole heat; with the economizer
-    // in series it trims the rest at part load (chillerPartLoadPowerFraction()).
-    const double ratedCarnot = carnotCop(system.chilledWaterSupplyC, system.chillerRatedCondenserC);
-    const double fraction = std::min(kMaximumCarnotFraction, system.chillerCopRated / ratedCarnot);
+    // chillerCop() hour by hour (ChillerInput): a share of the rated input at every lift, the
+    // rest in proportion to the lift over the evaporating temperature. The chiller is sized for
+    // the loop's whole heat; with the economizer in series it trims the rest at part load
+    // (chillerPartLoadPowerFraction()).
+    const ChillerInput input = chillerInput(system);
     const double evaporatingC = loop.supplyC - kEvaporatorApproachK;
     const Eigen::ArrayXd liftK = (coldestC + (kCondenserOffsetK - evaporatingC)).max(kMinimumLiftK);
-    const Eigen::ArrayXd fullLoadKw = loop.heatKw * liftK / (fraction * (evaporatingC + kKelvin));
+    const Eigen::ArrayXd fullLoadKw =
+        loop.heatKw * (input.perKelvin * liftK / (evaporatingC + kKelvin) + input.fixed);
     const double eirFull = kEirPlrA + kEirPlrB + kEirPlrC;
     const double eirMinimum = kEirPlrA + kEirPlrB * kMinimumPartLoadRatio +
                               kEirPlrC * kMinimumPartLoadRatio * kMinimumPartLoadRatio;
@@ -161,12 +189,8 @@ double economizerShare(double supplyC, double returnC, double economizerC)
 
 double chillerCop(const model::CoolingSystemSpec& system, double supplyC, double condenserC)
 {
-    // Second-law (Carnot-fraction) model: the chiller keeps the share of the Carnot COP it has at
-    // its rating point, calibrated from chiller_cop_rated at chiller_rated_condenser_c and the
-    // system's chilled-water supply, and moves with the lift between evaporator and condenser.
-    const double ratedCarnot = carnotCop(system.chilledWaterSupplyC, system.chillerRatedCondenserC);
-    const double fraction = std::min(kMaximumCarnotFraction, system.chillerCopRated / ratedCarnot);
-    return fraction * carnotCop(supplyC, condenserC);
+    const ChillerInput input = chillerInput(system);
+    return 1.0 / (input.perKelvin / carnotCop(supplyC, condenserC) + input.fixed);
 }
 
 double chillerPartLoadPowerFraction(double plr)

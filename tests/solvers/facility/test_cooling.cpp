@@ -27,6 +27,25 @@ TEST_CASE("Chiller COP: rated at its rating point, rising as the condenser cools
     CHECK(chillerCop(crac, 18.0, 35.0) > crac.chillerCopRated);
 }
 
+TEST_CASE("The chiller at its rating draws the rated input whatever its share",
+          "[cooling][chiller]")
+{
+    model::CoolingSystemSpec s = test::coolingSystem("crah-air-chw");
+    for (double share : {0.0, 0.38, 0.8}) {
+        s.chillerLiftIndependentShare = share;
+        CHECK(chillerCop(s, s.chilledWaterSupplyC, s.chillerRatedCondenserC) ==
+              Approx(s.chillerCopRated).epsilon(1e-9));
+        // A lower lift always helps, less the larger the share.
+        CHECK(chillerCop(s, s.chilledWaterSupplyC, 15.0) > s.chillerCopRated);
+    }
+    s.chillerLiftIndependentShare = 0.0;
+    const double carnot = chillerCop(s, s.chilledWaterSupplyC, 15.0);
+    s.chillerLiftIndependentShare = 0.38;
+    CHECK(chillerCop(s, s.chilledWaterSupplyC, 15.0) < 0.85 * carnot);
+    // The share bounds the COP at vanishing lift: COP_rated / share.
+    CHECK(chillerCop(s, 25.0, 0.0) < s.chillerCopRated / 0.38);
+}
+
 TEST_CASE("Chiller part load: the EIR curve is 1 at full load and falls with load", "[cooling]")
 {
     CHECK(chillerPartLoadPowerFraction(1.0) == Approx(1.0).epsilon(1e-4));

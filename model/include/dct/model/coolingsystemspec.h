@@ -24,8 +24,15 @@ struct CoolingSystemSpec : CatalogEntry
     double pumpPowerWPerKw = 20.0;        ///< Pump power per kW of heat carried by water.
     double chillerCopRated = 5.5;         ///< COP at the rated condenser temperature and full load.
     double chillerRatedCondenserC = 35.0; ///< Condenser entering temperature of the rating.
-    double economizerApproachC = 4.0;     ///< Heat exchanger approach of free cooling.
-    double heatRejectionWPerKw = 15.0;    ///< Cooling tower or dry cooler fans per kW rejected.
+    /**
+     * Share of the chiller's rated input that does not fall with the lift (a centrifugal
+     * compressor off its design head, motor and drive losses): 0 keeps the rated share of the
+     * Carnot COP at every lift. Default: the water-cooled centrifugal chiller of the catalog's
+     * reference curves (data/catalog/cooling.json, its source).
+     */
+    double chillerLiftIndependentShare = 0.38;
+    double economizerApproachC = 4.0;      ///< Heat exchanger approach of free cooling.
+    double heatRejectionWPerKw = 15.0;     ///< Cooling tower or dry cooler fans per kW rejected.
     bool evaporativeHeatRejection = false; ///< Cooling tower (wet bulb) instead of dry (dry bulb).
     /** Tower: dissolved solids in the circulating water over the make-up's (sets blowdown). */
     double cyclesOfConcentration = 5.0;
