@@ -325,6 +325,10 @@ const FieldTable<CoolingSystemSpec>& CoolingSystemSpec::fields()
                      0.0, 0.9),
         f::number<S>("economizer_approach_c", &S::economizerApproachC, "°C",
                      "Approach of the free-cooling heat exchanger", 0.0, 30.0),
+        f::number<S>("tower_design_approach_c", &S::towerDesignApproachC, "°C",
+                     "Cooling towers: approach at the tower's rating (78 F wet bulb, the "
+                     "condenser water range); off it the tower's physics sets the approach",
+                     0.5, 20.0),
         f::number<S>("heat_rejection_w_per_kw", &S::heatRejectionWPerKw, "W/kW",
                      "Tower or dry-cooler fans per kW rejected", 0.0, 1000.0),
         f::boolean<S>("evaporative_heat_rejection", &S::evaporativeHeatRejection,

@@ -1,5 +1,6 @@
 #include "dct/solvers/coolingsolver.h"
 
+#include "dct/solvers/coolingtower.h"
 #include "dct/solvers/heatrejectionwater.h"
 #include "dct/solvers/powersolver.h"
 
@@ -129,10 +130,43 @@ struct LoopYear
     Eigen::ArrayXd chillerKw;
 };
 
-LoopYear solveLoopYear(const model::CoolingSystemSpec& system, bool economizer, const Loop& loop,
-                       const Eigen::ArrayXd& outdoorC)
+/** The coldest water the plant's heat rejection gives each hour, for the economizer and for the
+ *  chillers' condensers (plantWater()). */
+struct PlantWater
 {
-    const Eigen::Index n = outdoorC.size();
+    Eigen::ArrayXd economizerC; ///< Leaving the free-cooling heat exchanger.
+    Eigen::ArrayXd condenserC;  ///< Entering the chillers' condensers.
+};
+
+/**
+ * The water \a system's heat rejection gives at each of \a outdoorC (the wet bulb for towers, the
+ * dry bulb or pre-cooled air for dry coolers), at \a pressureKpa, the towers carrying
+ * \a towerLoad of their design heat. A cooling tower leaves its water its approach above the wet
+ * bulb, larger the colder the wet bulb and the more heat it carries (coolingtower.h); the
+ * chillers take it as it leaves the tower, the economizer behind its heat exchanger
+ * (economizer_approach_c less the tower's rated approach). Dry coolers and air-cooled condensers
+ * keep one approach, economizer_approach_c, for both.
+ */
+PlantWater plantWater(const model::CoolingSystemSpec& system, const Eigen::ArrayXd& outdoorC,
+                      double pressureKpa, double towerLoad)
+{
+    PlantWater w;
+    if (system.evaporativeHeatRejection) {
+        const auto table = towerApproachTable(plantCoolingTower(system, pressureKpa, towerLoad));
+        w.condenserC = outdoorC + (*table)(outdoorC);
+        w.economizerC =
+            w.condenserC + std::max(0.0, system.economizerApproachC - system.towerDesignApproachC);
+    } else {
+        w.economizerC = outdoorC + system.economizerApproachC;
+        w.condenserC = w.economizerC;
+    }
+    return w;
+}
+
+LoopYear solveLoopYear(const model::CoolingSystemSpec& system, bool economizer, const Loop& loop,
+                       const PlantWater& water)
+{
+    const Eigen::Index n = water.economizerC.size();
     LoopYear out;
     if (loop.heatKw <= 0.0) {
         out.economizerShare = Eigen::ArrayXd::Zero(n);
@@ -141,8 +175,8 @@ LoopYear solveLoopYear(const model::CoolingSystemSpec& system, bool economizer, 
         return out;
     }
     // The economizer (free cooling) and the heat rejection of the chiller both reach the outdoor
-    // temperature only to within the approach of the tower or dry cooler.
-    const Eigen::ArrayXd coldestC = outdoorC + system.economizerApproachC;
+    // temperature only to within the approach of the tower or dry cooler (plantWater()).
+    const Eigen::ArrayXd& coldestC = water.economizerC;
     // economizerShare() hour by hour: (T_return - T_econ) / (T_return - T_supply), in [0, 1].
     const double rangeK = loop.returnC - loop.supplyC;
     if (!economizer)
@@ -159,7 +193,8 @@ LoopYear solveLoopYear(const model::CoolingSystemSpec& system, bool economizer, 
     // (chillerPartLoadPowerFraction()).
     const ChillerInput input = chillerInput(system);
     const double evaporatingC = loop.supplyC - kEvaporatorApproachK;
-    const Eigen::ArrayXd liftK = (coldestC + (kCondenserOffsetK - evaporatingC)).max(kMinimumLiftK);
+    const Eigen::ArrayXd liftK =
+        (water.condenserC + (kCondenserOffsetK - evaporatingC)).max(kMinimumLiftK);
     const Eigen::ArrayXd fullLoadKw =
         loop.heatKw * (input.perKelvin * liftK / (evaporatingC + kKelvin) + input.fixed);
     const double eirFull = kEirPlrA + kEirPlrB + kEirPlrC;
@@ -365,8 +400,18 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     const Eigen::ArrayXd outdoorC = year.outdoorC.size() == year.hours.size() ? year.outdoorC
                                     : sys.evaporativeHeatRejection            ? year.wetBulbC
                                                                    : dryCoolerAirC(sys, year);
-    const LoopYear a = solveLoopYear(sys, economizer, airLoop, outdoorC);
-    const LoopYear l = solveLoopYear(sys, economizer, liquidLoop, outdoorC);
+    // The towers' load: the loops' heat over the heat they are designed for, the loops at the
+    // nameplate IT power plus the chillers' compressors at their rated COP (the plant is sized
+    // on the peak hour at nameplate).
+    const double loopsKw = airLoop.heatKw + liquidLoop.heatKw;
+    const double designRejectedKw =
+        loopsKw * (power.itPowerKw > 0.0 ? power.itDesignPowerKw / power.itPowerKw : 1.0) *
+        (1.0 + 1.0 / std::max(1.0, sys.chillerCopRated));
+    const double towerLoad = designRejectedKw > 0.0 ? loopsKw / designRejectedKw : 1.0;
+    out.towerLoad = sys.evaporativeHeatRejection ? towerLoad : 1.0;
+    const PlantWater water = plantWater(sys, outdoorC, year.pressureKpa, towerLoad);
+    const LoopYear a = solveLoopYear(sys, economizer, airLoop, water);
+    const LoopYear l = solveLoopYear(sys, economizer, liquidLoop, water);
     const Eigen::ArrayXd& hours = year.hours;
     out.hourlyChillerKw = a.chillerKw + l.chillerKw;
     // Heat rejection: tower or dry-cooler fans move the loops' heat plus the compressors'.
@@ -427,7 +472,14 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
             out.coolantFlowLPerS / 1000.0 * sys.coolantLoopHeadKpa / sys.coolantPumpEfficiency;
         out.facilityWaterSupplyC = liquidLoop.supplyC;
         out.facilityWaterReturnC = liquidLoop.returnC;
-        out.chillerFreeOutdoorC = liquidLoop.supplyC - sys.economizerApproachC;
+        // The outdoor temperature at which the economizer's water reaches the loop's supply.
+        out.chillerFreeOutdoorC =
+            sys.evaporativeHeatRejection
+                ? towerApproachTable(plantCoolingTower(sys, year.pressureKpa, towerLoad))
+                      ->wetBulbForWaterC(
+                          liquidLoop.supplyC -
+                          std::max(0.0, sys.economizerApproachC - sys.towerDesignApproachC))
+                : liquidLoop.supplyC - sys.economizerApproachC;
         out.liquidChillerHours = ((l.chillerKw > 0.0).cast<double>() * hours).sum();
     }
 

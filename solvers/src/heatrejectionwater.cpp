@@ -1,6 +1,7 @@
 #include "dct/solvers/heatrejectionwater.h"
 
 #include "climatestatehours.h"
+#include "dct/solvers/coolingtower.h"
 
 #include <algorithm>
 #include <limits>
@@ -70,14 +71,17 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
     Eigen::ArrayXd rise;
     if (sys.evaporativeHeatRejection) {
         // Cooling tower. The air leaves near saturation at about the mean water temperature in
-        // the fill: condenser water leaves the tower at the wet bulb plus the approach and comes
+        // the fill: condenser water leaves the tower at the wet bulb plus its approach
+        // (coolingtower.h, larger at colder wet bulbs) and comes
         // back one range warmer, so the exhaust is taken saturated at T_wb + approach + range/2
         // (assumption; ASHRAE HVAC Systems and Equipment 2020, ch. 40: exhaust air is nearly
         // saturated). Energy and water balances on the air give the water evaporated per heat
         // rejected, (W_out - W_in) / (h_out - h_in): close to all-latent (about 1.5 L/kWh) in
         // summer, less in winter when cold air also takes sensible heat.
         const Eigen::ArrayXd exhaustC =
-            year.wetBulbC + sys.economizerApproachC + 0.5 * sys.condenserWaterRangeC;
+            year.wetBulbC +
+            (*towerApproachTable(plantCoolingTower(sys, pressureKpa)))(year.wetBulbC) +
+            0.5 * sys.condenserWaterRangeC;
         exhaustW = humidityRatio(saturationPressureKpa(exhaustC), pressureKpa);
         exhaustEnthalpy = moistAirEnthalpyKjPerKg(exhaustC, exhaustW);
         rise = (exhaustEnthalpy - year.enthalpyKjPerKg).max(kMinimumEnthalpyRiseKjPerKg);

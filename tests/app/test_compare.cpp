@@ -45,7 +45,7 @@ TEST_CASE("compare: table and csv formats, and one file is a usage error", "[cli
     CHECK(table.out.find("PUE (annual)") != std::string::npos);
     CHECK(table.out.find("dB") != std::string::npos);
     // The one number rule: money with its scale beside the number, shares in percent.
-    CHECK(std::regex_search(table.out, std::regex(R"(\n  Capex \[USD\] +11\.84 M )")));
+    CHECK(std::regex_search(table.out, std::regex(R"(\n  Capex \[USD\] +11\.83 M )")));
     CHECK(std::regex_search(table.out, std::regex(R"(\n  Effective MFU \[%\] +27\.85 )")));
     const auto csv =
         runCli({"--catalog", catalog, "compare", "-f", "csv", example("seed-h100-dallas-d2c.json"),

@@ -1,4 +1,5 @@
 #include "dct/solvers/coolingsolver.h"
+#include "dct/solvers/coolingtower.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/powersolver.h"
 #include "facilitysupport.h"
@@ -137,4 +138,32 @@ TEST_CASE("Every cooling option gets a PUE for the same cluster", "[cooling]")
         if (option.systemId == r.cooling.id)
             CHECK(option.pue == Approx(e.power.pue).epsilon(1e-5));
     }
+}
+
+TEST_CASE("Cooling tower: rated approach at its rating, larger at colder wet bulbs, tabulated",
+          "[cooling][tower]")
+{
+    const CoolingTower t = sizeCoolingTower(25.556, 5.6, 3.9);
+    CHECK(towerApproachK(t, 25.556) == Approx(3.9).margin(1e-6));
+    double previous = towerApproachK(t, 30.0);
+    for (double wb = 25.0; wb >= -20.0; wb -= 5.0) {
+        const double a = towerApproachK(t, wb);
+        CHECK(a > previous);
+        // The leaving water still gets colder with the wet bulb.
+        CHECK(wb + a < wb + 5.0 + towerApproachK(t, wb + 5.0));
+        previous = a;
+    }
+    // A smaller range (less heat on the same water flow) leaves the water closer to the wet bulb.
+    CoolingTower light = t;
+    light.rangeK = 3.0;
+    CHECK(towerApproachK(light, 10.0) < towerApproachK(t, 10.0));
+    // More fill, closer approach.
+    CHECK(sizeCoolingTower(25.556, 5.6, 2.5).ntu > t.ntu);
+    const TowerApproachTable table(t);
+    for (double wb : {-37.3, -4.1, 0.0, 3.3, 17.8, 25.556, 31.2})
+        CHECK(table(wb) == Approx(towerApproachK(t, wb)).margin(0.01));
+    const double wb = table.wetBulbForWaterC(29.0);
+    CHECK(wb + table(wb) == Approx(29.0).margin(1e-6));
+    // One table per tower, shared.
+    CHECK(towerApproachTable(t) == towerApproachTable(t));
 }

@@ -1,4 +1,5 @@
 #include "dct/solvers/coolingsolver.h"
+#include "dct/solvers/coolingtower.h"
 #include "dct/solvers/evaluator.h"
 #include "dct/solvers/gridsolver.h"
 #include "dct/solvers/heatrejectionwater.h"
@@ -287,11 +288,17 @@ TEST_CASE("Liquid plant: CDUs, coolant flow, facility water and the warm-water l
     CHECK(c.cduCount >= 1);
     CHECK(c.cduCount * d2c.cduCapacityKw >=
           d2c.liquidCaptureFraction * dallas.power.itDesignPowerKw);
-    // Facility water behind the CDU approach; the loop needs no chiller while the outdoor wet
-    // bulb stays below supply minus the tower approach.
+    // Facility water behind the CDU approach; the loop needs no chiller while the tower's water,
+    // its approach above the wet bulb (at the towers' load), and the economizer's heat exchanger
+    // stay below the supply.
     CHECK(c.facilityWaterSupplyC < d2c.liquidSupplyTempC);
     CHECK(c.facilityWaterReturnC > c.facilityWaterSupplyC);
-    CHECK(c.chillerFreeOutdoorC == Approx(c.facilityWaterSupplyC - d2c.economizerApproachC));
+    CHECK(c.towerLoad > 0.5);
+    CHECK(c.towerLoad < 1.0);
+    const auto tower = towerApproachTable(plantCoolingTower(d2c, c.year->pressureKpa, c.towerLoad));
+    CHECK(c.chillerFreeOutdoorC + (*tower)(c.chillerFreeOutdoorC) +
+              (d2c.economizerApproachC - d2c.towerDesignApproachC) ==
+          Approx(c.facilityWaterSupplyC).margin(1e-6));
     const double above =
         ((c.year->wetBulbC > c.chillerFreeOutdoorC).cast<double>() * c.year->hours).sum();
     CHECK(c.liquidChillerHours == Approx(above));

@@ -31,7 +31,14 @@ struct CoolingSystemSpec : CatalogEntry
      * reference curves (data/catalog/cooling.json, its source).
      */
     double chillerLiftIndependentShare = 0.38;
-    double economizerApproachC = 4.0;      ///< Heat exchanger approach of free cooling.
+    double economizerApproachC = 4.0; ///< Heat exchanger approach of free cooling.
+    /**
+     * Towers: the approach the cooling tower is rated at (78 F wet bulb, the
+     * condenser_water_range_c range); economizer_approach_c less this is the free-cooling heat
+     * exchanger's. Off its rating the tower's approach follows its physics
+     * (solvers/coolingtower.h).
+     */
+    double towerDesignApproachC = 3.9;
     double heatRejectionWPerKw = 15.0;     ///< Cooling tower or dry cooler fans per kW rejected.
     bool evaporativeHeatRejection = false; ///< Cooling tower (wet bulb) instead of dry (dry bulb).
     /** Tower: dissolved solids in the circulating water over the make-up's (sets blowdown). */

@@ -69,7 +69,10 @@ struct CoolingResult
     double facilityWaterSupplyC = 0.0; ///< Facility water to the CDUs.
     double facilityWaterReturnC = 0.0; ///< Facility water back from the CDUs.
     double chillerFreeOutdoorC = 0.0;  ///< Outdoor temperature up to which no chiller is needed.
-    double liquidChillerHours = 0.0;   ///< Hours the liquid loop needs a chiller.
+    /** Cooling towers: the heat they carry over their design heat (their range shrinks with it;
+     *  1 without towers). */
+    double towerLoad = 1.0;
+    double liquidChillerHours = 0.0; ///< Hours the liquid loop needs a chiller.
 
     // Water of the heat rejection (docs/siteyear.md).
     std::string heatRejection; ///< "cooling_tower", "dry_cooler" or "dry_cooler_adiabatic".

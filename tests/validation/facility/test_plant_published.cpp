@@ -1,12 +1,13 @@
-// Published chiller performance curves against the plant's chiller model (docs/siteyear.md,
-// "The chiller"). tests/data/chillers holds the full-load temperature curves (EIRFT) of every
-// chiller of EnergyPlus's Chiller:Electric:EIR dataset, as the Modelica Buildings Library
-// restates them: 156 water-cooled chillers (centrifugal, screw, scroll and reciprocating, 120 kW
-// to 4.6 MW) and one air-cooled. The model's one shape parameter per plant type (the catalog's
-// chiller_lift_independent_share) is fitted to one curve, the Carrier 19XR 742 kW VSD whose
-// part-load curve the plant already uses; every other curve is held out.
+// Published chiller and cooling-tower performance against the plant's models (docs/siteyear.md,
+// "The chiller" and "Cooling towers"). tests/data/chillers holds the full-load temperature curves
+// (EIRFT) of every chiller of EnergyPlus's Chiller:Electric:EIR dataset, as the Modelica Buildings
+// Library restates them: 156 water-cooled chillers (centrifugal, screw, scroll and reciprocating,
+// 120 kW to 4.6 MW) and one air-cooled. The model's one shape parameter per plant type (the
+// catalog's chiller_lift_independent_share) is fitted to one curve, the Carrier 19XR 742 kW VSD
+// whose part-load curve the plant already uses; every other curve is held out.
 #include "../../solvers/facility/facilitysupport.h"
 #include "dct/solvers/coolingsolver.h"
+#include "dct/solvers/coolingtower.h"
 
 #include <algorithm>
 #include <cmath>
@@ -161,4 +162,73 @@ TEST_CASE("EnergyPlus chiller dataset: the air-cooled chiller keeps its Carnot s
         CHECK(rms(errors(c, test::coolingSystem("d2c-rdhx").chillerLiftIndependentShare)) > 0.10);
     }
     CHECK(airCooled == 1);
+}
+
+namespace {
+
+/**
+ * York International's cooling-tower correlation as EnergyPlus's CoolingTower:VariableSpeed
+ * "YorkCalc" model has it (the approach of York's towers over the wet bulb, the range and the
+ * water-to-air flow ratio relative to design), its 27 coefficients as the Modelica Buildings
+ * Library restates them (lbl-srg/modelica-buildings,
+ * Buildings/Fluid/HeatExchangers/CoolingTowers/Correlations/yorkCalc.mo at commit c4117ccec1).
+ */
+double yorkCalcApproachK(double wetBulbC, double rangeK, double flowRatio)
+{
+    static const double c[27] = {
+        -0.359741205,      -0.055053608,     0.0023850432,        0.173926877,
+        -0.0248473764,     0.00048430224,    -0.005589849456,     0.0005770079712,
+        -0.00001342427256, 2.84765801111111, -0.121765149,        0.0014599242,
+        1.680428651,       -0.0166920786,    -0.0007190532,       -0.025485194448,
+        0.0000487491696,   0.00002719234152, -0.0653766255555556, -0.002278167,
+        0.0002500254,      -0.0910565458,    0.00318176316,       0.000038621772,
+        -0.0034285382352,  0.00000856589904, -0.000001516821552};
+    // Terms in the order wet bulb^0..2 within range^0..2 within flow ratio^0..2.
+    double value = 0.0;
+    int k = 0;
+    for (int l = 0; l < 3; ++l)
+        for (int r = 0; r < 3; ++r)
+            for (int w = 0; w < 3; ++w)
+                value +=
+                    c[k++] * std::pow(wetBulbC, w) * std::pow(rangeK, r) * std::pow(flowRatio, l);
+    return value;
+}
+
+} // namespace
+
+TEST_CASE(
+    "York's tower correlation (EnergyPlus YorkCalc): the approach grows as the wet bulb falls",
+    "[validation][cooling][tower]")
+{
+    // The catalog's tower, rated as towers are (78 F wet bulb, 10 F range, 7 F approach: the
+    // catalog's 3.9 K; YorkCalc's tower at design flow gives 3.86 K there), at sea level. Held
+    // out: its approach at every other wet bulb and at other ranges (the heat the tower carries
+    // over its design water flow), against York's correlation at design flows.
+    const model::CoolingSystemSpec d2c = test::coolingSystem("d2c-rdhx");
+    const CoolingTower tower = plantCoolingTower(d2c, 101.325);
+    CHECK(towerApproachK(tower, 25.556) == Approx(d2c.towerDesignApproachC).margin(0.01));
+    CHECK(yorkCalcApproachK(25.556, d2c.condenserWaterRangeC, 1.0) ==
+          Approx(d2c.towerDesignApproachC).margin(0.1));
+    std::vector<double> e;
+    double worst = 0.0;
+    for (double rangeK : {3.0, 4.0, d2c.condenserWaterRangeC, 8.0}) {
+        CoolingTower atRange = tower;
+        atRange.rangeK = rangeK;
+        for (double wb = -10.0; wb <= 26.67; wb += 2.5) {
+            const double model = towerApproachK(atRange, wb);
+            const double york = yorkCalcApproachK(wb, rangeK, 1.0);
+            e.push_back(model / york - 1.0);
+            worst = std::max(worst, std::fabs(e.back()));
+        }
+    }
+    WARN("the rated tower against YorkCalc, wet bulb -10 to 26.7 C, range 3 to 8 K: rms "
+         << rms(e) * 100.0 << "%, worst " << worst * 100.0 << "%");
+    CHECK(rms(e) < 0.11);
+    CHECK(worst < 0.16);
+    // Both roughly triple the approach from a 25.6 C to a 0 C wet bulb; a constant approach, as
+    // the plant took before models-49, stays at 1.
+    const double model = towerApproachK(tower, 0.0) / towerApproachK(tower, 25.556);
+    const double york = yorkCalcApproachK(0.0, 5.6, 1.0) / yorkCalcApproachK(25.556, 5.6, 1.0);
+    CHECK(model == Approx(york).epsilon(0.15));
+    CHECK(york > 2.5);
 }
