@@ -405,11 +405,15 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     // on the peak hour at nameplate).
     const double loopsKw = airLoop.heatKw + liquidLoop.heatKw;
     const double designRejectedKw =
-        loopsKw * (power.itPowerKw > 0.0 ? power.itDesignPowerKw / power.itPowerKw : 1.0) *
+        loopsKw *
+        (power.itPowerKw > 0.0 ? std::max(1.0, power.itNameplateKw / power.itPowerKw) : 1.0) *
         (1.0 + 1.0 / std::max(1.0, sys.chillerCopRated));
     const double towerLoad = designRejectedKw > 0.0 ? loopsKw / designRejectedKw : 1.0;
     out.towerLoad = sys.evaporativeHeatRejection ? towerLoad : 1.0;
     const PlantWater water = plantWater(sys, outdoorC, year.pressureKpa, towerLoad);
+    if (sys.evaporativeHeatRejection && year.totalHours > 0.0)
+        out.meanTowerApproachK =
+            ((water.condenserC - outdoorC) * year.hours).sum() / year.totalHours;
     const LoopYear a = solveLoopYear(sys, economizer, airLoop, water);
     const LoopYear l = solveLoopYear(sys, economizer, liquidLoop, water);
     const Eigen::ArrayXd& hours = year.hours;

@@ -106,6 +106,14 @@ void addCoolingMetrics(Evaluation& e)
           Better::Lower, metricInputs<"/cooling/economizer", "/site">());
     e.add("cooling.economizer_share", "Heat removed by free cooling", c.economizerHeatShare,
           "share", Better::Higher, metricInputs<"/cooling/economizer", "/site">());
+    if (c.meanTowerApproachK > 0.0) {
+        e.add("cooling.tower_load", "Cooling towers: heat carried over their design heat",
+              c.towerLoad, "share", Better::Neither,
+              metricInputs<"/cooling/system", "/compute/utilization">());
+        e.add("cooling.tower_approach_c", "Cooling towers: water above the wet bulb (annual mean)",
+              c.meanTowerApproachK, "°C", Better::Lower,
+              metricInputs<"/cooling/system", "/site">());
+    }
     e.add("cooling.rack_capacity_kw", "Rack cooling capacity", c.rackCapacityKw, "kW",
           Better::Neither, sys);
     e.add("cooling.rack_overload", "Rack heat over cooling capacity (ratio)", c.rackOverloadRatio,

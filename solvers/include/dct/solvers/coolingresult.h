@@ -72,6 +72,9 @@ struct CoolingResult
     /** Cooling towers: the heat they carry over their design heat (their range shrinks with it;
      *  1 without towers). */
     double towerLoad = 1.0;
+    /** Cooling towers: their water's mean approach above the wet bulb over the year, K (0
+     *  without towers). */
+    double meanTowerApproachK = 0.0;
     double liquidChillerHours = 0.0; ///< Hours the liquid loop needs a chiller.
 
     // Water of the heat rejection (docs/siteyear.md).
