@@ -56,7 +56,8 @@ Eigen::ArrayXd dryCoolerAirC(const model::CoolingSystemSpec& sys, const SiteYear
 }
 
 HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const SiteYear& year,
-                                      const Eigen::ArrayXd& rejectedKw, double pressureKpa)
+                                      const Eigen::ArrayXd& rejectedKw, double pressureKpa,
+                                      double towerLoad)
 {
     HeatRejectionWater out;
     const Eigen::Index n = rejectedKw.size();
@@ -78,10 +79,9 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
         // saturated). Energy and water balances on the air give the water evaporated per heat
         // rejected, (W_out - W_in) / (h_out - h_in): close to all-latent (about 1.5 L/kWh) in
         // summer, less in winter when cold air also takes sensible heat.
+        const CoolingTower tower = plantCoolingTower(sys, pressureKpa, towerLoad);
         const Eigen::ArrayXd exhaustC =
-            year.wetBulbC +
-            (*towerApproachTable(plantCoolingTower(sys, pressureKpa)))(year.wetBulbC) +
-            0.5 * sys.condenserWaterRangeC;
+            year.wetBulbC + (*towerApproachTable(tower))(year.wetBulbC) + 0.5 * tower.rangeK;
         exhaustW = humidityRatio(saturationPressureKpa(exhaustC), pressureKpa);
         exhaustEnthalpy = moistAirEnthalpyKjPerKg(exhaustC, exhaustW);
         rise = (exhaustEnthalpy - year.enthalpyKjPerKg).max(kMinimumEnthalpyRiseKjPerKg);
@@ -93,10 +93,11 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
         // Towers and How to Improve Water Efficiency", 2011).
         if (sys.cyclesOfConcentration > 1.0)
             out.blowdownL = out.evaporationL / (sys.cyclesOfConcentration - 1.0);
-        // Drift: a share of the circulating water, which carries the heat over the range.
-        if (sys.condenserWaterRangeC > 0.0)
-            out.driftL = sys.driftFraction * kwh * kKjPerKwh /
-                         (kWaterCpKjPerKgK * sys.condenserWaterRangeC) * kLitresPerKg;
+        // Drift: a share of the circulating water, which carries the heat over the towers'
+        // range at their load (the design flow).
+        if (tower.rangeK > 0.0)
+            out.driftL = sys.driftFraction * kwh * kKjPerKwh / (kWaterCpKjPerKgK * tower.rangeK) *
+                         kLitresPerKg;
     } else if (sys.adiabaticEffectiveness > 0.0 && sys.dryCoolerAirRiseC > 0.0) {
         // Adiabatic assist: the air flow of the dry cooler, m = Q / (cp dT_air), picks up the
         // water that cools it by eff (T_db - T_wb) at constant enthalpy: cp dT / h_fg per kg.

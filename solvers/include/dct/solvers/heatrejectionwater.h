@@ -31,10 +31,12 @@ double towerEvaporationLPerKwh(double dryBulbC, double dewPointC, double exhaust
 /**
  * Returns the water of \a system rejecting \a rejectedKw (heat plus compressor power) entry by
  * entry of \a year: towers evaporate, blow down and drift; dry coolers with adiabatic assist spray
- * above their threshold; dry coolers without it use none.
+ * above their threshold; dry coolers without it use none. The towers carry \a towerLoad of their
+ * design heat (CoolingResult::towerLoad): their water's approach and range.
  */
 HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& system, const SiteYear& year,
-                                      const Eigen::ArrayXd& rejectedKw, double pressureKpa);
+                                      const Eigen::ArrayXd& rejectedKw, double pressureKpa,
+                                      double towerLoad = 1.0);
 
 /**
  * Returns the air temperature a dry cooler of \a system sees in each entry of \a year: the dry
