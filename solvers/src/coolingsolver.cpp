@@ -432,6 +432,7 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
 
     out.hourlyEconomizerShareAir = a.economizerShare;
     out.hourlyEconomizerShareLiquid = l.economizerShare;
+    out.hourlyCondenserWaterC = water.condenserC;
     const double chillerHeatKwh = ((a.chillerHeatKw + l.chillerHeatKw) * hours).sum();
     const double chillerKwh = (out.hourlyChillerKw * hours).sum();
     const double economizerKwh =

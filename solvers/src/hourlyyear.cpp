@@ -44,6 +44,7 @@ HourlyYear expandHourly(const model::ResolvedScenario& r, const Evaluation& e)
     out.facilityKw.resize(n);
     out.coolingKw.resize(n);
     out.economizerShare.resize(n);
+    out.condenserWaterC.resize(n);
     out.waterL.resize(n);
     out.carbonKg.resize(n);
     out.energyUsd.resize(n);
@@ -88,6 +89,8 @@ HourlyYear expandHourly(const model::ResolvedScenario& r, const Evaluation& e)
             (1.0 - airShare) * (e.cooling.hourlyEconomizerShareLiquid.size() > s
                                     ? e.cooling.hourlyEconomizerShareLiquid(s)
                                     : 0.0);
+        out.condenserWaterC(i) =
+            e.cooling.hourlyCondenserWaterC.size() > s ? e.cooling.hourlyCondenserWaterC(s) : 0.0;
         out.waterL(i) = hasWater ? e.cooling.hourlyWaterL(s) * hourly->hours(i) /
                                        std::max(1e-300, entries->hours(s))
                                  : 0.0;
@@ -108,19 +111,20 @@ HourlyYear expandHourly(const model::ResolvedScenario& r, const Evaluation& e)
 
 void writeHourlyCsv(std::ostream& out, const HourlyYear& y)
 {
+    // New columns go last: scripts read the older ones by position.
     out << "hour_index,month,day,hour,dry_bulb_c,wet_bulb_c,it_kw,facility_kw,pue,cooling_kw,"
            "economizer_share,water_l,carbon_kg,energy_usd,inlet_c,coolant_c,gpu_temp_c,"
-           "clock_factor,throttled\n";
+           "clock_factor,throttled,condenser_water_c\n";
     char line[512];
     for (Eigen::Index i = 0; i < y.month.size(); ++i) {
         std::snprintf(line, sizeof line,
                       "%ld,%d,%d,%d,%.2f,%.2f,%.3f,%.3f,%.5f,%.3f,%.4f,%.3f,%.3f,%.4f,%.2f,%.2f,"
-                      "%.2f,%.5f,%d\n",
+                      "%.2f,%.5f,%d,%.2f\n",
                       static_cast<long>(i), y.month(i), y.day(i), y.hour(i), y.dryBulbC(i),
                       y.wetBulbC(i), y.itKw(i), y.facilityKw(i), y.pue(i), y.coolingKw(i),
                       y.economizerShare(i), y.waterL(i), y.carbonKg(i), y.energyUsd(i), y.inletC(i),
                       y.coolantC(i), y.gpuTempC(i), y.clockFactor(i),
-                      y.clockFactor(i) < 1.0 ? 1 : 0);
+                      y.clockFactor(i) < 1.0 ? 1 : 0, y.condenserWaterC(i));
         out << line;
     }
 }

@@ -50,7 +50,7 @@ TEST_CASE("The hourly CSV: a header and 8,760 rows", "[siteyear][hourly][csv]")
     std::getline(in, line);
     CHECK(line == "hour_index,month,day,hour,dry_bulb_c,wet_bulb_c,it_kw,facility_kw,pue,"
                   "cooling_kw,economizer_share,water_l,carbon_kg,energy_usd,inlet_c,coolant_c,"
-                  "gpu_temp_c,clock_factor,throttled");
+                  "gpu_temp_c,clock_factor,throttled,condenser_water_c");
     int rows = 0;
     double facilityKwh = 0.0;
     while (std::getline(in, line)) {
@@ -64,4 +64,21 @@ TEST_CASE("The hourly CSV: a header and 8,760 rows", "[siteyear][hourly][csv]")
     }
     CHECK(rows == 8760);
     CHECK(facilityKwh / 1000.0 == Approx(e.power.annualFacilityEnergyMwh).epsilon(1e-5));
+    // The towers' water stands further above the wet bulb in January than in July.
+    double january = 0.0, july = 0.0;
+    int januaryHours = 0, julyHours = 0;
+    for (Eigen::Index i = 0; i < y.month.size(); ++i) {
+        const double approach = y.condenserWaterC(i) - y.wetBulbC(i);
+        CHECK(approach > 0.0);
+        if (y.month(i) == 1) {
+            january += approach;
+            ++januaryHours;
+        } else if (y.month(i) == 7) {
+            july += approach;
+            ++julyHours;
+        }
+    }
+    REQUIRE(januaryHours > 0);
+    REQUIRE(julyHours > 0);
+    CHECK(january / januaryHours > 1.5 * (july / julyHours));
 }

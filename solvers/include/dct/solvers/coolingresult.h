@@ -57,6 +57,9 @@ struct CoolingResult
     // Entry by entry of the year (8,760 hours, or one per climate bin).
     Eigen::ArrayXd hourlyEconomizerShareAir;    ///< Share of the air loop's heat free-cooled.
     Eigen::ArrayXd hourlyEconomizerShareLiquid; ///< Share of the liquid loop's heat free-cooled.
+    /** Per entry: the water the heat rejection gives the chillers' condensers, C (a tower's:
+     *  its approach above the wet bulb; a dry cooler's: its approach above the air). */
+    Eigen::ArrayXd hourlyCondenserWaterC;
     Eigen::ArrayXd hourlyChillerKw;
     Eigen::ArrayXd hourlyHeatRejectionKw;
     Eigen::ArrayXd hourlyCoolingKw; ///< Fans + pumps + chillers + heat rejection.

@@ -26,11 +26,14 @@ struct HourlyYear
     Eigen::ArrayXd pue;
     Eigen::ArrayXd coolingKw;
     Eigen::ArrayXd economizerShare; ///< Share of the plant's heat removed without chillers.
-    Eigen::ArrayXd waterL;          ///< Site water drawn in the hour.
-    Eigen::ArrayXd carbonKg;        ///< The facility's energy at the hour's grid intensity.
-    Eigen::ArrayXd energyUsd;       ///< The hour's energy charge (demand charges are monthly).
-    Eigen::ArrayXd inletC;          ///< Server inlet air.
-    Eigen::ArrayXd coolantC;        ///< Coolant at the cold plates (0 without them).
+    /** The heat rejection's water to the chillers' condensers (a tower's: its approach above
+     *  the wet bulb). */
+    Eigen::ArrayXd condenserWaterC;
+    Eigen::ArrayXd waterL;    ///< Site water drawn in the hour.
+    Eigen::ArrayXd carbonKg;  ///< The facility's energy at the hour's grid intensity.
+    Eigen::ArrayXd energyUsd; ///< The hour's energy charge (demand charges are monthly).
+    Eigen::ArrayXd inletC;    ///< Server inlet air.
+    Eigen::ArrayXd coolantC;  ///< Coolant at the cold plates (0 without them).
     Eigen::ArrayXd gpuTempC;
     Eigen::ArrayXd clockFactor; ///< Thermal clock factor (1: full clocks).
 };
