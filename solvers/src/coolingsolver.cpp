@@ -140,20 +140,19 @@ struct PlantWater
 
 /**
  * The water \a system's heat rejection gives at each of \a outdoorC (the wet bulb for towers, the
- * dry bulb or pre-cooled air for dry coolers), at \a pressureKpa, the towers carrying
- * \a towerLoad of their design heat. A cooling tower leaves its water its approach above the wet
+ * dry bulb or pre-cooled air for dry coolers); \a tower, the approach of the plant's towers at
+ * their load (null without towers). A cooling tower leaves its water its approach above the wet
  * bulb, larger the colder the wet bulb and the more heat it carries (coolingtower.h); the
  * chillers take it as it leaves the tower, the economizer behind its heat exchanger
  * (economizer_approach_c less the tower's rated approach). Dry coolers and air-cooled condensers
  * keep one approach, economizer_approach_c, for both.
  */
 PlantWater plantWater(const model::CoolingSystemSpec& system, const Eigen::ArrayXd& outdoorC,
-                      double pressureKpa, double towerLoad)
+                      const TowerApproachTable* tower)
 {
     PlantWater w;
-    if (system.evaporativeHeatRejection) {
-        const auto table = towerApproachTable(plantCoolingTower(system, pressureKpa, towerLoad));
-        w.condenserC = outdoorC + (*table)(outdoorC);
+    if (tower) {
+        w.condenserC = outdoorC + (*tower)(outdoorC);
         w.economizerC =
             w.condenserC + std::max(0.0, system.economizerApproachC - system.towerDesignApproachC);
     } else {
@@ -410,7 +409,12 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
         (1.0 + 1.0 / std::max(1.0, sys.chillerCopRated));
     const double towerLoad = designRejectedKw > 0.0 ? loopsKw / designRejectedKw : 1.0;
     out.towerLoad = sys.evaporativeHeatRejection ? towerLoad : 1.0;
-    const PlantWater water = plantWater(sys, outdoorC, year.pressureKpa, towerLoad);
+    // One lookup of the towers' table for the plant's water and its warm-water limit.
+    const std::shared_ptr<const TowerApproachTable> tower =
+        sys.evaporativeHeatRejection
+            ? towerApproachTable(plantCoolingTower(sys, year.pressureKpa, towerLoad))
+            : nullptr;
+    const PlantWater water = plantWater(sys, outdoorC, tower.get());
     if (sys.evaporativeHeatRejection && year.totalHours > 0.0)
         out.meanTowerApproachK =
             ((water.condenserC - outdoorC) * year.hours).sum() / year.totalHours;
@@ -479,12 +483,10 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
         out.facilityWaterReturnC = liquidLoop.returnC;
         // The outdoor temperature at which the economizer's water reaches the loop's supply.
         out.chillerFreeOutdoorC =
-            sys.evaporativeHeatRejection
-                ? towerApproachTable(plantCoolingTower(sys, year.pressureKpa, towerLoad))
-                      ->wetBulbForWaterC(
-                          liquidLoop.supplyC -
-                          std::max(0.0, sys.economizerApproachC - sys.towerDesignApproachC))
-                : liquidLoop.supplyC - sys.economizerApproachC;
+            tower ? tower->wetBulbForWaterC(
+                        liquidLoop.supplyC -
+                        std::max(0.0, sys.economizerApproachC - sys.towerDesignApproachC))
+                  : liquidLoop.supplyC - sys.economizerApproachC;
         out.liquidChillerHours = ((l.chillerKw > 0.0).cast<double>() * hours).sum();
     }
 

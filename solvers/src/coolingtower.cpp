@@ -1,5 +1,7 @@
 #include "dct/solvers/coolingtower.h"
 
+#include "dct/solvers/siteyear.h"
+
 #include <algorithm>
 #include <cmath>
 #include <mutex>
@@ -27,20 +29,12 @@ constexpr double kSeaLevelKpa = 101.325;
 /** Towers kept by the shared tables' cache before the oldest goes. */
 constexpr std::size_t kMaximumTables = 64;
 
-/** Saturation vapour pressure, kPa, over water at or above 0 C and over ice below (Alduchov and
- *  Eskridge 1996, as siteyear.cpp). */
-double saturationKpa(double tC)
-{
-    return tC >= 0.0 ? 0.61094 * std::exp(17.625 * tC / (tC + 243.04))
-                     : 0.61121 * std::exp(22.587 * tC / (tC + 273.86));
-}
-
-/** Enthalpy of saturated moist air at \a tC, kJ/kg dry air (Fundamentals 2017, ch. 1, eq. 32). */
+/** Enthalpy of saturated moist air at \a tC, kJ/kg dry air (siteyear.h's psychrometrics; the
+ *  vapour pressure kept below the total). */
 double saturatedEnthalpy(double tC, double pressureKpa)
 {
-    const double pw = std::min(saturationKpa(tC), 0.99 * pressureKpa);
-    const double w = 0.621945 * pw / (pressureKpa - pw);
-    return 1.006 * tC + w * (2501.0 + 1.86 * tC);
+    const double pw = std::min(saturationPressureKpa(tC), 0.99 * pressureKpa);
+    return moistAirEnthalpyKjPerKg(tC, humidityRatio(pw, pressureKpa));
 }
 
 /**

@@ -52,21 +52,6 @@ constexpr double kMaxScaleK = 20.0;
 constexpr double kMaxDewCoupling = 1.5;
 constexpr int kBisections = 40;
 
-/** Saturation vapour pressure over water (t >= 0) or ice (t < 0): Alduchov and Eskridge 1996,
- *  the Magnus form used by scripts/climate_bins.py too. */
-double saturationPressureOneKpa(double tC)
-{
-    if (tC >= 0.0)
-        return 0.61094 * std::exp(17.625 * tC / (tC + 243.04));
-    return 0.61121 * std::exp(22.587 * tC / (tC + 273.86));
-}
-
-/** Humidity ratio at vapour pressure \a pwKpa and total \a pKpa (Fundamentals ch. 1, eq. 20). */
-double humidityRatioOne(double pwKpa, double pKpa)
-{
-    return 0.621945 * pwKpa / (pKpa - pwKpa);
-}
-
 /** A minimal generator of standard normal numbers fixed by the C++ standard's mt19937_64 (the
  *  standard library's normal_distribution differs between implementations). Box-Muller. */
 class NormalSeries
@@ -284,6 +269,24 @@ void fillSummary(SiteYear& y)
 
 } // namespace
 
+double saturationPressureKpa(double tC)
+{
+    // Alduchov and Eskridge 1996, the Magnus form used by scripts/climate_bins.py too.
+    if (tC >= 0.0)
+        return 0.61094 * std::exp(17.625 * tC / (tC + 243.04));
+    return 0.61121 * std::exp(22.587 * tC / (tC + 273.86));
+}
+
+double humidityRatio(double pwKpa, double pKpa)
+{
+    return 0.621945 * pwKpa / (pKpa - pwKpa);
+}
+
+double moistAirEnthalpyKjPerKg(double tC, double w)
+{
+    return 1.006 * tC + w * (2501.0 + 1.86 * tC);
+}
+
 Eigen::ArrayXd saturationPressureKpa(const Eigen::ArrayXd& tC)
 {
     // Alduchov and Eskridge 1996, as saturationPressureKpa(double).
@@ -312,9 +315,9 @@ double wetBulbC(double dryBulbC, double dewPointC, double pressureKpa)
     // below): the humidity ratio W* that a wet bulb twb implies rises with twb; the wet bulb is
     // the twb whose W* equals the air's W. It lies between the dew point and the dry bulb.
     const double dew = std::min(dewPointC, dryBulbC);
-    const double w = humidityRatioOne(saturationPressureOneKpa(dew), pressureKpa);
+    const double w = humidityRatio(saturationPressureKpa(dew), pressureKpa);
     auto wOf = [&](double twb) {
-        const double ws = humidityRatioOne(saturationPressureOneKpa(twb), pressureKpa);
+        const double ws = humidityRatio(saturationPressureKpa(twb), pressureKpa);
         if (twb >= 0.0)
             return ((2501.0 - 2.326 * twb) * ws - 1.006 * (dryBulbC - twb)) /
                    (2501.0 + 1.86 * dryBulbC - 4.186 * twb);

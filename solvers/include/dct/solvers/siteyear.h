@@ -111,13 +111,17 @@ double wetBulbC(double dryBulbC, double dewPointC, double pressureKpa);
 /** Returns the standard-atmosphere pressure at \a elevationM in kPa (Fundamentals ch. 1, eq. 3). */
 double stationPressureKpa(double elevationM);
 
-/** Returns the saturation vapour pressure in kPa over water (>= 0 C) or ice, element-wise. */
+/** Returns the saturation vapour pressure in kPa over water (>= 0 C) or ice (Alduchov and
+ *  Eskridge 1996); the array form element-wise. */
+double saturationPressureKpa(double tC);
 Eigen::ArrayXd saturationPressureKpa(const Eigen::ArrayXd& tC);
 
 /** Returns the humidity ratio at vapour pressure \a pwKpa and total \a pKpa, element-wise. */
+double humidityRatio(double pwKpa, double pKpa);
 Eigen::ArrayXd humidityRatio(const Eigen::ArrayXd& pwKpa, double pKpa);
 
 /** Returns moist air's enthalpy in kJ/kg dry air (Fundamentals 2017, ch. 1, eq. 32). */
+double moistAirEnthalpyKjPerKg(double tC, double w);
 Eigen::ArrayXd moistAirEnthalpyKjPerKg(const Eigen::ArrayXd& tC, const Eigen::ArrayXd& w);
 
 /** Builds the hourly year of \a normals at \a elevationM (docs/siteyear.md); deterministic. */
