@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <iterator>
 #include <set>
 
@@ -206,22 +207,34 @@ std::string formatNumber(double value)
     const double a = std::fabs(value);
     if (a != 0.0 && (a >= 1e15 || a < 1e-4))
         return printf("%.*g", 4, value);
-    if (a >= 1000.0) {
+    // The decade of the value as rounded to four digits: 9.9996 shows as "10.00", not "10.000".
+    const double ra = std::fabs(std::strtod(printf("%.*e", 3, value).c_str(), nullptr));
+    if (ra >= 1000.0) {
         const auto rounded = static_cast<long long>(std::llround(a));
         return (value < 0 ? "-" : "") + groupThousands(std::to_string(rounded));
     }
     // About four significant digits: 253.2, 19.47, 3.142, 0.3581, 0.004712.
-    const int decimals = a >= 100  ? 1
-                         : a >= 10 ? 2
-                         : a >= 1  ? 3
-                         : a == 0  ? 0
-                                   : 3 - static_cast<int>(std::floor(std::log10(a)));
+    const int decimals = ra >= 100  ? 1
+                         : ra >= 10 ? 2
+                         : ra >= 1  ? 3
+                         : ra == 0  ? 0
+                                    : 3 - static_cast<int>(std::floor(std::log10(ra)));
     std::string text = printf("%.*f", decimals, value);
     if (text.find('.') != std::string::npos) {
-        while (text.back() == '0')
-            text.pop_back();
-        if (text.back() == '.')
-            text.pop_back();
+        // Trailing zeros go where they say nothing: 0.5 is "0.5", 2 is "2", and 12.30001 (a
+        // fifth digit that is zero too) "12.3". Where the next digit is not zero they are
+        // significant and stay: a PUE of 1.1001 is "1.100", read as precisely as its
+        // neighbour's "1.098", not "1.1".
+        auto stripped = [](std::string t) {
+            while (t.back() == '0')
+                t.pop_back();
+            if (t.back() == '.')
+                t.pop_back();
+            return t;
+        };
+        const std::string shorter = stripped(text);
+        if (shorter == stripped(printf("%.*f", decimals + 1, value)))
+            text = shorter;
     }
     return text == "-0" ? "0" : text;
 }
@@ -246,7 +259,7 @@ QuantityText formatQuantityParts(double value, std::string_view unit)
             return {percent > 0.0 ? "< 0.0001" : "> -0.0001", "%"};
         // Just below 100 %, the digits that show the shortfall: an availability of 99.9988 %
         // (4.9 nines) is not "100 %".
-        if (percent < 100.0 && percent > 99.0 && formatNumber(percent) == "100") {
+        if (percent < 100.0 && percent > 99.0 && printf("%.*f", 2, percent) == "100.00") {
             const int decimals = decimalsOfShortfall(100.0 - percent);
             if (decimals > maxShortfallDecimals)
                 return {"> 99." + std::string(maxShortfallDecimals, '9'), "%"};
@@ -328,7 +341,7 @@ std::string formatPlain(double value)
 
 std::string formatPlain(double value, std::string_view unit)
 {
-    if (unit == "share" && value < 1.0 && value > 0.99 && formatPlain(value) == "1") {
+    if (unit == "share" && value < 1.0 && value > 0.99 && printf("%.*f", 3, value) == "1.000") {
         const int decimals = decimalsOfShortfall(1.0 - value);
         return printf("%.*f", std::min(decimals, maxShortfallDecimals + 2), value);
     }

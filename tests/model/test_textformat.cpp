@@ -84,6 +84,27 @@ TEST_CASE("formatNumber groups thousands and keeps about four significant digits
     CHECK(formatNumber(-0.0) == "0");
 }
 
+TEST_CASE("formatNumber keeps a trailing zero that is a significant digit", "[model][text][format]")
+{
+    // A PUE of 1.1001 beside one of 1.098 reads "1.100", as precisely, not "1.1".
+    CHECK(formatNumber(1.1001) == "1.100");
+    CHECK(formatNumber(1.098) == "1.098");
+    CHECK(formatNumber(1.1204) == "1.120");
+    CHECK(formatNumber(-1.1204) == "-1.120");
+    // Zeros that say nothing go: the value is the shorter number to a fifth digit.
+    CHECK(formatNumber(1.1) == "1.1");
+    CHECK(formatNumber(0.5) == "0.5");
+    CHECK(formatNumber(2.0) == "2");
+    CHECK(formatNumber(12.30001) == "12.3");
+    CHECK(formatNumber(0.30000000000000004) == "0.3");
+    // Rounding into the next decade keeps four digits: not "10.000" or "1000.0".
+    CHECK(formatNumber(9.9996) == "10");
+    CHECK(formatNumber(9.99951) == "10");
+    CHECK(formatNumber(999.96) == "1,000");
+    CHECK(formatNumber(0.099996) == "0.1");
+    CHECK(formatNumber(0.10004) == "0.1000");
+}
+
 TEST_CASE("formatBytes prints message sizes in binary units", "[model][text][format]")
 {
     CHECK(formatBytes(512.0) == "512 B");
