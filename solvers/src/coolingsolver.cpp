@@ -50,6 +50,10 @@ constexpr double kEvaporatorApproachK = 2.0;
 constexpr double kCondenserOffsetK = 8.0;
 /** Smallest lift a compressor runs at (assumption: 5 K). */
 constexpr double kMinimumLiftK = 5.0;
+/// Passes of the towers' water with the compressors' heat at most, and the change in the water
+/// under which the passes stop (numerical settings, not physics).
+constexpr int kTowerPasses = 6;
+constexpr double kTowerWaterToleranceK = 0.01;
 /** Highest share of the Carnot COP a real chiller reaches at its rating (bounds an inconsistent
  *  rating). */
 constexpr double kMaximumCarnotFraction = 0.9;
@@ -159,6 +163,29 @@ PlantWater plantWater(const model::CoolingSystemSpec& system, const Eigen::Array
         w.economizerC = outdoorC + system.economizerApproachC;
         w.condenserC = w.economizerC;
     }
+    return w;
+}
+
+/**
+ * The towers' water of \a system hour by hour when they carry the compressors' heat too: a tower
+ * at \a lightLoad (the loops' heat alone, \a light its table) and one at \a heavyLoad (the loops
+ * and the compressors at their rated COP, \a heavy), the hour's approach interpolated between
+ * them at its own load \a hourLoad (the approach at a wet bulb grows about in proportion to the
+ * heat: the range does, and the water's mean enthalpy difference with it).
+ */
+PlantWater loadedTowerWater(const model::CoolingSystemSpec& system, const Eigen::ArrayXd& outdoorC,
+                            const TowerApproachTable& light, double lightLoad,
+                            const TowerApproachTable& heavy, double heavyLoad,
+                            const Eigen::ArrayXd& hourLoad)
+{
+    PlantWater w;
+    const Eigen::ArrayXd lightK = light(outdoorC);
+    const Eigen::ArrayXd share =
+        heavyLoad > lightLoad ? ((hourLoad - lightLoad) / (heavyLoad - lightLoad)).max(0.0).eval()
+                              : Eigen::ArrayXd::Zero(outdoorC.size()).eval();
+    w.condenserC = outdoorC + lightK + share * (heavy(outdoorC) - lightK);
+    w.economizerC =
+        w.condenserC + std::max(0.0, system.economizerApproachC - system.towerDesignApproachC);
     return w;
 }
 
@@ -414,12 +441,37 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
         sys.evaporativeHeatRejection
             ? towerApproachTable(plantCoolingTower(sys, year.pressureKpa, towerLoad))
             : nullptr;
-    const PlantWater water = plantWater(sys, outdoorC, tower.get());
+    PlantWater water = plantWater(sys, outdoorC, tower.get());
+    LoopYear a = solveLoopYear(sys, economizer, airLoop, water);
+    LoopYear l = solveLoopYear(sys, economizer, liquidLoop, water);
+    // In the hours the chillers run, the towers carry their compressors' heat too (the heat
+    // balance of the condenser: evaporator heat plus compressor work), so their water leaves
+    // warmer than the loops' heat alone would leave it; and the chillers' power, and where the
+    // economizer runs with them its share, depend on that water. Solved by successive passes
+    // from the loops' heat alone until the water moves less than 0.01 K (two or three passes:
+    // each moves it by the change in compressor power times the approach's slope).
+    if (tower && sys.chillerCopRated > 0.0 && designRejectedKw > 0.0 &&
+        ((a.chillerKw > 0.0).any() || (l.chillerKw > 0.0).any())) {
+        const CoolingTower heavyTower = plantCoolingTower(
+            sys, year.pressureKpa, towerLoad * (1.0 + 1.0 / std::max(1.0, sys.chillerCopRated)));
+        const CoolingTower lightTower = plantCoolingTower(sys, year.pressureKpa, towerLoad);
+        const std::shared_ptr<const TowerApproachTable> heavy = towerApproachTable(heavyTower);
+        const double range = std::max(1e-9, sys.condenserWaterRangeC);
+        for (int pass = 0; pass < kTowerPasses; ++pass) {
+            PlantWater next = loadedTowerWater(
+                sys, outdoorC, *tower, lightTower.rangeK / range, *heavy, heavyTower.rangeK / range,
+                (loopsKw + a.chillerKw + l.chillerKw) / designRejectedKw);
+            const double movedK = (next.condenserC - water.condenserC).abs().maxCoeff();
+            water = std::move(next);
+            a = solveLoopYear(sys, economizer, airLoop, water);
+            l = solveLoopYear(sys, economizer, liquidLoop, water);
+            if (movedK < kTowerWaterToleranceK)
+                break;
+        }
+    }
     if (sys.evaporativeHeatRejection && year.totalHours > 0.0)
         out.meanTowerApproachK =
             ((water.condenserC - outdoorC) * year.hours).sum() / year.totalHours;
-    const LoopYear a = solveLoopYear(sys, economizer, airLoop, water);
-    const LoopYear l = solveLoopYear(sys, economizer, liquidLoop, water);
     const Eigen::ArrayXd& hours = year.hours;
     out.hourlyChillerKw = a.chillerKw + l.chillerKw;
     // Heat rejection: tower or dry-cooler fans move the loops' heat plus the compressors'.

@@ -125,7 +125,7 @@ TEST_CASE("a comparison report compares: coloured changes and every scenario's w
     CHECK(count(html, "Executive summary") == 1);
     CHECK(html.find("1 of 2 designs can be built as described") != std::string::npos);
     // A higher PUE is worse: red; the air hall's warnings stand before any scenario's details.
-    CHECK(html.find("<span class=\"worse\">+0.5354, ") != std::string::npos);
+    CHECK(html.find("<span class=\"worse\">+0.5353, ") != std::string::npos);
     const auto warnings = html.find("Warnings of every scenario");
     REQUIRE(warnings != std::string::npos);
     CHECK(html.find("server inlet air reaches", warnings) < html.find("always\">A: "));

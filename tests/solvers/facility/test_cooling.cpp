@@ -167,3 +167,55 @@ TEST_CASE("Cooling tower: rated approach at its rating, larger at colder wet bul
     // One table per tower, shared.
     CHECK(towerApproachTable(t) == towerApproachTable(t));
 }
+
+TEST_CASE("In chiller hours the towers carry the compressors' heat: their water runs warmer",
+          "[cooling][tower]")
+{
+    // The condenser's heat balance: the towers reject the loops' heat plus the compressors'
+    // work. Each hour's water is the approach of the plant's tower at that hour's heat (its range
+    // in proportion), whatever the hour: within 0.1 K of the tower computed at the hour's exact
+    // load with the chillers' power the evaluation reports (the plant interpolates between two
+    // tabulated loads, each rounded to 1/64, and passes until the water settles). With the liquid
+    // loop cooled by the towers' water most of the year (D2C) the compressors' heat is small; with
+    // chilled- water CRAHs every hour with chillers carries it.
+    for (const char* id : {"d2c-rdhx", "crah-air-chw"}) {
+        const Evaluation e = evaluate(test::resolvedExample(
+            "seed-h100-dallas-d2c", [&](model::Scenario& s) { s.cooling.system.id = id; }));
+        const CoolingResult& c = e.cooling;
+        const model::CoolingSystemSpec system = test::coolingSystem(id);
+        INFO(id);
+        REQUIRE(c.year);
+        const double loopsKw = c.airHeatKw + c.liquidHeatKw;
+        REQUIRE(loopsKw > 0.0);
+        REQUIRE(c.chillerHours > 100.0);
+        const CoolingTower rated = plantCoolingTower(system, c.year->pressureKpa, 1.0);
+        const auto light =
+            towerApproachTable(plantCoolingTower(system, c.year->pressureKpa, c.towerLoad));
+        double warmestRiseK = 0.0;
+        double chillerLoadShare = 0.0;
+        for (Eigen::Index i = 0; i < c.year->wetBulbC.size(); ++i) {
+            const double wb = c.year->wetBulbC(i);
+            const double load = c.towerLoad * (1.0 + c.hourlyChillerKw(i) / loopsKw);
+            CoolingTower atLoad = rated;
+            atLoad.rangeK = system.condenserWaterRangeC * load;
+            INFO("wet bulb " << wb << " C, load " << load);
+            CHECK(c.hourlyCondenserWaterC(i) ==
+                  Approx(wb + towerApproachK(atLoad, wb)).margin(0.1));
+            // Against the loops' heat alone: warmer by the compressors' heat, the same without.
+            if (c.hourlyChillerKw(i) > 0.0) {
+                warmestRiseK =
+                    std::max(warmestRiseK, c.hourlyCondenserWaterC(i) - wb - (*light)(wb));
+                chillerLoadShare = std::max(chillerLoadShare, c.hourlyChillerKw(i) / loopsKw);
+            } else {
+                CHECK(c.hourlyCondenserWaterC(i) == Approx(wb + (*light)(wb)).margin(1e-9));
+            }
+        }
+        CHECK(warmestRiseK > 0.0);
+        if (std::string(id) == "crah-air-chw") {
+            // Compressors at a sixth of the heat or so: several tenths of a kelvin warmer.
+            CHECK(chillerLoadShare > 0.1);
+            CHECK(warmestRiseK > 0.3);
+            CHECK(warmestRiseK < 1.5);
+        }
+    }
+}
