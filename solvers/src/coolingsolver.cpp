@@ -550,7 +550,8 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     if (sys.evaporativeHeatRejection || sys.adiabaticEffectiveness > 0.0) {
         const Eigen::ArrayXd rejectedKw = airLoop.heatKw + liquidLoop.heatKw + out.hourlyChillerKw;
         const HeatRejectionWater drawn =
-            heatRejectionWater(sys, year, rejectedKw, year.pressureKpa, out.towerLoad);
+            heatRejectionWater(sys, year, rejectedKw, year.pressureKpa, out.towerLoad,
+                               &out.hourlyCondenserWaterC, airLoop.heatKw + liquidLoop.heatKw);
         out.hourlyWaterL = drawn.totalL;
         out.evaporationM3PerYear = drawn.evaporationL.sum() / 1000.0;
         out.blowdownM3PerYear = drawn.blowdownL.sum() / 1000.0;

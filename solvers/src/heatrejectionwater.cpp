@@ -57,7 +57,8 @@ Eigen::ArrayXd dryCoolerAirC(const model::CoolingSystemSpec& sys, const SiteYear
 
 HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const SiteYear& year,
                                       const Eigen::ArrayXd& rejectedKw, double pressureKpa,
-                                      double towerLoad)
+                                      double towerLoad, const Eigen::ArrayXd* leavingWaterC,
+                                      double loopsKw)
 {
     HeatRejectionWater out;
     const Eigen::Index n = rejectedKw.size();
@@ -80,8 +81,12 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
         // rejected, (W_out - W_in) / (h_out - h_in): close to all-latent (about 1.5 L/kWh) in
         // summer, less in winter when cold air also takes sensible heat.
         const CoolingTower tower = plantCoolingTower(sys, pressureKpa, towerLoad);
+        const bool hourly = leavingWaterC && leavingWaterC->size() == n && loopsKw > 0.0;
         const Eigen::ArrayXd exhaustC =
-            year.wetBulbC + (*towerApproachTable(tower))(year.wetBulbC) + 0.5 * tower.rangeK;
+            hourly
+                ? (*leavingWaterC + 0.5 * tower.rangeK * rejectedKw / loopsKw).eval()
+                : (year.wetBulbC + (*towerApproachTable(tower))(year.wetBulbC) + 0.5 * tower.rangeK)
+                      .eval();
         exhaustW = humidityRatio(saturationPressureKpa(exhaustC), pressureKpa);
         exhaustEnthalpy = moistAirEnthalpyKjPerKg(exhaustC, exhaustW);
         rise = (exhaustEnthalpy - year.enthalpyKjPerKg).max(kMinimumEnthalpyRiseKjPerKg);
@@ -95,9 +100,11 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
             out.blowdownL = out.evaporationL / (sys.cyclesOfConcentration - 1.0);
         // Drift: a share of the circulating water, which carries the heat over the towers'
         // range at their load (the design flow).
+        // The design flow carries the loops' heat over the range at their load, the
+        // compressors' heat over a range as much wider (above): the flow is the same every hour.
         if (tower.rangeK > 0.0)
-            out.driftL = sys.driftFraction * kwh * kKjPerKwh / (kWaterCpKjPerKgK * tower.rangeK) *
-                         kLitresPerKg;
+            out.driftL = sys.driftFraction * (hourly ? (loopsKw * year.hours).eval() : kwh) *
+                         kKjPerKwh / (kWaterCpKjPerKgK * tower.rangeK) * kLitresPerKg;
     } else if (sys.adiabaticEffectiveness > 0.0 && sys.dryCoolerAirRiseC > 0.0) {
         // Adiabatic assist: the air flow of the dry cooler, m = Q / (cp dT_air), picks up the
         // water that cools it by eff (T_db - T_wb) at constant enthalpy: cp dT / h_fg per kg.

@@ -32,11 +32,16 @@ double towerEvaporationLPerKwh(double dryBulbC, double dewPointC, double exhaust
  * Returns the water of \a system rejecting \a rejectedKw (heat plus compressor power) entry by
  * entry of \a year: towers evaporate, blow down and drift; dry coolers with adiabatic assist spray
  * above their threshold; dry coolers without it use none. The towers carry \a towerLoad of their
- * design heat (CoolingResult::towerLoad): their water's approach and range.
+ * design heat (CoolingResult::towerLoad): their water's approach and range. Where the caller has
+ * the towers' water entry by entry (\a leavingWaterC, the plant's condenser water, warmer in the
+ * chillers' hours with the compressors' heat), the exhaust is taken over it and each entry's
+ * range (the range at \a towerLoad times the entry's heat over the loops' \a loopsKw).
  */
 HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& system, const SiteYear& year,
                                       const Eigen::ArrayXd& rejectedKw, double pressureKpa,
-                                      double towerLoad = 1.0);
+                                      double towerLoad = 1.0,
+                                      const Eigen::ArrayXd* leavingWaterC = nullptr,
+                                      double loopsKw = 0.0);
 
 /**
  * Returns the air temperature a dry cooler of \a system sees in each entry of \a year: the dry
