@@ -280,6 +280,31 @@ LayerFlops layerFlops(const model::ModelSpec& m, const Layout& l)
     return f;
 }
 
+/**
+ * Exponentials a streaming multiprocessor computes per clock on its special-function units:
+ * 16 on Hopper (Shah et al., "FlashAttention-3", arXiv 2407.08608, 2024, section 3.1: the H100
+ * SXM5 has 989 TFLOPS of FP16 matrix math but only 3.9 TFLOPS of special functions, i.e. 16 a
+ * clock on each of its 132 SMs at 1.83 GHz) and on Blackwell, whose tensor cores doubled while
+ * the exponential units did not (Zadouri et al., "FlashAttention-4", arXiv 2603.05451, 2026).
+ */
+constexpr double kExponentialsPerClockPerSm = 16.0;
+
+} // namespace
+
+double attentionHeadDimFactor(double flopsPerScore, double referenceFlopsPerScore,
+                              double flopsPerExponential)
+{
+    // Time per score: the products at the matrix rate, then one exponential: (F + F_e) / P with
+    // F_e the matrix FLOPs one exponential's time is worth. The rate in FLOPs is F over that.
+    if (flopsPerScore <= 0.0 || referenceFlopsPerScore <= 0.0)
+        return 1.0;
+    const double e = std::max(0.0, flopsPerExponential);
+    return flopsPerScore / referenceFlopsPerScore * (referenceFlopsPerScore + e) /
+           (flopsPerScore + e);
+}
+
+namespace {
+
 /** A clamped gated activation's eager kernels: two clamps and a concatenation; two gradients. */
 constexpr double kClampKernelsForward = 3.0;
 constexpr double kClampKernelsBackward = 2.0;
@@ -1080,6 +1105,21 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         attentionBackwardRate =
             peak * std::clamp(r.gpu.attentionBackwardEfficiencyFp8, 0.05, 1.0) * clock;
         attentionMeasured = true;
+    }
+    // The measured rates are at head dimension 128. A fused kernel spends, on each score, the
+    // matrix units' time for its products (forward 2 (d_qk + d_v) FLOPs, backward 2 (3 d_qk +
+    // 2 d_v): the scores recomputed, the gradients of P, V, K and Q) and one exponential on the
+    // special-function units, the two one after the other (attentionHeadDimFactor()), so a
+    // smaller head spends more of its time on exponentials and a larger one less. Scaled from
+    // 128 by that ratio where the rate is measured.
+    if (attentionMeasured && r.gpu.smCount > 0 && r.gpu.boostClockMhz > 0.0) {
+        const double dv = m.effectiveHeadDim();
+        const double smClocks = r.gpu.smCount * r.gpu.boostClockMhz * 1e6;
+        const double flopsPerExp =
+            (fp8Attention ? peak : bf16Peak) / smClocks / kExponentialsPerClockPerSm;
+        attentionForwardRate *= attentionHeadDimFactor(2.0 * (qk + dv), 512.0, flopsPerExp);
+        attentionBackwardRate *=
+            attentionHeadDimFactor(2.0 * (3.0 * qk + 2.0 * dv), 1280.0, flopsPerExp);
     }
     if (w.flashAttention) {
         const double fused = scoreTime * f.scores / split;

@@ -3,6 +3,7 @@
 // and the model-state memory of Rajbhandari et al., SC'20 Figure 1. Published figures and the
 // layout inputs taken from the papers' text: docs/references.md. Nothing is fitted to them.
 #include "dct/solvers/documentevaluation.h"
+#include "dct/solvers/stepmodel.h"
 #include "trainingsupport.h"
 
 #include <cmath>
@@ -429,4 +430,40 @@ TEST_CASE("Korthikanti et al. 2022: MFU with sequence parallelism and selective 
         INFO("predicted " << mfu);
         CHECK(mfu == Approx(row.mfu).epsilon(0.10));
     }
+}
+
+TEST_CASE("FlashAttention-4 on B200 and GB300: head dimension 64 at two thirds of 128's rate",
+          "[validation][training][attention]")
+{
+    // Dao-AILab/flash-attention pull request 2605 (2026-05-30), FA4's forward benchmark on a B200
+    // and on a GB300 (clocks locked), BF16, 16 heads, head dimensions 64 and 128 at the same
+    // tokens; TFLOPS at 64 over TFLOPS at 128:
+    //   B200:  non-causal 4k 827 / 1,228 = 0.673, 16k 877 / 1,321 = 0.664; causal 4k 707 /
+    //          1,061 = 0.666;
+    //   GB300: non-causal 4k 1,213 / 1,796 = 0.675, 16k 1,243 / 1,882 = 0.660; causal 4k
+    //          1,011 / 1,431 = 0.707.
+    // The step model's fused attention (attentionHeadDimFactor()): the products of a score at the
+    // matrix rate, then its exponential at 16 a clock on each SM, one after the other; the matrix
+    // units' FLOPs a clock from the catalog's peak, SMs and clock. Not fitted: 0.673 on the B200
+    // and 0.668 on the GB300, within 3% of every ratio but the GB300's causal 4k (5.5%: short
+    // causal rows pay the diagonal tiles' masking at either head size), where the matrix rate
+    // alone (no exponential) would give 1 and the exponentials alone 0.5. Hopper's matrix units
+    // do half as much in an exponential's time: three quarters there.
+    const model::Catalog& catalog = test::catalog();
+    auto factor = [&](const std::string& id, double dh) {
+        const model::GpuSpec& g = catalog.gpus().entries.at(id);
+        const double flopsPerExponential =
+            g.peakTflopsBf16 * 1e12 / (g.smCount * g.boostClockMhz * 1e6) / 16.0;
+        return attentionHeadDimFactor(4.0 * dh, 512.0, flopsPerExponential);
+    };
+    for (double measured : {827.0 / 1228.0, 877.0 / 1321.0, 707.0 / 1061.0})
+        CHECK(factor("b200", 64.0) == Approx(measured).epsilon(0.03));
+    for (double measured : {1213.0 / 1796.0, 1243.0 / 1882.0})
+        CHECK(factor("gb300", 64.0) == Approx(measured).epsilon(0.03));
+    CHECK(factor("gb300", 64.0) == Approx(1011.0 / 1431.0).epsilon(0.06));
+    CHECK(factor("h100-sxm5", 64.0) == Approx(0.76).margin(0.01));
+    // At the reference, none; larger heads run faster (less of a score's time on exponentials).
+    CHECK(factor("b200", 128.0) == Approx(1.0).epsilon(1e-12));
+    CHECK(factor("b200", 256.0) > 1.0);
+    CHECK(factor("b200", 256.0) < 1.33);
 }

@@ -39,4 +39,15 @@ bool expertOverlapRuns(bool moe, int expertParallel, int pipelineParallel, int v
  */
 double expertUnitsReached(const model::ModelSpec& model, int units, int nodes);
 
+/**
+ * Returns a fused attention kernel's rate at \a flopsPerScore matrix FLOPs a score (forward
+ * 2 (d_qk + d_v), backward 2 (3 d_qk + 2 d_v)) over its rate at \a referenceFlopsPerScore (the
+ * head dimension its rate was measured at), when each score also costs one exponential worth
+ * \a flopsPerExponential FLOPs of the matrix units' time, the two one after the other: head
+ * dimension 64 runs at two thirds of 128's rate forward on Blackwell (the matrix units do 484
+ * FLOPs in an exponential's time) and three quarters on Hopper (237).
+ */
+double attentionHeadDimFactor(double flopsPerScore, double referenceFlopsPerScore,
+                              double flopsPerExponential);
+
 } // namespace dct::solvers
