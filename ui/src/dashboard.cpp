@@ -407,7 +407,8 @@ void Dashboard::showCooling(const EvaluationOutcome& outcome)
     series->append(worst);
     series->setLabelsVisible(true);
     series->setLabelsFormat(QStringLiteral("@value"));
-    series->setLabelsPrecision(3);
+    // Four digits: options a thousandth apart (1.098 and 1.100) read apart.
+    series->setLabelsPrecision(4);
     series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
     for (QBarSet* set : series->barSets())
         set->setLabelColor(Qt::white);
