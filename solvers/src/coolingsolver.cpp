@@ -51,7 +51,9 @@ constexpr double kCondenserOffsetK = 8.0;
 /** Smallest lift a compressor runs at (assumption: 5 K). */
 constexpr double kMinimumLiftK = 5.0;
 /// Passes of the towers' water with the compressors' heat at most, and the change in the water
-/// under which the passes stop (numerical settings, not physics).
+/// under which the passes stop (numerical settings, not physics: each pass moves the water about
+/// a fifth of the one before, so what is left after the last is about a quarter of its move;
+/// hour counts near the economizer's limit, chiller hours among them, need the water that close).
 constexpr int kTowerPasses = 6;
 constexpr double kTowerWaterToleranceK = 0.01;
 /** Highest share of the Carnot COP a real chiller reaches at its rating (bounds an inconsistent
@@ -167,27 +169,39 @@ PlantWater plantWater(const model::CoolingSystemSpec& system, const Eigen::Array
 }
 
 /**
- * The towers' water of \a system hour by hour when they carry the compressors' heat too: a tower
- * at \a lightLoad (the loops' heat alone, \a light its table) and one at \a heavyLoad (the loops
- * and the compressors at their rated COP, \a heavy), the hour's approach interpolated between
- * them at its own load \a hourLoad (the approach at a wet bulb grows about in proportion to the
- * heat: the range does, and the water's mean enthalpy difference with it).
+ * The towers' water of a plant hour by hour when they carry the compressors' heat too: the
+ * approach of a tower at the loops' heat alone (\a lightK, at \a lightLoad of its design heat)
+ * and of one with the compressors at their rated COP (\a heavyK, at \a heavyLoad), each hour's
+ * interpolated between them at its own load (the approach at a wet bulb grows about in
+ * proportion to the heat: the range does, and the water's mean enthalpy difference with it).
+ * The two approaches are looked up once; each pass only interpolates.
  */
-PlantWater loadedTowerWater(const model::CoolingSystemSpec& system, const Eigen::ArrayXd& outdoorC,
-                            const TowerApproachTable& light, double lightLoad,
-                            const TowerApproachTable& heavy, double heavyLoad,
-                            const Eigen::ArrayXd& hourLoad)
+class LoadedTowerWater
 {
-    PlantWater w;
-    const Eigen::ArrayXd lightK = light(outdoorC);
-    const Eigen::ArrayXd share =
-        heavyLoad > lightLoad ? ((hourLoad - lightLoad) / (heavyLoad - lightLoad)).max(0.0).eval()
-                              : Eigen::ArrayXd::Zero(outdoorC.size()).eval();
-    w.condenserC = outdoorC + lightK + share * (heavy(outdoorC) - lightK);
-    w.economizerC =
-        w.condenserC + std::max(0.0, system.economizerApproachC - system.towerDesignApproachC);
-    return w;
-}
+public:
+    LoadedTowerWater(const model::CoolingSystemSpec& system, const Eigen::ArrayXd& outdoorC,
+                     const Eigen::ArrayXd& lightK, double lightLoad, const Eigen::ArrayXd& heavyK,
+                     double heavyLoad)
+        : m_lightC(outdoorC + lightK),
+          m_stepK(heavyLoad > lightLoad ? ((heavyK - lightK) / (heavyLoad - lightLoad)).eval()
+                                        : Eigen::ArrayXd::Zero(outdoorC.size()).eval()),
+          m_economizerOffsetK(
+              std::max(0.0, system.economizerApproachC - system.towerDesignApproachC))
+    {}
+
+    /** Writes into \a water the towers' water with each hour's compressors' heat \a
+     *  compressorLoad (a share of their design heat) on top of the loops'. */
+    void operator()(const Eigen::ArrayXd& compressorLoad, PlantWater& water) const
+    {
+        water.condenserC = m_lightC + compressorLoad.max(0.0) * m_stepK;
+        water.economizerC = water.condenserC + m_economizerOffsetK;
+    }
+
+private:
+    Eigen::ArrayXd m_lightC; ///< Leaving the towers at the loops' heat alone.
+    Eigen::ArrayXd m_stepK;  ///< Warmer per unit of load above it.
+    double m_economizerOffsetK;
+};
 
 LoopYear solveLoopYear(const model::CoolingSystemSpec& system, bool economizer, const Loop& loop,
                        const PlantWater& water)
@@ -211,26 +225,34 @@ LoopYear solveLoopYear(const model::CoolingSystemSpec& system, bool economizer, 
         out.economizerShare = (coldestC <= loop.supplyC).cast<double>();
     else
         out.economizerShare = ((loop.returnC - coldestC) / rangeK).max(0.0).min(1.0);
-    const Eigen::ArrayXd plr = 1.0 - out.economizerShare;
-    out.chillerHeatKw = plr * loop.heatKw;
+    out.chillerHeatKw = (1.0 - out.economizerShare) * loop.heatKw;
     // chillerCop() hour by hour (ChillerInput): a share of the rated input at every lift, the
     // rest in proportion to the lift over the evaporating temperature. The chiller is sized for
     // the loop's whole heat; with the economizer in series it trims the rest at part load
-    // (chillerPartLoadPowerFraction()).
+    // (chillerPartLoadPowerFraction()). One pass over the hours (the plant solves this a few
+    // times a year's evaluation: coolingResult()).
     const ChillerInput input = chillerInput(system);
     const double evaporatingC = loop.supplyC - kEvaporatorApproachK;
-    const Eigen::ArrayXd liftK =
-        (water.condenserC + (kCondenserOffsetK - evaporatingC)).max(kMinimumLiftK);
-    const Eigen::ArrayXd fullLoadKw =
-        loop.heatKw * (input.perKelvin * liftK / (evaporatingC + kKelvin) + input.fixed);
+    const double perLiftK = loop.heatKw * input.perKelvin / (evaporatingC + kKelvin);
+    const double fixedKw = loop.heatKw * input.fixed;
+    const double liftOffsetK = kCondenserOffsetK - evaporatingC;
     const double eirFull = kEirPlrA + kEirPlrB + kEirPlrC;
     const double eirMinimum = kEirPlrA + kEirPlrB * kMinimumPartLoadRatio +
                               kEirPlrC * kMinimumPartLoadRatio * kMinimumPartLoadRatio;
-    const Eigen::ArrayXd partLoad =
-        (plr < kMinimumPartLoadRatio)
-            .select(eirMinimum / eirFull * plr / kMinimumPartLoadRatio,
-                    (kEirPlrA + kEirPlrB * plr + kEirPlrC * plr * plr) / eirFull);
-    out.chillerKw = (plr > 0.0).select(fullLoadKw * partLoad, 0.0);
+    const double belowMinimum = eirMinimum / eirFull / kMinimumPartLoadRatio;
+    out.chillerKw.resize(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const double plr = 1.0 - out.economizerShare(i);
+        if (plr <= 0.0) {
+            out.chillerKw(i) = 0.0;
+            continue;
+        }
+        const double liftK = std::max(water.condenserC(i) + liftOffsetK, kMinimumLiftK);
+        const double partLoad = plr < kMinimumPartLoadRatio
+                                    ? belowMinimum * plr
+                                    : (kEirPlrA + kEirPlrB * plr + kEirPlrC * plr * plr) / eirFull;
+        out.chillerKw(i) = (perLiftK * liftK + fixedKw) * partLoad;
+    }
     return out;
 }
 
@@ -455,14 +477,15 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
         const CoolingTower heavyTower = plantCoolingTower(
             sys, year.pressureKpa, towerLoad * (1.0 + 1.0 / std::max(1.0, sys.chillerCopRated)));
         const CoolingTower lightTower = plantCoolingTower(sys, year.pressureKpa, towerLoad);
-        const std::shared_ptr<const TowerApproachTable> heavy = towerApproachTable(heavyTower);
         const double range = std::max(1e-9, sys.condenserWaterRangeC);
+        const LoadedTowerWater loaded(
+            sys, outdoorC, water.condenserC - outdoorC, lightTower.rangeK / range,
+            (*towerApproachTable(heavyTower))(outdoorC), heavyTower.rangeK / range);
+        PlantWater next;
         for (int pass = 0; pass < kTowerPasses; ++pass) {
-            PlantWater next = loadedTowerWater(
-                sys, outdoorC, *tower, lightTower.rangeK / range, *heavy, heavyTower.rangeK / range,
-                (loopsKw + a.chillerKw + l.chillerKw) / designRejectedKw);
+            loaded((a.chillerKw + l.chillerKw) / designRejectedKw, next);
             const double movedK = (next.condenserC - water.condenserC).abs().maxCoeff();
-            water = std::move(next);
+            std::swap(water, next);
             a = solveLoopYear(sys, economizer, airLoop, water);
             l = solveLoopYear(sys, economizer, liquidLoop, water);
             if (movedK < kTowerWaterToleranceK)
