@@ -459,10 +459,11 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
     const double towerLoad = designRejectedKw > 0.0 ? loopsKw / designRejectedKw : 1.0;
     out.towerLoad = sys.evaporativeHeatRejection ? towerLoad : 1.0;
     // One lookup of the towers' table for the plant's water and its warm-water limit.
+    const CoolingTower lightTower = sys.evaporativeHeatRejection
+                                        ? plantCoolingTower(sys, year.pressureKpa, towerLoad)
+                                        : CoolingTower{};
     const std::shared_ptr<const TowerApproachTable> tower =
-        sys.evaporativeHeatRejection
-            ? towerApproachTable(plantCoolingTower(sys, year.pressureKpa, towerLoad))
-            : nullptr;
+        sys.evaporativeHeatRejection ? towerApproachTable(lightTower) : nullptr;
     PlantWater water = plantWater(sys, outdoorC, tower.get());
     LoopYear a = solveLoopYear(sys, economizer, airLoop, water);
     LoopYear l = solveLoopYear(sys, economizer, liquidLoop, water);
@@ -476,7 +477,6 @@ CoolingResult coolingResult(const model::ResolvedScenario& r, const model::Cooli
         ((a.chillerKw > 0.0).any() || (l.chillerKw > 0.0).any())) {
         const CoolingTower heavyTower = plantCoolingTower(
             sys, year.pressureKpa, towerLoad * (1.0 + 1.0 / std::max(1.0, sys.chillerCopRated)));
-        const CoolingTower lightTower = plantCoolingTower(sys, year.pressureKpa, towerLoad);
         const double range = std::max(1e-9, sys.condenserWaterRangeC);
         const LoadedTowerWater loaded(
             sys, outdoorC, water.condenserC - outdoorC, lightTower.rangeK / range,

@@ -98,10 +98,9 @@ HeatRejectionWater heatRejectionWater(const model::CoolingSystemSpec& sys, const
         // Towers and How to Improve Water Efficiency", 2011).
         if (sys.cyclesOfConcentration > 1.0)
             out.blowdownL = out.evaporationL / (sys.cyclesOfConcentration - 1.0);
-        // Drift: a share of the circulating water, which carries the heat over the towers'
-        // range at their load (the design flow).
-        // The design flow carries the loops' heat over the range at their load, the
-        // compressors' heat over a range as much wider (above): the flow is the same every hour.
+        // Drift: a share of the circulating water, the design flow: it carries the loops' heat
+        // over the towers' range at their load, and the compressors' heat over a range as much
+        // wider (above), so it is the same every hour.
         if (tower.rangeK > 0.0)
             out.driftL = sys.driftFraction * (hourly ? (loopsKw * year.hours).eval() : kwh) *
                          kKjPerKwh / (kWaterCpKjPerKgK * tower.rangeK) * kLitresPerKg;

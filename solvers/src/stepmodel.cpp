@@ -303,6 +303,13 @@ double attentionHeadDimFactor(double flopsPerScore, double referenceFlopsPerScor
            (flopsPerScore + e);
 }
 
+double attentionFlopsPerExponential(const model::GpuSpec& gpu, double peakTflops)
+{
+    if (gpu.smCount <= 0 || gpu.boostClockMhz <= 0.0)
+        return 0.0;
+    return peakTflops * 1e12 / (gpu.smCount * gpu.boostClockMhz * 1e6) / kExponentialsPerClockPerSm;
+}
+
 namespace {
 
 /** A clamped gated activation's eager kernels: two clamps and a concatenation; two gradients. */
@@ -1112,11 +1119,10 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // special-function units, the two one after the other (attentionHeadDimFactor()), so a
     // smaller head spends more of its time on exponentials and a larger one less. Scaled from
     // 128 by that ratio where the rate is measured.
-    if (attentionMeasured && r.gpu.smCount > 0 && r.gpu.boostClockMhz > 0.0) {
+    if (attentionMeasured) {
         const double dv = m.effectiveHeadDim();
-        const double smClocks = r.gpu.smCount * r.gpu.boostClockMhz * 1e6;
         const double flopsPerExp =
-            (fp8Attention ? peak : bf16Peak) / smClocks / kExponentialsPerClockPerSm;
+            attentionFlopsPerExponential(r.gpu, (fp8Attention ? peak : bf16Peak) * 1e-12);
         attentionForwardRate *= attentionHeadDimFactor(2.0 * (qk + dv), 512.0, flopsPerExp);
         attentionBackwardRate *=
             attentionHeadDimFactor(2.0 * (3.0 * qk + 2.0 * dv), 1280.0, flopsPerExp);

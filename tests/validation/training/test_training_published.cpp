@@ -452,9 +452,8 @@ TEST_CASE("FlashAttention-4 on B200 and GB300: head dimension 64 at two thirds o
     const model::Catalog& catalog = test::catalog();
     auto factor = [&](const std::string& id, double dh) {
         const model::GpuSpec& g = catalog.gpus().entries.at(id);
-        const double flopsPerExponential =
-            g.peakTflopsBf16 * 1e12 / (g.smCount * g.boostClockMhz * 1e6) / 16.0;
-        return attentionHeadDimFactor(4.0 * dh, 512.0, flopsPerExponential);
+        return attentionHeadDimFactor(4.0 * dh, 512.0,
+                                      attentionFlopsPerExponential(g, g.peakTflopsBf16));
     };
     for (double measured : {827.0 / 1228.0, 877.0 / 1321.0, 707.0 / 1061.0})
         CHECK(factor("b200", 64.0) == Approx(measured).epsilon(0.03));

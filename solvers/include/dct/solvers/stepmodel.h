@@ -50,4 +50,11 @@ double expertUnitsReached(const model::ModelSpec& model, int units, int nodes);
 double attentionHeadDimFactor(double flopsPerScore, double referenceFlopsPerScore,
                               double flopsPerExponential);
 
+/**
+ * Returns the matrix FLOPs \a gpu's tensor cores do, at \a peakTflops (its BF16 or FP8 peak), in
+ * the time one SM computes an exponential (16 a clock: attentionHeadDimFactor()'s
+ * flopsPerExponential); 0 where the catalog lacks its SMs or clock.
+ */
+double attentionFlopsPerExponential(const model::GpuSpec& gpu, double peakTflops);
+
 } // namespace dct::solvers
