@@ -135,6 +135,28 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
                      "Achievable share of the dense FP8 peak of a fused attention kernel's "
                      "backward pass in FP8; 0: not measured (BF16 rates)",
                      0.0, 1.0),
+        f::number<S>("attention_forward_efficiency_flash2", &S::attentionForwardEfficiencyFlash2,
+                     "",
+                     "Achievable share of the dense BF16 peak of FlashAttention-2's forward pass "
+                     "(causal, FLOPs it computes), for workloads with attention_kernel "
+                     "\"flash2\"; 0: not measured (the fused attention's rates)",
+                     0.0, 1.0),
+        f::number<S>("attention_backward_efficiency_flash2", &S::attentionBackwardEfficiencyFlash2,
+                     "",
+                     "Achievable share of the dense BF16 peak of FlashAttention-2's backward "
+                     "pass; 0: not measured (the fused attention's rates)",
+                     0.0, 1.0),
+        f::number<S>("attention_forward_efficiency_flash3", &S::attentionForwardEfficiencyFlash3,
+                     "",
+                     "Achievable share of the dense BF16 peak of FlashAttention-3's forward pass "
+                     "(causal, FLOPs it computes), for workloads with attention_kernel "
+                     "\"flash3\"; 0: not measured (the fused attention's rates)",
+                     0.0, 1.0),
+        f::number<S>("attention_backward_efficiency_flash3", &S::attentionBackwardEfficiencyFlash3,
+                     "",
+                     "Achievable share of the dense BF16 peak of FlashAttention-3's backward "
+                     "pass; 0: not measured (the fused attention's rates)",
+                     0.0, 1.0),
     };
     return table;
 }

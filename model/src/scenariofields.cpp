@@ -497,6 +497,17 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
             "bf16; DeepSeek-V3 report, 3.3.3); the fp32 master weights stay"),
         f::boolean<S>("flash_attention", &S::flashAttention,
                       "Fused attention that keeps no s x s score matrix (FlashAttention)"),
+        f::choice<S, AttentionKernel>(
+            "attention_kernel", &S::attentionKernel,
+            {{AttentionKernel::Fused, "fused"},
+             {AttentionKernel::Flash2, "flash2"},
+             {AttentionKernel::Flash3, "flash3"}},
+            "The fused attention kernel the stack runs, at its measured rates (catalog "
+            "attention_*_efficiency*): fused (Transformer Engine's choice, cuDNN's fused attention "
+            "on Hopper and Blackwell: Megatron-Core, NeMo, Megatron-Bridge), flash2 "
+            "(FlashAttention-2: PyTorch's scaled_dot_product_attention flash backend, which "
+            "torchtitan runs on Hopper) or flash3 (FlashAttention-3, Hopper). Read only with "
+            "flash_attention true"),
         f::choice<S, GradientPrecision>(
             "gradient_precision", &S::gradientPrecision,
             {{GradientPrecision::Auto, "auto"},
@@ -516,7 +527,8 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
                       "entropy, llm-foundry's fused loss for MPT): the logits and their gradient "
                       "are kept at 2 bytes instead of fp32, and read once each way"),
         f::choice<S, MoeDispatcher>(
-            "moe_token_dispatcher", &S::moeDispatcher,
+            "moe_token_dispatcher",
+            &S::moeDispatcher,
             {{MoeDispatcher::AllToAll, "alltoall"}, {MoeDispatcher::Flex, "flex"}},
             "How MoE layers move their tokens to the experts and back (Megatron-Core's "
             "--moe-token-dispatcher-type): alltoall (permute, NCCL all-to-all, permute again) or "

@@ -180,6 +180,38 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                       std::string(w.precision == Precision::Bf16 ? "BF16" : "its precision") +
                       " here",
                   "precision \"fp8\", or leave it out", "fp8-attention-unused");
+    // The attention kernel is a choice among fused kernels: without one it is not read.
+    if (s.present.count("/workload/attention_kernel") && !w.flashAttention &&
+        w.attentionKernel != AttentionKernel::Fused)
+        d.warning("/workload/attention_kernel",
+                  "attention_kernel is read only with flash_attention true; the attention is "
+                  "unfused here (the scores' GEMMs and softmax apart)",
+                  "flash_attention true, or leave attention_kernel out", "attention-kernel-unused");
+    if (w.flashAttention && w.attentionKernel != AttentionKernel::Fused) {
+        const bool flash2 = w.attentionKernel == AttentionKernel::Flash2;
+        const char* name = flash2 ? "FlashAttention-2" : "FlashAttention-3";
+        const char* suffix = flash2 ? "flash2" : "flash3";
+        const double forward = flash2 ? r.gpu.attentionForwardEfficiencyFlash2
+                                      : r.gpu.attentionForwardEfficiencyFlash3;
+        const double backward = flash2 ? r.gpu.attentionBackwardEfficiencyFlash2
+                                       : r.gpu.attentionBackwardEfficiencyFlash3;
+        if (forward <= 0.0 || backward <= 0.0)
+            d.note("/workload/attention_kernel",
+                   std::string("the catalog has no ") + name + " rates for the GPU '" + r.gpu.id +
+                       "': the attention runs at its fused attention's rates",
+                   std::string("add attention_forward_efficiency_") + suffix +
+                       " and attention_backward_efficiency_" + suffix +
+                       " to the GPU's catalog entry, or attention_kernel \"fused\"",
+                   "attention-kernel-unmeasured");
+        // FP8 attention is Transformer Engine's fused kernel with the recipe's fp8_dpa.
+        if (w.fp8Attention && w.precision == Precision::Fp8)
+            d.warning("/workload/fp8_attention",
+                      std::string("fp8_attention is read only with attention_kernel \"fused\" "
+                                  "(Transformer Engine's FP8 attention); ") +
+                          name + " runs in BF16 here",
+                      "attention_kernel \"fused\", or leave fp8_attention out",
+                      "fp8-attention-unused");
+    }
     // DualPipe pairs rank i with rank p - 1 - i and feeds half the micro-batches from each end:
     // an even pipeline, and an even number of micro-batches, at least two per rank
     // (deepseek-ai/DualPipe, dualpipe/dualpipe.py, DualPipe.step: num_ranks % 2 == 0,

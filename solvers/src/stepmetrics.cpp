@@ -8,14 +8,16 @@ void addStepMetrics(Evaluation& e)
     if (!s.valid)
         return;
     const MetricInputs model = metricInputs<"/workload/model", "/workload/parameters_billion">();
-    const MetricInputs layout = metricInputs<
-        "/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
-        "/workload/pipeline_parallel", "/workload/context_parallel", "/workload/expert_parallel",
-        "/workload/micro_batch_size", "/workload/global_batch_sequences", "/workload/recompute",
-        "/compute/gpu/matmul_efficiency", "/compute/gpu/matmul_efficiency_fp8",
-        "/compute/gpu/attention_forward_efficiency", "/compute/gpu/attention_backward_efficiency",
-        "/workload/flash_attention", "/workload/precision", "/workload/fp8_recipe",
-        "/workload/fp8_attention", "/workload/moe_a2a_overlap", "/network">();
+    const MetricInputs layout =
+        metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
+                     "/workload/pipeline_parallel", "/workload/context_parallel",
+                     "/workload/expert_parallel", "/workload/micro_batch_size",
+                     "/workload/global_batch_sequences", "/workload/recompute",
+                     "/compute/gpu/matmul_efficiency", "/compute/gpu/matmul_efficiency_fp8",
+                     "/compute/gpu/attention_forward_efficiency",
+                     "/compute/gpu/attention_backward_efficiency", "/workload/flash_attention",
+                     "/workload/attention_kernel", "/workload/precision", "/workload/fp8_recipe",
+                     "/workload/fp8_attention", "/workload/moe_a2a_overlap", "/network">();
     const MetricInputs memory =
         metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
                      "/workload/pipeline_parallel", "/workload/zero_stage", "/workload/recompute",
@@ -44,7 +46,8 @@ void addStepMetrics(Evaluation& e)
                        "/compute/gpu/matmul_efficiency_fp8", "/compute/gpu/matmul_efficiency_mxfp8",
                        "/workload/fp8_recipe", "/compute/gpu/attention_forward_efficiency",
                        "/compute/gpu/attention_backward_efficiency", "/workload/flash_attention",
-                       "/workload/fp8_attention", "/compute/gpu/attention_forward_efficiency_fp8",
+                       "/workload/attention_kernel", "/workload/fp8_attention",
+                       "/compute/gpu/attention_forward_efficiency_fp8",
                        "/compute/gpu/attention_backward_efficiency_fp8", "/workload/recompute">());
     e.add("step.recompute_seconds", "Recomputation per step", s.recomputeSeconds, "s",
           Better::Lower, metricInputs<"/workload/recompute">());

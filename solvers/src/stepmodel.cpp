@@ -310,6 +310,31 @@ double attentionFlopsPerExponential(const model::GpuSpec& gpu, double peakTflops
     return peakTflops * 1e12 / (gpu.smCount * gpu.boostClockMhz * 1e6) / kExponentialsPerClockPerSm;
 }
 
+AttentionEfficiencies attentionEfficiencies(const model::GpuSpec& gpu,
+                                            model::AttentionKernel kernel)
+{
+    const AttentionEfficiencies fused{gpu.attentionForwardEfficiency,
+                                      gpu.attentionBackwardEfficiency, false};
+    AttentionEfficiencies other;
+    switch (kernel) {
+    case model::AttentionKernel::Fused:
+        return fused;
+    case model::AttentionKernel::Flash2:
+        other = {gpu.attentionForwardEfficiencyFlash2, gpu.attentionBackwardEfficiencyFlash2,
+                 false};
+        break;
+    case model::AttentionKernel::Flash3:
+        other = {gpu.attentionForwardEfficiencyFlash3, gpu.attentionBackwardEfficiencyFlash3,
+                 false};
+        break;
+    }
+    if (other.forward > 0.0 && other.backward > 0.0)
+        return other;
+    AttentionEfficiencies fallback = fused;
+    fallback.fellBack = true;
+    return fallback;
+}
+
 namespace {
 
 /** A clamped gated activation's eager kernels: two clamps and a concatenation; two gradients. */
@@ -1087,25 +1112,27 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // __init__.py), and Megatron-Core's output layer is a plain tensor_parallel
     // ColumnParallelLinear, not a Transformer Engine module (megatron/core/models/gpt/
     // gpt_model.py), so the logits' GEMMs run in BF16 too. Those take the BF16 peak.
+    //
+    // Stacks that run another kernel (attention_kernel) take its measured rates where the catalog
+    // has them (attentionEfficiencies()): FlashAttention-2, which PyTorch's
+    // scaled_dot_product_attention runs on Hopper (torchtitan), at 0.62 of cuDNN's rate on H100.
     const double bf16Peak = fp8 ? r.gpu.peakTflops(model::Precision::Bf16) * 1e12 : peak;
     const double bf16Rate = fp8 ? bf16Peak * r.gpu.matmulEfficiency * clock : rate;
+    const AttentionEfficiencies kernel = attentionEfficiencies(r.gpu, w.attentionKernel);
     double attentionForwardRate =
-        r.gpu.attentionForwardEfficiency > 0.0
-            ? bf16Peak * std::clamp(r.gpu.attentionForwardEfficiency, 0.05, 1.0) * clock
-            : bf16Rate;
-    double attentionBackwardRate =
-        r.gpu.attentionBackwardEfficiency > 0.0
-            ? bf16Peak * std::clamp(r.gpu.attentionBackwardEfficiency, 0.05, 1.0) * clock
-            : bf16Rate;
-    bool attentionMeasured =
-        r.gpu.attentionForwardEfficiency > 0.0 || r.gpu.attentionBackwardEfficiency > 0.0;
+        kernel.forward > 0.0 ? bf16Peak * std::clamp(kernel.forward, 0.05, 1.0) * clock : bf16Rate;
+    double attentionBackwardRate = kernel.backward > 0.0
+                                       ? bf16Peak * std::clamp(kernel.backward, 0.05, 1.0) * clock
+                                       : bf16Rate;
+    bool attentionMeasured = kernel.forward > 0.0 || kernel.backward > 0.0;
     // With fp8_attention (Megatron-Core's --fp8-dot-product-attention: Transformer Engine's
     // recipe field fp8_dpa) the fused kernel takes Q, K and V in FP8 and runs at the GPU's
     // measured FP8 attention rates, shares of the FP8 peak (attention_forward_efficiency_fp8 and
     // attention_backward_efficiency_fp8 in data/catalog/gpus.json); its quantizations are
     // counted with the casts below. Where the GPU has no such measurement it stays at BF16's.
-    const bool fp8Attention = fp8 && w.fp8Attention && r.gpu.attentionForwardEfficiencyFp8 > 0.0 &&
-                              r.gpu.attentionBackwardEfficiencyFp8 > 0.0;
+    const bool fp8Attention =
+        fp8 && w.fp8Attention && w.attentionKernel == model::AttentionKernel::Fused &&
+        r.gpu.attentionForwardEfficiencyFp8 > 0.0 && r.gpu.attentionBackwardEfficiencyFp8 > 0.0;
     if (fp8Attention) {
         attentionForwardRate =
             peak * std::clamp(r.gpu.attentionForwardEfficiencyFp8, 0.05, 1.0) * clock;

@@ -2312,3 +2312,84 @@ TEST_CASE("FP8 attention runs at the GPU's measured FP8 attention rates, its qua
         return x.severity == Severity::Error && x.path == "/workload/fp8_attention";
     }));
 }
+
+TEST_CASE("the attention kernel a stack runs: FlashAttention-2 and -3 at their measured rates, the "
+          "fused rate where the catalog has none",
+          "[compute][step][attention]")
+{
+    // Llama 3 8B in BF16 on one DGX H100 at TP 2, nothing recomputed: the attention's forward
+    // and backward at the rates of the kernel the workload names (catalog h100-sxm5: cuDNN's
+    // fused attention, FlashAttention-2 and FlashAttention-3, Shah et al. 2024, Figures 5-6).
+    json w = {{"model", "llama3-8b"},    {"precision", "bf16"},          {"tensor_parallel", 2},
+              {"sequence_length", 8192}, {"global_batch_sequences", 64}, {"micro_batch_size", 1},
+              {"recompute", "none"},     {"flash_attention", true}};
+    const json fusedRun = cluster(w, 1);
+    json flash2Run = fusedRun;
+    flash2Run["workload"]["attention_kernel"] = "flash2";
+    json flash3Run = fusedRun;
+    flash3Run["workload"]["attention_kernel"] = "flash3";
+    const auto fused = evaluateOk(fusedRun);
+    const auto flash2 = evaluateOk(flash2Run);
+    const auto flash3 = evaluateOk(flash3Run);
+    const double c1 = fused.evaluation->compute.step.computeSeconds;
+    const double c2 = flash2.evaluation->compute.step.computeSeconds;
+    const double c3 = flash3.evaluation->compute.step.computeSeconds;
+    CHECK(c2 > c1);
+    CHECK(c3 < c1);
+    // Only the attention moves, by the reciprocals of the rates (the backward's FLOPs 2.5 times
+    // the forward's): the two kernels' changes stand in the ratio the catalog's rates give.
+    const model::GpuSpec& h100 = test::catalog().gpus().entries.at("h100-sxm5");
+    const auto change = [&](double forward, double backward) {
+        return (1.0 / forward - 1.0 / h100.attentionForwardEfficiency) +
+               2.5 * (1.0 / backward - 1.0 / h100.attentionBackwardEfficiency);
+    };
+    const double expected =
+        change(h100.attentionForwardEfficiencyFlash2, h100.attentionBackwardEfficiencyFlash2) /
+        change(h100.attentionForwardEfficiencyFlash3, h100.attentionBackwardEfficiencyFlash3);
+    CHECK((c2 - c1) / (c3 - c1) == Approx(expected).epsilon(1e-9));
+    // FlashAttention-2 at about 0.62 of cuDNN's rate: Llama 3 8B at 8k spends about a sixth of
+    // its step in attention here, so the step grows by about a tenth.
+    CHECK(flash2.evaluation->compute.step.stepSeconds /
+              fused.evaluation->compute.step.stepSeconds ==
+          Approx(1.10).margin(0.02));
+    const auto noted = [](const DocumentEvaluation& d, const char* code) {
+        return std::any_of(d.diagnostics.begin(), d.diagnostics.end(),
+                           [code](const Diagnostic& x) { return x.code == code; });
+    };
+    CHECK_FALSE(noted(flash2, "attention-kernel-unmeasured"));
+
+    // A GPU the catalog has no FlashAttention-3 rates for (B200: FlashAttention-3 is written for
+    // Hopper) keeps its fused attention's rates, and the planner is told.
+    json blackwell = fusedRun;
+    blackwell["compute"]["node"] = "dgx-b200";
+    json blackwellFlash3 = blackwell;
+    blackwellFlash3["workload"]["attention_kernel"] = "flash3";
+    const auto b3 = evaluateOk(blackwellFlash3);
+    CHECK(b3.evaluation->compute.step.stepSeconds ==
+          Approx(evaluateOk(blackwell).evaluation->compute.step.stepSeconds).epsilon(1e-12));
+    CHECK(std::any_of(b3.diagnostics.begin(), b3.diagnostics.end(), [](const Diagnostic& x) {
+        return x.severity == Severity::Note && x.path == "/workload/attention_kernel" &&
+               x.code == "attention-kernel-unmeasured";
+    }));
+    const AttentionEfficiencies fallback = attentionEfficiencies(
+        test::catalog().gpus().entries.at("b200"), model::AttentionKernel::Flash3);
+    CHECK(fallback.fellBack);
+
+    // Read only with flash_attention; FP8 attention is the fused kernel's.
+    json unfused = flash2Run;
+    unfused["workload"]["flash_attention"] = false;
+    CHECK(
+        noted(evaluateDocument(unfused, test::catalog(), "step.json"), "attention-kernel-unused"));
+    json fp8 = flash2Run;
+    fp8["workload"]["precision"] = "fp8";
+    fp8["workload"]["fp8_attention"] = true;
+    CHECK(noted(evaluateOk(fp8), "fp8-attention-unused"));
+    // A value it does not know names the field and what is accepted.
+    json wrong = fusedRun;
+    wrong["workload"]["attention_kernel"] = "flash4";
+    const DocumentEvaluation bad = evaluateDocument(wrong, test::catalog(), "step.json");
+    CHECK(std::any_of(bad.diagnostics.begin(), bad.diagnostics.end(), [](const Diagnostic& x) {
+        return x.severity == Severity::Error && x.path == "/workload/attention_kernel" &&
+               (x.message + x.hint).find("flash2") != std::string::npos;
+    }));
+}

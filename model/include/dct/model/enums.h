@@ -173,4 +173,12 @@ enum class GradientPrecision
     Bf16  ///< 2 bytes a gradient (NeMo's distributed Adam with grad_sync_dtype bf16).
 };
 
+/** The fused attention kernel a training stack runs (with flash_attention). */
+enum class AttentionKernel
+{
+    Fused,  ///< The GPU's fused attention as Transformer Engine runs it (cuDNN on Hopper+).
+    Flash2, ///< FlashAttention-2 (PyTorch's scaled_dot_product_attention flash backend).
+    Flash3  ///< FlashAttention-3 (Hopper's warp-specialized kernels, flash_attn_interface).
+};
+
 } // namespace dct::model

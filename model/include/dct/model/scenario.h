@@ -201,6 +201,8 @@ struct WorkloadSection
     /// Adam's moments in fp32 or bf16 (the fp32 master weights stay).
     OptimizerMoments optimizerMoments = OptimizerMoments::Fp32;
     bool flashAttention = true; ///< Fused attention that never stores the s x s scores.
+    /// Which fused attention kernel runs (read with flashAttention): its measured rates.
+    AttentionKernel attentionKernel = AttentionKernel::Fused;
     /// Gradients accumulated, kept and reduced in this precision; Auto: as Megatron-LM does.
     GradientPrecision gradientPrecision = GradientPrecision::Auto;
     /// The layers apply dropout (probability above 0), so its masks are written and kept.

@@ -57,4 +57,21 @@ double attentionHeadDimFactor(double flopsPerScore, double referenceFlopsPerScor
  */
 double attentionFlopsPerExponential(const model::GpuSpec& gpu, double peakTflops);
 
+/** A fused attention kernel's forward and backward rates as shares of the dense BF16 peak. */
+struct AttentionEfficiencies
+{
+    double forward = 0.0;  ///< 0: not measured (the matrix rate).
+    double backward = 0.0; ///< 0: not measured (the matrix rate).
+    /** The kernel asked for has no rates in the catalog: the fused attention's are taken. */
+    bool fellBack = false;
+};
+
+/**
+ * Returns the measured rates of \a kernel on \a gpu (catalog attention_*_efficiency*): the fused
+ * attention's for Fused, FlashAttention-2's or -3's where the catalog has them, else the fused
+ * attention's with fellBack set.
+ */
+AttentionEfficiencies attentionEfficiencies(const model::GpuSpec& gpu,
+                                            model::AttentionKernel kernel);
+
 } // namespace dct::solvers
