@@ -157,6 +157,17 @@ const FieldTable<GpuSpec>& GpuSpec::fields()
                      "Achievable share of the dense BF16 peak of FlashAttention-3's backward "
                      "pass; 0: not measured (the fused attention's rates)",
                      0.0, 1.0),
+        f::number<S>("attention_forward_efficiency_triton", &S::attentionForwardEfficiencyTriton,
+                     "",
+                     "Achievable share of the dense BF16 peak of FlashAttention's Triton "
+                     "implementation, forward (causal, FLOPs it computes), for workloads with "
+                     "attention_kernel \"triton\"; 0: not measured (the fused attention's rates)",
+                     0.0, 1.0),
+        f::number<S>("attention_backward_efficiency_triton", &S::attentionBackwardEfficiencyTriton,
+                     "",
+                     "Achievable share of the dense BF16 peak of FlashAttention's Triton "
+                     "implementation, backward; 0: not measured (the fused attention's rates)",
+                     0.0, 1.0),
     };
     return table;
 }

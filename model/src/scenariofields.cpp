@@ -501,13 +501,15 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
             "attention_kernel", &S::attentionKernel,
             {{AttentionKernel::Fused, "fused"},
              {AttentionKernel::Flash2, "flash2"},
-             {AttentionKernel::Flash3, "flash3"}},
+             {AttentionKernel::Flash3, "flash3"},
+             {AttentionKernel::Triton, "triton"}},
             "The fused attention kernel the stack runs, at its measured rates (catalog "
             "attention_*_efficiency*): fused (Transformer Engine's choice, cuDNN's fused attention "
             "on Hopper and Blackwell: Megatron-Core, NeMo, Megatron-Bridge), flash2 "
             "(FlashAttention-2: PyTorch's scaled_dot_product_attention flash backend, which "
-            "torchtitan runs on Hopper) or flash3 (FlashAttention-3, Hopper). Read only with "
-            "flash_attention true"),
+            "torchtitan runs on Hopper), flash3 (FlashAttention-3, Hopper) or triton "
+            "(FlashAttention's Triton implementation, which llm-foundry's MPT runs with attn_impl "
+            "triton). Read only with flash_attention true"),
         f::choice<S, GradientPrecision>(
             "gradient_precision", &S::gradientPrecision,
             {{GradientPrecision::Auto, "auto"},

@@ -188,13 +188,26 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                   "unfused here (the scores' GEMMs and softmax apart)",
                   "flash_attention true, or leave attention_kernel out", "attention-kernel-unused");
     if (w.flashAttention && w.attentionKernel != AttentionKernel::Fused) {
-        const bool flash2 = w.attentionKernel == AttentionKernel::Flash2;
-        const char* name = flash2 ? "FlashAttention-2" : "FlashAttention-3";
-        const char* suffix = flash2 ? "flash2" : "flash3";
-        const double forward = flash2 ? r.gpu.attentionForwardEfficiencyFlash2
-                                      : r.gpu.attentionForwardEfficiencyFlash3;
-        const double backward = flash2 ? r.gpu.attentionBackwardEfficiencyFlash2
-                                       : r.gpu.attentionBackwardEfficiencyFlash3;
+        struct Kernel
+        {
+            const char* name;
+            const char* suffix;
+            double forward, backward;
+        };
+        const Kernel kernel =
+            w.attentionKernel == AttentionKernel::Flash2
+                ? Kernel{"FlashAttention-2", "flash2", r.gpu.attentionForwardEfficiencyFlash2,
+                         r.gpu.attentionBackwardEfficiencyFlash2}
+            : w.attentionKernel == AttentionKernel::Flash3
+                ? Kernel{"FlashAttention-3", "flash3", r.gpu.attentionForwardEfficiencyFlash3,
+                         r.gpu.attentionBackwardEfficiencyFlash3}
+                : Kernel{"FlashAttention's Triton kernel", "triton",
+                         r.gpu.attentionForwardEfficiencyTriton,
+                         r.gpu.attentionBackwardEfficiencyTriton};
+        const char* name = kernel.name;
+        const char* suffix = kernel.suffix;
+        const double forward = kernel.forward;
+        const double backward = kernel.backward;
         if (forward <= 0.0 || backward <= 0.0)
             d.note("/workload/attention_kernel",
                    std::string("the catalog has no ") + name + " rates for the GPU '" + r.gpu.id +

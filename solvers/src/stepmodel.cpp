@@ -327,6 +327,10 @@ AttentionEfficiencies attentionEfficiencies(const model::GpuSpec& gpu,
         other = {gpu.attentionForwardEfficiencyFlash3, gpu.attentionBackwardEfficiencyFlash3,
                  false};
         break;
+    case model::AttentionKernel::Triton:
+        other = {gpu.attentionForwardEfficiencyTriton, gpu.attentionBackwardEfficiencyTriton,
+                 false};
+        break;
     }
     if (other.forward > 0.0 && other.backward > 0.0)
         return other;

@@ -111,6 +111,7 @@ QString choiceName(const std::string& pointer, const std::string& value)
         {"fused", "Fused (cuDNN, as Transformer Engine runs it)"},
         {"flash2", "FlashAttention-2 (PyTorch SDPA)"},
         {"flash3", "FlashAttention-3"},
+        {"triton", "FlashAttention's Triton kernel"},
         {"deepep", "DeepEP"},
         {"hybridep", "HybridEP"},
         {"none", "None"},

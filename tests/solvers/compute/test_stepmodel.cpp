@@ -2336,6 +2336,10 @@ TEST_CASE("the attention kernel a stack runs: FlashAttention-2 and -3 at their m
     const double c3 = flash3.evaluation->compute.step.computeSeconds;
     CHECK(c2 > c1);
     CHECK(c3 < c1);
+    // FlashAttention's Triton kernel (MPT's), written for Ampere, the slowest of them on Hopper.
+    json tritonRun = fusedRun;
+    tritonRun["workload"]["attention_kernel"] = "triton";
+    CHECK(evaluateOk(tritonRun).evaluation->compute.step.computeSeconds > c2);
     // Only the attention moves, by the reciprocals of the rates (the backward's FLOPs 2.5 times
     // the forward's): the two kernels' changes stand in the ratio the catalog's rates give.
     const model::GpuSpec& h100 = test::catalog().gpus().entries.at("h100-sxm5");

@@ -178,7 +178,8 @@ enum class AttentionKernel
 {
     Fused,  ///< The GPU's fused attention as Transformer Engine runs it (cuDNN on Hopper+).
     Flash2, ///< FlashAttention-2 (PyTorch's scaled_dot_product_attention flash backend).
-    Flash3  ///< FlashAttention-3 (Hopper's warp-specialized kernels, flash_attn_interface).
+    Flash3, ///< FlashAttention-3 (Hopper's warp-specialized kernels, flash_attn_interface).
+    Triton  ///< FlashAttention's Triton implementation (MPT's attn_impl triton, llm-foundry).
 };
 
 } // namespace dct::model

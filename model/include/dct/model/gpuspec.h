@@ -55,13 +55,15 @@ struct GpuSpec : CatalogEntry
     /// (the attention stays at the BF16 rates).
     double attentionForwardEfficiencyFp8 = 0.0;
     double attentionBackwardEfficiencyFp8 = 0.0;
-    /// FlashAttention-2's and FlashAttention-3's kernels, as shares of the dense BF16 peak, for
-    /// stacks that run them instead of the fused attention above; 0: not measured (the fused
-    /// rates).
+    /// FlashAttention-2's, FlashAttention-3's and FlashAttention's Triton kernels, as shares of
+    /// the dense BF16 peak, for stacks that run them instead of the fused attention above; 0: not
+    /// measured (the fused rates).
     double attentionForwardEfficiencyFlash2 = 0.0;
     double attentionBackwardEfficiencyFlash2 = 0.0;
     double attentionForwardEfficiencyFlash3 = 0.0;
     double attentionBackwardEfficiencyFlash3 = 0.0;
+    double attentionForwardEfficiencyTriton = 0.0;
+    double attentionBackwardEfficiencyTriton = 0.0;
 
     /** Returns the dense peak at \a precision in TFLOP/s (0 when unsupported). */
     double peakTflops(Precision precision) const;

@@ -68,8 +68,8 @@ struct AttentionEfficiencies
 
 /**
  * Returns the measured rates of \a kernel on \a gpu (catalog attention_*_efficiency*): the fused
- * attention's for Fused, FlashAttention-2's or -3's where the catalog has them, else the fused
- * attention's with fellBack set.
+ * attention's for Fused; FlashAttention-2's, -3's or its Triton kernel's where the catalog has
+ * them, else the fused attention's with fellBack set.
  */
 AttentionEfficiencies attentionEfficiencies(const model::GpuSpec& gpu,
                                             model::AttentionKernel kernel);
