@@ -779,8 +779,9 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3 70B on 64 GB200 with Megatron-FSDP 
     // The DGX-GB300 row of the same table: the same layout at 5,248 tokens/s per GPU, its
     // preset offloading 20 layers, not 40 (LLAMA3_70B_PRETRAIN_CONFIG_GB300_FP8_CS_V2 in
     // scripts/performance/configs/llama/llama3_workload_base_configs.py at v0.4.2): the 288 GB
-    // hold more of the activations. It fits as modelled, and runs 7.6% faster than the model
-    // has it, as the GPU-bound GB300 rows of the Blackwell Ultra test below do (-7% to -15%).
+    // hold more of the activations. It fits as modelled, and runs within 3% of the model since
+    // the GB300's GEMMs run at their measured rate (7.6% faster than the model had it before,
+    // models-55, as the GPU-bound GB300 rows of the Blackwell Ultra test below did).
     json ultra = workload;
     ultra["activation_offload_layers"] = 20;
     const DocumentEvaluation gb300 =
@@ -792,7 +793,7 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3 70B on 64 GB200 with Megatron-FSDP 
     CHECK(gb300Memory < 288.0);
     const double gb300Error = tokensPerGpuSecond(gb300, 256, 8192, 64) / 5248.0 - 1.0;
     INFO("GB300: error " << gb300Error * 100.0 << "%");
-    CHECK(gb300Error == Approx(-0.076).margin(0.03));
+    CHECK(gb300Error == Approx(0.021).margin(0.03));
 }
 
 TEST_CASE("Megatron MoE Model Zoo: Qwen3-235B-A22B on 256 H100 in BF16 (all-to-all dispatcher), "
@@ -1067,14 +1068,14 @@ TEST_CASE("Megatron-Bridge 26.04.01 on Blackwell Ultra (GB300 NVL72 and DGX B300
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {true, "llama3-70b", 64, 256, 1, 1, 4, 1, 5, 1, "mxfp8", 0, 4864, -0.124},
-        {true, "llama3-405b", 256, 1536, 1, 2, 8, 2, 4, 1, "mxfp8", 0, 960, -0.113},
-        {true, "llama3-405b", 256, 1536, 1, 4, 8, 1, 4, 1, "tensorwise", 0, 1024, -0.122},
-        {true, "qwen3-30b-a3b", 8, 512, 8, 1, 1, 1, 1, 8, "mxfp8", 1, 31744, 0.039},
-        {true, "qwen3-235b-a22b", 256, 8192, 2, 1, 4, 1, 12, 32, "mxfp8", 2, 6944, 0.053},
+        {true, "llama3-70b", 64, 256, 1, 1, 4, 1, 5, 1, "mxfp8", 0, 4864, -0.023},
+        {true, "llama3-405b", 256, 1536, 1, 2, 8, 2, 4, 1, "mxfp8", 0, 960, -0.003},
+        {true, "llama3-405b", 256, 1536, 1, 4, 8, 1, 4, 1, "tensorwise", 0, 1024, -0.017},
+        {true, "qwen3-30b-a3b", 8, 512, 8, 1, 1, 1, 1, 8, "mxfp8", 1, 31744, 0.048},
+        {true, "qwen3-235b-a22b", 256, 8192, 2, 1, 4, 1, 12, 32, "mxfp8", 2, 6944, 0.114},
         {false, "qwen3-30b-a3b", 8, 512, 8, 1, 1, 1, 1, 8, "mxfp8", 1, 30720, 0.219},
         {false, "qwen3-235b-a22b", 256, 8192, 2, 1, 8, 1, 1, 8, "mxfp8", 0, 5936, 0.087},
-        {true, "gpt-oss-120b", 64, 1280, 4, 1, 1, 1, 1, 64, "bf16", 0, 19200, 0.262},
+        {true, "gpt-oss-120b", 64, 1280, 4, 1, 1, 1, 1, 64, "bf16", 0, 19200, 0.321},
         {false, "gpt-oss-120b", 64, 1280, 4, 1, 1, 1, 1, 8, "bf16", 0, 15232, 0.580},
     };
     for (const Row& row : rows) {
@@ -1526,7 +1527,9 @@ TEST_CASE("Megatron-Bridge 26.08 on GB200 NVL72 with full-iteration CUDA graphs,
     // issuing nothing, the model's GPU time lands within 6% of the 26.08 run (7.0 s a step
     // against 6.6), the 235B within 10% and DeepSeek-V3 within 3%, none of them fitted (4%,
     // 7% and 2% while the B300's measured GEMM rate was taken whole for the GB200, models-41;
-    // models-42 scales it to the GB200's 148 SMs). The errors as they stand:
+    // models-42 scales it to the GB200's 148 SMs). The GB300 rows, 7-14% slow while the GB300's
+    // GEMMs took the GB200's rate, are within 6% at the GB300's measured one (models-55). The
+    // errors as they stand:
     struct Row
     {
         bool gb300; ///< The DGX-GB300 row (GB300 NVL72 trays); false: DGX-GB200.
@@ -1545,9 +1548,9 @@ TEST_CASE("Megatron-Bridge 26.08 on GB200 NVL72 with full-iteration CUDA graphs,
         // config): the same full-iteration graphs, HybridEP and overlaps; Qwen3-30B at
         // micro-batch 8, Qwen3-235B at 2 on PP 4 x VP 12, DeepSeek-V3 on PP 2 x VP 8 with EP 32
         // and nothing recomputed (its layout "Et*4|(t*4|)*14tmL": 4 layers a chunk).
-        {true, "qwen3-30b-a3b", 8, 512, 8, 1, 1, 8, false, 44544, -0.068},
-        {true, "qwen3-235b-a22b", 256, 8192, 2, 4, 12, 32, true, 8816, -0.109},
-        {true, "deepseek-v3", 256, 4096, 1, 2, 8, 32, false, 6288, -0.143},
+        {true, "qwen3-30b-a3b", 8, 512, 8, 1, 1, 8, false, 44544, -0.025},
+        {true, "qwen3-235b-a22b", 256, 8192, 2, 4, 12, 32, true, 8816, -0.054},
+        {true, "deepseek-v3", 256, 4096, 1, 2, 8, 32, false, 6288, -0.062},
     };
     for (const Row& row : rows) {
         const char* gpu = row.gb300 ? " GB300" : " GB200";
@@ -1614,10 +1617,10 @@ TEST_CASE("Megatron-Bridge 26.08: gpt-oss-120b on GB300 and GB200 with full-iter
     // graph, HybridEP on 32 SMs, the expert all-to-all overlapped with the weight gradients
     // delayed, FP8 attention, router and permutation fusion, nothing recomputed (the 120B's base
     // recipe, recipes/gpt_oss/h100/gpt_oss.py, sets no recomputation), the fused cross entropy,
-    // BF16 gradients. The model runs ahead of both (GB300 +9.8%, GB200 +28.6%), where it is
-    // 4-14% behind the same table's Qwen3 and DeepSeek-V3 rows on the same GPUs (the test
+    // BF16 gradients. The model runs ahead of both (GB300 +13.9%, GB200 +24.1%), where it is
+    // 2-7% behind the same table's Qwen3 and DeepSeek-V3 rows on the same GPUs (the test
     // above): about 20 points on this model alone, with the host out of the step, as the 26.04.01
-    // rows without graphs have it (H100 +21.6%, GB300 +26.2%; B200 and B300 +52% and +58%). Not
+    // rows without graphs have it (H100 +21.6%, GB300 +32.1%; B200 and B300 +52% and +57%). Not
     // modelled and all of it on that side: the attention sinks (softmax_type "learnable", cuDNN's
     // kernel for them), attention of head dimension 64 on Blackwell (whose forward is bound by
     // the softmax's exponentials: half the dimension, half the FLOPs per exponential),
@@ -1629,7 +1632,7 @@ TEST_CASE("Megatron-Bridge 26.08: gpt-oss-120b on GB300 and GB200 with full-iter
         double tokensPerGpu;
         double modelError; ///< The model's error as it stands.
     };
-    const Row rows[] = {{true, 16, 33024, 0.068}, {false, 64, 28672, 0.241}};
+    const Row rows[] = {{true, 16, 33024, 0.139}, {false, 64, 28672, 0.241}};
     for (const Row& row : rows) {
         const char* gpu = row.gb300 ? " GB300" : " GB200";
         INFO("gpt-oss-120b on 64" << gpu << ": published " << row.tokensPerGpu
