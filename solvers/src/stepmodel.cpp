@@ -310,6 +310,26 @@ double attentionFlopsPerExponential(const model::GpuSpec& gpu, double peakTflops
     return peakTflops * 1e12 / (gpu.smCount * gpu.boostClockMhz * 1e6) / kExponentialsPerClockPerSm;
 }
 
+double attentionTileEfficiency(double sequence, double window)
+{
+    // Useful scores over the scores the kernel computes, in units of a block's B x B: a causal
+    // sequence of n = s / B blocks computes n (n + 1) / 2 tiles and pays 1.5 tiles' worth a
+    // query block for n^2 / 2 useful; a window of w = W / B blocks (W < s) touches w + 1 key
+    // blocks a query block (w at the start ramp) for W s - W^2 / 2 useful scores.
+    constexpr double kBlock = 128.0;
+    constexpr double kFixedBlocks = 1.5;
+    const auto efficiency = [&](double s, double w) {
+        const double n = std::max(s, 1.0) / kBlock;
+        if (w <= 0.0 || w >= s)
+            return n / (n + 1.0 + 2.0 * kFixedBlocks);
+        const double wb = w / kBlock;
+        const double useful = (w * s - 0.5 * w * w) / (kBlock * kBlock);
+        const double computed = n * (wb + 1.0) - 0.5 * wb * (wb + 1.0) + kFixedBlocks * n;
+        return useful / std::max(computed, 1e-12);
+    };
+    return efficiency(sequence, window) / efficiency(4096.0, 0.0);
+}
+
 AttentionEfficiencies attentionEfficiencies(const model::GpuSpec& gpu,
                                             model::AttentionKernel kernel)
 {
@@ -1159,11 +1179,26 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
             attentionHeadDimFactor(2.0 * (3.0 * qk + 2.0 * dv), 1280.0, flopsPerExp);
     }
     if (w.flashAttention) {
-        const double fused = scoreTime * f.scores / split;
+        // Where the rates are measured (at a causal 4k), at this sequence's tile efficiency
+        // (attentionTileEfficiency()): each context-parallel rank's kernels run over its s / cp
+        // queries; windowed layers over their band.
+        double tileTime = scoreTime;
+        if (attentionMeasured) {
+            const double perRank = l.s / std::max(1.0, static_cast<double>(l.c));
+            const double windowed = m.windowedLayerShare();
+            const double window = static_cast<double>(m.slidingWindow);
+            const double band = windowed > 0.0 && window < l.s
+                                    ? (window * l.s - 0.5 * window * window) / (l.s * l.s)
+                                    : 0.0;
+            tileTime =
+                (scoreTime - windowed * band) / attentionTileEfficiency(perRank, 0.0) +
+                (band > 0.0 ? windowed * band / attentionTileEfficiency(perRank, window) : 0.0);
+        }
+        const double fused = tileTime * f.scores / split;
         scores.forward = fused / attentionForwardRate;
         scores.backward =
             attentionMeasured ? 2.5 * fused / attentionBackwardRate : 2.0 * fused / bf16Rate;
-        scores.ideal = 3.0 * fused / bf16Rate;
+        scores.ideal = 3.0 * scoreTime * f.scores / split / bf16Rate;
     } else {
         // Q K^T and scores x V, one batched GEMM per head of the rank, the keys of the whole
         // sequence against the rank's queries.

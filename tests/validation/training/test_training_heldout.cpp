@@ -310,16 +310,16 @@ TEST_CASE("MosaicML MPT on 8 H100 in BF16 (llm-foundry benchmark table), held ou
     // submit_benchmarks.py at 061f2c7: --attn_impl defaults to triton, the sweep sets no other),
     // FlashAttention's Triton implementation written for Ampere: its rate on H100 is the
     // catalog's assumption (A100's measured share of FlashAttention-2's rate, carried).
-    // Known gap, held as it stands: every row 7-29% above the table (34-74% while the attention
+    // Known gap, held as it stands: every row 7-24% above the table (34-74% while the attention
     // ran at cuDNN's rate, models-52; see the test case's notes in docs/references.md). A change
     // that moves a row by more than 3 points shows.
     const MptRow rows[] = {
-        {"mpt-760m", 2048, 24, 384, false, 63147, 0.291},
-        {"mpt-1b", 2048, 14, 112, false, 45455, 0.202},
+        {"mpt-760m", 2048, 24, 384, false, 63147, 0.243},
+        {"mpt-1b", 2048, 14, 112, false, 45455, 0.163},
         {"mpt-3b", 4096, 5, 240, false, 20964, 0.074},
-        {"mpt-7b", 2048, 6, 48, false, 10643, 0.199},
-        {"mpt-13b", 2048, 2, 16, false, 4792, 0.214},
-        {"mpt-30b", 2048, 3, 504, true, 2002, 0.213},
+        {"mpt-7b", 2048, 6, 48, false, 10643, 0.174},
+        {"mpt-13b", 2048, 2, 16, false, 4792, 0.196},
+        {"mpt-30b", 2048, 3, 504, true, 2002, 0.197},
     };
     checkMptRows(rows, MptGpu::H100);
 }
@@ -332,14 +332,14 @@ TEST_CASE("MosaicML MPT on 8 A100 80GB in BF16 (the same table, same stack), hel
     // reaches 57-64% MFU here against 35-46% on H100. The Triton attention at its measured rate
     // on A100 (Dao-AILab/flash-attention README, the A100 benchmark figure: 74 TFLOPS/s causal at
     // head dimension 128 and sequence 4k, 0.24 of the peak, where FlashAttention-2 runs 173):
-    // every row within 14% (7-40% while the attention ran at the matrix rate, models-52).
+    // every row within 13% (7-40% while the attention ran at the matrix rate, models-52).
     const MptRow rows[] = {
-        {"mpt-760m", 2048, 24, 384, false, 32434, 0.118},
-        {"mpt-1b", 2048, 14, 448, false, 20513, 0.105},
+        {"mpt-760m", 2048, 24, 384, false, 32434, 0.087},
+        {"mpt-1b", 2048, 14, 448, false, 20513, 0.079},
         {"mpt-3b", 4096, 5, 240, false, 9457, 0.060},
-        {"mpt-7b", 2048, 6, 96, false, 4641, 0.104},
-        {"mpt-13b", 2048, 2, 48, false, 2262, 0.135},
-        {"mpt-30b", 2048, 3, 504, true, 916, 0.010},
+        {"mpt-7b", 2048, 6, 96, false, 4641, 0.088},
+        {"mpt-13b", 2048, 2, 48, false, 2262, 0.122},
+        {"mpt-30b", 2048, 3, 504, true, 916, 0.001},
     };
     checkMptRows(rows, MptGpu::A100);
 }
@@ -369,8 +369,8 @@ TEST_CASE("NVIDIA NeMo 24.07 on DGX H100 in FP8 (performance summary), held out"
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {"nemo-gpt3-5b", 64, 2048, 4, 2048, 1, 1, 1, 1, 22521, 0.287},
-        {"nemo-gpt3-20b", 64, 256, 2, 2048, 2, 1, 1, 1, 5851, 0.195},
+        {"nemo-gpt3-5b", 64, 2048, 4, 2048, 1, 1, 1, 1, 22521, 0.275},
+        {"nemo-gpt3-20b", 64, 256, 2, 2048, 2, 1, 1, 1, 5851, 0.188},
         {"gpt3-175b", 128, 256, 1, 2048, 4, 8, 1, 6, 726, 0.020},
         {"gpt3-175b", 512, 2048, 2, 2048, 4, 8, 1, 6, 782, 0.120},
         {"llama2-7b", 8, 128, 1, 4096, 1, 1, 1, 1, 16847, 0.175},
@@ -436,10 +436,10 @@ TEST_CASE("Megatron-Bridge 25.11 on DGX H100 and DGX B200 in FP8 (performance su
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {false, "llama3-8b", 8, 128, 1, 3, 1, 1, 1, 1, false, 14451, 0.027},
-        {false, "llama3-70b", 64, 128, 1, 1, 4, 8, 1, 5, false, 1602, 0.031},
+        {false, "llama3-8b", 8, 128, 1, 3, 1, 1, 1, 1, false, 14451, 0.040},
+        {false, "llama3-70b", 64, 128, 1, 1, 4, 8, 1, 5, false, 1602, 0.039},
         {false, "llama3-405b", 1024, 512, 1, 1, 8, 8, 2, 8, true, 292, 0.091},
-        {true, "llama3-8b", 8, 128, 2, 1, 1, 1, 1, 1, false, 30624, 0.058},
+        {true, "llama3-8b", 8, 128, 2, 1, 1, 1, 1, 1, false, 30624, 0.073},
         {true, "llama3-405b", 128, 64, 1, 1, 4, 8, 2, 8, true, 661, 0.098},
     };
     constexpr int sequence = 8192;
@@ -570,7 +570,7 @@ TEST_CASE(
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {false, "llama3-70b", 64, 256, 1, 4, 8, 1, 5, 1, false, nullptr, 0, false, 1664, 0.008},
+        {false, "llama3-70b", 64, 256, 1, 4, 8, 1, 5, 1, false, nullptr, 0, false, 1664, 0.015},
         {false, "llama3-405b", 1024, 1536, 1, 8, 8, 2, 8, 1, true, nullptr, 0, false, 328, 0.004},
         {false, "qwen3-30b-a3b", 16, 1024, 1, 1, 1, 1, 1, 16, false, "hybridep", 0, false, 8960,
          0.180},
@@ -670,7 +670,7 @@ TEST_CASE("Megatron-Bridge 26.04.01: gpt-oss-120b on 64 H100 and 64 B200 in BF16
         double tokensPerGpu;
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
-    const Row rows[] = {{false, 1, 4, 5824, 0.216}, {true, 4, 1, 13568, 0.524}};
+    const Row rows[] = {{false, 1, 4, 5824, 0.216}, {true, 4, 1, 13568, 0.508}};
     for (const Row& row : rows) {
         INFO((row.b200 ? "B200" : "H100")
              << ": published " << row.tokensPerGpu << " tokens/s per GPU");
@@ -715,7 +715,7 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3.1 405B on 256 GB200 (64 NVL72 trays
     const double predicted = tokensPerGpuSecond(d, 1536, 8192, 256);
     const double error = predicted / 864.0 - 1.0;
     INFO("predicted " << predicted << " tokens/s per GPU, error " << error * 100.0 << "%");
-    CHECK(error == Approx(0.011).margin(0.03));
+    CHECK(error == Approx(0.016).margin(0.03));
     const double memory = value(d, "step.memory_total_gb");
     INFO("memory " << memory << " GB a GPU");
     CHECK(memory == Approx(187.7).margin(3.0));
@@ -767,7 +767,7 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3 70B on 64 GB200 with Megatron-FSDP 
     const double predicted = tokensPerGpuSecond(d, 256, 8192, 64);
     const double error = predicted / 4224.0 - 1.0;
     INFO("predicted " << predicted << " tokens/s per GPU, error " << error * 100.0 << "%");
-    CHECK(error == Approx(0.124).margin(0.03));
+    CHECK(error == Approx(0.135).margin(0.03));
 
     // The same layout without offloading does not fit by far.
     json kept = scenario;
@@ -779,7 +779,7 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3 70B on 64 GB200 with Megatron-FSDP 
     // The DGX-GB300 row of the same table: the same layout at 5,248 tokens/s per GPU, its
     // preset offloading 20 layers, not 40 (LLAMA3_70B_PRETRAIN_CONFIG_GB300_FP8_CS_V2 in
     // scripts/performance/configs/llama/llama3_workload_base_configs.py at v0.4.2): the 288 GB
-    // hold more of the activations. It fits as modelled, and runs within 3% of the model since
+    // hold more of the activations. It fits as modelled, and runs within 4% of the model since
     // the GB300's GEMMs run at their measured rate (7.6% faster than the model had it before,
     // models-55, as the GPU-bound GB300 rows of the Blackwell Ultra test below did).
     json ultra = workload;
@@ -793,7 +793,7 @@ TEST_CASE("Megatron-Bridge 26.04.01: Llama 3 70B on 64 GB200 with Megatron-FSDP 
     CHECK(gb300Memory < 288.0);
     const double gb300Error = tokensPerGpuSecond(gb300, 256, 8192, 64) / 5248.0 - 1.0;
     INFO("GB300: error " << gb300Error * 100.0 << "%");
-    CHECK(gb300Error == Approx(0.021).margin(0.03));
+    CHECK(gb300Error == Approx(0.031).margin(0.03));
 }
 
 TEST_CASE("Megatron MoE Model Zoo: Qwen3-235B-A22B on 256 H100 in BF16 (all-to-all dispatcher), "
@@ -913,11 +913,11 @@ TEST_CASE("DeepSeek-V3 on 2,048 H800 in FP8 with DualPipe (technical report, pro
     const double pairError = step.microBatchSeconds / 0.1290 - 1.0;
     INFO("pair of chunks " << step.microBatchSeconds * 1e3 << " ms, error " << pairError * 100.0
                            << "%");
-    CHECK(pairError == Approx(-0.197).margin(0.03));
+    CHECK(pairError == Approx(-0.202).margin(0.03));
     const double days = value(d, "compute.training_days");
     const double runError = 2664000.0 / 2048.0 / 24.0 / days - 1.0;
     INFO("training " << days << " days, throughput error " << runError * 100.0 << "%");
-    CHECK(runError == Approx(0.442).margin(0.03));
+    CHECK(runError == Approx(0.453).margin(0.03));
     const double memory = value(d, "step.memory_total_gb");
     INFO("memory " << memory << " GB a GPU");
     CHECK(memory == Approx(99.6).margin(3.0));
@@ -1016,7 +1016,7 @@ TEST_CASE("Megatron-Bridge 26.04.01 on GB200 NVL72, dense in MXFP8, held out",
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {"llama3-70b", 64, 256, 2, 4, 5, false, "mxfp8", 3712, 0.116},
+        {"llama3-70b", 64, 256, 2, 4, 5, false, "mxfp8", 3712, 0.125},
         {"llama3-405b", 256, 1536, 4, 16, 8, true, "mxfp8", 800, 0.053},
     };
     for (const Row& row : rows) {
@@ -1068,15 +1068,15 @@ TEST_CASE("Megatron-Bridge 26.04.01 on Blackwell Ultra (GB300 NVL72 and DGX B300
         double modelError; ///< The model's error as it stands (docs/references.md).
     };
     const Row rows[] = {
-        {true, "llama3-70b", 64, 256, 1, 1, 4, 1, 5, 1, "mxfp8", 0, 4864, -0.023},
+        {true, "llama3-70b", 64, 256, 1, 1, 4, 1, 5, 1, "mxfp8", 0, 4864, -0.014},
         {true, "llama3-405b", 256, 1536, 1, 2, 8, 2, 4, 1, "mxfp8", 0, 960, -0.003},
-        {true, "llama3-405b", 256, 1536, 1, 4, 8, 1, 4, 1, "tensorwise", 0, 1024, -0.017},
+        {true, "llama3-405b", 256, 1536, 1, 4, 8, 1, 4, 1, "tensorwise", 0, 1024, -0.011},
         {true, "qwen3-30b-a3b", 8, 512, 8, 1, 1, 1, 1, 8, "mxfp8", 1, 31744, 0.048},
         {true, "qwen3-235b-a22b", 256, 8192, 2, 1, 4, 1, 12, 32, "mxfp8", 2, 6944, 0.114},
         {false, "qwen3-30b-a3b", 8, 512, 8, 1, 1, 1, 1, 8, "mxfp8", 1, 30720, 0.219},
         {false, "qwen3-235b-a22b", 256, 8192, 2, 1, 8, 1, 1, 8, "mxfp8", 0, 5936, 0.087},
-        {true, "gpt-oss-120b", 64, 1280, 4, 1, 1, 1, 1, 64, "bf16", 0, 19200, 0.321},
-        {false, "gpt-oss-120b", 64, 1280, 4, 1, 1, 1, 1, 8, "bf16", 0, 15232, 0.580},
+        {true, "gpt-oss-120b", 64, 1280, 4, 1, 1, 1, 1, 64, "bf16", 0, 19200, 0.313},
+        {false, "gpt-oss-120b", 64, 1280, 4, 1, 1, 1, 1, 8, "bf16", 0, 15232, 0.559},
     };
     for (const Row& row : rows) {
         const bool moe = row.ep > 1;
@@ -1225,7 +1225,7 @@ TEST_CASE("DeepSeek-V3 on 256 B200 with the expert all-to-all overlapped (Megatr
     const StepResult& s = overlapped.evaluation->compute.step;
     INFO("error " << error * 100.0 << "%, all-to-all exposed " << s.expertParallelSeconds << " of "
                   << s.stepSeconds << " s");
-    CHECK(error == Approx(-0.126).margin(0.03)); // the model's error as it stands
+    CHECK(error == Approx(-0.119).margin(0.03)); // the model's error as it stands
     // Without the overlap the all-to-all across the four nodes stays exposed.
     workload["moe_a2a_overlap"] = false;
     const DocumentEvaluation exposed = evaluate(workload);
@@ -1310,9 +1310,9 @@ TEST_CASE("DeepSeek-V3 on 256 GB200: NVIDIA's optimization ladder of the host's 
     };
     const Rung rungs[] = {{"baseline", 494.46, 0.204},
                           {"router fusion", 540.00, 0.403},
-                          {"DeepEP", 566.07, 0.437},
-                          {"no up-projection recompute", 610.71, 0.344},
-                          {"CUDA graphs", 663.27, 0.336}};
+                          {"DeepEP", 566.07, 0.445},
+                          {"no up-projection recompute", 610.71, 0.352},
+                          {"CUDA graphs", 663.27, 0.350}};
     for (std::size_t i = 0; i < std::size(rungs); ++i) {
         if (i == 1)
             scenario["workload"]["moe_router_fusion"] = true;
@@ -1542,7 +1542,7 @@ TEST_CASE("Megatron-Bridge 26.08 on GB200 NVL72 with full-iteration CUDA graphs,
     const Row rows[] = {
         {false, "qwen3-30b-a3b", 8, 512, 4, 1, 1, 8, false, 39936, -0.039},
         {false, "qwen3-235b-a22b", 256, 8192, 1, 8, 3, 32, true, 7280, -0.072},
-        {false, "deepseek-v3", 256, 4096, 1, 4, 4, 64, false, 4912, 0.030},
+        {false, "deepseek-v3", 256, 4096, 1, 4, 4, 64, false, 4912, 0.042},
         // The DGX-GB300 rows of the same table, from the GB300 recipes at the same commit
         // (perf_recipes/qwen/gb300/qwen3_moe.py and deepseek/gb300/deepseek_v3.py, *_fp8mx_
         // config): the same full-iteration graphs, HybridEP and overlaps; Qwen3-30B at
@@ -1617,10 +1617,10 @@ TEST_CASE("Megatron-Bridge 26.08: gpt-oss-120b on GB300 and GB200 with full-iter
     // graph, HybridEP on 32 SMs, the expert all-to-all overlapped with the weight gradients
     // delayed, FP8 attention, router and permutation fusion, nothing recomputed (the 120B's base
     // recipe, recipes/gpt_oss/h100/gpt_oss.py, sets no recomputation), the fused cross entropy,
-    // BF16 gradients. The model runs ahead of both (GB300 +13.9%, GB200 +24.1%), where it is
+    // BF16 gradients. The model runs ahead of both (GB300 +12.6%, GB200 +22.5%), where it is
     // 2-7% behind the same table's Qwen3 and DeepSeek-V3 rows on the same GPUs (the test
     // above): about 20 points on this model alone, with the host out of the step, as the 26.04.01
-    // rows without graphs have it (H100 +21.6%, GB300 +32.1%; B200 and B300 +52% and +57%). Not
+    // rows without graphs have it (H100 +21.6%, GB300 +31.3%; B200 and B300 +51% and +56%). Not
     // modelled and all of it on that side: the attention sinks (softmax_type "learnable", cuDNN's
     // kernel for them), attention of head dimension 64 on Blackwell (whose forward is bound by
     // the softmax's exponentials: half the dimension, half the FLOPs per exponential),
@@ -1632,7 +1632,7 @@ TEST_CASE("Megatron-Bridge 26.08: gpt-oss-120b on GB300 and GB200 with full-iter
         double tokensPerGpu;
         double modelError; ///< The model's error as it stands.
     };
-    const Row rows[] = {{true, 16, 33024, 0.139}, {false, 64, 28672, 0.241}};
+    const Row rows[] = {{true, 16, 33024, 0.126}, {false, 64, 28672, 0.225}};
     for (const Row& row : rows) {
         const char* gpu = row.gb300 ? " GB300" : " GB200";
         INFO("gpt-oss-120b on 64" << gpu << ": published " << row.tokensPerGpu
@@ -1682,9 +1682,9 @@ TEST_CASE("torchtitan on 32 and 64 H200: Llama 3.1 8B with FSDP2, Float8 and Fla
     // FlashAttention-2's rate about the same time). Not stated, so taken: an InfiniBand fabric,
     // rail-optimized, no dropout.
     // What it shows: with the fused attention's rates (cuDNN, as Transformer Engine runs it) the
-    // model is 40-43% fast; at FlashAttention-2's measured rates (0.62 of cuDNN's on H100, Shah
-    // et al. 2024, Figures 5-6) 19-21%: nearly half of the step time it missed. The rest is
-    // left to this stack (the MPT rows above, PyTorch FSDP too, miss more on H100 and A100).
+    // model is 42-45% fast; at FlashAttention-2's measured rates (0.62 of cuDNN's on H100, Shah
+    // et al. 2024, Figures 5-6) 21-24%: about 40% of the step time it missed. The rest is left
+    // to this stack (the MPT rows above, PyTorch FSDP too, miss as much on H100).
     struct Row
     {
         int nodes;
@@ -1692,7 +1692,7 @@ TEST_CASE("torchtitan on 32 and 64 H200: Llama 3.1 8B with FSDP2, Float8 and Fla
         double modelError;      ///< With FlashAttention-2 (docs/references.md).
         double modelErrorFused; ///< With the fused attention's rates.
     };
-    const Row rows[] = {{4, 10938, 0.187, 0.401}, {8, 10753, 0.208, 0.426}};
+    const Row rows[] = {{4, 10938, 0.214, 0.424}, {8, 10753, 0.236, 0.450}};
     for (const Row& row : rows) {
         const int gpus = 8 * row.nodes;
         const int batch = 2 * gpus;

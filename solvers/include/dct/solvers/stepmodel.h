@@ -57,6 +57,18 @@ double attentionHeadDimFactor(double flopsPerScore, double referenceFlopsPerScor
  */
 double attentionFlopsPerExponential(const model::GpuSpec& gpu, double peakTflops);
 
+/**
+ * Returns a fused attention kernel's rate over \a sequence queries (each attending to the keys
+ * before it, or to the last \a window of them when \a window is above 0 and below the sequence)
+ * over its rate on a causal sequence of 4,096, the length the catalog's rates are measured at.
+ * The kernel runs a query block of 128 rows against every key block of 128 it touches, whole
+ * (the causal diagonal's and the window's edges masked, not skipped), and each query block costs
+ * as much again as 1.5 key blocks (its queries' load, its output's and statistics' write): a
+ * causal sequence of n blocks runs at n / (n + 4) of the matrix work it does (FlashAttention-2 on
+ * H100 from 512 to 16k, the README's benchmark figure, within 4%; on A100 within 3%).
+ */
+double attentionTileEfficiency(double sequence, double window);
+
 /** A fused attention kernel's forward and backward rates as shares of the dense BF16 peak. */
 struct AttentionEfficiencies
 {
