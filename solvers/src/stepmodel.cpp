@@ -244,6 +244,8 @@ struct LayerFlops
     /// The share of that square a fused causal kernel computes, averaged over the layers: the
     /// causal half, less with sliding windows (the kernel skips the blocks outside the band).
     double fusedShare = 0.5;
+    /// A windowed layer's share of that square (0: no window shorter than the sequence).
+    double windowBand = 0.0;
     double mlp = 0.0;     ///< Dense MLP or experts, averaged over the layers.
     double lastMlp = 0.0; ///< The last layer's (the experts' in an MoE model), as an MTP layer's.
     double logits = 0.0;  ///< The output layer.
@@ -266,8 +268,8 @@ LayerFlops layerFlops(const model::ModelSpec& m, const Layout& l)
     const double windowed = m.windowedLayerShare();
     if (windowed > 0.0 && m.slidingWindow < l.s) {
         const double window = m.slidingWindow;
-        const double band = (window * l.s - 0.5 * window * window) / (l.s * l.s);
-        f.fusedShare = (1.0 - windowed) * 0.5 + windowed * band;
+        f.windowBand = (window * l.s - 0.5 * window * window) / (l.s * l.s);
+        f.fusedShare = (1.0 - windowed) * 0.5 + windowed * f.windowBand;
     }
     const double moeShare = static_cast<double>(m.moeLayers()) / std::max(1, m.layers);
     const double moeMlp = 2.0 * tokens *
@@ -1185,14 +1187,13 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
         double tileTime = scoreTime;
         if (attentionMeasured) {
             const double perRank = l.s / std::max(1.0, static_cast<double>(l.c));
-            const double windowed = m.windowedLayerShare();
-            const double window = static_cast<double>(m.slidingWindow);
-            const double band = windowed > 0.0 && window < l.s
-                                    ? (window * l.s - 0.5 * window * window) / (l.s * l.s)
-                                    : 0.0;
+            const double windowed = f.windowBand > 0.0 ? m.windowedLayerShare() : 0.0;
             tileTime =
-                (scoreTime - windowed * band) / attentionTileEfficiency(perRank, 0.0) +
-                (band > 0.0 ? windowed * band / attentionTileEfficiency(perRank, window) : 0.0);
+                (scoreTime - windowed * f.windowBand) / attentionTileEfficiency(perRank, 0.0) +
+                (windowed > 0.0
+                     ? windowed * f.windowBand /
+                           attentionTileEfficiency(perRank, static_cast<double>(m.slidingWindow))
+                     : 0.0);
         }
         const double fused = tileTime * f.scores / split;
         scores.forward = fused / attentionForwardRate;
