@@ -37,6 +37,21 @@ double GpuSpec::peakTflops(Precision precision) const
     return 0.0;
 }
 
+GpuSpec::AttentionRates GpuSpec::attentionRates(AttentionKernel kernel) const
+{
+    switch (kernel) {
+    case AttentionKernel::Fused:
+        return {attentionForwardEfficiency, attentionBackwardEfficiency};
+    case AttentionKernel::Flash2:
+        return {attentionForwardEfficiencyFlash2, attentionBackwardEfficiencyFlash2};
+    case AttentionKernel::Flash3:
+        return {attentionForwardEfficiencyFlash3, attentionBackwardEfficiencyFlash3};
+    case AttentionKernel::Triton:
+        return {attentionForwardEfficiencyTriton, attentionBackwardEfficiencyTriton};
+    }
+    return {};
+}
+
 const FieldTable<GpuSpec>& GpuSpec::fields()
 {
     using S = GpuSpec;

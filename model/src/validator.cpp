@@ -188,27 +188,15 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                   "unfused here (the scores' GEMMs and softmax apart)",
                   "flash_attention true, or leave attention_kernel out", "attention-kernel-unused");
     if (w.flashAttention && w.attentionKernel != AttentionKernel::Fused) {
-        struct Kernel
-        {
-            const char* name;
-            const char* suffix;
-            double forward, backward;
-        };
-        const Kernel kernel =
-            w.attentionKernel == AttentionKernel::Flash2
-                ? Kernel{"FlashAttention-2", "flash2", r.gpu.attentionForwardEfficiencyFlash2,
-                         r.gpu.attentionBackwardEfficiencyFlash2}
-            : w.attentionKernel == AttentionKernel::Flash3
-                ? Kernel{"FlashAttention-3", "flash3", r.gpu.attentionForwardEfficiencyFlash3,
-                         r.gpu.attentionBackwardEfficiencyFlash3}
-                : Kernel{"FlashAttention's Triton kernel", "triton",
-                         r.gpu.attentionForwardEfficiencyTriton,
-                         r.gpu.attentionBackwardEfficiencyTriton};
-        const char* name = kernel.name;
-        const char* suffix = kernel.suffix;
-        const double forward = kernel.forward;
-        const double backward = kernel.backward;
-        if (forward <= 0.0 || backward <= 0.0)
+        const char* name = w.attentionKernel == AttentionKernel::Flash2 ? "FlashAttention-2"
+                           : w.attentionKernel == AttentionKernel::Flash3
+                               ? "FlashAttention-3"
+                               : "FlashAttention's Triton kernel";
+        const char* suffix = w.attentionKernel == AttentionKernel::Flash2   ? "flash2"
+                             : w.attentionKernel == AttentionKernel::Flash3 ? "flash3"
+                                                                            : "triton";
+        const GpuSpec::AttentionRates rates = r.gpu.attentionRates(w.attentionKernel);
+        if (rates.forward <= 0.0 || rates.backward <= 0.0)
             d.note("/workload/attention_kernel",
                    std::string("the catalog has no ") + name + " rates for the GPU '" + r.gpu.id +
                        "': the attention runs at its fused attention's rates",

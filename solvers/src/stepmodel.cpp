@@ -335,30 +335,12 @@ double attentionTileEfficiency(double sequence, double window)
 AttentionEfficiencies attentionEfficiencies(const model::GpuSpec& gpu,
                                             model::AttentionKernel kernel)
 {
-    const AttentionEfficiencies fused{gpu.attentionForwardEfficiency,
-                                      gpu.attentionBackwardEfficiency, false};
-    AttentionEfficiencies other;
-    switch (kernel) {
-    case model::AttentionKernel::Fused:
-        return fused;
-    case model::AttentionKernel::Flash2:
-        other = {gpu.attentionForwardEfficiencyFlash2, gpu.attentionBackwardEfficiencyFlash2,
-                 false};
-        break;
-    case model::AttentionKernel::Flash3:
-        other = {gpu.attentionForwardEfficiencyFlash3, gpu.attentionBackwardEfficiencyFlash3,
-                 false};
-        break;
-    case model::AttentionKernel::Triton:
-        other = {gpu.attentionForwardEfficiencyTriton, gpu.attentionBackwardEfficiencyTriton,
-                 false};
-        break;
-    }
-    if (other.forward > 0.0 && other.backward > 0.0)
-        return other;
-    AttentionEfficiencies fallback = fused;
-    fallback.fellBack = true;
-    return fallback;
+    // The fused kernel's rates as the catalog has them; another kernel's where both are measured.
+    const model::GpuSpec::AttentionRates own = gpu.attentionRates(kernel);
+    if (kernel == model::AttentionKernel::Fused || (own.forward > 0.0 && own.backward > 0.0))
+        return {own.forward, own.backward, false};
+    const model::GpuSpec::AttentionRates fused = gpu.attentionRates(model::AttentionKernel::Fused);
+    return {fused.forward, fused.backward, true};
 }
 
 namespace {

@@ -68,6 +68,15 @@ struct GpuSpec : CatalogEntry
     /** Returns the dense peak at \a precision in TFLOP/s (0 when unsupported). */
     double peakTflops(Precision precision) const;
 
+    /** A fused attention kernel's measured rates, shares of the dense BF16 peak. */
+    struct AttentionRates
+    {
+        double forward = 0.0;  ///< 0: not measured.
+        double backward = 0.0; ///< 0: not measured.
+    };
+    /** Returns the catalog's rates of \a kernel on this GPU, as they stand (0 where unmeasured). */
+    AttentionRates attentionRates(AttentionKernel kernel) const;
+
     static constexpr const char* kind = "gpu";
     static const FieldTable<GpuSpec>& fields();
 
