@@ -3,7 +3,8 @@
 // 0.76B to 30B on one 8-GPU node) and NVIDIA NeMo's pre-training performance table on DGX H100 in
 // FP8 (Megatron-Core, GPT-3 5B to 175B, Llama 2 7B to 70B, Llama 3 8B and 70B), and the same
 // recipes' Megatron-Bridge 25.11 table on DGX H100 and DGX B200 (Llama 3 8B to 405B), later
-// Megatron-Bridge and Megatron MoE Model Zoo rows, and DeepSeek-V3 on 2,048 H800. Sources,
+// Megatron-Bridge and Megatron MoE Model Zoo rows, DeepSeek-V3 on 2,048 H800, and Megatron-LM's
+// GPT 175B and 530B on up to 12,288 Ampere GPUs as MegaScale (NSDI 2024) measured it. Sources,
 // layouts and the errors as they stand: docs/references.md, "Held-out runs". Nothing is fitted to
 // them; the bounds below hold the model where it stands so that a change that moves these figures
 // shows.
@@ -93,6 +94,29 @@ json dgxA100(const json& workload)
             {"workload", workload}};
 }
 
+/**
+ * ByteDance's MegaScale cluster (Jiang et al., NSDI 2024): servers of eight Ampere GPUs on
+ * NVLink, eight 200G NICs each on a three-tier Clos of Broadcom Tomahawk 4 switches (RoCE), a
+ * switch port split in two for a NIC. \a node "hgx-a800" or "dgx-a100" (see the test).
+ */
+json megaScale(const char* node, int gpus, const json& workload)
+{
+    return {{"schema_version", 2},
+            {"name", "megascale"},
+            {"site", "dallas"},
+            {"compute", {{"node", node}, {"node_count", gpus / 8}}},
+            {"network",
+             {{"protocol", "roce_v2"},
+              {"topology", "rail_optimized"},
+              {"tiers", 3},
+              {"switch", "tomahawk4-64x400g"},
+              {"port_breakout", 2},
+              {"nic", "connectx-6-200g"},
+              {"routing", "ecmp"}}},
+            {"cooling", {{"system", "d2c-rdhx"}}},
+            {"workload", workload}};
+}
+
 double value(const DocumentEvaluation& d, const std::string& key)
 {
     REQUIRE(d.evaluation);
@@ -122,6 +146,11 @@ const model::Catalog& heldOutCatalog()
             // multiple of 128, 50,304; embeddings shared with the output layer, as GPT-3).
             {"nemo-gpt3-5b", "NeMo gpt3 5b.yaml", 32, 4096, 24, 50304, 2048, true},
             {"nemo-gpt3-20b", "NeMo gpt3 20b.yaml", 48, 6144, 44, 50304, 2048, true},
+            // MegaScale's models (Jiang et al., NSDI 2024, Table 1 and section 6.1: 175B of 96
+            // layers of 12,288 with 128 heads, 530B of 105 of 20,480 with 160; sequence 2,048,
+            // vocabulary 64,000; FFN 4h; Megatron-LM's GPT, embeddings shared).
+            {"megascale-175b", "MegaScale Table 1", 128, 12288, 96, 64000, 2048, true},
+            {"megascale-530b", "MegaScale Table 1", 160, 20480, 105, 64000, 2048, true},
         });
     return test::loadedCatalog(loaded);
 }
@@ -1767,5 +1796,125 @@ TEST_CASE("torchtitan on 32 and 64 H200: Llama 3.1 8B with FSDP2, Float8 and Fla
         CHECK(error == Approx(row.modelError).margin(0.03));
         CHECK(fusedError == Approx(row.modelErrorFused).margin(0.03));
         CHECK(std::fabs(error) < std::fabs(fusedError));
+    }
+}
+
+TEST_CASE("MegaScale (NSDI 2024) Table 2: Megatron-LM's 175B on 256 to 12,288 Ampere GPUs, held "
+          "out",
+          "[validation][training][heldout][megascale]")
+{
+    // Jiang et al., "MegaScale: Scaling Large Language Model Training to More Than 10,000 GPUs"
+    // (NSDI 2024, arXiv 2402.15627), Table 2: the baseline, Megatron-LM at commit 285068c8 (11
+    // January 2023), on the 175B of Table 1 (TP 8, PP 8, the interleaved schedule with six
+    // chunks a GPU, section 6.1), batch 768 on 256 to 1,024 GPUs and 6,144 on 3,072 to 12,288:
+    // iteration seconds as printed. Megatron-LM of January 2023 as it ran by default: sequence
+    // parallelism with selective recomputation (Korthikanti et al.), the attention unfused
+    // (MegaScale's own "efficient operators" add FlashAttention-2, Table 3), the distributed
+    // optimizer's gradients reduced in fp32 (arguments.py forces it with bf16) after the
+    // backward pass, not overlapped (--overlap-grad-reduce came in August 2023), every pipeline
+    // send and receive waited on (overlap_p2p_comm, October 2023), micro-batch 1. The paper
+    // names its GPUs "NVIDIA Ampere GPUs" only: in a ByteDance cluster of 2023 taken as the
+    // A800, the A100 with NVLink at 400 GB/s (the catalog's hgx-a800); on the A100's 600 GB/s
+    // the tensor-parallel traffic is a third shorter and the rows come out 1.4-4.0 points
+    // faster (both recorded).
+    // What it shows: the step per micro-batch and its scaling with the batch's micro-batches are
+    // the model's (256 GPUs within 5%), and its fixed part per step grows less with the
+    // data-parallel size than the table's: the rows with 32-48 micro-batches a pipeline run
+    // 6-9% fast on A800 (the published step has about 1 s a step more there). Mean absolute
+    // error 4.5% on A800, 7.1% on A100.
+    struct Row
+    {
+        int gpus, batch;
+        double iterationSeconds;
+        double modelError;     ///< Throughput error on A800 (docs/references.md).
+        double modelErrorA100; ///< The same on A100.
+    };
+    const Row rows[] = {
+        {256, 768, 40.0, -0.049, -0.010},  {512, 768, 21.2, -0.015, 0.024},
+        {768, 768, 15.2, 0.036, 0.076},    {1024, 768, 11.9, 0.058, 0.098},
+        {3072, 6144, 29.02, 0.020, 0.060}, {6144, 6144, 14.78, 0.004, 0.043},
+        {8192, 6144, 12.24, 0.084, 0.126}, {12288, 6144, 8.57, 0.091, 0.131},
+    };
+    double absoluteErrors = 0.0;
+    for (const Row& row : rows) {
+        INFO(row.gpus << " GPUs, batch " << row.batch << ": published " << row.iterationSeconds
+                      << " s an iteration");
+        const json workload = {{"model", "megascale-175b"},
+                               {"precision", "bf16"},
+                               {"tokens_billion", 300},
+                               {"tensor_parallel", 8},
+                               {"pipeline_parallel", 8},
+                               {"pipeline_schedule", "interleaved"},
+                               {"virtual_stages", 6},
+                               {"overlap_p2p_comm", false},
+                               {"global_batch_sequences", row.batch},
+                               {"micro_batch_size", 1},
+                               {"sequence_parallel", true},
+                               {"recompute", "selective"},
+                               {"flash_attention", false},
+                               {"zero_stage", 1},
+                               {"overlap_fraction", 0.0},
+                               {"gradient_precision", "fp32"}};
+        const DocumentEvaluation d =
+            evaluateDocument(megaScale("hgx-a800", row.gpus, workload), heldOutCatalog(), "ms");
+        INFO(errors(d));
+        REQUIRE(d.ok());
+        const DocumentEvaluation a =
+            evaluateDocument(megaScale("dgx-a100", row.gpus, workload), heldOutCatalog(), "ms");
+        REQUIRE(a.ok());
+        const double error = row.iterationSeconds / value(d, "step.seconds") - 1.0;
+        const double errorA100 = row.iterationSeconds / value(a, "step.seconds") - 1.0;
+        INFO("error " << error * 100.0 << "% (A100 " << errorA100 * 100.0 << "%)");
+        CHECK(error == Approx(row.modelError).margin(0.03));
+        CHECK(errorA100 == Approx(row.modelErrorA100).margin(0.03));
+        CHECK(std::fabs(error) <= 0.10);
+        CHECK(errorA100 > error); // NVLink at 600 GB/s: the tensor-parallel traffic shorter
+        absoluteErrors += std::fabs(error);
+    }
+    CHECK(absoluteErrors / std::size(rows) < 0.06);
+}
+
+TEST_CASE("MegaScale (NSDI 2024) Figure 9: Megatron-LM's 530B on 2,240 to 11,200 Ampere GPUs, "
+          "held out",
+          "[validation][training][heldout][megascale]")
+{
+    // The same paper's weak scaling of the 530B (Table 1: TP 8, PP 35, three chunks a GPU,
+    // section 6.1), as many sequences a step as GPUs: Megatron-LM's MFU, read from Figure 9's
+    // labels, 49.2%, 48.8% and 48.2% on 2,240, 4,480 and 11,200 GPUs; the stack as the 175B
+    // rows above, on A800. The model is 13-15% above them, where it holds Korthikanti et al.'s
+    // own 530B (56.0% with one data-parallel replica, the test above in
+    // test_training_published.cpp) within 2%: not explained (see docs/references.md).
+    struct Row
+    {
+        int gpus;
+        double mfu;
+        double modelError;
+    };
+    const Row rows[] = {{2240, 0.492, 0.130}, {4480, 0.488, 0.138}, {11200, 0.482, 0.152}};
+    for (const Row& row : rows) {
+        INFO(row.gpus << " GPUs: published MFU " << row.mfu);
+        const json workload = {{"model", "megascale-530b"},
+                               {"precision", "bf16"},
+                               {"tokens_billion", 300},
+                               {"tensor_parallel", 8},
+                               {"pipeline_parallel", 35},
+                               {"pipeline_schedule", "interleaved"},
+                               {"virtual_stages", 3},
+                               {"overlap_p2p_comm", false},
+                               {"global_batch_sequences", row.gpus},
+                               {"micro_batch_size", 1},
+                               {"sequence_parallel", true},
+                               {"recompute", "selective"},
+                               {"flash_attention", false},
+                               {"zero_stage", 1},
+                               {"overlap_fraction", 0.0},
+                               {"gradient_precision", "fp32"}};
+        const DocumentEvaluation d =
+            evaluateDocument(megaScale("hgx-a800", row.gpus, workload), heldOutCatalog(), "ms");
+        INFO(errors(d));
+        REQUIRE(d.ok());
+        const double error = value(d, "step.mfu") / row.mfu - 1.0;
+        INFO("predicted MFU " << value(d, "step.mfu") << ", error " << error * 100.0 << "%");
+        CHECK(error == Approx(row.modelError).margin(0.03));
     }
 }
