@@ -50,6 +50,13 @@ long long ceilDiv(long long a, long long b)
 
 } // namespace
 
+int leafDownPortsOf(int ports, double ratio)
+{
+    const double r = std::max(1.0, ratio);
+    const int down = static_cast<int>(std::lround(ports * r / (r + 1.0)));
+    return std::clamp(down, 1, std::max(1, ports - 1));
+}
+
 FabricPlan planFabric(const FabricSpec& spec, Diagnostics& diagnostics)
 {
     FabricPlan p;
@@ -68,8 +75,7 @@ FabricPlan planFabric(const FabricSpec& spec, Diagnostics& diagnostics)
 
     // Leaf ports split by the oversubscription ratio r = down / up (r = 1: k/2 and k/2).
     const double r = std::max(1.0, spec.oversubscription);
-    int down = static_cast<int>(std::lround(k * r / (r + 1.0)));
-    down = std::clamp(down, 1, k - 1);
+    const int down = leafDownPortsOf(k, r);
     p.leafDownPorts = down;
     p.leafUpPorts = k - down;
 
@@ -78,7 +84,14 @@ FabricPlan planFabric(const FabricSpec& spec, Diagnostics& diagnostics)
         // of the unit goes to the leaf (or leaves) of rail r. The fabric manager takes node slots
         // and wires fabricManagerPorts of them to the first rails' leaves.
         p.planes = 1;
-        const int slots = std::max(1, spec.scalableUnitNodes);
+        // No unit size set: as many node slots as a leaf has down ports (DGX SuperPOD's 32 on
+        // 64-port switches; 64 on 128 ports), or as the fabric has nodes if it has fewer.
+        const int slots =
+            spec.scalableUnitNodes > 0
+                ? spec.scalableUnitNodes
+                : std::min(down,
+                           std::max(1, spec.nodes + std::max(0, spec.reservedSlotsPerFabric)));
+        p.spec.scalableUnitNodes = slots;
         const int usable = slots - std::max(0, spec.reservedSlotsPerUnit);
         if (usable < 1) {
             diagnostics.error("/network/scalable_unit_nodes",
@@ -92,6 +105,15 @@ FabricPlan planFabric(const FabricSpec& spec, Diagnostics& diagnostics)
             static_cast<long long>(p.scalableUnits) * std::max(0, spec.reservedSlotsPerUnit) +
             std::max(0, spec.reservedSlotsPerFabric);
         p.leavesPerRailPerUnit = static_cast<int>(ceilDiv(slots, down));
+        // A unit smaller than a leaf's ports (32 node slots on a 128-port leaf) leaves the rest
+        // of its down ports empty, and the leaf takes the uplinks its used ports need at the
+        // oversubscription, not those of a full leaf: a rail's leaf of a unit serves its share
+        // of the unit's slots.
+        const int used = static_cast<int>(ceilDiv(slots, p.leavesPerRailPerUnit));
+        if (used < down) {
+            p.leafDownPorts = used;
+            p.leafUpPorts = std::max(1, static_cast<int>(std::ceil(used / r - 1e-9)));
+        }
         p.leavesPerPlane = static_cast<long long>(p.scalableUnits) * rails * p.leavesPerRailPerUnit;
         p.managerPortsPerPlane = p.reservedSlots * std::min(spec.fabricManagerPorts, rails);
         p.endpointsPerPlane = static_cast<long long>(spec.nodes) * rails + p.managerPortsPerPlane;

@@ -84,7 +84,7 @@ FabricSpec fabricSpec(const model::ResolvedScenario& r)
     s.switchPorts = r.fabricPorts();
     s.breakout = r.portBreakout;
     s.oversubscription = n.oversubscription;
-    s.scalableUnitNodes = n.scalableUnitNodes;
+    s.scalableUnitNodes = n.scalableUnitNodes; // 0: planFabric sizes the unit to a leaf
     // DGX SuperPOD RA-11333-001 Table 4 counts 32 x SUs - 1 nodes and 4 UFM cables for 1 to 4
     // units: the fabric manager takes one node slot of the pod (in its last unit), not one per
     // unit, so that is what the flag reserves.
@@ -393,8 +393,9 @@ CollectiveInputs collectiveInputs(const model::ResolvedScenario& r, const Networ
     const int planes = std::max(1, net.topology.planes);
     const long long railsPerPlane = (in.railsPerNode + planes - 1) / planes;
     const long long down = std::max<long long>(1, net.topology.leafDownPorts);
+    // A rail-optimized leaf's down ports are its unit's nodes (planFabric), one NIC each.
     const long long perLeaf = n.topology == TopologyKind::RailOptimized
-                                  ? std::min<long long>(down, std::max(1, n.scalableUnitNodes))
+                                  ? down
                                   : std::max<long long>(1, down / railsPerPlane);
     in.nodesPerLeaf = static_cast<int>(
         std::min<long long>(std::max<long long>(1, perLeaf / domainNodes), 1 << 30));
@@ -586,7 +587,7 @@ void solveRates(const model::ResolvedScenario& r, const FabricPlan& plan, Networ
     // Fabric share: crossing leaves costs the oversubscription and the routing loss, once the
     // cluster outgrows a leaf.
     const long long nodesPerLeaf = n.topology == TopologyKind::RailOptimized
-                                       ? std::min<long long>(down, std::max(1, n.scalableUnitNodes))
+                                       ? down
                                        : std::max<long long>(1, down / railsPerPlane);
     const bool crossesLeaves = plan.tiers > 1 && r.scenario.compute.nodeCount > nodesPerLeaf;
     const double share = crossesLeaves ? net.oversubscriptionShare * net.routingShare : 1.0;

@@ -223,3 +223,63 @@ TEST_CASE("A partial 3-tier fat tree gets the core its aggregation uplinks need"
     for (int hosts = 33; hosts <= 128; hosts += 7)
         requireClosedFormMatchesGraph(fatTree(hosts, 1, 8, 3));
 }
+
+TEST_CASE("A rail-optimized unit fills a leaf's down ports unless set, and a leaf's uplinks match "
+          "the ports its unit uses",
+          "[network][fattree][railoptimized]")
+{
+    auto railOptimized = [](int nodes, int ports, int unit) {
+        FabricSpec s = fatTree(nodes, 8, ports);
+        s.kind = TopologyKind::RailOptimized;
+        s.scalableUnitNodes = unit;
+        return s;
+    };
+    Diagnostics d;
+    // No unit set on 64-port switches: DGX SuperPOD's 32 nodes a unit.
+    const FabricPlan superPod = planFabric(railOptimized(127, 64, 0), d);
+    CHECK(superPod.spec.scalableUnitNodes == 32);
+    CHECK(superPod.scalableUnits == 4);
+    CHECK(superPod.leafDownPorts == 32);
+    CHECK(superPod.leafUpPorts == 32);
+    // 1,024 nodes of 8 NICs on 128-port leaves (a 64 x 800G switch split in two): units of 64,
+    // 128 leaves under 64 spines in two tiers. With the 32-node unit of a 64-port leaf and every
+    // leaf wired for a full 64 uplinks, the same nodes took 256 leaves, 256 spines and 128 cores.
+    const FabricPlan wide = planFabric(railOptimized(1024, 128, 0), d);
+    const TopologyResult t = topologyCounts(wide);
+    CHECK(wide.spec.scalableUnitNodes == 64);
+    CHECK(t.tiers == 2);
+    CHECK(t.tier(FabricTier::Leaf).switches == 128);
+    CHECK(t.tier(FabricTier::Spine).switches == 64);
+    CHECK(t.switches == 192);
+    // A unit set smaller than a leaf: 32 nodes on a 128-port leaf use 32 down ports and the leaf
+    // takes 32 uplinks (non-blocking), not 64; its 256 leaves outgrow two tiers of 128-port
+    // spines.
+    const FabricPlan narrow = planFabric(railOptimized(1024, 128, 32), d);
+    CHECK(narrow.leafDownPorts == 32);
+    CHECK(narrow.leafUpPorts == 32);
+    const TopologyResult n = topologyCounts(narrow);
+    CHECK(n.tier(FabricTier::Leaf).switches == 256);
+    CHECK(n.tier(FabricTier::Leaf).portsUsed == 256 * 64);
+    CHECK(n.tiers == 3);
+    CHECK(n.fullBisectionGbps == Approx(1024 * 8 / 2 * 400.0));
+    // Oversubscribed 3:1, the uplinks follow the used ports: 24 down, 8 up.
+    FabricSpec over = railOptimized(96, 128, 24);
+    over.oversubscription = 3.0;
+    const FabricPlan o = planFabric(over, d);
+    CHECK(o.leafDownPorts == 24);
+    CHECK(o.leafUpPorts == 8);
+    // A fabric smaller than a leaf: the unit is the nodes it has.
+    const FabricPlan small = planFabric(railOptimized(20, 128, 0), d);
+    CHECK(small.spec.scalableUnitNodes == 20);
+    CHECK(small.leafDownPorts == 20);
+    CHECK(small.leafUpPorts == 20);
+    CHECK_FALSE(d.hasErrors());
+    // The explicit graph agrees, and its max-flow bisection equals the closed form.
+    for (const FabricSpec& s :
+         {railOptimized(200, 32, 8), railOptimized(300, 64, 0), railOptimized(20, 128, 0), over}) {
+        requireClosedFormMatchesGraph(s);
+        const FabricPlan plan = planFabric(s, d);
+        CHECK(bisectionGbps(buildFabricGraph(plan)) ==
+              Approx(topologyCounts(plan).fullBisectionGbps).epsilon(1e-9));
+    }
+}

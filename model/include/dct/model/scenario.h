@@ -48,8 +48,9 @@ struct NetworkSection
     bool inNetworkReduction = false;
     /** Calibration profile of the scenario library the collectives use; empty for none. */
     std::string calibrationProfile;
-    int mtuBytes = 4096;                  ///< RDMA path MTU (payload bytes per packet).
-    int scalableUnitNodes = 32;           ///< Nodes per scalable unit (rail-optimized fabrics).
+    int mtuBytes = 4096; ///< RDMA path MTU (payload bytes per packet).
+    int scalableUnitNodes =
+        0; ///< Nodes per scalable unit (rail-optimized); 0: a leaf's down ports.
     bool reserveNodePerUnit = false;      ///< Leave one node slot per unit for the fabric manager.
     double cableLengthInRowM = 5.0;       ///< Typical run from a node to a leaf in its row.
     double cableLengthAcrossRowsM = 30.0; ///< Typical run from a leaf to a spine.

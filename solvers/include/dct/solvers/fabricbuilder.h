@@ -36,6 +36,12 @@ struct FabricPlan
 long long smallestDivisorAtLeast(long long n, long long atLeast);
 
 /**
+ * A leaf's ports for endpoints when \a ports are split by the oversubscription \a ratio (down /
+ * up; 1: half and half), at least 1 and at most ports - 1.
+ */
+int leafDownPortsOf(int ports, double ratio);
+
+/**
  * Plans the fabric of \a spec by closed forms: leaf ports split by the oversubscription, leaves
  * from the endpoints, spines so that each leaf's uplinks spread evenly over them (the smallest
  * divisor of the uplink count whose ports hold every uplink, as NVIDIA DGX SuperPOD

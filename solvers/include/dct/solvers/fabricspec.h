@@ -15,7 +15,7 @@ struct FabricSpec
     int switchPorts = 64; ///< Radix k of every switch: its logical ports, after breakout.
     int breakout = 1;     ///< Logical ports per physical switch port (1: no breakout).
     double oversubscription = 1.0;  ///< Leaf downlink to uplink port ratio.
-    int scalableUnitNodes = 32;     ///< Node slots per scalable unit (rail-optimized).
+    int scalableUnitNodes = 32;     ///< Node slots per unit (rail-optimized); 0: sized to a leaf.
     int reservedSlotsPerUnit = 0;   ///< Node slots of every unit left for the fabric manager.
     int reservedSlotsPerFabric = 0; ///< Node slots of the whole fabric left for the manager.
     int fabricManagerPorts = 4;     ///< Fabric ports of a manager appliance (UFM: 4, RA-11333-001).
