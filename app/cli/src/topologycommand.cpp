@@ -183,7 +183,7 @@ std::string topologyTable(const model::ResolvedScenario& r, const solvers::Netwo
                      t.switchLinks + t.endpointLinks);
     s += "\nCables\n";
     for (const auto& c : t.cables)
-        s += fmt::format("  {:<11}{:>8} x {:<28} {:>4} G {:>6} m  optics {:>7}  {:>10} W  "
+        s += fmt::format("  {:<11}{:>8} x {:<42} {:>4} G {:>6.1f} m  optics {:>7}  {:>10} W  "
                          "{:>14} USD\n",
                          c.linkClass, c.links,
                          c.cableId.empty() ? "(none fits)" : c.cableId + " (" + c.cableKind + ")",
