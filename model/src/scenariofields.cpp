@@ -235,9 +235,9 @@ const FieldTable<NetworkSection>& NetworkSection::fields()
         f::integer<S>("mtu_bytes", &S::mtuBytes, "bytes",
                       "RDMA path MTU: 256, 512, 1024, 2048 or 4096", 256, 4096),
         f::integer<S>("scalable_unit_nodes", &S::scalableUnitNodes, "",
-                      "Nodes per scalable unit of a rail-optimized fabric: each rail of a unit "
-                      "has its own leaf. 0 (the default) sizes a unit to a leaf's down ports "
-                      "(32 on 64-port switches, as DGX SuperPOD; 64 on 128 ports)",
+                      "Nodes per scalable unit of a rail-optimized fabric, each rail of a unit "
+                      "on its own leaf; 0 sizes a unit to a leaf's down ports (32 on 64-port "
+                      "switches, as DGX SuperPOD; 64 on 128 ports), or to the nodes if fewer",
                       0, 100000),
         f::boolean<S>("reserve_node_per_unit", &S::reserveNodePerUnit,
                       "Leave one node slot per scalable unit for the fabric manager (UFM)"),

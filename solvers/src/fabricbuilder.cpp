@@ -184,6 +184,7 @@ TopologyResult topologyCounts(const FabricPlan& p)
     t.nodes = p.nodes;
     t.nics = p.nodes * std::max(1, p.spec.railsPerNode);
     t.scalableUnits = p.scalableUnits;
+    t.scalableUnitNodes = p.scalableUnits > 0 ? p.spec.scalableUnitNodes : 0;
     t.reservedSlots = p.reservedSlots;
     t.leafDownPorts = p.leafDownPorts;
     t.leafUpPorts = p.leafUpPorts;

@@ -189,6 +189,7 @@ TopologyResult graphCounts(const FabricGraph& f)
     t.nodes = plan.nodes;
     t.nics = plan.nodes * std::max(1, plan.spec.railsPerNode);
     t.scalableUnits = plan.scalableUnits;
+    t.scalableUnitNodes = plan.scalableUnits > 0 ? plan.spec.scalableUnitNodes : 0;
     t.reservedSlots = plan.reservedSlots;
     t.leafDownPorts = plan.leafDownPorts;
     t.leafUpPorts = plan.leafUpPorts;

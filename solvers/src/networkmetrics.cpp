@@ -80,6 +80,14 @@ void addNetworkMetrics(Evaluation& e)
           Better::Neither, shape);
     e.add("network.nics", "NICs", static_cast<double>(t.nics), "", Better::Neither,
           metricInputs<"/network/rails">());
+    if (t.scalableUnits > 0) {
+        e.add("network.scalable_units", "Scalable units", t.scalableUnits, "", Better::Neither,
+              shape);
+        e.add("network.scalable_unit_nodes", "Node slots per scalable unit", t.scalableUnitNodes,
+              "", Better::Neither,
+              metricInputs<"/network/scalable_unit_nodes", "/network/switch",
+                           "/network/port_breakout", "/network/oversubscription">());
+    }
     for (const auto& c : t.tiersCounts) {
         const TierText& text = tierText(c.tier);
         e.add(text.switchesKey, text.switchesLabel, static_cast<double>(c.switches), "",

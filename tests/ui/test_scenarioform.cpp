@@ -163,6 +163,14 @@ TEST_CASE("the form names choices and catalog entries, offers the protocol's swi
     auto* gpus = qobject_cast<QSpinBox*>(form.editor("/compute/gpus_per_node"));
     REQUIRE(gpus);
     CHECK(gpus->text() == QStringLiteral("automatic (8)"));
+    // A rail-optimized fabric's unit left at 0: the 16 down ports of a 32-port leaf.
+    document.edit("/network/topology", "rail_optimized");
+    document.evaluateNow();
+    form.setOutcome(*document.outcome());
+    auto* unit = qobject_cast<QSpinBox*>(form.editor("/network/scalable_unit_nodes"));
+    REQUIRE(unit);
+    CHECK(unit->value() == 0);
+    CHECK(unit->text() == QStringLiteral("automatic (16)"));
 
     // Labels say the unit in words: "Parameters (billions)", "Utilization (%)".
     QStringList labels;

@@ -168,7 +168,8 @@ const std::vector<AutomaticValue>& automaticValues()
         {"/compute/gpus_per_node", "compute.gpus", true},
         {"/network/rails", "network.nics", true},
         {"/network/tiers", "network.tiers", false},
-        {"/network/port_breakout", "network.port_breakout", false}};
+        {"/network/port_breakout", "network.port_breakout", false},
+        {"/network/scalable_unit_nodes", "network.scalable_unit_nodes", false}};
     return list;
 }
 

@@ -52,6 +52,7 @@ struct TopologyResult
     long long endpoints = 0; ///< Switch ports facing NICs or the fabric manager.
     long long nics = 0;
     int scalableUnits = 0;               ///< Rail-optimized only.
+    int scalableUnitNodes = 0;           ///< Node slots per unit (rail-optimized only).
     long long reservedSlots = 0;         ///< Node slots left to the fabric manager.
     long long leafDownPorts = 0;         ///< Ports per leaf provisioned for endpoints.
     long long leafUpPorts = 0;           ///< Ports per leaf toward the spines.
