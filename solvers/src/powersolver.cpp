@@ -180,7 +180,26 @@ PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
         (lastRackNodes * out.nodeDesignPowerKw > capacityKw ? 1 : 0);
 
     const int perDomain = model::nodesPerScaleUpDomain(r);
-    if (diagnostics && perDomain > 1 && out.nodesPerRack < perDomain && nodes > out.nodesPerRack)
+    // A multi-node NVLink domain is cabled in copper through its racks' NVLink spine: one rack,
+    // or two side by side. NVIDIA's multi-node NVLink tuning guide ("Understanding Your
+    // Grace-Blackwell Systems"): "The GB200 architecture supports 36x2 and 72x1 configurations",
+    // the 72 GPUs of a domain in one rack or in two of 36 joined by NVLink cable cartridges.
+    constexpr int kMaxRacksPerScaleUpDomain = 2;
+    const int racksPerDomain =
+        out.nodesPerRack > 0 ? (perDomain + out.nodesPerRack - 1) / out.nodesPerRack : 0;
+    if (diagnostics && perDomain > 1 && racksPerDomain > kMaxRacksPerScaleUpDomain &&
+        nodes > out.nodesPerRack)
+        diagnostics->warning(
+            "/facility/rack_power_limit_kw",
+            "an NVLink domain of " + nodesText(perDomain) + " needs " + num(racksPerDomain) +
+                " racks (" + nodesText(out.nodesPerRack) + " per rack by its " + out.rackLimit +
+                "): its copper NVLink spine joins one rack or two side by side (GB200 NVL72 as "
+                "72x1 or 36x2), so the domain cannot be built",
+            "racks that hold half a domain: " + nodesText((perDomain + 1) / 2) + " (" +
+                num((perDomain + 1) / 2 * out.nodeNameplateKw) + " kW nameplate)",
+            "scale-up-domain-beyond-racks");
+    else if (diagnostics && perDomain > 1 && out.nodesPerRack < perDomain &&
+             nodes > out.nodesPerRack)
         diagnostics->warning("/facility/rack_power_limit_kw",
                              "an NVLink domain of " + nodesText(perDomain) +
                                  " does not fit one rack (" + nodesText(out.nodesPerRack) +

@@ -12,11 +12,13 @@ namespace {
  * Warnings that are limits, not risks: a design past one of them cannot run as described.
  * The evaluation keeps going past them (so a planner sees by how much), the verdict does not.
  */
-constexpr std::array<std::string_view, 8> kConstraintCodes = {
+constexpr std::array<std::string_view, 9> kConstraintCodes = {
     // One node alone gives off more heat than its rack's cooling removes (powersolver.cpp).
     // A dense rack over its cooling is a warning: its heat recirculates, and what that does to
     // the inlet air is judged by the next code.
     "node-over-cooling-capacity",
+    // A multi-node NVLink domain spread over more racks than its copper spans (powersolver.cpp).
+    "scale-up-domain-beyond-racks",
     // Inlet air above the node's specified operating range (coolingsolver.cpp).
     "inlet-over-allowable",
     // An egress port slower than the average traffic it must carry (egresssolver.cpp).

@@ -1608,7 +1608,18 @@ TEST_CASE("NVLink across nodes: GB200 NVL72 racks as 18 trays of 4 GPUs time as 
     small["facility"]["rack_power_limit_kw"] = 100;
     const auto split = evaluateDocument(small, test::catalog(), "s");
     CHECK(hasDiagnostic(split, "scale-up-domain-over-rack"));
+    CHECK_FALSE(hasDiagnostic(split, "scale-up-domain-beyond-racks"));
     CHECK(metric(split, "power.nodes_per_rack") == 13.0);
+    CHECK(split.evaluation->verdict().feasibility != Feasibility::Infeasible);
+
+    // Racks of 40 kW hold 5: a domain would span 4 racks, which NVLink's copper does not join
+    // (one rack or two, as GB200 NVL72's 72x1 and 36x2): the design is infeasible, said so.
+    small["facility"]["rack_power_limit_kw"] = 40;
+    const auto spread = evaluateDocument(small, test::catalog(), "s");
+    CHECK(hasDiagnostic(spread, "scale-up-domain-beyond-racks"));
+    CHECK_FALSE(hasDiagnostic(spread, "scale-up-domain-over-rack"));
+    CHECK(metric(spread, "power.nodes_per_rack") == 5.0);
+    CHECK(spread.evaluation->verdict().feasibility == Feasibility::Infeasible);
 }
 
 namespace {
