@@ -151,6 +151,10 @@ const model::Catalog& heldOutCatalog()
             // vocabulary 64,000; FFN 4h; Megatron-LM's GPT, embeddings shared).
             {"megascale-175b", "MegaScale Table 1", 128, 12288, 96, 64000, 2048, true},
             {"megascale-530b", "MegaScale Table 1", 160, 20480, 105, 64000, 2048, true},
+            // BLOOM (bigscience-workshop/bigscience, train/tr11-176B-ml/README.md: NLAYERS 70,
+            // NHIDDEN 14,336, NHEADS 112, SEQ_LEN 2,048, vocabulary 250,680, FFN 4h, the output
+            // layer tied to the embedding).
+            {"bloom-176b", "bigscience tr11-176B-ml README", 112, 14336, 70, 250680, 2048, true},
         });
     return test::loadedCatalog(loaded);
 }
@@ -1915,6 +1919,70 @@ TEST_CASE("MegaScale (NSDI 2024) Figure 9: Megatron-LM's 530B on 2,240 to 11,200
         REQUIRE(d.ok());
         const double error = value(d, "step.mfu") / row.mfu - 1.0;
         INFO("predicted MFU " << value(d, "step.mfu") << ", error " << error * 100.0 << "%");
+        CHECK(error == Approx(row.modelError).margin(0.03));
+    }
+}
+
+TEST_CASE("DeepSpeed's pipeline engine: BLOOM 176B and Megatron-Turing NLG 530B on A100, a "
+          "known gap, held out",
+          "[validation][training][heldout][deepspeed]")
+{
+    // Two runs of Megatron-DeepSpeed, DeepSpeed's pipeline engine in place of Megatron-LM's:
+    // - BLOOM (bigscience-workshop/bigscience, train/tr11-176B-ml/README.md): 384 A100 80GB (48
+    //   nodes, 4 Omni-Path 100 Gb/s links a node, taken as 2 x 200G InfiniBand rails, the same
+    //   400 Gb/s), TP 4, PP 12, DP 8, micro-batch 2, batch 2,048 of 2,048 tokens, the embedding
+    //   counted as pipeline layers (72 = 12 x 6), DeepSpeed activation checkpointing (full), its
+    //   BF16 optimizer's ZeRO-1: 104.70 s an iteration (its log line at the end of the first
+    //   epoch, 149.77 TFLOP/s).
+    // - Megatron-Turing NLG 530B (Smith et al. 2022, arXiv 2201.11990, section 2.4, as several
+    //   secondary sources quote it: "with a global batch size of 1920 on 280, 350, and 420 DGX
+    //   A100 servers, we observe iteration times of 60.1, 50.2, and 44.4 seconds"; the FLOP
+    //   count with recomputation gives back its 126 and 113 TFLOP/s): TP 8, PP 35, BF16,
+    //   micro-batch 1 and full recomputation taken, on Selene's 8 x 200G HDR rails.
+    // The model runs them 27-40% fast, where Narayanan et al.'s 530B on the same Selene with
+    // Megatron-LM's own pipeline is within 6% (test_training_published.cpp). DeepSpeed's engine
+    // of 2021-2022 is not modelled: its sends go whole (not scattered over the tensor ranks) and
+    // block; its BF16 optimizer copies the gradients to fp32 every micro-batch; together about a
+    // third of BLOOM's gap by estimate (docs/references.md). Recorded as they stand.
+    struct Row
+    {
+        const char* model;
+        int gpus, tp, pp, microBatch, batch;
+        bool bloom;
+        double iterationSeconds, modelError;
+    };
+    const Row rows[] = {{"bloom-176b", 384, 4, 12, 2, 2048, true, 104.70, 0.272},
+                        {"megatron-gpt-530b", 2240, 8, 35, 1, 1920, false, 60.1, 0.346},
+                        {"megatron-gpt-530b", 2800, 8, 35, 1, 1920, false, 50.2, 0.359},
+                        {"megatron-gpt-530b", 3360, 8, 35, 1, 1920, false, 44.4, 0.398}};
+    for (const Row& row : rows) {
+        INFO(row.model << " on " << row.gpus << " GPUs: published " << row.iterationSeconds
+                       << " s an iteration");
+        const json workload = {{"model", row.model},
+                               {"precision", "bf16"},
+                               {"tokens_billion", 300},
+                               {"tensor_parallel", row.tp},
+                               {"pipeline_parallel", row.pp},
+                               {"embedding_and_loss_as_layers", row.bloom},
+                               {"global_batch_sequences", row.batch},
+                               {"micro_batch_size", row.microBatch},
+                               {"sequence_parallel", false},
+                               {"recompute", "full"},
+                               {"flash_attention", false},
+                               {"zero_stage", 1},
+                               {"overlap_fraction", 0.0},
+                               {"gradient_precision", "fp32"}};
+        json scenario = dgxA100(workload);
+        scenario["compute"]["node_count"] = row.gpus / 8;
+        if (row.bloom) {
+            scenario["network"]["topology"] = "fat_tree";
+            scenario["network"]["rails"] = 2;
+        }
+        const DocumentEvaluation d = evaluateDocument(scenario, heldOutCatalog(), "ds");
+        INFO(errors(d));
+        REQUIRE(d.ok());
+        const double error = row.iterationSeconds / value(d, "step.seconds") - 1.0;
+        INFO("error " << error * 100.0 << "%");
         CHECK(error == Approx(row.modelError).margin(0.03));
     }
 }
