@@ -17,10 +17,10 @@ constexpr std::array<std::string_view, 9> kConstraintCodes = {
     // A dense rack over its cooling is a warning: its heat recirculates, and what that does to
     // the inlet air is judged by the next code.
     "node-over-cooling-capacity",
-    // A multi-node NVLink domain spread over more racks than its copper spans (powersolver.cpp).
-    "scale-up-domain-beyond-racks",
     // Inlet air above the node's specified operating range (coolingsolver.cpp).
     "inlet-over-allowable",
+    // A multi-node NVLink domain spread over more racks than its copper spans (powersolver.cpp).
+    "scale-up-domain-beyond-racks",
     // An egress port slower than the average traffic it must carry (egresssolver.cpp).
     "port-too-small",
     // The hall (hallayout.cpp): a link no catalog cable reaches, a rack drawing more than its
