@@ -74,7 +74,8 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                   "keep tensor_parallel <= " + num(domainGpus) +
                       " so that it stays on the scale-up interconnect",
                   "tensor-parallel-across-nodes");
-    if (r.dataParallel > 0 &&
+    // The batch's split is judged only over a data-parallel size that tiles the GPUs (above).
+    if (product == gpus && r.dataParallel > 0 &&
         w.globalBatchSequences % (static_cast<long long>(r.dataParallel) * w.microBatchSize) != 0)
         d.warning("/workload/global_batch_sequences",
                   "the global batch of " + num(w.globalBatchSequences) +

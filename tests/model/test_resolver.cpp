@@ -98,6 +98,12 @@ TEST_CASE("Impossible clusters are validation errors", "[model][validate]")
         auto d = validateScenario(*resolveJson(j).resolved);
         CHECK(d.hasCode("parallelism"));
         CHECK(d.hasErrors());
+        // No data-parallel size tiles the GPUs: the batch's split over one is not judged.
+        j["workload"] = {
+            {"tensor_parallel", 1}, {"pipeline_parallel", 3}, {"global_batch_sequences", 1001}};
+        d = validateScenario(*resolveJson(j).resolved);
+        CHECK(d.hasCode("parallelism"));
+        CHECK_FALSE(d.hasCode("batch-split"));
     }
     SECTION("a node heavier than the rack power limit")
     {
