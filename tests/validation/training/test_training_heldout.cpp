@@ -117,6 +117,33 @@ json megaScale(const char* node, int gpus, const json& workload)
             {"workload", workload}};
 }
 
+/**
+ * Megatron-LM at commit 285068c8 (January 2023) as it ran by default, MegaScale's baseline: TP 8
+ * with sequence parallelism and selective recomputation, \a pp stages of \a vp chunks a GPU
+ * (interleaved, every send and receive waited on), micro-batch 1, the attention unfused, the
+ * distributed optimizer's fp32 gradients reduced after the backward pass (the tests below cite
+ * the commit for each).
+ */
+json megatronLm2023Workload(const char* model, int pp, int vp, int batch)
+{
+    return {{"model", model},
+            {"precision", "bf16"},
+            {"tokens_billion", 300},
+            {"tensor_parallel", 8},
+            {"pipeline_parallel", pp},
+            {"pipeline_schedule", "interleaved"},
+            {"virtual_stages", vp},
+            {"overlap_p2p_comm", false},
+            {"global_batch_sequences", batch},
+            {"micro_batch_size", 1},
+            {"sequence_parallel", true},
+            {"recompute", "selective"},
+            {"flash_attention", false},
+            {"zero_stage", 1},
+            {"overlap_fraction", 0.0},
+            {"gradient_precision", "fp32"}};
+}
+
 double value(const DocumentEvaluation& d, const std::string& key)
 {
     REQUIRE(d.evaluation);
@@ -1843,22 +1870,7 @@ TEST_CASE("MegaScale (NSDI 2024) Table 2: Megatron-LM's 175B on 256 to 12,288 Am
     for (const Row& row : rows) {
         INFO(row.gpus << " GPUs, batch " << row.batch << ": published " << row.iterationSeconds
                       << " s an iteration");
-        const json workload = {{"model", "megascale-175b"},
-                               {"precision", "bf16"},
-                               {"tokens_billion", 300},
-                               {"tensor_parallel", 8},
-                               {"pipeline_parallel", 8},
-                               {"pipeline_schedule", "interleaved"},
-                               {"virtual_stages", 6},
-                               {"overlap_p2p_comm", false},
-                               {"global_batch_sequences", row.batch},
-                               {"micro_batch_size", 1},
-                               {"sequence_parallel", true},
-                               {"recompute", "selective"},
-                               {"flash_attention", false},
-                               {"zero_stage", 1},
-                               {"overlap_fraction", 0.0},
-                               {"gradient_precision", "fp32"}};
+        const json workload = megatronLm2023Workload("megascale-175b", 8, 6, row.batch);
         const DocumentEvaluation d =
             evaluateDocument(megaScale("hgx-a800", row.gpus, workload), heldOutCatalog(), "ms");
         INFO(errors(d));
@@ -1897,22 +1909,7 @@ TEST_CASE("MegaScale (NSDI 2024) Figure 9: Megatron-LM's 530B on 2,240 to 11,200
     const Row rows[] = {{2240, 0.492, 0.130}, {4480, 0.488, 0.138}, {11200, 0.482, 0.152}};
     for (const Row& row : rows) {
         INFO(row.gpus << " GPUs: published MFU " << row.mfu);
-        const json workload = {{"model", "megascale-530b"},
-                               {"precision", "bf16"},
-                               {"tokens_billion", 300},
-                               {"tensor_parallel", 8},
-                               {"pipeline_parallel", 35},
-                               {"pipeline_schedule", "interleaved"},
-                               {"virtual_stages", 3},
-                               {"overlap_p2p_comm", false},
-                               {"global_batch_sequences", row.gpus},
-                               {"micro_batch_size", 1},
-                               {"sequence_parallel", true},
-                               {"recompute", "selective"},
-                               {"flash_attention", false},
-                               {"zero_stage", 1},
-                               {"overlap_fraction", 0.0},
-                               {"gradient_precision", "fp32"}};
+        const json workload = megatronLm2023Workload("megascale-530b", 35, 3, row.gpus);
         const DocumentEvaluation d =
             evaluateDocument(megaScale("hgx-a800", row.gpus, workload), heldOutCatalog(), "ms");
         INFO(errors(d));
