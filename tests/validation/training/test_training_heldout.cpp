@@ -1983,3 +1983,49 @@ TEST_CASE("DeepSpeed's pipeline engine: BLOOM 176B and Megatron-Turing NLG 530B 
         CHECK(error == Approx(row.modelError).margin(0.03));
     }
 }
+
+TEST_CASE("Nemotron-4 340B (technical report, Table 2) on 1,536 to 6,144 H100, a known gap, held "
+          "out",
+          "[validation][training][heldout][nemotron]")
+{
+    // NVIDIA, "Nemotron-4 340B Technical Report" (arXiv 2406.11704), section 2.3 and Table 2:
+    // 768 DGX H100 nodes at most, BF16, TP 8, PP 12 "with interleaving", the distributed
+    // optimizer, data-parallel 16, 32 and 64 as the batch ramped from 768 to 1,536 and 2,304
+    // sequences of 4,096: 10.3, 10.3 and 8.0 s an iteration (42.4, 42.3 and 41.0% MFU, which
+    // the iteration times give back). Not stated, so taken from the NeMo recipe of the same
+    // model (NeMo-Framework-Launcher, launcher_scripts/conf/training/nemotron/nemotron_340b.yaml:
+    // micro-batch 1, one layer a virtual stage, sequence parallelism with the tensor-parallel
+    // overlap, no recomputation, no dropout, fused attention, the distributed optimizer's
+    // gradients in BF16 with the reduce-scatter and all-gather overlapped, overlap_p2p_comm).
+    // The model runs these rows 25-27% fast (compute alone is 6.8 of the published 10.3 s),
+    // where the Megatron-LM README's 462B of the same hidden size on the same kind of cluster
+    // (test_training_published.cpp) is within 3%: per layer and micro-batch the published
+    // Nemotron step is 13% slower than the README's at 16% fewer FLOPs (a third slower a
+    // FLOP). No mechanism of the model's explains it (without interleaving the rows come out
+    // 3-6% fast; without the tensor-parallel overlap, 15-17%); recorded as it stands
+    // (docs/references.md).
+    struct Row
+    {
+        int gpus, batch;
+        double iterationSeconds, modelError;
+    };
+    const Row rows[] = {
+        {1536, 768, 10.3, 0.253}, {3072, 1536, 10.3, 0.252}, {6144, 2304, 8.0, 0.270}};
+    for (const Row& row : rows) {
+        INFO(row.gpus << " GPUs, batch " << row.batch << ": published " << row.iterationSeconds
+                      << " s an iteration");
+        const NemoLayout layout{"nemotron4-340b", 4096, row.batch, 1, 1, 8, 12, 1, 8, false};
+        json workload = nemoFp8Workload(layout);
+        workload["precision"] = "bf16";
+        workload["dropout"] = false;
+        const DocumentEvaluation d =
+            evaluateDocument(dgxH100(row.gpus, workload), heldOutCatalog(), "nemotron");
+        INFO(errors(d));
+        REQUIRE(d.ok());
+        const double error = row.iterationSeconds / value(d, "step.seconds") - 1.0;
+        INFO("error " << error * 100.0 << "%, MFU " << value(d, "step.mfu"));
+        CHECK(error == Approx(row.modelError).margin(0.03));
+        // The published MFU is the iteration time's: 6 N D over the step at 989 TFLOP/s.
+        CHECK(value(d, "step.mfu") > 0.48);
+    }
+}
