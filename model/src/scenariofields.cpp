@@ -181,6 +181,11 @@ const FieldTable<ComputeSection>& ComputeSection::fields()
                      "Average share of the GPU power range (idle to TDP) drawn while training "
                      "(assumption: 0.85 for steady large-model training)",
                      0.0, 1.0),
+        f::numberOrZero<S>("gpu_power_limit_w", &S::gpuPowerLimitW, "W",
+                           "Enforced power limit of every GPU (nvidia-smi --power-limit), above "
+                           "its idle draw and at most its TDP; the GPU lowers its clock until its "
+                           "full-load draw fits it. 0: none (the TDP)",
+                           1.0, 1e5),
     };
     return table;
 }

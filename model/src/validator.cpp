@@ -502,6 +502,26 @@ Diagnostics validateScenario(const ResolvedScenario& r)
                     "fewer dense layers than layers", "architecture");
     }
 
+    // A power limit is set between the board's minimum and maximum (nvidia-smi --power-limit
+    // refuses others); the catalog holds no minimum, so a limit at or below the idle draw, which
+    // no clock can meet, is the one refused below the TDP.
+    if (const double cap = s.compute.gpuPowerLimitW; cap > 0.0) {
+        if (cap > r.gpu.tdpW)
+            d.error("/compute/gpu_power_limit_w",
+                    num(cap) + " W is above the " + r.gpu.name + "'s TDP of " + num(r.gpu.tdpW) +
+                        " W, its board's maximum limit",
+                    "0 (none), or a limit above " + num(r.gpu.idleW) + " W and at most " +
+                        num(r.gpu.tdpW) + " W",
+                    "gpu-power-limit");
+        else if (cap <= r.gpu.idleW)
+            d.error("/compute/gpu_power_limit_w",
+                    num(cap) + " W is not above the " + r.gpu.name + "'s idle draw of " +
+                        num(r.gpu.idleW) + " W: no clock meets it",
+                    "0 (none), or a limit above " + num(r.gpu.idleW) + " W and at most " +
+                        num(r.gpu.tdpW) + " W",
+                    "gpu-power-limit");
+    }
+
     if (s.compute.gpusPerNode > 0 && s.compute.gpusPerNode != r.node.gpusPerNode)
         d.warning("/compute/gpus_per_node",
                   "differs from the node type's " + num(r.node.gpusPerNode) + " GPUs",
@@ -586,11 +606,13 @@ Diagnostics validateScenario(const ResolvedScenario& r)
 
     // Racks.
     const auto& fac = s.facility;
-    if (r.node.maxPowerKw > fac.rackPowerLimitKw)
+    if (const double nameplate = r.nodeNameplateKw(); nameplate > fac.rackPowerLimitKw)
         d.error("/facility/rack_power_limit_kw",
-                "one " + r.node.id + " node (" + num(r.node.maxPowerKw) +
+                "one " + r.node.id + " node (" + num(nameplate) +
                     " kW) exceeds the rack power limit of " + num(fac.rackPowerLimitKw) + " kW",
-                "a rack power limit of at least " + num(r.node.maxPowerKw) + " kW", "rack-power");
+                "a rack power limit of at least " + num(nameplate) +
+                    " kW, or a lower /compute/gpu_power_limit_w",
+                "rack-power");
     if (r.node.heightU > fac.rackUnits)
         d.error("/facility/rack_units",
                 "one node (" + num(r.node.heightU) + "U) does not fit a " + num(fac.rackUnits) +

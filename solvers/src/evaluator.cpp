@@ -234,8 +234,8 @@ void addComputeMetrics(Evaluation& e)
           metricInputs<"/workload/jitter_cv", "/workload/virtualized">());
     e.add("compute.step_seconds", "Step time (the layout's step + stragglers)", c.stepSeconds, "s",
           Better::Lower, work);
-    e.add("compute.clock_factor", "Thermal clock factor", c.clockFactor, "", Better::Higher,
-          metricInputs<"/cooling">());
+    e.add("compute.clock_factor", "GPU clock factor (temperature and power limit)", c.clockFactor,
+          "", Better::Higher, metricInputs<"/cooling", "/compute/gpu_power_limit_w">());
     e.add("compute.mfu", c.mfuOverride ? "MFU (set by /workload/mfu)" : "MFU (predicted)", c.mfu,
           "share", Better::Higher, work);
     e.add("compute.ideal_training_days", "Training time at MFU (FLOPs / GPUs x peak x MFU)",
@@ -272,7 +272,9 @@ double solveFacility(const model::ResolvedScenario& r, Evaluation& e, PowerInput
     // residual is the undamped change, so damping alone never passes for convergence.
     e.coupling.tolerance = options.tolerance;
     e.coupling.converged = false;
-    double clock = 1.0;
+    // The GPUs' power limit caps the clock before any temperature does.
+    const double limitClock = powerLimitClockFactor(r);
+    double clock = limitClock;
     double relaxation = 1.0;
     double lastStep = 0.0;
     const int maxIterations = std::max(1, options.maxIterations);
@@ -281,7 +283,8 @@ double solveFacility(const model::ResolvedScenario& r, Evaluation& e, PowerInput
         // temperatures, not the plant over the year.
         powerInputs.clockFactor = clock;
         const PowerResult p = solvePower(r, powerInputs);
-        const double step = coolingThrottle(r, r.cooling, p).clockFactor - clock;
+        const double step =
+            std::min(coolingThrottle(r, r.cooling, p).clockFactor, limitClock) - clock;
         e.coupling.iterations = i;
         e.coupling.residual = std::fabs(step);
         if (std::fabs(step) <= options.tolerance) {
@@ -311,9 +314,10 @@ double solveFacility(const model::ResolvedScenario& r, Evaluation& e, PowerInput
     e.cooling.pue = e.power.pue;
     e.redundancy = solveRedundancy(r, e.power, e.cooling);
     {
-        // Every cooling option for the same cluster at full clocks, for side-by-side charts.
+        // Every cooling option for the same cluster at full clocks (those its GPUs' power limit
+        // allows), for side-by-side charts.
         PowerInputs design = powerInputs;
-        design.clockFactor = 1.0;
+        design.clockFactor = limitClock;
         e.coolingOptions = coolingOptionPues(r, solvePower(r, design));
     }
     return clock;

@@ -12,10 +12,13 @@ namespace {
 void addPowerMetrics(Evaluation& e)
 {
     const PowerResult& p = e.power;
-    const MetricInputs node =
-        metricInputs<"/compute/node", "/compute/gpu", "/compute/utilization">();
+    const MetricInputs node = metricInputs<"/compute/node", "/compute/gpu", "/compute/utilization",
+                                           "/compute/gpu_power_limit_w">();
     const MetricInputs chain = metricInputs<"/facility/design_load_fraction", "/facility/hvdc">();
     e.add("power.gpu_w", "GPU power", p.gpuPowerW, "W", Better::Neither, node);
+    e.add("power.gpu_power_limit_clock_factor", "Clock factor the GPUs' power limit allows",
+          p.powerLimitClockFactor, "", Better::Higher,
+          metricInputs<"/compute/gpu", "/compute/gpu_power_limit_w">());
     e.add("power.node_kw", "Node power", p.nodePowerKw, "kW", Better::Neither, node);
     e.add("power.nodes_kw", "Nodes power", p.nodesPowerKw, "kW", Better::Lower,
           metricInputs<"/compute/node_count">());
@@ -38,10 +41,10 @@ void addPowerMetrics(Evaluation& e)
           MetricTraits{Better::Lower, 7},
           metricInputs<"/compute/node", "/compute/utilization", "/facility/rack_power_limit_kw",
                        "/facility/rack_layout", "/cooling/system">());
-    e.add("power.rack_design_kw", "Rack heat at full clocks", p.rackDesignPowerKw, "kW",
+    e.add("power.rack_design_kw", "Rack heat at full load", p.rackDesignPowerKw, "kW",
           Better::Neither, node);
     e.add("power.rack_nameplate_kw", "Rack nameplate", p.rackNameplateKw, "kW", Better::Neither,
-          metricInputs<"/compute/node">());
+          metricInputs<"/compute/node", "/compute/gpu_power_limit_w">());
     e.add("power.racks_over_capacity", "Racks over cooling capacity", p.racksOverCapacity, "",
           Better::Lower, metricInputs<"/cooling/system", "/facility/rack_layout">());
     e.add("power.spread_layout", "Racks spread to cooling capacity",

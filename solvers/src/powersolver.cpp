@@ -64,6 +64,18 @@ double clockFactorForGpuPowerW(const model::GpuSpec& gpu, double utilization, do
     return std::min(1.0, std::pow(share, 1.0 / kClockPowerExponent));
 }
 
+double powerLimitClockFactor(const model::ResolvedScenario& r)
+{
+    const double cap = r.scenario.compute.gpuPowerLimitW;
+    if (cap <= 0.0 || cap >= r.gpu.tdpW)
+        return 1.0;
+    // NVIDIA's power limiter holds the board's draw at the limit by lowering the clock; the
+    // phases that reach it are the ones at full load (the GEMMs draw the TDP at full clocks),
+    // so the clock is the one at which a fully loaded GPU draws the limit. Below the idle draw
+    // no clock meets it (the validator refuses such limits); the floor keeps the clock positive.
+    return std::max(clockFactorForGpuPowerW(r.gpu, 1.0, cap), 0.05);
+}
+
 double stageLossKw(double loadKw, double ratedKw, double noLoadFraction,
                    double proportionalFraction, double squareFraction)
 {
@@ -99,8 +111,13 @@ RackFigures rackFigures(const model::ResolvedScenario& r, double networkPowerKw)
     f.nodes = std::max(0, r.scenario.compute.nodeCount);
     const int nodes = f.nodes;
     const double u = r.scenario.compute.utilization;
-    f.nodeDesignPowerKw = r.node.basePowerKw + r.gpusPerNode * gpuPowerW(r.gpu, u, 1.0) / 1000.0;
-    f.nodeNameplateKw = r.node.maxPowerKw;
+    // The design point is full clocks, or the clock the GPUs' power limit allows; the limit also
+    // holds back the nameplate (feeds provisioned to the enforced limit) by what each GPU may
+    // no longer draw above it.
+    const double limitClock = powerLimitClockFactor(r);
+    f.nodeDesignPowerKw =
+        r.node.basePowerKw + r.gpusPerNode * gpuPowerW(r.gpu, u, limitClock) / 1000.0;
+    f.nodeNameplateKw = r.nodeNameplateKw();
     f.networkPowerKw = std::max(0.0, networkPowerKw);
     f.itDesignPowerKw = nodes * f.nodeDesignPowerKw + f.networkPowerKw + r.scenario.storage.powerKw;
     // Rack layout. Feeds and breakers are provisioned for the nameplate; cooling removes the
@@ -138,7 +155,20 @@ PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
     const RackFigures rack = rackFigures(r, in.networkPowerKw);
     const int nodes = rack.nodes;
     const double u = r.scenario.compute.utilization;
-    out.clockFactor = std::clamp(in.clockFactor, 0.0, 1.0);
+    out.powerLimitClockFactor = powerLimitClockFactor(r);
+    out.clockFactor = std::clamp(in.clockFactor, 0.0, out.powerLimitClockFactor);
+
+    if (diagnostics && out.powerLimitClockFactor < 1.0)
+        diagnostics->note(
+            "/compute/gpu_power_limit_w",
+            "GPUs limited to " + num(r.scenario.compute.gpuPowerLimitW) + " W (TDP " +
+                num(r.gpu.tdpW) + " W) run at " + num(out.powerLimitClockFactor) +
+                " of their full clock under load: compute takes " +
+                num(100.0 * (1.0 / out.powerLimitClockFactor - 1.0)) +
+                "% longer, and each node's nameplate is " +
+                num(r.gpusPerNode * (r.gpu.tdpW - r.scenario.compute.gpuPowerLimitW) / 1000.0) +
+                " kW lower",
+            "", "gpu-power-limited");
 
     // Node power: its GPUs at the utilization and clock, plus the rest of the chassis at load.
     out.gpuPowerW = gpuPowerW(r.gpu, u, out.clockFactor);

@@ -169,3 +169,27 @@ TEST_CASE("Every example resolves and validates without errors", "[model][valida
         CHECK_FALSE(v.hasErrors());
     }
 }
+
+TEST_CASE("A GPU power limit outside the board's range is an error at its path",
+          "[model][validate][power-limit]")
+{
+    json j = baseScenario();
+    j["compute"]["gpu_power_limit_w"] = 800; // H100 SXM5: TDP 700 W
+    auto d = validateScenario(*resolveJson(j).resolved);
+    REQUIRE(d.hasCode("gpu-power-limit"));
+    CHECK(d.hasErrors());
+    CHECK(d.items().front().path == "/compute/gpu_power_limit_w");
+    j["compute"]["gpu_power_limit_w"] = 60; // below its 72 W idle draw
+    d = validateScenario(*resolveJson(j).resolved);
+    CHECK(d.hasCode("gpu-power-limit"));
+    j["compute"]["gpu_power_limit_w"] = 500;
+    CHECK_FALSE(validateScenario(*resolveJson(j).resolved).hasCode("gpu-power-limit"));
+    // A limit lowers the nameplate the rack power check reads: 10.2 kW less 8 x 0.2 kW.
+    j["facility"] = {{"rack_power_limit_kw", 9}};
+    CHECK_FALSE(validateScenario(*resolveJson(j).resolved).hasCode("rack-power"));
+    j["compute"]["gpu_power_limit_w"] = 0;
+    CHECK(validateScenario(*resolveJson(j).resolved).hasCode("rack-power"));
+    // A negative limit is refused when the file is read.
+    j["compute"]["gpu_power_limit_w"] = -5;
+    CHECK(readScenario(j, "s.json").diagnostics.hasErrors());
+}

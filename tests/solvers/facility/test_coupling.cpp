@@ -64,3 +64,35 @@ TEST_CASE("A well-cooled cluster settles at once at full clocks", "[coupling]")
     CHECK(e.cooling.throttle.state == ThrottleState::None);
     CHECK_FALSE(e.diagnostics.hasCode("coupling-not-converged"));
 }
+
+TEST_CASE("A GPU power limit caps the clock the thermal loop settles at, and training slows",
+          "[coupling][power-limit]")
+{
+    const Evaluation cool = evaluate(test::resolvedExample("seed-h100-dallas-d2c"));
+    const Evaluation capped = evaluate(test::resolvedExample(
+        "seed-h100-dallas-d2c", [](model::Scenario& s) { s.compute.gpuPowerLimitW = 500.0; }));
+    REQUIRE(capped.ok());
+    CHECK(capped.coupling.converged);
+    const double limitClock = capped.power.powerLimitClockFactor;
+    CHECK(limitClock < 1.0);
+    CHECK(capped.compute.clockFactor == Approx(limitClock).epsilon(1e-9));
+    CHECK(capped.compute.trainingDays > cool.compute.trainingDays);
+    CHECK(capped.power.itPowerKw < cool.power.itPowerKw);
+    REQUIRE(capped.metric("power.gpu_power_limit_clock_factor") != nullptr);
+    CHECK(capped.metric("power.gpu_power_limit_clock_factor")->value == Approx(limitClock));
+    CHECK(capped.diagnostics.hasCode("gpu-power-limited"));
+
+    // Under-cooled and limited: the lower of the two clocks holds, and a limit below the
+    // thermal clock leaves the GPUs cooler than the thermal slowdown would.
+    auto underCooledAt = [](double cap) {
+        model::ResolvedScenario r = underCooled();
+        r.scenario.compute.gpuPowerLimitW = cap;
+        return evaluate(r);
+    };
+    const Evaluation thermal = underCooledAt(0.0);
+    REQUIRE(thermal.compute.clockFactor < 1.0);
+    const Evaluation both = underCooledAt(250.0);
+    CHECK(both.compute.clockFactor <= thermal.compute.clockFactor);
+    CHECK(both.compute.clockFactor == Approx(both.power.powerLimitClockFactor).epsilon(1e-6));
+    CHECK(both.cooling.gpuTempC < thermal.cooling.gpuTempC);
+}

@@ -173,3 +173,56 @@ TEST_CASE("rackFit gives solvePower's nodes per rack and IT design power, bit fo
     CHECK(p.rackLimit == "cooling");
     CHECK(rackFit(r, 10.0).nodesPerRack == p.nodesPerRack);
 }
+
+TEST_CASE("A GPU power limit: the clock its full load meets it at, less heat, a lower nameplate",
+          "[power][power-limit]")
+{
+    const auto full = test::resolvedExample("seed-h100-dallas-d2c");
+    const auto capped = test::resolvedExample(
+        "seed-h100-dallas-d2c", [](model::Scenario& s) { s.compute.gpuPowerLimitW = 500.0; });
+    // The limiter holds a fully loaded GPU's draw at the limit: idle + (TDP - idle) c^2 = 500.
+    const double c = std::sqrt((500.0 - full.gpu.idleW) / (full.gpu.tdpW - full.gpu.idleW));
+    CHECK(powerLimitClockFactor(capped) == Approx(c).epsilon(1e-12));
+    CHECK(gpuPowerW(capped.gpu, 1.0, powerLimitClockFactor(capped)) == Approx(500.0));
+    CHECK(powerLimitClockFactor(full) == 1.0);
+    // A limit at the TDP is none.
+    auto atTdp = full;
+    atTdp.scenario.compute.gpuPowerLimitW = full.gpu.tdpW;
+    CHECK(powerLimitClockFactor(atTdp) == 1.0);
+
+    Diagnostics d;
+    const PowerResult p = solvePower(capped, PowerInputs{1.0, 9.0}, d);
+    const PowerResult q = solvePower(full, PowerInputs{1.0, 9.0});
+    // The thermal loop's clock is capped at the limit's.
+    CHECK(p.clockFactor == Approx(c).epsilon(1e-12));
+    CHECK(p.powerLimitClockFactor == Approx(c).epsilon(1e-12));
+    // At 85% utilization the average draw is idle + 0.85 (limit - idle), under the limit.
+    CHECK(p.gpuPowerW == Approx(full.gpu.idleW + 0.85 * (500.0 - full.gpu.idleW)).epsilon(1e-12));
+    CHECK(p.gpuPowerW < q.gpuPowerW);
+    CHECK(p.nodeDesignPowerKw < q.nodeDesignPowerKw);
+    // Each GPU may draw 200 W less: the node's nameplate is 8 x 0.2 = 1.6 kW lower.
+    CHECK(p.nodeNameplateKw == Approx(full.node.maxPowerKw - 1.6).epsilon(1e-12));
+    CHECK(p.itNameplateKw < q.itNameplateKw);
+    CHECK(d.hasCode("gpu-power-limited"));
+    // rackFit() reads the same figures.
+    CHECK(rackFit(capped, 9.0).nodesPerRack == p.nodesPerRack);
+    CHECK(rackFit(capped, 9.0).itDesignPowerKw == p.itDesignPowerKw);
+}
+
+TEST_CASE("Racks provisioned to the GPUs' power limit hold more nodes", "[power][power-limit]")
+{
+    // The seed's 50 kW feeds over HGX H100 nameplates of 10 kW hold 5 nodes; at a 450 W limit
+    // (8 x 250 W = 2 kW less a node) 6 fit (racks of 60U, so that the units do not bind).
+    auto edit = [](double cap) {
+        return test::resolvedExample("seed-h100-dallas-d2c", [cap](model::Scenario& s) {
+            s.compute.gpuPowerLimitW = cap;
+            s.facility.rackUnits = 60;
+        });
+    };
+    const PowerResult full = solvePower(edit(0.0), PowerInputs{1.0, 0.0});
+    const PowerResult capped = solvePower(edit(450.0), PowerInputs{1.0, 0.0});
+    CHECK(full.nodesPerRackByPower == 5);
+    CHECK(capped.nodesPerRackByPower == 6);
+    CHECK(capped.nodesPerRack == 6);
+    CHECK(capped.racks < full.racks);
+}

@@ -49,6 +49,17 @@ struct ResolvedScenario
     int fabricPorts() const { return fabricSwitch.ports * portBreakout; }
     /** Returns the rate of one logical switch port after breakout, in Gb/s. */
     double fabricPortRateGbps() const { return fabricSwitch.portRateGbps / portBreakout; }
+    /**
+     * Returns one node's nameplate in kW: the node type's maximum, less what each GPU may no
+     * longer draw above its enforced power limit (/compute/gpu_power_limit_w), as feeds
+     * provisioned to the limit are.
+     */
+    double nodeNameplateKw() const
+    {
+        const double cap = scenario.compute.gpuPowerLimitW;
+        const double heldBackW = cap > 0.0 && cap < gpu.tdpW ? gpu.tdpW - cap : 0.0;
+        return std::max(node.maxPowerKw - gpusPerNode * heldBackW / 1000.0, 0.0);
+    }
 
     /**
      * The collectives engine's calibration: the factors of the profile named by

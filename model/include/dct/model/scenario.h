@@ -19,6 +19,11 @@ struct ComputeSection
     int nodeCount = 1;
     int gpusPerNode = 0;       ///< 0 means the node type's count.
     double utilization = 0.85; ///< Share of the GPU's power range (idle to TDP) drawn on average.
+    /**
+     * Enforced board power limit of every GPU (nvidia-smi --power-limit), W; 0 leaves the GPU at
+     * its TDP. The GPU lowers its clock until its full-load draw fits the limit.
+     */
+    double gpuPowerLimitW = 0.0;
 
     static const FieldTable<ComputeSection>& fields();
 

@@ -23,6 +23,12 @@ double gpuPowerW(const model::GpuSpec& gpu, double utilization, double clockFact
 double clockFactorForGpuPowerW(const model::GpuSpec& gpu, double utilization, double powerW);
 
 /**
+ * Returns the clock factor at which the GPUs of \a scenario meet their enforced power limit
+ * (compute.gpu_power_limit_w) at full load, in (0, 1]; 1 without a limit.
+ */
+double powerLimitClockFactor(const model::ResolvedScenario& scenario);
+
+/**
  * Returns the loss of one power-chain stage in kW: rated x (no-load + proportional x f +
  * square x f^2) at load fraction f = load / rated.
  */
