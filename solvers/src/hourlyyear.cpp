@@ -101,11 +101,13 @@ HourlyYear expandHourly(const model::ResolvedScenario& r, const Evaluation& e)
     out.pue = e.power.itPowerKw > 0.0 ? (out.facilityKw / e.power.itPowerKw).eval()
                                       : Eigen::ArrayXd::Zero(n).eval();
     // The plant holds its supply setpoints every hour (its chillers are sized on the peak hour),
-    // so the temperatures at the servers and the clock are those of the thermal loop.
+    // so the temperatures at the servers and the clock are those of the thermal loop (the clock
+    // no higher than the GPUs' power limit allows).
     out.inletC = Eigen::ArrayXd::Constant(n, e.cooling.inletTempC);
     out.coolantC = Eigen::ArrayXd::Constant(n, e.cooling.coolantTempC);
     out.gpuTempC = Eigen::ArrayXd::Constant(n, e.cooling.gpuTempC);
-    out.clockFactor = Eigen::ArrayXd::Constant(n, e.cooling.throttle.clockFactor);
+    out.clockFactor = Eigen::ArrayXd::Constant(
+        n, std::min(e.cooling.throttle.clockFactor, e.power.powerLimitClockFactor));
     return out;
 }
 

@@ -1,4 +1,5 @@
 #include "dct/solvers/evaluator.h"
+#include "dct/solvers/hourlyyear.h"
 #include "facilitysupport.h"
 
 using namespace dct;
@@ -81,6 +82,13 @@ TEST_CASE("A GPU power limit caps the clock the thermal loop settles at, and tra
     REQUIRE(capped.metric("power.gpu_power_limit_clock_factor") != nullptr);
     CHECK(capped.metric("power.gpu_power_limit_clock_factor")->value == Approx(limitClock));
     CHECK(capped.diagnostics.hasCode("gpu-power-limited"));
+    // The site year's hours run at that clock (the hourly CSV's clock_factor).
+    const HourlyYear year = expandHourly(
+        test::resolvedExample("seed-h100-dallas-d2c",
+                              [](model::Scenario& s) { s.compute.gpuPowerLimitW = 500.0; }),
+        capped);
+    REQUIRE(year.clockFactor.size() > 0);
+    CHECK(year.clockFactor.maxCoeff() == Approx(limitClock).epsilon(1e-12));
 
     // Under-cooled and limited: the lower of the two clocks holds, and a limit below the
     // thermal clock leaves the GPUs cooler than the thermal slowdown would.
