@@ -142,7 +142,7 @@ TEST_CASE("cuBLAS on a GB300 limited to 500 W: deep power limits run slower than
           "a known gap",
           "[validation][power][power-limit]")
 {
-    // facebookexperimental/triton pull request 2023 (July 2026): a GB300 whose benchmark script
+    // facebookexperimental/triton pull request #2023 (July 2026): a GB300 whose benchmark script
     // limited it to 500 W of its 1,400 W ran cuBLAS GEMMs at about 617 TFLOP/s against about
     // 1,600-2,174 at 1,400 W: 0.28-0.39 of the rate. The model's clock at a limit (dynamic power
     // as the square of the clock, powersolver.cpp) gives 0.51 there: at 36% of the TDP the
