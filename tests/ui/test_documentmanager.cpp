@@ -169,3 +169,29 @@ TEST_CASE("the document manager reports a file it cannot read", "[ui][documents]
     CHECK(manager.documents().isEmpty());
     CHECK(manager.current() == nullptr);
 }
+
+TEST_CASE("a GPU power limit edited in a document slows it and lowers its power, undoably",
+          "[ui][documents][power-limit]")
+{
+    ui::DocumentManager manager;
+    ui::ScenarioDocument* seed = manager.openFile(examplePath("seed-h100-dallas-d2c.json"));
+    REQUIRE(seed);
+    REQUIRE(waitForEvaluation(*seed));
+    const double days = seed->outcome()->metric({"compute.training_days"})->value;
+    const double itKw = seed->outcome()->metric({"power.it_kw"})->value;
+    seed->edit("/compute/gpu_power_limit_w", 500);
+    REQUIRE(waitForEvaluation(*seed));
+    REQUIRE(seed->outcome()->metric({"power.gpu_power_limit_clock_factor"}));
+    CHECK(seed->outcome()->metric({"power.gpu_power_limit_clock_factor"})->value < 0.9);
+    CHECK(seed->outcome()->metric({"compute.training_days"})->value > days);
+    CHECK(seed->outcome()->metric({"power.it_kw"})->value < itKw);
+    // A limit above the H100's 700 W is refused with its path.
+    seed->edit("/compute/gpu_power_limit_w", 900);
+    REQUIRE(waitForEvaluation(*seed));
+    CHECK(seed->outcome()->diagnostics.hasCode("gpu-power-limit"));
+    manager.undoGroup()->undo();
+    manager.undoGroup()->undo();
+    REQUIRE(waitForEvaluation(*seed));
+    CHECK(seed->value("/compute/gpu_power_limit_w") == 0);
+    CHECK(seed->outcome()->metric({"compute.training_days"})->value == Approx(days));
+}

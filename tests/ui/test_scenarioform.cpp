@@ -402,7 +402,8 @@ TEST_CASE("number fields whose 0 means none accept it and name it", "[ui][form][
     const std::vector<std::pair<const char*, const char*>> expected = {
         {"/hall/rack_pitch_m", "automatic"},
         {"/hall/row_busway_kw", "automatic"},
-        {"/hall/floor_area_m2", "unchecked"}};
+        {"/hall/floor_area_m2", "unchecked"},
+        {"/compute/gpu_power_limit_w", "none"}};
     for (const auto& [pointer, text] : expected) {
         INFO(pointer);
         auto* spin = qobject_cast<QDoubleSpinBox*>(form.editor(QString::fromLatin1(pointer)));
