@@ -11,17 +11,17 @@ namespace dct::solvers {
 struct PowerResult
 {
     double clockFactor = 1.0;           ///< GPU clock factor the power was computed at.
-    double powerLimitClockFactor = 1.0; ///< The clock the GPUs' power limit allows (1: none).
+    double powerLimitClockFactor = 1.0; ///< Top clock: what the GPUs' power limit allows (1: none).
     double gpuPowerW = 0.0;             ///< One GPU at its utilization and clock.
     double nodePowerKw = 0.0;           ///< One node at its utilization and clock.
-    double nodeDesignPowerKw = 0.0;     ///< One node at its utilization and full clocks (layout).
+    double nodeDesignPowerKw = 0.0;     ///< One node at its utilization and top clock (layout).
     /** One node's nameplate maximum, less what the GPUs' power limit holds back. */
     double nodeNameplateKw = 0.0;
     double nodesPowerKw = 0.0;   ///< All nodes.
     double networkPowerKw = 0.0; ///< Switches, NICs and optics (from the network solver).
     double storagePowerKw = 0.0;
     double itPowerKw = 0.0;       ///< Nodes + network + storage.
-    double itDesignPowerKw = 0.0; ///< IT power at full clocks: sizes the power chain.
+    double itDesignPowerKw = 0.0; ///< IT power at the top clock: sizes the power chain.
 
     int nodesPerRack = 0;
     int nodesPerRackByPower = 0;   ///< Rack power limit over node nameplate.
