@@ -505,22 +505,17 @@ Diagnostics validateScenario(const ResolvedScenario& r)
     // A power limit is set between the board's minimum and maximum (nvidia-smi --power-limit
     // refuses others); the catalog holds no minimum, so a limit at or below the idle draw, which
     // no clock can meet, is the one refused below the TDP.
-    if (const double cap = s.compute.gpuPowerLimitW; cap > 0.0) {
-        if (cap > r.gpu.tdpW)
-            d.error("/compute/gpu_power_limit_w",
-                    num(cap) + " W is above the " + r.gpu.name + "'s TDP of " + num(r.gpu.tdpW) +
-                        " W, its board's maximum limit",
-                    "0 (none), or a limit above " + num(r.gpu.idleW) + " W and at most " +
-                        num(r.gpu.tdpW) + " W",
-                    "gpu-power-limit");
-        else if (cap <= r.gpu.idleW)
-            d.error("/compute/gpu_power_limit_w",
-                    num(cap) + " W is not above the " + r.gpu.name + "'s idle draw of " +
-                        num(r.gpu.idleW) + " W: no clock meets it",
-                    "0 (none), or a limit above " + num(r.gpu.idleW) + " W and at most " +
-                        num(r.gpu.tdpW) + " W",
-                    "gpu-power-limit");
-    }
+    if (const double cap = s.compute.gpuPowerLimitW;
+        cap > 0.0 && (cap > r.gpu.tdpW || cap <= r.gpu.idleW))
+        d.error("/compute/gpu_power_limit_w",
+                cap > r.gpu.tdpW
+                    ? num(cap) + " W is above the " + r.gpu.name + "'s TDP of " + num(r.gpu.tdpW) +
+                          " W, its board's maximum limit"
+                    : num(cap) + " W is not above the " + r.gpu.name + "'s idle draw of " +
+                          num(r.gpu.idleW) + " W: no clock meets it",
+                "0 (none), or a limit above " + num(r.gpu.idleW) + " W and at most " +
+                    num(r.gpu.tdpW) + " W",
+                "gpu-power-limit");
 
     if (s.compute.gpusPerNode > 0 && s.compute.gpusPerNode != r.node.gpusPerNode)
         d.warning("/compute/gpus_per_node",

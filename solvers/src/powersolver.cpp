@@ -102,6 +102,7 @@ struct RackFigures
     int dense = 0;
     bool coolingLimited = false; ///< rack_layout 'spread' packs fewer nodes for the cooling.
     int nodesPerRack = 0;
+    double limitClock = 1.0; ///< The clock the GPUs' power limit allows (the design clock).
 };
 
 RackFigures rackFigures(const model::ResolvedScenario& r, double networkPowerKw)
@@ -114,9 +115,9 @@ RackFigures rackFigures(const model::ResolvedScenario& r, double networkPowerKw)
     // The design point is full clocks, or the clock the GPUs' power limit allows; the limit also
     // holds back the nameplate (feeds provisioned to the enforced limit) by what each GPU may
     // no longer draw above it.
-    const double limitClock = powerLimitClockFactor(r);
+    f.limitClock = powerLimitClockFactor(r);
     f.nodeDesignPowerKw =
-        r.node.basePowerKw + r.gpusPerNode * gpuPowerW(r.gpu, u, limitClock) / 1000.0;
+        r.node.basePowerKw + r.gpusPerNode * gpuPowerW(r.gpu, u, f.limitClock) / 1000.0;
     f.nodeNameplateKw = r.nodeNameplateKw();
     f.networkPowerKw = std::max(0.0, networkPowerKw);
     f.itDesignPowerKw = nodes * f.nodeDesignPowerKw + f.networkPowerKw + r.scenario.storage.powerKw;
@@ -155,7 +156,7 @@ PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
     const RackFigures rack = rackFigures(r, in.networkPowerKw);
     const int nodes = rack.nodes;
     const double u = r.scenario.compute.utilization;
-    out.powerLimitClockFactor = powerLimitClockFactor(r);
+    out.powerLimitClockFactor = rack.limitClock;
     out.clockFactor = std::clamp(in.clockFactor, 0.0, out.powerLimitClockFactor);
 
     if (diagnostics && out.powerLimitClockFactor < 1.0)
