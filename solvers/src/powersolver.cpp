@@ -20,12 +20,34 @@ std::string nodesText(int n)
 }
 
 /**
- * Exponent of GPU dynamic power in the clock factor. CMOS dynamic power is C V^2 f (Weste and
- * Harris, "CMOS VLSI Design", 4th ed., ch. 5); with the voltage fixed it is linear in f, with the
- * voltage tracking f along the DVFS curve it is cubic. Assumption: 2, between the two, since the
- * voltage reaches its floor part way down the clock range.
+ * GPU dynamic power against the clock. CMOS dynamic power is C V^2 f (Weste and Harris, "CMOS
+ * VLSI Design", 4th ed., ch. 5). Along the boost table the voltage tracks the clock, so near the
+ * top the power goes as the cube of the clock; below the lowest voltage the boost table uses
+ * under load the voltage stays there and the power falls only as the clock. That floor is about
+ * 0.81 of the highest voltage in TechPowerUp's voltage-frequency analyses under 3D load
+ * (GeForce RTX 3060 Ti 0.875-1.081 V, RTX 2060 0.862-1.068 V, GTX 1660 Ti 0.850-1.050 V);
+ * taken as 0.8 of the voltage, reached at 0.8 of the clock. Held out against measured runs
+ * under power limits (Zeus traces on V100 and A40, a GB300 under cuBLAS:
+ * tests/validation/facility/test_power_limits_published.cpp; docs/references.md, "Power and
+ * cooling").
  */
-constexpr double kClockPowerExponent = 2.0;
+constexpr double kVoltageFloorClock = 0.8;
+
+/** Dynamic power at \a clock as a share of the full clock's: c V(c)^2, V = max(c, floor). */
+double dynamicPowerShare(double clock)
+{
+    const double v = std::max(clock, kVoltageFloorClock);
+    return clock * v * v;
+}
+
+/** Inverse of dynamicPowerShare() on [0, 1]. */
+double clockForDynamicPowerShare(double share)
+{
+    constexpr double kneeShare = kVoltageFloorClock * kVoltageFloorClock * kVoltageFloorClock;
+    if (share >= kneeShare)
+        return std::cbrt(share);
+    return share / (kVoltageFloorClock * kVoltageFloorClock);
+}
 
 /**
  * HVDC distribution: a double-conversion UPS converts twice (AC-DC rectifier, DC-AC inverter) where
@@ -50,7 +72,7 @@ double gpuPowerW(const model::GpuSpec& gpu, double utilization, double clockFact
 {
     const double u = std::clamp(utilization, 0.0, 1.0);
     const double c = std::clamp(clockFactor, 0.0, 1.0);
-    return gpu.idleW + u * (gpu.tdpW - gpu.idleW) * std::pow(c, kClockPowerExponent);
+    return gpu.idleW + u * (gpu.tdpW - gpu.idleW) * dynamicPowerShare(c);
 }
 
 double clockFactorForGpuPowerW(const model::GpuSpec& gpu, double utilization, double powerW)
@@ -61,7 +83,7 @@ double clockFactorForGpuPowerW(const model::GpuSpec& gpu, double utilization, do
     const double share = (powerW - gpu.idleW) / dynamicW;
     if (share <= 0.0)
         return 0.0;
-    return std::min(1.0, std::pow(share, 1.0 / kClockPowerExponent));
+    return share >= 1.0 ? 1.0 : clockForDynamicPowerShare(share);
 }
 
 double powerLimitClockFactor(const model::ResolvedScenario& r)

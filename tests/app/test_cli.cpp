@@ -120,7 +120,7 @@ TEST_CASE("eval's table prints money in M USD, shares as percent and yes/no, aft
     // Infeasible by design: the verdict's exit code, with every figure still printed.
     CHECK(r.code == cli::ExitEvaluation);
     CHECK(std::regex_search(r.out, std::regex(R"(\n  Capex +11\.99 M USD\n)")));
-    CHECK(std::regex_search(r.out, std::regex(R"(\n  Effective MFU +27\.52 %\n)")));
+    CHECK(std::regex_search(r.out, std::regex(R"(\n  Effective MFU +27\.63 %\n)")));
     CHECK(std::regex_search(r.out, std::regex(R"(\n  Coupling converged +yes \n)")));
     CHECK_THAT(r.out, Catch::Contains("2.164 \xc2\xb5s"));
     CHECK_THAT(r.out, !Catch::Contains("(1 = yes)"));

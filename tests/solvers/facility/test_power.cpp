@@ -8,17 +8,27 @@
 using namespace dct;
 using namespace dct::solvers;
 
-TEST_CASE("GPU power: idle + utilization x (TDP - idle) x clock^2", "[power]")
+TEST_CASE("GPU power: idle + utilization x (TDP - idle) x clock V^2, the voltage tracking the "
+          "clock down to its floor at 0.8",
+          "[power]")
 {
     model::GpuSpec gpu;
     gpu.tdpW = 700.0;
     gpu.idleW = 70.0;
     CHECK(gpuPowerW(gpu, 0.85, 1.0) == Approx(70.0 + 0.85 * 630.0).epsilon(1e-12));
     CHECK(gpuPowerW(gpu, 0.0, 1.0) == Approx(70.0).epsilon(1e-12));
-    CHECK(gpuPowerW(gpu, 1.0, 0.5) == Approx(70.0 + 630.0 * 0.25).epsilon(1e-12));
-    // The inverse gives the clock back.
-    CHECK(clockFactorForGpuPowerW(gpu, 0.85, gpuPowerW(gpu, 0.85, 0.8)) ==
-          Approx(0.8).epsilon(1e-12));
+    // Above the floor the dynamic power goes as the cube of the clock ...
+    CHECK(gpuPowerW(gpu, 1.0, 0.9) == Approx(70.0 + 630.0 * 0.729).epsilon(1e-12));
+    // ... at the floor the two laws meet, and below it the power falls as the clock alone.
+    CHECK(gpuPowerW(gpu, 1.0, 0.8) == Approx(70.0 + 630.0 * 0.512).epsilon(1e-12));
+    CHECK(gpuPowerW(gpu, 1.0, 0.5) == Approx(70.0 + 630.0 * 0.5 * 0.64).epsilon(1e-12));
+    CHECK(gpuPowerW(gpu, 1.0, 0.0) == Approx(70.0).epsilon(1e-12));
+    // The inverse gives the clock back on both sides of the floor.
+    for (const double c : {0.3, 0.5, 0.79, 0.8, 0.81, 0.95, 1.0})
+        CHECK(clockFactorForGpuPowerW(gpu, 0.85, gpuPowerW(gpu, 0.85, c)) ==
+              Approx(c).epsilon(1e-12));
+    CHECK(clockFactorForGpuPowerW(gpu, 1.0, 800.0) == 1.0);
+    CHECK(clockFactorForGpuPowerW(gpu, 1.0, 60.0) == 0.0);
 }
 
 TEST_CASE("Power-chain stage loss: no-load + proportional + square law at the load fraction",
@@ -180,8 +190,10 @@ TEST_CASE("A GPU power limit: the clock its full load meets it at, less heat, a 
     const auto full = test::resolvedExample("seed-h100-dallas-d2c");
     const auto capped = test::resolvedExample(
         "seed-h100-dallas-d2c", [](model::Scenario& s) { s.compute.gpuPowerLimitW = 500.0; });
-    // The limiter holds a fully loaded GPU's draw at the limit: idle + (TDP - idle) c^2 = 500.
-    const double c = std::sqrt((500.0 - full.gpu.idleW) / (full.gpu.tdpW - full.gpu.idleW));
+    // The limiter holds a fully loaded GPU's draw at the limit: idle + (TDP - idle) c^3 = 500
+    // (0.68 of the dynamic power: above the voltage floor's 0.512).
+    const double c = std::cbrt((500.0 - full.gpu.idleW) / (full.gpu.tdpW - full.gpu.idleW));
+    CHECK(c > 0.8);
     CHECK(powerLimitClockFactor(capped) == Approx(c).epsilon(1e-12));
     CHECK(gpuPowerW(capped.gpu, 1.0, powerLimitClockFactor(capped)) == Approx(500.0));
     CHECK(powerLimitClockFactor(full) == 1.0);

@@ -137,25 +137,3 @@ TEST_CASE("Uptime Institute survey: a legacy raised-floor CRAC hall has a PUE of
         CHECK(e.cooling.chillerHours == Approx(8760.0));
     }
 }
-
-TEST_CASE("cuBLAS on a GB300 limited to 500 W: deep power limits run slower than the square law, "
-          "a known gap",
-          "[validation][power][power-limit]")
-{
-    // facebookexperimental/triton pull request #2023 (July 2026): a GB300 whose benchmark script
-    // limited it to 500 W of its 1,400 W ran cuBLAS GEMMs at about 617 TFLOP/s against about
-    // 1,600-2,174 at 1,400 W: 0.28-0.39 of the rate. The model's clock at a limit (dynamic power
-    // as the square of the clock, powersolver.cpp) gives 0.51 there: at 36% of the TDP the
-    // voltage sits at its floor and the dynamic power falls only as the clock, so a limit that
-    // deep costs more than the model says. Recorded; limits of 70% of the TDP and more are
-    // the model's range (docs/references.md, "Power and cooling").
-    const auto r = test::resolvedExample("gb200-nvl72-liquid", [](model::Scenario& s) {
-        s.compute.gpu.id = "gb300";
-        s.compute.gpuPowerLimitW = 500.0;
-    });
-    REQUIRE(r.gpu.tdpW == 1400.0);
-    const double clock = powerLimitClockFactor(r);
-    INFO("model's clock at 500 W: " << clock);
-    CHECK(clock == Approx(0.51).margin(0.01));
-    CHECK(clock > 617.0 / 1600.0); // the measured ratio's upper end
-}
