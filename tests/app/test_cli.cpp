@@ -1,6 +1,7 @@
 #include "clirunner.h"
 
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -603,6 +604,59 @@ TEST_CASE("the README's planning recipes give the figures the README states", "[
         CHECK((*cheapest)["metrics"]["cost.capex_usd"].get<double>() ==
               Approx(656e6).epsilon(0.01));
         CHECK((*cheapest)["metrics"]["compute.mfu"].get<double>() == Approx(0.334).epsilon(0.01));
+    }
+    SECTION("11. more GPUs at a power limit in 20 MW")
+    {
+        const auto rows = recipeRows("power-limit-in-20mw.json");
+        // The largest cluster within 20 MW at each limit, and the clock the limit leaves.
+        std::map<int, int> largest;
+        std::map<int, double> clock;
+        for (const json& row : rows) {
+            const int limit = row["values"]["/compute/gpu_power_limit_w"].get<int>();
+            const int nodes = row["values"]["/compute/node_count"].get<int>();
+            largest[limit] = std::max(largest[limit], nodes);
+            clock[limit] = row["metrics"]["compute.clock_factor"].get<double>();
+        }
+        CHECK(largest[0] == 1600);
+        CHECK(largest[600] == 1728);
+        CHECK(largest[500] == 1856);
+        CHECK(clock[600] == Approx(0.944).margin(0.001));
+        CHECK(clock[500] == Approx(0.880).margin(0.001));
+        auto days = [&](int nodes, int limit) {
+            for (const json& row : rows)
+                if (row["values"]["/compute/node_count"] == nodes &&
+                    row["values"]["/compute/gpu_power_limit_w"] == limit)
+                    return row["metrics"]["compute.training_days"].get<double>();
+            FAIL("no row of " << nodes << " nodes at " << limit << " W");
+            return 0.0;
+        };
+        CHECK(days(1536, 0) == Approx(2.21).margin(0.005));
+        CHECK(days(1664, 600) == Approx(2.11).margin(0.005));
+        CHECK(days(1856, 500) == Approx(2.015).margin(0.002));
+    }
+    SECTION("12. the power limit that spends the least energy")
+    {
+        const auto rows = recipeRows("power-limit-least-energy.json");
+        REQUIRE(rows.size() == 9);
+        const json* least = &rows.front();
+        for (const json& row : rows)
+            if (row["metrics"]["cost.training_run_energy_mwh"].get<double>() <
+                (*least)["metrics"]["cost.training_run_energy_mwh"].get<double>())
+                least = &row;
+        CHECK((*least)["values"]["/compute/gpu_power_limit_w"] == 400);
+        const json& full = rows.front()["metrics"];
+        const json& best = (*least)["metrics"];
+        CHECK(full["cost.training_run_energy_mwh"].get<double>() == Approx(39100).epsilon(0.005));
+        CHECK(best["cost.training_run_energy_mwh"].get<double>() == Approx(34800).epsilon(0.005));
+        CHECK(full["compute.training_days"].get<double>() == Approx(77.9).margin(0.05));
+        CHECK(best["compute.training_days"].get<double>() == Approx(92.7).margin(0.05));
+        CHECK(full["cost.training_run_usd"].get<double>() == Approx(62.4e6).epsilon(0.005));
+        CHECK(best["cost.training_run_usd"].get<double>() == Approx(69.2e6).epsilon(0.005));
+        // Below the voltage floor both the days and the energy grow.
+        const json& deepest = rows.back()["metrics"];
+        CHECK(deepest["cost.training_run_energy_mwh"].get<double>() ==
+              Approx(41600).epsilon(0.005));
+        CHECK(deepest["compute.training_days"].get<double>() == Approx(124.8).margin(0.05));
     }
 }
 
