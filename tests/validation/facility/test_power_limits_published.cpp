@@ -62,7 +62,7 @@ std::vector<std::pair<double, double>> errors(const model::GpuSpec& gpu, const L
 // examples/research_reproducibility/zeus_nsdi23/trace/summary_power_v100.csv: the time of one
 // epoch at each power limit from 250 W (the V100's TDP) down to 100 W. Rows: BERT-base on
 // SQuAD (batch 32) and Sentiment140 (batch 64), ResNet-50 on ImageNet (batch 256). At 60% of
-// the TDP and above every row is within 6% (the square law the model had before: within 14%);
+// the TDP and above every row is within 6% (the square law the model had before: up to 16%);
 // at 40% the model is 2-21% slow.
 TEST_CASE("Zeus power trace, V100 at 100-250 W: the slowdown at a limit of 60% of the TDP and "
           "more within 6%",
