@@ -446,7 +446,7 @@ MoeKernels moeKernels(const model::ModelSpec& m, const model::WorkloadSection& w
 struct GemmRates
 {
     double flopsPerSecond = 0.0; ///< The achievable matrix rate at the clock.
-    double bytesPerSecond = 0.0; ///< The achievable HBM bandwidth at the clock.
+    double bytesPerSecond = 0.0; ///< The achievable HBM bandwidth (its own clock).
     double sms = 0.0;            ///< Tiles in one wave; 0: shapes not modelled.
     double tileM = 256.0;
     double tileN = 128.0;
@@ -1025,8 +1025,14 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
                          : fp8Measured ? r.gpu.matmulEfficiencyFp8
                                        : r.gpu.matmulEfficiency) *
                         clock;
-    const double hbm = r.gpu.memoryBandwidthTbps * 1e12 *
-                       std::clamp(r.gpu.memoryBandwidthEfficiency, 0.05, 1.0) * clock;
+    // The HBM runs on its own clock, which neither a power limit nor a temperature's throttle
+    // lowers: both act on the SM (graphics) clock, and the memory-bound passes draw well below
+    // the limit (Ma et al., "The Illusion of Power Capping in LLM Decode", arXiv 2605.11999,
+    // 2026: H200 decode, HBM-bound, draws 137-300 W of 700 and loses little throughput with the
+    // SM clock locked low). So the matrix math slows with the clock and the HBM-bound passes
+    // do not.
+    const double hbm =
+        r.gpu.memoryBandwidthTbps * 1e12 * std::clamp(r.gpu.memoryBandwidthEfficiency, 0.05, 1.0);
     if (rate <= 0.0 || hbm <= 0.0 || m.layers <= 0 || m.hiddenSize <= 0)
         return out;
     out.valid = true;

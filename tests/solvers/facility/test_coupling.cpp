@@ -104,3 +104,33 @@ TEST_CASE("A GPU power limit caps the clock the thermal loop settles at, and tra
     CHECK(both.compute.clockFactor == Approx(both.power.powerLimitClockFactor).epsilon(1e-6));
     CHECK(both.cooling.gpuTempC < thermal.cooling.gpuTempC);
 }
+
+// The limit and the thermal throttle lower the SM clock; the HBM keeps its own clock (Ma et al.,
+// arXiv 2605.11999, 2026: HBM-bound work barely slows with the SM clock locked low). So the
+// matrix math slows as the clock, the element-wise passes and the optimizer (HBM-bound) keep
+// their time, and the step slows by less than the clock falls.
+TEST_CASE("Under a power limit the matrix math slows with the clock and the HBM-bound passes do "
+          "not",
+          "[coupling][power-limit]")
+{
+    const Evaluation cool = evaluate(test::resolvedExample("seed-h100-dallas-d2c"));
+    const Evaluation capped = evaluate(test::resolvedExample(
+        "seed-h100-dallas-d2c", [](model::Scenario& s) { s.compute.gpuPowerLimitW = 400.0; }));
+    REQUIRE(capped.ok());
+    const double clock = capped.compute.clockFactor;
+    REQUIRE(clock < 0.9);
+    const StepResult& a = cool.compute.step;
+    const StepResult& b = capped.compute.step;
+    REQUIRE(a.valid);
+    REQUIRE(b.valid);
+    REQUIRE(a.memoryBoundSeconds > 0.0);
+    REQUIRE(a.optimizerSeconds > 0.0);
+    CHECK(b.memoryBoundSeconds == Approx(a.memoryBoundSeconds).epsilon(1e-9));
+    CHECK(b.optimizerSeconds == Approx(a.optimizerSeconds).epsilon(1e-9));
+    // A GEMM whose tiles bind slows as the clock; one bound by the HBM roofline does not: the
+    // whole lies between, close to the clock's (these layers' GEMMs are compute-bound).
+    CHECK(b.computeSeconds <= a.computeSeconds / clock * (1.0 + 1e-9));
+    CHECK(b.computeSeconds >= a.computeSeconds / clock * 0.97);
+    CHECK(b.stepSeconds > a.stepSeconds);
+    CHECK(b.stepSeconds < a.stepSeconds / clock);
+}
