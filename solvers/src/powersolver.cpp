@@ -186,9 +186,9 @@ PowerResult powerResult(const model::ResolvedScenario& r, const PowerInputs& in,
             "/compute/gpu_power_limit_w",
             "GPUs limited to " + num(r.scenario.compute.gpuPowerLimitW) + " W (TDP " +
                 num(r.gpu.tdpW) + " W) run at " + num(out.powerLimitClockFactor) +
-                " of their full clock under load: compute takes " +
+                " of their full clock under load: their matrix math takes " +
                 num(100.0 * (1.0 / out.powerLimitClockFactor - 1.0)) +
-                "% longer, and each node's nameplate is " +
+                "% longer (the HBM-bound passes keep their pace), and each node's nameplate is " +
                 num(r.gpusPerNode * (r.gpu.tdpW - r.scenario.compute.gpuPowerLimitW) / 1000.0) +
                 " kW lower",
             "", "gpu-power-limited");
