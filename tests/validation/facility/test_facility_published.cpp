@@ -91,8 +91,8 @@ TEST_CASE("Seed whitepaper and NVIDIA: an 8-GPU H100 chassis pulls up to about 1
 // the same nodes: compute-intensive training draws on average 76% of the 10.2 kW (7.75 kW). The
 // catalog's host power is a bottom-up sum (CPUs, memory, NVSwitches, NICs, fans, power-supply
 // losses: data/catalog/nodes.json), set before these measurements were read.
-TEST_CASE("Latif et al.: an HGX H100 node at full load draws 8.48 kW, 18% under its rating; "
-          "Newkirk et al.: 76% of it on average in training",
+TEST_CASE("Latif et al.: an HGX H100 node at full load draws 8.48 kW, 18% under its rating, "
+          "and Newkirk et al. 76% of it on average in training",
           "[validation][power]")
 {
     auto nodePower = [](const char* node, double utilization) {
