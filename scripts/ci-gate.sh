@@ -6,7 +6,8 @@
 #            its tests (build-dev/)
 #   asan     the asan preset (the dev preset's Debug build, assertions and warning set, with ASan +
 #            UBSan + LeakSanitizer) with warnings as errors, and its tests (build-asan/): it
-#            checks all that the dev gate checks, which .ci/run therefore does not run
+#            checks all that the dev gate checks, which .ci/run therefore does not run; the
+#            collectives engine, its calibration and the site year at -O1 (DCT_OPTIMIZE_HOT_PATHS)
 #   format   clang-format 14 --dry-run --Werror on every tracked .cpp/.h (scripts/check-format.sh;
 #            it refuses any other clang-format version)
 #   package  the .deb from build/ (cpack), installed with apt-get and run from /usr/bin: every
