@@ -527,6 +527,16 @@ const FieldTable<WorkloadSection>& WorkloadSection::fields()
             "accumulates and reduces them; 2 bytes in fp16 mixed precision), fp32, or bf16 (half "
             "the memory and traffic: NeMo's distributed Adam with grad_sync_dtype bf16, "
             "Megatron-Core without grad_reduce_in_fp32)"),
+        f::choice<S, GradientAccumulation>(
+            "gradient_accumulation", &S::gradientAccumulation,
+            {{GradientAccumulation::Fused, "fused"},
+             {GradientAccumulation::DeepSpeedBf16, "deepspeed_bf16"}},
+            "How the weight gradients add up over a step's micro-batches: fused (the weight-"
+            "gradient GEMM accumulates into the gradient buffer, Megatron-LM's "
+            "gradient_accumulation_fusion) or deepspeed_bf16 (DeepSpeed's BF16 optimizer, as "
+            "Megatron-DeepSpeed ran BLOOM: every micro-batch writes a bf16 gradient that is cast "
+            "to fp32 and added to a second, fp32 gradient, both kept; with zero_stage 1 the step "
+            "all-reduces the fp32 gradients, then gathers the updated bf16 weights)"),
         f::boolean<S>("dropout", &S::dropout,
                       "The layers apply dropout (a probability above 0): its 1-byte masks are "
                       "written forward and kept for the backward pass; false (no dropout, as "

@@ -8,24 +8,23 @@ void addStepMetrics(Evaluation& e)
     if (!s.valid)
         return;
     const MetricInputs model = metricInputs<"/workload/model", "/workload/parameters_billion">();
-    const MetricInputs layout =
-        metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
-                     "/workload/pipeline_parallel", "/workload/context_parallel",
-                     "/workload/expert_parallel", "/workload/micro_batch_size",
-                     "/workload/global_batch_sequences", "/workload/recompute",
-                     "/compute/gpu/matmul_efficiency", "/compute/gpu/matmul_efficiency_fp8",
-                     "/compute/gpu/attention_forward_efficiency",
-                     "/compute/gpu/attention_backward_efficiency", "/workload/flash_attention",
-                     "/workload/attention_kernel", "/workload/precision", "/workload/fp8_recipe",
-                     "/workload/fp8_attention", "/workload/moe_a2a_overlap", "/network">();
+    const MetricInputs layout = metricInputs<
+        "/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
+        "/workload/pipeline_parallel", "/workload/context_parallel", "/workload/expert_parallel",
+        "/workload/micro_batch_size", "/workload/global_batch_sequences", "/workload/recompute",
+        "/compute/gpu/matmul_efficiency", "/compute/gpu/matmul_efficiency_fp8",
+        "/compute/gpu/attention_forward_efficiency", "/compute/gpu/attention_backward_efficiency",
+        "/workload/flash_attention", "/workload/attention_kernel", "/workload/precision",
+        "/workload/fp8_recipe", "/workload/fp8_attention", "/workload/moe_a2a_overlap",
+        "/workload/gradient_accumulation", "/network">();
     const MetricInputs memory =
         metricInputs<"/workload/model", "/workload/parameters_billion", "/workload/tensor_parallel",
                      "/workload/pipeline_parallel", "/workload/zero_stage", "/workload/recompute",
                      "/workload/micro_batch_size", "/workload/gradient_precision",
-                     "/workload/dropout", "/workload/fused_cross_entropy",
-                     "/workload/activation_offload_layers", "/workload/expert_parallel",
-                     "/workload/virtual_stages", "/workload/moe_a2a_overlap",
-                     "/compute/gpu/memory_gb">();
+                     "/workload/gradient_accumulation", "/workload/dropout",
+                     "/workload/fused_cross_entropy", "/workload/activation_offload_layers",
+                     "/workload/expert_parallel", "/workload/virtual_stages",
+                     "/workload/moe_a2a_overlap", "/compute/gpu/memory_gb">();
     e.add("step.parameters_billion", "Model parameters", s.parameters / 1e9, "B", Better::Neither,
           model);
     e.add("step.active_parameters_billion", "Active parameters per token", s.activeParameters / 1e9,
@@ -60,11 +59,12 @@ void addStepMetrics(Evaluation& e)
           s.memoryBoundSeconds, "s", Better::Lower,
           metricInputs<"/compute/gpu/memory_bandwidth_tbps",
                        "/compute/gpu/memory_bandwidth_efficiency", "/workload/sequence_parallel",
-                       "/workload/fp8_recipe">());
+                       "/workload/fp8_recipe", "/workload/gradient_accumulation">());
     e.add("step.kernel_overhead_seconds", "Fixed cost of the kernels launched per step",
           s.kernelOverheadSeconds, "s", Better::Lower,
           metricInputs<"/workload/model", "/workload/recompute", "/workload/flash_attention",
-                       "/workload/tp_comm_overlap", "/workload/fp8_recipe">());
+                       "/workload/tp_comm_overlap", "/workload/fp8_recipe",
+                       "/workload/gradient_accumulation">());
     e.add("step.tensor_parallel_seconds", "Exposed tensor-parallel communication",
           s.tensorParallelSeconds, "s", Better::Lower,
           metricInputs<"/workload/tensor_parallel", "/workload/sequence_parallel",
@@ -79,10 +79,12 @@ void addStepMetrics(Evaluation& e)
     e.add("step.data_parallel_seconds", "Exposed data-parallel communication",
           s.dataParallelSeconds, "s", Better::Lower,
           metricInputs<"/workload/zero_stage", "/workload/overlap_fraction",
-                       "/workload/gradient_precision", "/network">());
+                       "/workload/gradient_precision", "/workload/gradient_accumulation",
+                       "/network">());
     e.add("step.data_parallel_total_seconds", "Data-parallel communication (hidden or not)",
           s.dataParallelTotalSeconds, "s", Better::Lower,
-          metricInputs<"/workload/zero_stage", "/workload/gradient_precision", "/network">());
+          metricInputs<"/workload/zero_stage", "/workload/gradient_precision",
+                       "/workload/gradient_accumulation", "/network">());
     e.add("step.overlap_contention_seconds", "Computation slowed by the collectives it hides",
           s.overlapContentionSeconds, "s", Better::Lower,
           metricInputs<"/workload/overlap_fraction", "/workload/zero_stage",

@@ -114,6 +114,38 @@ double gradientBytes(const model::WorkloadSection& w)
     return kBf16Bytes;
 }
 
+/** The gradients add up as DeepSpeed's BF16 optimizer adds them (gradient_accumulation). */
+bool deepSpeedBf16(const model::WorkloadSection& w)
+{
+    return w.gradientAccumulation == model::GradientAccumulation::DeepSpeedBf16;
+}
+
+/**
+ * HBM bytes a weight's gradient moves per micro-batch as it is accumulated. Fused (Megatron-LM's
+ * main_grad, added by the weight-gradient GEMM): the buffer read and written, 8. DeepSpeed's BF16
+ * optimizer (deepspeed/runtime/bf16_optimizer.py, update_hp_grads, which its pipeline engine
+ * calls after every micro-batch's backward, deepspeed/runtime/pipe/engine.py
+ * _exec_backward_pass, from PR 1801 of April 2022): the backward writes a fresh bf16 gradient
+ * (2; the optimizer clears the last one first), `lp.grad.to(fp32)` reads it and writes an fp32
+ * copy (2 + 4), and `hp_grad.add_()` reads the fp32 gradient and the copy and writes the sum
+ * (4 + 4 + 4): 20.
+ */
+double accumulationBytesPerWeight(const model::WorkloadSection& w)
+{
+    return deepSpeedBf16(w) ? 2.0 + 6.0 + 12.0 : 8.0;
+}
+
+/**
+ * Kernels a layer's gradient accumulation launches per micro-batch beyond the backward's own:
+ * DeepSpeed's BF16 optimizer casts and adds tensor by tensor (two kernels a parameter tensor:
+ * the four projections' weights and the two norms' scales, and with linear biases the four
+ * projections' biases; the norms' biases, where a model has them, are not counted). Fused: none.
+ */
+double accumulationKernels(const model::ModelSpec& m, const model::WorkloadSection& w)
+{
+    return deepSpeedBf16(w) ? 2.0 * (6.0 + (m.linearBias ? 4.0 : 0.0)) : 0.0;
+}
+
 /** Bytes of optimizer state per parameter: the fp32 master weight and Adam's two moments. */
 double optimizerBytes(const model::WorkloadSection& w)
 {
@@ -853,7 +885,10 @@ StepMemory stageMemory(const model::ResolvedScenario& r, const Layout& l, double
         return zero >= stage ? dense / denseRanks + experts / expertRanks : dense + experts;
     };
     mem.weightsGb = kBf16Bytes * sharded(3) / 1e9;
-    mem.gradientsGb = gradientBytes(w) * sharded(2) / 1e9;
+    // DeepSpeed's BF16 optimizer keeps the backward's bf16 gradients beside its fp32 ones.
+    mem.gradientsGb = (gradientBytes(w) * sharded(2) +
+                       (deepSpeedBf16(w) ? kBf16Bytes * (dense + experts) : 0.0)) /
+                      1e9;
     mem.optimizerGb = optimizerBytes(w) * sharded(1) / 1e9;
 
     // Activations per layer per micro-batch, in bytes per s b h (Korthikanti et al. 2022,
@@ -1389,7 +1424,9 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // Weight gradients accumulate into an fp32 buffer, read and written once per micro-batch
     // (Megatron-LM's main_grad, fused into the weight-gradient GEMM). With a bf16 gradient
     // buffer the traffic is taken as the same: the unfused path writes the bf16 gradient, then
-    // reads it and the buffer and writes the buffer (2 + 2 + 2 + 2 bytes).
+    // reads it and the buffer and writes the buffer (2 + 2 + 2 + 2 bytes). DeepSpeed's BF16
+    // optimizer (gradient_accumulation deepspeed_bf16) moves 20 bytes a weight instead
+    // (accumulationBytesPerWeight).
     const double layerParameters =
         ((m.parameters() - m.embeddingParameters()) / std::max(1, m.layers) -
          static_cast<double>(m.moeLayers()) / std::max(1, m.layers) * m.experts *
@@ -1493,9 +1530,9 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
             castKernelsBackward += 2.0;
         }
     }
-    const double memoryPerLayer =
-        (3.0 * forwardBytes + recomputeBytes + eagerBytes + 8.0 * layerParameters + castBytes) /
-        hbm;
+    const double memoryPerLayer = (3.0 * forwardBytes + recomputeBytes + eagerBytes +
+                                   accumulationBytesPerWeight(w) * layerParameters + castBytes) /
+                                  hbm;
 
     // A fixed cost per kernel: each of a layer's kernels waits for its launch and for the
     // previous kernel to drain, whatever its size (kKernelFixedSeconds). Megatron-Core with
@@ -1520,7 +1557,8 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     double kernelsForward = 9.0 + attentionKernels + moeKernelsForward + castKernelsForward +
                             (1.0 - moeShare) * clampKernels;
     double kernelsBackward = 15.0 + attentionBackwardKernels + moeKernelsBackward +
-                             castKernelsBackward + (1.0 - moeShare) * clampKernelsBackward;
+                             castKernelsBackward + (1.0 - moeShare) * clampKernelsBackward +
+                             accumulationKernels(m, w);
     if (l.sp && l.t > 1 && w.tpCommOverlap) {
         // The chunked GEMMs: t per ring exchange, kPipelineSplits per pipelined reduce-scatter.
         const double pairs = 2.0 - moeShare;
@@ -1616,14 +1654,19 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     // bf16 gradient: 6 bytes a logit.
     const double logitsPerRank = l.b * l.s / l.c * m.vocabSize / l.t;
     const double outputWeights = static_cast<double>(m.vocabSize) * h / l.t;
-    const double memoryLogits =
-        ((w.fusedCrossEntropy ? 6.0 : 52.0) * logitsPerRank + 2.0 * gradBytes * outputWeights) /
-        hbm;
+    const double outputAccumulationBytes =
+        deepSpeedBf16(w) ? accumulationBytesPerWeight(w) : 2.0 * gradBytes;
+    const double memoryLogits = ((w.fusedCrossEntropy ? 6.0 : 52.0) * logitsPerRank +
+                                 outputAccumulationBytes * outputWeights) /
+                                hbm;
     // The input embedding's backward (PyTorch's embedding_dense_backward) writes a dense bf16
     // gradient of the rank's V / t rows (zeroed, then the tokens' rows added: 2 bytes a weight
     // each) that the gradient hook adds into the fp32 main_grad (read 2 and 4, write 4): 14 bytes
-    // a weight of the first stage, per micro-batch.
-    const double memoryEmbedding = 14.0 * static_cast<double>(m.vocabSize) * h / l.t / hbm;
+    // a weight of the first stage, per micro-batch. DeepSpeed's BF16 optimizer casts the dense
+    // gradient and adds it to its fp32 gradient instead (6 + 12 bytes after the 2 + 2): 22.
+    const double embeddingBytes = deepSpeedBf16(w) ? 22.0 : 14.0;
+    const double memoryEmbedding =
+        embeddingBytes * static_cast<double>(m.vocabSize) * h / l.t / hbm;
     // Beside its transformer layer and the output layer with its loss, an MTP layer looks up the
     // tokens one further ahead in the last stage's copy of the embedding (its backward writes a
     // dense gradient as the first stage's does, memoryEmbedding), normalizes it and the hidden
@@ -1878,6 +1921,16 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
             record = timed(r, net, CollectiveOp::AllReduce, bytes, ranks, perNode, 1.0);
             seconds = record.seconds;
             channelSeconds += seconds * record.channels;
+        } else if (zero == 1 && deepSpeedBf16(w)) {
+            // DeepSpeed's BF16 optimizer keeps whole fp32 gradients and all-reduces them in
+            // buckets after the backward (its pipeline engine's _bf16_reduce_grads, through
+            // buffered_allreduce_fallback), then each rank updates its shard and the bf16
+            // weights are gathered (all_gather_dp_groups): twice a reduce-scatter's traffic.
+            record = timed(r, net, CollectiveOp::AllReduce, bytes, ranks, perNode, 1.0);
+            const StepCollective ag = timed(r, net, CollectiveOp::AllGather,
+                                            kBf16Bytes * parameters, ranks, perNode, 0.0);
+            seconds = record.seconds + ag.seconds;
+            channelSeconds += record.seconds * record.channels + ag.seconds * ag.channels;
         } else {
             const StepCollective rs =
                 timed(r, net, CollectiveOp::ReduceScatter, bytes, ranks, perNode, 0.0);

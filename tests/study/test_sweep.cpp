@@ -372,6 +372,7 @@ TEST_CASE("filters keep only the variants within bounds", "[sweep][filter]")
     std::uint64_t rows = 0;
     while (std::getline(lines, line)) {
         const json row = json::parse(line);
+        INFO(line);
         REQUIRE(row["ok"] == true);
         const double days = row["metrics"]["compute.training_days"];
         CHECK(days >= 5.0);

@@ -77,9 +77,14 @@ QString labelOf(const FieldInfo& field)
 QString choiceName(const std::string& pointer, const std::string& value)
 {
     // Where a field's choice means something of its own: the gradients' "auto" is a precision
-    // that follows the matrix math's, not the fastest of several algorithms.
+    // that follows the matrix math's, not the fastest of several algorithms; their "fused"
+    // accumulation is no attention kernel.
     static const std::map<std::pair<std::string, std::string>, const char*> byField = {
-        {{"/workload/gradient_precision", "auto"}, "Automatic (FP32; FP16 in FP16 training)"}};
+        {{"/workload/gradient_precision", "auto"}, "Automatic (FP32; FP16 in FP16 training)"},
+        {{"/workload/gradient_accumulation", "fused"},
+         "Fused into the weight-gradient GEMM (Megatron-LM)"},
+        {{"/workload/gradient_accumulation", "deepspeed_bf16"},
+         "DeepSpeed's BF16 optimizer (a bf16 copy added to fp32)"}};
     if (const auto own = byField.find({pointer, value}); own != byField.end())
         return QObject::tr(own->second);
     static const std::map<std::string, const char*> names = {

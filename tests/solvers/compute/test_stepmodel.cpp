@@ -1467,6 +1467,58 @@ TEST_CASE("bf16 gradients halve the gradient memory, the reduction and the buffe
           Approx(2.0 * metric(fp16, "step.memory_gradients_gb")));
 }
 
+TEST_CASE("DeepSpeed's BF16 optimizer adds each micro-batch's bf16 gradient to an fp32 one",
+          "[compute][step][memory][gradients]")
+{
+    // deepspeed/runtime/bf16_optimizer.py, update_hp_grads after every micro-batch's backward:
+    // the bf16 gradient written (2 bytes a weight), cast to an fp32 copy (read 2, write 4) and
+    // added to the fp32 gradient (read 4 and 4, write 4): 20 bytes a weight where the fused
+    // main_grad moves 8. Llama 2 7B on 8 H100, TP 1, ZeRO-1, 8 micro-batches a step, every
+    // layer recomputed (the second gradient does not fit beside all the activations).
+    json workload = kSmallDense;
+    workload["recompute"] = "full";
+    const DocumentEvaluation fused = run(workload, 1);
+    workload["gradient_accumulation"] = "deepspeed_bf16";
+    const DocumentEvaluation deepSpeed = run(workload, 1);
+    std::string diagnostics;
+    for (const Diagnostic& x : deepSpeed.diagnostics)
+        diagnostics += x.toString() + "\n";
+    INFO(diagnostics);
+    REQUIRE(fused.ok());
+    REQUIRE(deepSpeed.ok());
+    const StepResult& a = fused.evaluation->compute.step;
+    const StepResult& b = deepSpeed.evaluation->compute.step;
+    REQUIRE(a.microBatches == Approx(8.0));
+    const double vh = 32000.0 * 4096.0;
+    const double layers = a.parameters - 2.0 * vh; // untied input and output embeddings
+    const double hbm = 3.35e12 * 0.9;
+    // The layers' weights and the output layer's 12 bytes more; the input embedding's dense
+    // gradient 8 more (22 against 14).
+    CHECK(b.memoryBoundSeconds - a.memoryBoundSeconds ==
+          Approx(a.microBatches * (12.0 * layers + 12.0 * vh + 8.0 * vh) / hbm).epsilon(0.01));
+    // Two kernels (the cast and the add) for each of a layer's six weight tensors.
+    CHECK(b.kernelOverheadSeconds - a.kernelOverheadSeconds ==
+          Approx(a.microBatches * 32.0 * 12.0 * 3.0e-6).epsilon(0.01));
+    // Both gradients kept: the bf16 ones beside the fp32 ones, 6 bytes a weight.
+    CHECK(metric(deepSpeed, "step.memory_gradients_gb") ==
+          Approx(1.5 * metric(fused, "step.memory_gradients_gb")));
+    // The fp32 gradients all-reduced (twice a reduce-scatter's bytes), then the bf16 weights
+    // gathered: more than ZeRO-1's reduce-scatter and gather.
+    CHECK(metric(deepSpeed, "step.data_parallel_total_seconds") >
+          1.3 * metric(fused, "step.data_parallel_total_seconds"));
+    CHECK(metric(deepSpeed, "step.seconds") > metric(fused, "step.seconds"));
+    // A value it does not know is an error naming the path and what is accepted.
+    workload["gradient_accumulation"] = "apex";
+    const DocumentEvaluation bad = run(workload, 1);
+    CHECK_FALSE(bad.ok());
+    bool named = false;
+    for (const Diagnostic& x : bad.diagnostics)
+        named = named ||
+                (x.severity == Severity::Error && x.path == "/workload/gradient_accumulation" &&
+                 (x.message + x.hint).find("deepspeed_bf16") != std::string::npos);
+    CHECK(named);
+}
+
 TEST_CASE("without dropout no masks are kept or written", "[compute][step][memory][dropout]")
 {
     // Korthikanti et al. 2022, 4.1: two 1-byte masks of s b h per layer (attention and MLP

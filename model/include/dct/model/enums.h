@@ -173,6 +173,19 @@ enum class GradientPrecision
     Bf16  ///< 2 bytes a gradient (NeMo's distributed Adam with grad_sync_dtype bf16).
 };
 
+/** How weight gradients are accumulated over a step's micro-batches. */
+enum class GradientAccumulation
+{
+    /// Into the gradient buffer by the weight-gradient GEMM itself (Megatron-LM's
+    /// gradient_accumulation_fusion into main_grad): read and written once a micro-batch.
+    Fused,
+    /// DeepSpeed's BF16 optimizer (deepspeed/runtime/bf16_optimizer.py, from PR 1801, April
+    /// 2022): each micro-batch's backward writes a fresh bf16 gradient, which the optimizer casts
+    /// to fp32 and adds to its own fp32 gradient, tensor by tensor; the step all-reduces the fp32
+    /// gradients and gathers the updated bf16 weights.
+    DeepSpeedBf16
+};
+
 /** The fused attention kernel a training stack runs (with flash_attention). */
 enum class AttentionKernel
 {

@@ -211,6 +211,8 @@ struct WorkloadSection
     AttentionKernel attentionKernel = AttentionKernel::Fused;
     /// Gradients accumulated, kept and reduced in this precision; Auto: as Megatron-LM does.
     GradientPrecision gradientPrecision = GradientPrecision::Auto;
+    /// How the weight gradients are accumulated over the micro-batches of a step.
+    GradientAccumulation gradientAccumulation = GradientAccumulation::Fused;
     /// The layers apply dropout (probability above 0), so its masks are written and kept.
     bool dropout = true;
     /// The loss is one fused kernel on the bf16 logits: no fp32 copy of the logits is kept.
