@@ -1048,6 +1048,7 @@ void fillTiming(CollectiveTiming& t, CollectiveOp op, CollectiveAlgorithm a, Col
         t.reason = unavailableReason(op, a, m);
         return;
     }
+    t.reason.oneNode = s.nodes == 1;
     // NCCL chose by its count (algbw); the call runs at what the hardware delivers.
     const bool delivered = m.deliveredAlgbw > 0.0;
     const double algbw = delivered ? m.deliveredAlgbw : m.algbw;
@@ -1082,15 +1083,20 @@ const char* protocolWhy(CollectiveProtocol p)
     return "";
 }
 
-const char* algorithmWhy(CollectiveAlgorithm a, CollectiveOp op)
+const char* algorithmWhy(CollectiveAlgorithm a, CollectiveOp op, bool oneNode)
 {
     if (op == CollectiveOp::AllToAll || op == CollectiveOp::SendRecv)
         return "point-to-point sends to every peer at once";
     switch (a) {
     case CollectiveAlgorithm::Ring:
-        return "rings on every rail at once";
+        // Inside one node NCCL's channels are rings over NVLink; no NIC or rail takes part.
+        return oneNode ? "rings over the node's NVLink, a ring a channel"
+                       : "rings on every rail at once";
     case CollectiveAlgorithm::DoubleBinaryTree:
-        return "log-depth trees across nodes";
+        // NCCL's tree inside one node is a chain through its GPUs (src/graph/trees.cc: the
+        // intra-node part of each tree is a chain; the binary trees span nodes).
+        return oneNode ? "a chain through the node's GPUs (NCCL's tree inside one node)"
+                       : "log-depth trees across nodes";
     case CollectiveAlgorithm::Hierarchical:
         return "NVLink and fabric phases pipelined";
     case CollectiveAlgorithm::InNetwork:
@@ -1297,10 +1303,11 @@ std::string CollectiveReason::text() const
     case Kind::None:
         return {};
     case Kind::Pinned:
-        return std::string(algorithmWhy(algorithm, op)) + "; " + collectiveProtocolName(protocol) +
-               " (pinned)" + (switchAddersBind ? addersWhy : "");
+        return std::string(algorithmWhy(algorithm, op, oneNode)) + "; " +
+               collectiveProtocolName(protocol) + " (pinned)" + (switchAddersBind ? addersWhy : "");
     case Kind::Chosen: {
-        std::string s = std::string(algorithmWhy(algorithm, op)) + "; " + protocolWhy(protocol);
+        std::string s =
+            std::string(algorithmWhy(algorithm, op, oneNode)) + "; " + protocolWhy(protocol);
         if (switchAddersBind)
             s += addersWhy;
         if (ncclReleaseMinor > 0)

@@ -690,6 +690,18 @@ TEST_CASE("The engine's reasons are codes worded on demand, as the strings they 
     const auto pinned = engine.time(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring,
                                     CollectiveProtocol::LL, 64.0);
     CHECK(pinned.reason.text() == "rings on every rail at once; LL (pinned)");
+    // Inside one node there are no rails and no trees across nodes: NCCL's rings run over
+    // NVLink and its tree is a chain through the node's GPUs.
+    const CollectiveEngine oneNode(eightGpus());
+    CHECK(
+        oneNode
+            .time(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, CollectiveProtocol::LL, 64.0)
+            .reason.text() == "rings over the node's NVLink, a ring a channel; LL (pinned)");
+    CHECK(oneNode
+              .time(CollectiveOp::AllReduce, CollectiveAlgorithm::DoubleBinaryTree,
+                    CollectiveProtocol::LL, 64.0)
+              .reason.text() ==
+          "a chain through the node's GPUs (NCCL's tree inside one node); LL (pinned)");
     const auto nvls = engine.time(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, 1e6);
     CHECK_FALSE(nvls.available);
     CHECK(nvls.reason.unavailable == CollectiveUnavailable::NvlsNeedsNvswitch);

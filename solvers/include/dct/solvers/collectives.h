@@ -175,6 +175,7 @@ struct CollectiveReason
     Kind kind = Kind::None;
     CollectiveUnavailable unavailable = CollectiveUnavailable::None;
     bool viaNvls = false; ///< in_network on one node, which is NVLS: unavailable says why not.
+    bool oneNode = false; ///< Every rank on one node: no rails, no trees across nodes.
     CollectiveOp op = CollectiveOp::AllReduce;
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
     CollectiveProtocol protocol = CollectiveProtocol::Simple;
