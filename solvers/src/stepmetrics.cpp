@@ -80,11 +80,12 @@ void addStepMetrics(Evaluation& e)
           s.dataParallelSeconds, "s", Better::Lower,
           metricInputs<"/workload/zero_stage", "/workload/overlap_fraction",
                        "/workload/gradient_precision", "/workload/gradient_accumulation",
-                       "/network">());
+                       "/workload/pipeline_parallel", "/workload/model", "/network">());
     e.add("step.data_parallel_total_seconds", "Data-parallel communication (hidden or not)",
           s.dataParallelTotalSeconds, "s", Better::Lower,
           metricInputs<"/workload/zero_stage", "/workload/gradient_precision",
-                       "/workload/gradient_accumulation", "/network">());
+                       "/workload/gradient_accumulation", "/workload/pipeline_parallel",
+                       "/workload/model", "/network">());
     e.add("step.overlap_contention_seconds", "Computation slowed by the collectives it hides",
           s.overlapContentionSeconds, "s", Better::Lower,
           metricInputs<"/workload/overlap_fraction", "/workload/zero_stage",

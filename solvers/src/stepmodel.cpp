@@ -1974,6 +1974,22 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     const SharedSms dpShared =
         shareSms(w.overlapFraction * out.dataParallelTotalSeconds, window, channels, gpuSms);
     out.dataParallelSeconds = out.dataParallelTotalSeconds - dpShared.hidden;
+    // Tied embeddings on a pipeline: the first stage's input embedding and the last stage's
+    // output layer hold one weight twice, so each step their gradients are summed by an
+    // all-reduce between the two stages after the backward pass, exposed (Megatron-LM's
+    // _allreduce_word_embedding_grads in finalize_model_grads, _allreduce_embedding_grads in its
+    // 2021 training.py; DeepSpeed's pipeline engine, _exec_reduce_tied_grads). The two stages'
+    // ranks are (p - 1) t c d apart (Megatron's rank order tp-cp-dp-pp). Counted with the
+    // data-parallel synchronization it runs beside.
+    if (m.tiedEmbeddings && l.p > 1) {
+        const long long apart = static_cast<long long>(l.p - 1) * l.t * l.c * l.d;
+        const StepCollective tied =
+            timed(r, net, CollectiveOp::AllReduce,
+                  gradBytes * static_cast<double>(m.vocabSize) * m.hiddenSize / l.t, 2,
+                  ranksPerNode(2, apart, l.scaleUpGpus), 1.0);
+        out.dataParallelTotalSeconds += tied.seconds;
+        out.dataParallelSeconds += tied.seconds;
+    }
 
     // The optimizer update of the rank's shard of the weights, and the passes Megatron-Core's
     // data-parallel wrapper makes once a step over the whole gradient buffer of the rank, fp32
