@@ -1984,8 +1984,7 @@ StepResult solveStep(const model::ResolvedScenario& r, const NetworkResult& net,
     if (m.tiedEmbeddings && l.p > 1) {
         const long long apart = static_cast<long long>(l.p - 1) * l.t * l.c * l.d;
         const StepCollective tied =
-            timed(r, net, CollectiveOp::AllReduce,
-                  gradBytes * static_cast<double>(m.vocabSize) * m.hiddenSize / l.t, 2,
+            timed(r, net, CollectiveOp::AllReduce, gradBytes * outputWeights, 2,
                   ranksPerNode(2, apart, l.scaleUpGpus), 1.0);
         out.dataParallelTotalSeconds += tied.seconds;
         out.dataParallelSeconds += tied.seconds;
